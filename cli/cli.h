@@ -1,0 +1,36 @@
+/* The command-line tool: its commands share one view of an input file. */
+#ifndef ZC_CLI_H
+#define ZC_CLI_H
+
+#include "fatbin.h"
+#include "json.h"
+
+extern int verbosity; /* 0 quiet, 1 normal, 2+ verbose */
+
+_Noreturn void fail_input(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+_Noreturn void fail_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void inform(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+typedef struct {
+	char **kernels;
+	size_t nkernels;
+	char *file; /* extract: the file written, relative to the output directory */
+} EntryExtra;
+
+typedef struct {
+	const char *path;
+	Binary bin;
+	FatbinSet set;
+	EntryExtra **extra; /* [container][entry] */
+} Input;
+
+/* Opens, discovers and lists kernels; on bad input prints the error and exits 1. */
+void input_load(Input *in, const char *path);
+void input_free(Input *in);
+void input_write_json(const Input *in, Json *j);
+
+int cmd_inspect(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+
+#endif
