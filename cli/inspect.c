@@ -49,10 +49,13 @@ static void print_human(const Input *in)
 {
 	size_t entries = 0, ptx = 0, kernels = 0, registered = 0;
 
-	printf("%s: %s %s, %zu fatbin%s, %zu wrapper%s\n", in->path,
-	       in->bin.format == BIN_ELF ? "ELF" : in->bin.format == BIN_PE ? "PE" : "fatbin",
-	       in->bin.machine, in->set.ncontainers, in->set.ncontainers == 1 ? "" : "s",
-	       in->set.nwrappers, in->set.nwrappers == 1 ? "" : "s");
+	if (in->bin.format == BIN_RAW_FATBIN)
+		printf("%s: bare fatbin file", in->path);
+	else
+		printf("%s: %s %s", in->path, in->bin.format == BIN_ELF ? "ELF" : "PE", in->bin.machine);
+	printf(", %zu fatbin%s, %zu wrapper%s\n", in->set.ncontainers,
+	       in->set.ncontainers == 1 ? "" : "s", in->set.nwrappers,
+	       in->set.nwrappers == 1 ? "" : "s");
 	for (size_t ci = 0; ci < in->set.ncontainers; ci++) {
 		const Container *c = &in->set.containers[ci];
 

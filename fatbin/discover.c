@@ -68,7 +68,7 @@ static void add_container(Discovery *d, Container *c, const Section *s, Containe
 	for (size_t i = 0; i < c->nentries; i++)
 		if (c->nskipped && c->entries[i].kind != ENTRY_PTX &&
 		    c->entries[i].kind != ENTRY_CUBIN && c->entries[i].kind != ENTRY_LTOIR)
-			note(d, "container %zu entry %zu: unknown entry kind 0x%x skipped",
+			note(d, "fatbin %zu entry %zu: unknown entry kind 0x%x skipped",
 			     set->ncontainers - 1, i, c->entries[i].kind);
 }
 

@@ -1,0 +1,48 @@
+"""CLI cases: arguments, and the exact exit code, stdout and stderr each must give.
+In expectations, {fatbin} is a synthetic bare fatbin (synth.py) and {tmp} a scratch folder."""
+
+TRY = "Try 'zluda-convert --help' for more information.\n"
+
+INSPECT_SAMPLE = """{fatbin}: bare fatbin file, 1 fatbin, 0 wrappers
+fatbin 0: offset 0x0, 488 bytes, 3 entries; not registered by a wrapper
+  entry 0: cubin sm_80, 64 bytes
+  entry 1: ptx sm_80, PTX 8.5, 176 bytes, from kernels.cu, options "-O3 "
+    kernels (2): first_kernel second_kernel
+  entry 2: unknown sm_90 (kind 0x40, skipped), 8 bytes
+total: 1 fatbin (0 registered), 3 entries, 1 PTX, 2 kernels in PTX
+"""
+
+CASES = {
+    "no_arguments": ([], 2, "", "zluda-convert: no command given\n" + TRY),
+    "version": (["--version"], 0, "zluda-convert 0.1.0\n", ""),
+    "version_short_anywhere": (["inspect", "-V"], 0, "zluda-convert 0.1.0\n", ""),
+    "unknown_option": (["--frobnicate"], 2, "", "zluda-convert: unknown option '--frobnicate'\n" + TRY),
+    "inspect_no_file": (["inspect"], 2, "", "zluda-convert: inspect: no input file\n" + TRY),
+    "inspect_two_files": (["inspect", "a", "b"], 2, "",
+                          "zluda-convert: inspect: one input file expected, got 'a' and 'b'\n" + TRY),
+    "inspect_bad_option": (["inspect", "--jsn", "{fatbin}"], 2, "",
+                           "zluda-convert: inspect: unknown option '--jsn'\n" + TRY),
+    "extract_no_output": (["extract", "{fatbin}"], 2, "",
+                          "zluda-convert: extract: no output directory (use -o DIR)\n" + TRY),
+    "extract_o_without_dir": (["extract", "{fatbin}", "-o"], 2, "",
+                              "zluda-convert: extract: -o needs a directory\n" + TRY),
+    "convert_not_yet": (["{fatbin}", "-o", "{tmp}/out"], 2, "",
+                        "zluda-convert: converting is not available yet in this version; "
+                        "use 'inspect' or 'extract'\n" + TRY),
+    "missing_file": (["inspect", "{tmp}/missing"], 1, "",
+                     "zluda-convert: {tmp}/missing: cannot open: No such file or directory\n"),
+    "directory": (["inspect", "{tmp}"], 1, "", "zluda-convert: {tmp}: is a directory\n"),
+    "inspect_sample": (["inspect", "{fatbin}"], 0, INSPECT_SAMPLE, ""),
+    "file_first_means_convert": (["{fatbin}", "inspect"], 2, "",
+                                  "zluda-convert: converting is not available yet in this version; "
+                                  "use 'inspect' or 'extract'\n" + TRY),
+    "inspect_verbose_notes": (["-v", "inspect", "{fatbin}"], 0, INSPECT_SAMPLE,
+                              "{fatbin}: note: fatbin 0 entry 2: unknown entry kind 0x40 skipped\n"),
+    "inspect_quiet": (["inspect", "-q", "{fatbin}"], 0, INSPECT_SAMPLE, ""),
+    "extract_sample": (["extract", "-o", "{tmp}/x", "{fatbin}"], 0, "",
+                       "{fatbin}: extracted 1 fatbin to {tmp}/x\n"),
+    "extract_sample_quiet": (["extract", "-q", "--output={tmp}/x", "{fatbin}"], 0, "", ""),
+}
+
+if __name__ == "__main__":
+    print(";".join(CASES))

@@ -1,0 +1,54 @@
+"""Runs one CLI case from cases.py and compares exit code, stdout and stderr exactly."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import synth
+from cases import CASES
+
+
+def main():
+    tool, name = sys.argv[1], sys.argv[2]
+    args, want_rc, want_out, want_err = CASES[name]
+    with tempfile.TemporaryDirectory() as tmp:
+        fatbin = os.path.join(tmp, "sample.fatbin")
+        with open(fatbin, "wb") as f:
+            f.write(synth.sample())
+        subst = lambda s: s.replace("{fatbin}", fatbin).replace("{tmp}", tmp)
+        p = subprocess.run([tool] + [subst(a) for a in args], capture_output=True, text=True,
+                           timeout=60)
+        problems = []
+        if p.returncode != want_rc:
+            problems.append("exit code %d, expected %d" % (p.returncode, want_rc))
+        if p.stdout != subst(want_out):
+            problems.append("stdout:\n%s\nexpected:\n%s" % (p.stdout, subst(want_out)))
+        if p.stderr != subst(want_err):
+            problems.append("stderr:\n%s\nexpected:\n%s" % (p.stderr, subst(want_err)))
+        if name.startswith("extract_sample") and not problems:
+            problems += check_extracted(os.path.join(tmp, "x"))
+    for pr in problems:
+        print("FAIL %s: %s" % (name, pr))
+    return 1 if problems else 0
+
+
+def check_extracted(out):
+    """The files hold the synthetic entries' exact bytes, and index.json names them."""
+    problems = []
+    want = {"0.sm_80.cubin": b"\x7fELF" + b"\0" * 60, "0.sm_80.ptx": synth.PTX,
+            "0.sm_90.bin": b"opaque\0\0"}
+    for name, data in want.items():
+        with open(os.path.join(out, name), "rb") as f:
+            if f.read() != data:
+                problems.append("%s does not hold the entry's bytes" % name)
+    with open(os.path.join(out, "index.json")) as f:
+        files = [e["file"] for c in json.load(f)["containers"] for e in c["entries"]]
+    if files != list(want):
+        problems.append("index.json files %s" % files)
+    return problems
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""Builds small fatbins byte by byte, so CLI tests have inputs whose every offset is known."""
+
+import struct
+
+PTX = b"""//
+.version 8.5
+.target sm_80
+.address_size 64
+
+.visible .entry first_kernel(.param .u64 out)
+{
+\tret;
+}
+// .entry commented_out(
+.visible .entry second_kernel()
+{
+\tret;
+}
+"""
+
+
+def entry(kind, sm, payload, flags=0x11, version=(9, 0), ident=None, options=None,
+          compressed_size=0, uncompressed_size=0):
+    tail = b""
+    ident_off = ident_len = opt_off = 0
+    if ident is not None:
+        ident_off, ident_len = 64, len(ident)
+        tail += ident + b"\0" * (-len(ident) % 8)
+    if options is not None:
+        opt_off = 64 + len(tail)
+        tail += struct.pack("<II", opt_off + 8, len(options)) + options
+        tail += b"\0" * (-len(tail) % 8)
+    padded = payload + b"\0" * (-len(payload) % 8)
+    header = struct.pack("<HHIQIIHHIIIQQQ", kind, 0x0101, 64 + len(tail), len(padded),
+                         compressed_size, opt_off, version[1], version[0], sm, ident_off,
+                         ident_len, flags, 0, uncompressed_size)
+    return header + tail + padded
+
+
+def fatbin(*entries):
+    body = b"".join(entries)
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
+
+
+def sample():
+    return fatbin(
+        entry(2, 80, b"\x7fELF" + b"\0" * 60, version=(1, 8)),
+        entry(1, 80, PTX + b"\0", version=(8, 5), ident=b"kernels.cu", options=b"-O3 "),
+        entry(0x40, 90, b"opaque"))
+
+
+if __name__ == "__main__":
+    import sys
+    with open(sys.argv[1], "wb") as f:
+        f.write(sample())
