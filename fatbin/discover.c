@@ -298,20 +298,23 @@ static bool discover_sections(Discovery *d, ZcError *err)
 
 		if (is_wrapper_section(s->name))
 			have_wrapper_section = true;
-		else if (is_module_id_section(s->name))
+		else if (is_module_id_section(s->name) && !(s->flags & SEC_NOBITS))
 			read_module_ids(d, s);
 		else if ((s->flags & SEC_ALLOC) && !(s->flags & (SEC_EXEC | SEC_NOBITS)) &&
 		         !is_fatbin_section(s->name) && !is_relfatbin_section(s->name))
 			scan_section(d, s);
 	}
 	/* Wrappers last: they may point at containers found by either pass. Without the named
-	 * section (stripped section headers are rare but legal) scan writable data instead. */
+	 * section (stripped section headers are rare but legal) scan writable data instead.
+	 * Sections without file bytes are skipped: a PE section without raw data keeps its
+	 * memory size, which no file data backs. */
 	for (size_t i = 0; i < bin->nsections; i++) {
 		const Section *s = &bin->sections[i];
 		bool named = is_wrapper_section(s->name);
 
-		if ((named || (!have_wrapper_section && (s->flags & SEC_WRITE) &&
-		               !(s->flags & SEC_NOBITS))) &&
+		if (s->flags & SEC_NOBITS)
+			continue;
+		if ((named || (!have_wrapper_section && (s->flags & SEC_WRITE))) &&
 		    !read_wrappers(d, s, named, err))
 			return false;
 	}
