@@ -1,0 +1,457 @@
+/* Lowering PTX to LLVM IR: modules, variables, functions, statements, operands.
+ *
+ * Registers become allocas and SROA/mem2reg clean them up; the instruction families live in
+ * lower_*.c. Errors unwind to ptx_lower() with longjmp: the LLVM module is then disposed of
+ * whole, so no instruction-level code has to clean up after itself. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+
+void *lower_alloc(size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (!p) {
+		fputs("zluda-convert: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+_Noreturn void lower_fail(struct lower *L, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	L->diag->file = L->module->file;
+	L->diag->loc = L->loc;
+	va_start(ap, fmt);
+	n = vsnprintf(L->diag->message, sizeof(L->diag->message), fmt, ap);
+	va_end(ap);
+	if (L->func && n >= 0 && (size_t)n < sizeof(L->diag->message))
+		snprintf(L->diag->message + n, sizeof(L->diag->message) - (size_t)n, " in %s %s",
+		         L->func->is_entry ? "kernel" : "function", L->func->name);
+	longjmp(L->fail, 1);
+}
+
+/* "not supported yet: atom.global.add.noftz.f16" names the instruction as written. */
+_Noreturn void lower_unsupported(struct lower *L)
+{
+	char text[160];
+	size_t n = (size_t)snprintf(text, sizeof(text), "%s", L->insn->opcode);
+
+	for (uint32_t i = 0; i < L->insn->nmods && n < sizeof(text); i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, ".%s", L->insn->mods[i]);
+	lower_fail(L, "not supported yet: %s", text);
+}
+
+/* ---- types ---------------------------------------------------------------- */
+
+unsigned type_bits(enum ptx_type t)
+{
+	switch (t) {
+	case PTX_TYPE_PRED: return 1;
+	case PTX_TYPE_B8: case PTX_TYPE_U8: case PTX_TYPE_S8: return 8;
+	case PTX_TYPE_B16: case PTX_TYPE_U16: case PTX_TYPE_S16: case PTX_TYPE_F16:
+	case PTX_TYPE_BF16: return 16;
+	case PTX_TYPE_B32: case PTX_TYPE_U32: case PTX_TYPE_S32: case PTX_TYPE_F32:
+	case PTX_TYPE_F16X2: case PTX_TYPE_BF16X2: case PTX_TYPE_TF32: return 32;
+	case PTX_TYPE_B64: case PTX_TYPE_U64: case PTX_TYPE_S64: case PTX_TYPE_F64: return 64;
+	case PTX_TYPE_B128: return 128;
+	default: return 64; /* texture and sampler references are 64-bit handles */
+	}
+}
+
+bool type_is_float(enum ptx_type t)
+{
+	return t == PTX_TYPE_F16 || t == PTX_TYPE_BF16 || t == PTX_TYPE_F32 || t == PTX_TYPE_F64;
+}
+
+bool type_is_signed(enum ptx_type t)
+{
+	return t == PTX_TYPE_S8 || t == PTX_TYPE_S16 || t == PTX_TYPE_S32 || t == PTX_TYPE_S64;
+}
+
+LLVMTypeRef ll_int(struct lower *L, unsigned bits)
+{
+	return LLVMIntTypeInContext(L->ctx, bits);
+}
+
+LLVMTypeRef ll_ptr(struct lower *L, unsigned addrspace)
+{
+	return LLVMPointerTypeInContext(L->ctx, addrspace);
+}
+
+/* Registers of packed types (f16x2) are plain integers; the instructions unpack them. */
+LLVMTypeRef ll_type(struct lower *L, enum ptx_type t)
+{
+	switch (t) {
+	case PTX_TYPE_F16: return LLVMHalfTypeInContext(L->ctx);
+	case PTX_TYPE_BF16: return LLVMBFloatTypeInContext(L->ctx);
+	case PTX_TYPE_F32: return LLVMFloatTypeInContext(L->ctx);
+	case PTX_TYPE_F64: return LLVMDoubleTypeInContext(L->ctx);
+	default: return ll_int(L, type_bits(t));
+	}
+}
+
+enum ptx_type parse_type_name(const char *m)
+{
+	static const struct { const char *name; enum ptx_type type; } types[] = {
+		{"b8", PTX_TYPE_B8}, {"b16", PTX_TYPE_B16}, {"b32", PTX_TYPE_B32},
+		{"b64", PTX_TYPE_B64}, {"b128", PTX_TYPE_B128}, {"u8", PTX_TYPE_U8},
+		{"u16", PTX_TYPE_U16}, {"u32", PTX_TYPE_U32}, {"u64", PTX_TYPE_U64},
+		{"s8", PTX_TYPE_S8}, {"s16", PTX_TYPE_S16}, {"s32", PTX_TYPE_S32},
+		{"s64", PTX_TYPE_S64}, {"f16", PTX_TYPE_F16}, {"f16x2", PTX_TYPE_F16X2},
+		{"bf16", PTX_TYPE_BF16}, {"bf16x2", PTX_TYPE_BF16X2}, {"f32", PTX_TYPE_F32},
+		{"f64", PTX_TYPE_F64}, {"tf32", PTX_TYPE_TF32}, {"pred", PTX_TYPE_PRED},
+	};
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(m, types[i].name) == 0)
+			return types[i].type;
+	return PTX_TYPE_NONE;
+}
+
+unsigned space_addrspace(struct lower *L, enum ptx_space space)
+{
+	switch (space) {
+	case PTX_SPACE_GLOBAL: return L->target->as_global;
+	case PTX_SPACE_SHARED: return L->target->as_shared;
+	case PTX_SPACE_CONST: return L->target->as_const;
+	case PTX_SPACE_LOCAL: case PTX_SPACE_REG: return L->target->as_local;
+	case PTX_SPACE_PARAM: return L->target->as_local;
+	default: return L->target->as_generic;
+	}
+}
+
+/* ---- instruction modifiers -------------------------------------------------- */
+
+bool has_mod(struct lower *L, const char *mod)
+{
+	for (uint32_t i = 0; i < L->insn->nmods; i++)
+		if (strcmp(L->insn->mods[i], mod) == 0)
+			return true;
+	return false;
+}
+
+enum ptx_type mod_type(struct lower *L, int which)
+{
+	for (uint32_t i = 0; i < L->insn->nmods; i++) {
+		enum ptx_type t = parse_type_name(L->insn->mods[i]);
+
+		if (t != PTX_TYPE_NONE && which-- == 0)
+			return t;
+	}
+	return PTX_TYPE_NONE;
+}
+
+const struct ptx_operand *op(struct lower *L, unsigned i)
+{
+	if (i >= L->insn->nops)
+		lower_fail(L, "%s: missing operand %u", L->insn->opcode, i + 1);
+	return &L->insn->ops[i];
+}
+
+void expect_operands(struct lower *L, unsigned n)
+{
+	if (L->insn->nops != n)
+		lower_fail(L, "%s takes %u operands, not %u", L->insn->opcode, n, L->insn->nops);
+}
+
+/* ---- symbols ---------------------------------------------------------------- */
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+void symtab_init(struct symtab *t, uint32_t nbuckets)
+{
+	t->nbuckets = nbuckets;
+	t->buckets = lower_alloc(nbuckets * sizeof(struct sym *));
+}
+
+struct sym *symtab_find(struct symtab *t, const char *name)
+{
+	for (struct sym *s = t->buckets[name_hash(name) % t->nbuckets]; s; s = s->next_in_bucket)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+void symtab_free(struct symtab *t)
+{
+	for (uint32_t i = 0; i < t->nbuckets; i++) {
+		for (struct sym *s = t->buckets[i], *next; s; s = next) {
+			next = s->next_in_bucket;
+			for (struct sym *sh = s->shadowed, *nsh; sh; sh = nsh) {
+				nsh = sh->shadowed;
+				free((char *)sh->name);
+				free(sh);
+			}
+			free((char *)s->name);
+			free(s);
+		}
+	}
+	free(t->buckets);
+	t->buckets = NULL;
+}
+
+/* Adds a symbol; in the function scope a name may shadow an outer block's. */
+struct sym *sym_add(struct lower *L, struct symtab *t, const char *name, enum sym_kind kind)
+{
+	struct sym *old = symtab_find(t, name), *s = lower_alloc(sizeof(*s));
+	struct sym **bucket = &t->buckets[name_hash(name) % t->nbuckets];
+
+	s->name = strdup(name);
+	s->kind = kind;
+	if (old) {
+		if (t == &L->globals)
+			lower_fail(L, "'%s' is declared twice", name);
+		/* Replace the old entry in its bucket; it comes back when this scope ends. */
+		for (struct sym **p = bucket; *p; p = &(*p)->next_in_bucket) {
+			if (*p == old) {
+				*p = old->next_in_bucket;
+				break;
+			}
+		}
+		s->shadowed = old;
+	}
+	s->next_in_bucket = *bucket;
+	*bucket = s;
+	if (t == &L->locals) {
+		s->next_in_scope = L->scope_syms;
+		L->scope_syms = s;
+	}
+	return s;
+}
+
+void sym_remove(struct symtab *t, struct sym *s)
+{
+	struct sym **bucket = &t->buckets[name_hash(s->name) % t->nbuckets];
+
+	for (struct sym **p = bucket; *p; p = &(*p)->next_in_bucket) {
+		if (*p == s) {
+			*p = s->next_in_bucket;
+			break;
+		}
+	}
+	if (s->shadowed) {
+		s->shadowed->next_in_bucket = *bucket;
+		*bucket = s->shadowed;
+	}
+	free((char *)s->name);
+	free(s);
+}
+
+struct sym *sym_lookup(struct lower *L, const char *name)
+{
+	struct sym *s = symtab_find(&L->locals, name);
+
+	return s ? s : symtab_find(&L->globals, name);
+}
+
+/* ---- calls to builtins and intrinsics ---------------------------------------- */
+
+LLVMValueRef call_builtin(struct lower *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args,
+                          unsigned nargs)
+{
+	LLVMTypeRef params[8];
+	LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
+	LLVMTypeRef fty;
+
+	for (unsigned i = 0; i < nargs; i++)
+		params[i] = LLVMTypeOf(args[i]);
+	fty = LLVMFunctionType(ret, params, nargs, 0);
+	if (!fn)
+		fn = LLVMAddFunction(L->mod, name, fty);
+	return LLVMBuildCall2(L->b, fty, fn, args, nargs, "");
+}
+
+LLVMValueRef call_intrinsic(struct lower *L, const char *name, LLVMTypeRef *overloads,
+                            unsigned noverloads, LLVMValueRef *args, unsigned nargs)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMValueRef fn;
+
+	if (!id)
+		lower_fail(L, "internal error: no LLVM intrinsic %s", name);
+	fn = LLVMGetIntrinsicDeclaration(L->mod, id, overloads, noverloads);
+	return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, args, nargs, "");
+}
+
+/* ---- operands ------------------------------------------------------------------ */
+
+/* Converts between register types the way PTX operand rules allow: same width is a bit
+ * cast, a wider register is truncated, a narrower one extended. */
+LLVMValueRef coerce(struct lower *L, LLVMValueRef v, enum ptx_type to, bool sign_extend)
+{
+	LLVMTypeRef from_ty = LLVMTypeOf(v), to_ty = ll_type(L, to);
+	unsigned from_bits, to_bits = type_bits(to);
+
+	if (from_ty == to_ty)
+		return v;
+	if (LLVMGetTypeKind(from_ty) == LLVMPointerTypeKind)
+		return LLVMBuildPtrToInt(L->b, v, to_ty, "");
+	from_bits = LLVMGetTypeKind(from_ty) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(from_ty)
+	          : LLVMGetTypeKind(from_ty) == LLVMDoubleTypeKind ? 64
+	          : LLVMGetTypeKind(from_ty) == LLVMFloatTypeKind ? 32 : 16;
+	if (LLVMGetTypeKind(from_ty) != LLVMIntegerTypeKind)
+		v = LLVMBuildBitCast(L->b, v, ll_int(L, from_bits), "");
+	if (from_bits > to_bits)
+		v = LLVMBuildTrunc(L->b, v, ll_int(L, to_bits), "");
+	else if (from_bits < to_bits)
+		v = sign_extend ? LLVMBuildSExt(L->b, v, ll_int(L, to_bits), "")
+		                : LLVMBuildZExt(L->b, v, ll_int(L, to_bits), "");
+	return LLVMBuildBitCast(L->b, v, to_ty, "");
+}
+
+static LLVMValueRef immediate(struct lower *L, const struct ptx_operand *o, enum ptx_type t)
+{
+	LLVMTypeRef ty = ll_type(L, t);
+	double d;
+	float f;
+	uint32_t bits32;
+
+	switch (o->kind) {
+	case PTX_OP_INT:
+		if (type_is_float(t))
+			return LLVMConstReal(ty, (double)(int64_t)o->bits);
+		return LLVMConstInt(ty, o->bits, 0);
+	case PTX_OP_F32:
+		bits32 = (uint32_t)o->bits;
+		if (!type_is_float(t))
+			return LLVMConstInt(ty, bits32, 0);
+		memcpy(&f, &bits32, 4);
+		if (t == PTX_TYPE_F32)
+			return LLVMConstBitCast(LLVMConstInt(ll_int(L, 32), bits32, 0), ty);
+		return LLVMConstReal(ty, f);
+	case PTX_OP_F64:
+		if (!type_is_float(t))
+			return LLVMConstInt(ty, o->bits, 0);
+		if (t == PTX_TYPE_F64)
+			return LLVMConstBitCast(LLVMConstInt(ll_int(L, 64), o->bits, 0), ty);
+		memcpy(&d, &o->bits, 8);
+		return LLVMConstReal(ty, d);
+	default:
+		lower_fail(L, "operand is not a constant");
+	}
+}
+
+/* %tid.x and friends are builtins of the target: __zc_tid_x(). */
+static LLVMValueRef special_register(struct lower *L, const struct ptx_operand *o)
+{
+	static const char *const wide[] = {"%clock64", "%globaltimer", "%gridid"};
+	static const char *const known[] = {
+		"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid",
+		"%nsmid", "%gridid", "%lanemask_eq", "%lanemask_le", "%lanemask_lt",
+		"%lanemask_ge", "%lanemask_gt", "%clock", "%clock64", "%globaltimer",
+		"%dynamic_smem_size", "%total_smem_size", "%warpsize",
+	};
+	char name[48];
+	unsigned bits = 32;
+	bool found = false;
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		found |= strcmp(o->name, known[i]) == 0;
+	found |= strncmp(o->name, "%envreg", 7) == 0 || strncmp(o->name, "%pm", 3) == 0;
+	if (!found)
+		return NULL;
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		if (strcmp(o->name, wide[i]) == 0)
+			bits = 64;
+	if (o->component)
+		snprintf(name, sizeof(name), "__zc_%s_%c", o->name + 1, o->component);
+	else
+		snprintf(name, sizeof(name), "__zc_%s", o->name + 1);
+	return call_builtin(L, name, ll_int(L, bits), NULL, 0);
+}
+
+LLVMValueRef shared_base(struct lower *L)
+{
+	return call_builtin(L, "__zc_shared_base", ll_ptr(L, L->target->as_generic), NULL, 0);
+}
+
+/* The address of a variable as a pointer into its own state space (host shared memory: into
+ * the block's buffer, generic). */
+LLVMValueRef symbol_address(struct lower *L, struct sym *s, unsigned *addrspace)
+{
+	if (s->kind == SYM_FUNC) {
+		*addrspace = L->target->as_generic;
+		return s->value;
+	}
+	if (s->kind != SYM_VAR)
+		lower_fail(L, "'%s' is not a variable", s->name);
+	if (s->space == PTX_SPACE_SHARED && L->target->shared_as_offsets) {
+		LLVMValueRef off = LLVMConstInt(ll_int(L, 64), s->shared_offset, 0);
+
+		*addrspace = L->target->as_generic;
+		return LLVMBuildGEP2(L->b, ll_int(L, 8), shared_base(L), &off, 1, "");
+	}
+	*addrspace = s->space == PTX_SPACE_PARAM && L->func && L->func->is_entry
+	           ? L->target->as_kernel_param : space_addrspace(L, s->space);
+	return s->value;
+}
+
+/* `mov.u32 %r, sym`: the variable's address in its state space, as a number. Host shared
+ * memory addresses are offsets in the block's buffer, so they fit 32-bit registers too. */
+static LLVMValueRef symbol_number(struct lower *L, struct sym *s, enum ptx_type t)
+{
+	unsigned as;
+
+	if (s->kind == SYM_VAR && s->space == PTX_SPACE_SHARED && L->target->shared_as_offsets)
+		return LLVMConstInt(ll_type(L, t), s->shared_offset, 0);
+	return coerce(L, symbol_address(L, s, &as), t, false);
+}
+
+LLVMValueRef operand_value(struct lower *L, const struct ptx_operand *o, enum ptx_type t)
+{
+	LLVMValueRef v;
+	struct sym *s;
+
+	if (o->kind != PTX_OP_NAME)
+		return immediate(L, o, t);
+	s = sym_lookup(L, o->name);
+	if (!s) {
+		v = special_register(L, o);
+		if (!v)
+			lower_fail(L, "'%s' is not declared", o->name);
+		v = coerce(L, v, t, false);
+	} else if (s->kind == SYM_REG) {
+		v = LLVMBuildLoad2(L->b, s->llvm_type, s->value, "");
+		v = coerce(L, v, t, type_is_signed(s->type));
+	} else if (s->kind == SYM_VAR || s->kind == SYM_FUNC) {
+		v = symbol_number(L, s, t);
+		if (o->offset)
+			v = LLVMBuildAdd(L->b, v, LLVMConstInt(ll_type(L, t), (uint64_t)o->offset, 0), "");
+	} else {
+		lower_fail(L, "label '%s' used as a value", o->name);
+	}
+	if (o->negated) {
+		if (t != PTX_TYPE_PRED)
+			lower_fail(L, "'!' applies to predicates only");
+		v = LLVMBuildNot(L->b, v, "");
+	}
+	return v;
+}
+
+void operand_store(struct lower *L, const struct ptx_operand *o, LLVMValueRef v, enum ptx_type t)
+{
+	struct sym *s;
+
+	if (o->kind == PTX_OP_SINK)
+		return;
+	if (o->kind != PTX_OP_NAME)
+		lower_fail(L, "destination must be a register");
+	s = sym_lookup(L, o->name);
+	if (!s || s->kind != SYM_REG)
+		lower_fail(L, "destination '%s' is not a register", o->name);
+	LLVMBuildStore(L->b, coerce(L, v, s->type, type_is_signed(t)), s->value);
+}

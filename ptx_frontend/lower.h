@@ -1,0 +1,114 @@
+/* The PTX lowering's shared state: lower.c walks modules, functions and statements;
+ * lower_*.c lower one family of instructions each. */
+#ifndef PTX_LOWER_H
+#define PTX_LOWER_H
+
+#include <setjmp.h>
+
+#include "ptx.h"
+#include "target.h"
+
+enum sym_kind {
+	SYM_REG,      /* .reg: an alloca of the register's type */
+	SYM_VAR,      /* a variable in memory: global, const, shared, local, param */
+	SYM_FUNC,
+	SYM_LABEL,
+	SYM_PROTOTYPE, /* .callprototype: the signature of indirect calls naming it */
+};
+
+struct sym {
+	const char *name;
+	enum sym_kind kind;
+	enum ptx_type type;
+	enum ptx_space space;
+	LLVMValueRef value;   /* alloca, global, function or, for host shared, NULL */
+	LLVMTypeRef llvm_type;
+	LLVMBasicBlockRef block;          /* SYM_LABEL */
+	uint64_t shared_offset;           /* host shared variables */
+	const struct ptx_func *func;      /* SYM_FUNC */
+	const struct ptx_signature *sig;  /* SYM_PROTOTYPE */
+	const struct ptx_var *var;
+	struct sym *shadowed;             /* the same name in an outer scope */
+	struct sym *next_in_bucket;
+	struct sym *next_in_scope;
+};
+
+struct symtab {
+	struct sym **buckets;
+	uint32_t nbuckets;
+};
+
+struct lower {
+	const struct ptx_module *module;
+	const struct ptx_target *target;
+	struct ptx_diag *diag;
+	jmp_buf fail;
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	struct symtab globals;
+	struct symtab locals;            /* registers, local variables, params and labels */
+	struct sym *scope_syms;          /* this scope's symbols, to pop when it ends */
+	uint64_t shared_layout_size;     /* host: bytes of static .shared in the module */
+	bool uses_dynamic_shared;
+	/* the function being lowered */
+	const struct ptx_func *func;
+	LLVMValueRef fn;
+	LLVMValueRef kernel_param_buffer; /* host kernels */
+	LLVMBasicBlockRef entry;          /* allocas go here */
+	LLVMValueRef carry;               /* CC.CF of the .cc carry chains, created on first use */
+	const struct ptx_insn *insn;      /* for diagnostics */
+	struct ptx_loc loc;
+};
+
+/* lower.c */
+_Noreturn void lower_fail(struct lower *L, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+_Noreturn void lower_unsupported(struct lower *L);
+void *lower_alloc(size_t size);
+void symtab_init(struct symtab *t, uint32_t nbuckets);
+void symtab_free(struct symtab *t);
+struct sym *symtab_find(struct symtab *t, const char *name);
+struct sym *sym_add(struct lower *L, struct symtab *t, const char *name, enum sym_kind kind);
+void sym_remove(struct symtab *t, struct sym *s);
+struct sym *sym_lookup(struct lower *L, const char *name);
+LLVMTypeRef ll_type(struct lower *L, enum ptx_type t);
+unsigned type_bits(enum ptx_type t);
+bool type_is_float(enum ptx_type t);
+bool type_is_signed(enum ptx_type t);
+LLVMTypeRef ll_int(struct lower *L, unsigned bits);
+LLVMTypeRef ll_ptr(struct lower *L, unsigned addrspace);
+unsigned space_addrspace(struct lower *L, enum ptx_space space);
+LLVMValueRef call_builtin(struct lower *L, const char *name, LLVMTypeRef ret,
+                          LLVMValueRef *args, unsigned nargs);
+LLVMValueRef call_intrinsic(struct lower *L, const char *name, LLVMTypeRef *overloads,
+                            unsigned noverloads, LLVMValueRef *args, unsigned nargs);
+LLVMValueRef coerce(struct lower *L, LLVMValueRef v, enum ptx_type to, bool sign_extend);
+LLVMValueRef operand_value(struct lower *L, const struct ptx_operand *op, enum ptx_type t);
+void operand_store(struct lower *L, const struct ptx_operand *op, LLVMValueRef v, enum ptx_type t);
+LLVMValueRef symbol_address(struct lower *L, struct sym *s, unsigned *addrspace);
+LLVMValueRef shared_base(struct lower *L);
+
+/* lower_module.c */
+LLVMValueRef entry_alloca(struct lower *L, LLVMTypeRef ty, uint32_t align, const char *name);
+LLVMTypeRef signature_type(struct lower *L, const struct ptx_signature *sig);
+void build_return(struct lower *L);
+
+/* Modifier queries on the instruction being lowered. */
+bool has_mod(struct lower *L, const char *mod);
+enum ptx_type mod_type(struct lower *L, int which); /* which: 0 first type modifier, 1 second */
+enum ptx_type parse_type_name(const char *mod);
+const struct ptx_operand *op(struct lower *L, unsigned i);
+void expect_operands(struct lower *L, unsigned n);
+
+/* One lowering function per opcode family; each returns false if it does not know the
+ * opcode, so the dispatcher can try the next. */
+bool lower_int(struct lower *L);
+bool lower_float(struct lower *L);
+bool lower_compare(struct lower *L);
+bool lower_convert(struct lower *L);
+bool lower_memory(struct lower *L);
+bool lower_control(struct lower *L);
+bool lower_parallel(struct lower *L);
+
+#endif

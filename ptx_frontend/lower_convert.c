@@ -1,0 +1,146 @@
+/* cvt: conversions between every pair of scalar types. */
+#include <string.h>
+
+#include "lower.h"
+
+static bool rounding(struct lower *L, const char *const names[4], int *mode)
+{
+	for (int i = 0; i < 4; i++) {
+		if (has_mod(L, names[i])) {
+			*mode = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Integer rounding of a float value: .rni .rzi .rmi .rpi. */
+static LLVMValueRef round_integral(struct lower *L, LLVMValueRef v, int mode)
+{
+	static const char *const intrinsics[] = {"llvm.roundeven", "llvm.trunc", "llvm.floor", "llvm.ceil"};
+	LLVMTypeRef ty = LLVMTypeOf(v);
+
+	return call_intrinsic(L, intrinsics[mode], &ty, 1, &v, 1);
+}
+
+static LLVMValueRef flush_subnormal(struct lower *L, enum ptx_type t, LLVMValueRef v)
+{
+	LLVMTypeRef ty = ll_type(L, t);
+	LLVMValueRef abs = call_intrinsic(L, "llvm.fabs", &ty, 1, &v, 1);
+	LLVMValueRef zero = LLVMConstReal(ty, 0), args[2] = {zero, v};
+	LLVMValueRef tiny = LLVMBuildFCmp(L->b, LLVMRealOLT, abs, LLVMConstReal(ty, 0x1p-126), "");
+
+	return LLVMBuildSelect(L->b, tiny, call_intrinsic(L, "llvm.copysign", &ty, 1, args, 2), v, "");
+}
+
+/* Integer to integer; .sat clamps to the destination's range. */
+static LLVMValueRef int_to_int(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
+{
+	unsigned db = type_bits(dt), sb = type_bits(st);
+
+	if (has_mod(L, "sat")) {
+		/* Compare at the wider of the two widths, with both limits of the destination. */
+		unsigned w = (db > sb ? db : sb) + 1;
+		LLVMTypeRef wt = ll_int(L, w);
+		LLVMValueRef x = type_is_signed(st) ? LLVMBuildSExt(L->b, v, wt, "") : LLVMBuildZExt(L->b, v, wt, "");
+		uint64_t maxv = type_is_signed(dt) ? (1ull << (db - 1)) - 1 : (db == 64 ? ~0ull : (1ull << db) - 1);
+		LLVMValueRef hi = LLVMConstInt(wt, maxv, 0);
+		LLVMValueRef lo = type_is_signed(dt) ? LLVMConstNeg(LLVMConstAdd(hi, LLVMConstInt(wt, 1, 0)))
+		                                     : LLVMConstInt(wt, 0, 0);
+		x = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, x, hi, ""), hi, x, "");
+		x = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, x, lo, ""), lo, x, "");
+		return LLVMBuildTrunc(L->b, x, ll_type(L, dt), "");
+	}
+	if (db < sb)
+		return LLVMBuildTrunc(L->b, v, ll_type(L, dt), "");
+	if (db > sb)
+		return type_is_signed(st) ? LLVMBuildSExt(L->b, v, ll_type(L, dt), "")
+		                          : LLVMBuildZExt(L->b, v, ll_type(L, dt), "");
+	return v;
+}
+
+/* Float to integer saturates (NaN gives 0), as PTX defines for every cvt to an integer. */
+static LLVMValueRef float_to_int(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
+{
+	static const char *const modes[4] = {"rni", "rzi", "rmi", "rpi"};
+	LLVMTypeRef types[2] = {ll_type(L, dt), ll_type(L, st)};
+	int mode;
+
+	if (!rounding(L, modes, &mode))
+		lower_fail(L, "cvt to an integer needs .rni, .rzi, .rmi or .rpi");
+	if (has_mod(L, "ftz"))
+		v = flush_subnormal(L, st, v);
+	v = round_integral(L, v, mode);
+	return call_intrinsic(L, type_is_signed(dt) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", types, 2,
+	                      &v, 1);
+}
+
+static LLVMValueRef float_to_float(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
+{
+	static const char *const int_modes[4] = {"rni", "rzi", "rmi", "rpi"};
+	static const char *const modes[4] = {"rn", "rz", "rm", "rp"};
+	unsigned db = type_bits(dt), sb = type_bits(st);
+	int mode;
+
+	if (has_mod(L, "ftz") && st == PTX_TYPE_F32)
+		v = flush_subnormal(L, st, v);
+	if (rounding(L, int_modes, &mode)) {
+		if (dt != st)
+			lower_fail(L, "integer rounding needs the same source and destination type");
+		v = round_integral(L, v, mode);
+	} else if (db < sb || (db == sb && dt != st)) {
+		if (rounding(L, modes, &mode) && mode != 0)
+			lower_unsupported(L);
+		v = LLVMBuildFPTrunc(L->b, v, ll_type(L, dt), "");
+	} else if (db > sb) {
+		v = LLVMBuildFPExt(L->b, v, ll_type(L, dt), "");
+	}
+	if (has_mod(L, "ftz") && dt == PTX_TYPE_F32)
+		v = flush_subnormal(L, dt, v);
+	if (has_mod(L, "sat")) {
+		LLVMTypeRef ty = ll_type(L, dt);
+		LLVMValueRef above = LLVMBuildFCmp(L->b, LLVMRealOGT, v, LLVMConstReal(ty, 0), "");
+		LLVMValueRef below = LLVMBuildFCmp(L->b, LLVMRealOLT, v, LLVMConstReal(ty, 1), "");
+		v = LLVMBuildSelect(L->b, above, LLVMBuildSelect(L->b, below, v, LLVMConstReal(ty, 1), ""),
+		                    LLVMConstReal(ty, 0), "");
+	}
+	return v;
+}
+
+static LLVMValueRef int_to_float(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
+{
+	static const char *const modes[4] = {"rn", "rz", "rm", "rp"};
+	int mode;
+
+	if (rounding(L, modes, &mode) && mode != 0)
+		lower_unsupported(L);
+	return type_is_signed(st) ? LLVMBuildSIToFP(L->b, v, ll_type(L, dt), "")
+	                          : LLVMBuildUIToFP(L->b, v, ll_type(L, dt), "");
+}
+
+bool lower_convert(struct lower *L)
+{
+	enum ptx_type dt, st;
+	LLVMValueRef v, r;
+
+	if (strcmp(L->insn->opcode, "cvt") != 0)
+		return false;
+	dt = mod_type(L, 0);
+	st = mod_type(L, 1);
+	if (st == PTX_TYPE_NONE || has_mod(L, "relu") || has_mod(L, "pack") ||
+	    dt == PTX_TYPE_F16X2 || dt == PTX_TYPE_BF16X2 || dt == PTX_TYPE_TF32 ||
+	    st == PTX_TYPE_PRED || dt == PTX_TYPE_PRED)
+		lower_unsupported(L);
+	expect_operands(L, 2);
+	v = operand_value(L, op(L, 1), st);
+	if (type_is_float(dt) && type_is_float(st))
+		r = float_to_float(L, v, dt, st);
+	else if (type_is_float(dt))
+		r = int_to_float(L, v, dt, st);
+	else if (type_is_float(st))
+		r = float_to_int(L, v, dt, st);
+	else
+		r = int_to_int(L, v, dt, st);
+	operand_store(L, op(L, 0), r, dt);
+	return true;
+}

@@ -1,0 +1,242 @@
+/* Floating-point arithmetic: f32, f64, and f16/bf16 scalars and pairs.
+ *
+ * Round-to-nearest is LLVM's default and exact; .approx instructions call the target's
+ * builtins (the hardware's approximations on AMDGPU). Directed rounding (.rz .rm .rp) is not
+ * lowered yet and says so. */
+#include <string.h>
+
+#include "lower.h"
+
+static bool is_packed(enum ptx_type t)
+{
+	return t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
+}
+
+/* The LLVM type arithmetic happens in: <2 x half> for the packed types. */
+static LLVMTypeRef arith_type(struct lower *L, enum ptx_type t)
+{
+	if (t == PTX_TYPE_F16X2)
+		return LLVMVectorType(LLVMHalfTypeInContext(L->ctx), 2);
+	if (t == PTX_TYPE_BF16X2)
+		return LLVMVectorType(LLVMBFloatTypeInContext(L->ctx), 2);
+	return ll_type(L, t);
+}
+
+static LLVMValueRef fsrc(struct lower *L, unsigned i, enum ptx_type t)
+{
+	LLVMValueRef v = operand_value(L, op(L, i), t);
+
+	return is_packed(t) ? LLVMBuildBitCast(L->b, v, arith_type(L, t), "") : v;
+}
+
+static void fstore(struct lower *L, LLVMValueRef v, enum ptx_type t)
+{
+	if (is_packed(t))
+		v = LLVMBuildBitCast(L->b, v, ll_type(L, t), "");
+	operand_store(L, op(L, 0), v, t);
+}
+
+static LLVMValueRef fconst(struct lower *L, enum ptx_type t, double d)
+{
+	LLVMTypeRef ty = arith_type(L, t);
+
+	if (is_packed(t)) {
+		LLVMValueRef e = LLVMConstReal(LLVMGetElementType(ty), d), pair[2] = {e, e};
+		return LLVMConstVector(pair, 2);
+	}
+	return LLVMConstReal(ty, d);
+}
+
+static LLVMValueRef unary_intrinsic(struct lower *L, const char *name, enum ptx_type t, LLVMValueRef a)
+{
+	LLVMTypeRef ty = arith_type(L, t);
+
+	return call_intrinsic(L, name, &ty, 1, &a, 1);
+}
+
+static LLVMValueRef binary_intrinsic(struct lower *L, const char *name, enum ptx_type t,
+                                     LLVMValueRef a, LLVMValueRef b)
+{
+	LLVMTypeRef ty = arith_type(L, t);
+	LLVMValueRef args[2] = {a, b};
+
+	return call_intrinsic(L, name, &ty, 1, args, 2);
+}
+
+/* .ftz: subnormal inputs and results become zero of the same sign. */
+static LLVMValueRef flush(struct lower *L, enum ptx_type t, LLVMValueRef v)
+{
+	double smallest = t == PTX_TYPE_F32 ? 0x1p-126 : t == PTX_TYPE_F64 ? 0x1p-1022 : 0x1p-14;
+	LLVMValueRef tiny = LLVMBuildFCmp(L->b, LLVMRealOLT, unary_intrinsic(L, "llvm.fabs", t, v),
+	                                  fconst(L, t, smallest), "");
+
+	return LLVMBuildSelect(L->b, tiny, binary_intrinsic(L, "llvm.copysign", t, fconst(L, t, 0), v),
+	                       v, "");
+}
+
+static LLVMValueRef input(struct lower *L, unsigned i, enum ptx_type t)
+{
+	LLVMValueRef v = fsrc(L, i, t);
+
+	return has_mod(L, "ftz") ? flush(L, t, v) : v;
+}
+
+/* .sat clamps to [0, 1]; NaN becomes 0. */
+static LLVMValueRef saturate(struct lower *L, enum ptx_type t, LLVMValueRef v)
+{
+	LLVMValueRef above_zero = LLVMBuildFCmp(L->b, LLVMRealOGT, v, fconst(L, t, 0), "");
+	LLVMValueRef below_one = LLVMBuildFCmp(L->b, LLVMRealOLT, v, fconst(L, t, 1), "");
+
+	return LLVMBuildSelect(L->b, above_zero,
+	                       LLVMBuildSelect(L->b, below_one, v, fconst(L, t, 1), ""),
+	                       fconst(L, t, 0), "");
+}
+
+static void result(struct lower *L, enum ptx_type t, LLVMValueRef v)
+{
+	if (has_mod(L, "ftz"))
+		v = flush(L, t, v);
+	if (has_mod(L, "sat"))
+		v = saturate(L, t, v);
+	if (has_mod(L, "relu")) /* max(v, 0), NaN stays NaN */
+		v = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, v, fconst(L, t, 0), ""),
+		                    fconst(L, t, 0), v, "");
+	fstore(L, v, t);
+}
+
+static void require_nearest(struct lower *L)
+{
+	if (has_mod(L, "rz") || has_mod(L, "rm") || has_mod(L, "rp"))
+		lower_unsupported(L);
+}
+
+/* __zc_rcp_approx_f32 and friends: the target's approximation instructions. */
+static LLVMValueRef approx(struct lower *L, const char *what, enum ptx_type t, LLVMValueRef a)
+{
+	char name[64];
+
+	if (t != PTX_TYPE_F32 && t != PTX_TYPE_F64)
+		lower_unsupported(L);
+	snprintf(name, sizeof(name), "__zc_%s_approx_%s", what, t == PTX_TYPE_F32 ? "f32" : "f64");
+	return call_builtin(L, name, ll_type(L, t), &a, 1);
+}
+
+static bool lower_binary(struct lower *L, const char *o, enum ptx_type t)
+{
+	LLVMValueRef a, b, r;
+
+	if (strcmp(o, "add") && strcmp(o, "sub") && strcmp(o, "mul") && strcmp(o, "div") &&
+	    strcmp(o, "min") && strcmp(o, "max") && strcmp(o, "copysign"))
+		return false;
+	a = input(L, 1, t);
+	b = input(L, 2, t);
+	if (!strcmp(o, "min") || !strcmp(o, "max")) {
+		/* PTX min/max return the non-NaN operand and order -0 below +0 (minimumnum);
+		 * .NaN propagates NaN (minimum). */
+		const char *name = has_mod(L, "NaN") ? (o[1] == 'i' ? "llvm.minimum" : "llvm.maximum")
+		                                     : (o[1] == 'i' ? "llvm.minimumnum" : "llvm.maximumnum");
+		if (has_mod(L, "xorsign"))
+			lower_unsupported(L);
+		result(L, t, binary_intrinsic(L, name, t, a, b));
+		return true;
+	}
+	if (!strcmp(o, "copysign")) {
+		result(L, t, binary_intrinsic(L, "llvm.copysign", t, b, a));
+		return true;
+	}
+	require_nearest(L);
+	if (!strcmp(o, "add"))
+		r = LLVMBuildFAdd(L->b, a, b, "");
+	else if (!strcmp(o, "sub"))
+		r = LLVMBuildFSub(L->b, a, b, "");
+	else if (!strcmp(o, "mul"))
+		r = LLVMBuildFMul(L->b, a, b, "");
+	else if (has_mod(L, "approx"))
+		r = LLVMBuildFMul(L->b, a, approx(L, "rcp", t, b), "");
+	else
+		r = LLVMBuildFDiv(L->b, a, b, ""); /* .rn, and .full which needs only 2 ulp */
+	result(L, t, r);
+	return true;
+}
+
+static bool lower_fused(struct lower *L, const char *o, enum ptx_type t)
+{
+	LLVMTypeRef ty = arith_type(L, t);
+	LLVMValueRef args[3];
+
+	if (strcmp(o, "fma") && strcmp(o, "mad"))
+		return false;
+	require_nearest(L);
+	args[0] = input(L, 1, t);
+	args[1] = input(L, 2, t);
+	args[2] = input(L, 3, t);
+	result(L, t, call_intrinsic(L, "llvm.fma", &ty, 1, args, 3));
+	return true;
+}
+
+static bool lower_unary(struct lower *L, const char *o, enum ptx_type t)
+{
+	static const char *const approximations[] = {"sin", "cos", "lg2", "ex2", "tanh", "rsqrt"};
+	LLVMValueRef a, r = NULL;
+
+	if (!strcmp(o, "abs") || !strcmp(o, "neg")) {
+		a = input(L, 1, t);
+		r = o[0] == 'a' ? unary_intrinsic(L, "llvm.fabs", t, a) : LLVMBuildFNeg(L->b, a, "");
+		result(L, t, r);
+		return true;
+	}
+	if (!strcmp(o, "rcp") || !strcmp(o, "sqrt")) {
+		a = input(L, 1, t);
+		if (has_mod(L, "approx"))
+			r = approx(L, o, t, a);
+		else if (require_nearest(L), o[0] == 'r')
+			r = LLVMBuildFDiv(L->b, fconst(L, t, 1), a, "");
+		else
+			r = unary_intrinsic(L, "llvm.sqrt", t, a);
+		result(L, t, r);
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(approximations) / sizeof(approximations[0]); i++) {
+		if (strcmp(o, approximations[i]) == 0) {
+			result(L, t, approx(L, o, t, input(L, 1, t)));
+			return true;
+		}
+	}
+	return false;
+}
+
+/* testp.{finite,infinite,number,notanumber,normal,subnormal} p, a */
+static bool lower_testp(struct lower *L, enum ptx_type t)
+{
+	static const struct { const char *mod; unsigned mask; } classes[] = {
+		{"finite", 0x1f8}, {"infinite", 0x204}, {"number", 0x3fc}, {"notanumber", 0x3},
+		{"normal", 0x108}, {"subnormal", 0x90},
+	};
+	LLVMValueRef a = fsrc(L, 1, t);
+
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		if (has_mod(L, classes[i].mod)) {
+			LLVMTypeRef ty = arith_type(L, t);
+			LLVMValueRef args[2] = {a, LLVMConstInt(ll_int(L, 32), classes[i].mask, 0)};
+
+			operand_store(L, op(L, 0), call_intrinsic(L, "llvm.is.fpclass", &ty, 1, args, 2),
+			              PTX_TYPE_PRED);
+			return true;
+		}
+	}
+	lower_unsupported(L);
+}
+
+bool lower_float(struct lower *L)
+{
+	const char *o = L->insn->opcode;
+	enum ptx_type t = mod_type(L, 0);
+
+	if (t == PTX_TYPE_NONE)
+		return false;
+	if (!strcmp(o, "testp"))
+		return lower_testp(L, t);
+	if (!type_is_float(t) && !is_packed(t))
+		return false;
+	return lower_binary(L, o, t) || lower_fused(L, o, t) || lower_unary(L, o, t);
+}

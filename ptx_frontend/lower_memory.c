@@ -1,0 +1,308 @@
+/* Memory: ld, ldu, st, mov, cvta, atom, red, fences, prefetches. */
+#include <string.h>
+
+#include "lower.h"
+
+static enum ptx_space insn_space(struct lower *L)
+{
+	static const struct { const char *mod; enum ptx_space space; } spaces[] = {
+		{"global", PTX_SPACE_GLOBAL}, {"shared", PTX_SPACE_SHARED}, {"shared::cta", PTX_SPACE_SHARED},
+		{"local", PTX_SPACE_LOCAL}, {"const", PTX_SPACE_CONST}, {"param", PTX_SPACE_PARAM},
+		{"param::entry", PTX_SPACE_PARAM}, {"param::func", PTX_SPACE_PARAM},
+	};
+
+	if (has_mod(L, "shared::cluster"))
+		lower_unsupported(L);
+	for (size_t i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++)
+		if (has_mod(L, spaces[i].mod))
+			return spaces[i].space;
+	return PTX_SPACE_NONE;
+}
+
+static unsigned vector_width(struct lower *L)
+{
+	return has_mod(L, "v2") ? 2 : has_mod(L, "v4") ? 4 : has_mod(L, "v8") ? 8 : 1;
+}
+
+static LLVMValueRef byte_offset(struct lower *L, LLVMValueRef ptr, int64_t off)
+{
+	LLVMValueRef o = LLVMConstInt(ll_int(L, 64), (uint64_t)off, 0);
+
+	return off ? LLVMBuildGEP2(L->b, ll_int(L, 8), ptr, &o, 1, "") : ptr;
+}
+
+/* An address held in a register, as a pointer into `space`. */
+static LLVMValueRef pointer_from_number(struct lower *L, LLVMValueRef n, enum ptx_space space)
+{
+	if (space == PTX_SPACE_SHARED && L->target->shared_as_offsets) {
+		LLVMValueRef off = LLVMBuildZExt(L->b, n, ll_int(L, 64), "");
+		if (LLVMGetIntTypeWidth(LLVMTypeOf(n)) == 64)
+			off = n;
+		return LLVMBuildGEP2(L->b, ll_int(L, 8), shared_base(L), &off, 1, "");
+	}
+	return LLVMBuildIntToPtr(L->b, n, ll_ptr(L, space_addrspace(L, space)), "");
+}
+
+/* [sym+off], [reg+off] or [imm] as a pointer the instruction's state space can use. */
+static LLVMValueRef address(struct lower *L, const struct ptx_operand *m, enum ptx_space space)
+{
+	const struct ptx_operand *base;
+	struct sym *s;
+
+	if (m->kind != PTX_OP_MEMORY || m->count != 1)
+		lower_fail(L, "expected an address [...]");
+	base = &m->items[0];
+	if (base->kind == PTX_OP_INT)
+		return pointer_from_number(L, LLVMConstInt(ll_int(L, 64), base->bits, 0), space);
+	if (base->kind != PTX_OP_NAME)
+		lower_fail(L, "unsupported address");
+	s = sym_lookup(L, base->name);
+	if (s && (s->kind == SYM_VAR || s->kind == SYM_FUNC)) {
+		unsigned as;
+		LLVMValueRef p = byte_offset(L, symbol_address(L, s, &as), base->offset);
+		unsigned want = space == PTX_SPACE_NONE ? L->target->as_generic
+		              : space == PTX_SPACE_PARAM ? as : space_addrspace(L, space);
+
+		if (space == PTX_SPACE_SHARED && L->target->shared_as_offsets)
+			return p;
+		return as == want ? p : LLVMBuildAddrSpaceCast(L->b, p, ll_ptr(L, want), "");
+	}
+	{
+		enum ptx_type t = s && s->kind == SYM_REG ? s->type : PTX_TYPE_U64;
+		LLVMValueRef n = operand_value(L, base, type_bits(t) == 32 ? PTX_TYPE_U32 : PTX_TYPE_U64);
+
+		if (base->offset)
+			n = LLVMBuildAdd(L->b, n, LLVMConstInt(LLVMTypeOf(n), (uint64_t)base->offset, 0), "");
+		return pointer_from_number(L, n, space);
+	}
+}
+
+static unsigned sync_scope(struct lower *L)
+{
+	const char *name = has_mod(L, "cta") ? L->target->scope_cta
+	                 : has_mod(L, "sys") ? L->target->scope_sys : L->target->scope_gpu;
+
+	return LLVMGetSyncScopeID(L->ctx, name, strlen(name));
+}
+
+static LLVMAtomicOrdering ordering(struct lower *L, LLVMAtomicOrdering plain)
+{
+	if (has_mod(L, "acquire"))
+		return LLVMAtomicOrderingAcquire;
+	if (has_mod(L, "release"))
+		return LLVMAtomicOrderingRelease;
+	if (has_mod(L, "acq_rel"))
+		return LLVMAtomicOrderingAcquireRelease;
+	if (has_mod(L, "relaxed"))
+		return LLVMAtomicOrderingMonotonic;
+	return plain;
+}
+
+static void set_access(struct lower *L, LLVMValueRef inst, unsigned align)
+{
+	LLVMAtomicOrdering order = ordering(L, LLVMAtomicOrderingNotAtomic);
+
+	LLVMSetAlignment(inst, align);
+	if (has_mod(L, "volatile"))
+		LLVMSetVolatile(inst, 1);
+	if (order != LLVMAtomicOrderingNotAtomic) {
+		LLVMSetOrdering(inst, order);
+		LLVMSetAtomicSyncScopeID(inst, sync_scope(L));
+	}
+}
+
+static bool lower_load(struct lower *L)
+{
+	enum ptx_type t = mod_type(L, 0);
+	unsigned n = vector_width(L), size = type_bits(t) / 8;
+	enum ptx_space space = !strcmp(L->insn->opcode, "ldu") ? PTX_SPACE_GLOBAL : insn_space(L);
+	LLVMValueRef p, v;
+	const struct ptx_operand *dst = op(L, 0);
+
+	if (t == PTX_TYPE_NONE || t == PTX_TYPE_B128)
+		lower_unsupported(L);
+	p = address(L, op(L, 1), space);
+	if (n == 1) {
+		v = LLVMBuildLoad2(L->b, ll_type(L, t), p, "");
+		set_access(L, v, size);
+		operand_store(L, dst, v, t);
+		return true;
+	}
+	if (dst->kind != PTX_OP_BRACES || dst->count != n)
+		lower_fail(L, "a .v%u load needs %u destination registers", n, n);
+	v = LLVMBuildLoad2(L->b, LLVMVectorType(ll_type(L, t), n), p, "");
+	set_access(L, v, size * n);
+	for (unsigned i = 0; i < n; i++)
+		operand_store(L, &dst->items[i],
+		              LLVMBuildExtractElement(L->b, v, LLVMConstInt(ll_int(L, 32), i, 0), ""), t);
+	return true;
+}
+
+static bool lower_store(struct lower *L)
+{
+	enum ptx_type t = mod_type(L, 0);
+	unsigned n = vector_width(L), size = type_bits(t) / 8;
+	LLVMValueRef p, v, st;
+	const struct ptx_operand *val = op(L, 1);
+
+	if (t == PTX_TYPE_NONE || t == PTX_TYPE_B128)
+		lower_unsupported(L);
+	p = address(L, op(L, 0), insn_space(L));
+	if (n == 1) {
+		v = operand_value(L, val, t);
+	} else {
+		if (val->kind != PTX_OP_BRACES || val->count != n)
+			lower_fail(L, "a .v%u store needs %u source values", n, n);
+		v = LLVMGetUndef(LLVMVectorType(ll_type(L, t), n));
+		for (unsigned i = 0; i < n; i++)
+			v = LLVMBuildInsertElement(L->b, v, operand_value(L, &val->items[i], t),
+			                           LLVMConstInt(ll_int(L, 32), i, 0), "");
+	}
+	st = LLVMBuildStore(L->b, v, p);
+	set_access(L, st, size * n);
+	return true;
+}
+
+/* mov, including packing {a, b} into a wider register and unpacking it again. */
+static bool lower_mov(struct lower *L)
+{
+	enum ptx_type t = mod_type(L, 0);
+	const struct ptx_operand *dst = op(L, 0), *srco = op(L, 1);
+	const struct ptx_operand *parts = dst->kind == PTX_OP_BRACES ? dst : srco;
+	LLVMTypeRef wide = ll_int(L, type_bits(t));
+	unsigned w;
+
+	expect_operands(L, 2);
+	if (parts->kind != PTX_OP_BRACES) {
+		operand_store(L, dst, operand_value(L, srco, t), t);
+		return true;
+	}
+	if (parts->count == 0 || type_bits(t) % parts->count)
+		lower_fail(L, "cannot split %s into %u parts", ptx_type_name(t), parts->count);
+	w = type_bits(t) / parts->count;
+	if (parts == srco) {
+		LLVMValueRef v = LLVMConstInt(wide, 0, 0);
+
+		for (unsigned i = 0; i < parts->count; i++) {
+			enum ptx_type pt = w == 8 ? PTX_TYPE_B8 : w == 16 ? PTX_TYPE_B16 : w == 32 ? PTX_TYPE_B32 : PTX_TYPE_B64;
+			LLVMValueRef part = LLVMBuildZExt(L->b, operand_value(L, &parts->items[i], pt), wide, "");
+			v = LLVMBuildOr(L->b, v, LLVMBuildShl(L->b, part, LLVMConstInt(wide, i * w, 0), ""), "");
+		}
+		operand_store(L, dst, v, t);
+	} else {
+		LLVMValueRef v = coerce(L, operand_value(L, srco, t), t == PTX_TYPE_F64 ? PTX_TYPE_B64
+		                        : t == PTX_TYPE_F32 ? PTX_TYPE_B32 : t, false);
+		enum ptx_type pt = w == 8 ? PTX_TYPE_B8 : w == 16 ? PTX_TYPE_B16 : w == 32 ? PTX_TYPE_B32 : PTX_TYPE_B64;
+
+		for (unsigned i = 0; i < parts->count; i++) {
+			LLVMValueRef part = LLVMBuildLShr(L->b, v, LLVMConstInt(wide, i * w, 0), "");
+			operand_store(L, &parts->items[i], LLVMBuildTrunc(L->b, part, ll_int(L, w), ""), pt);
+		}
+	}
+	return true;
+}
+
+/* cvta.space converts a state-space address to a generic one; cvta.to.space the reverse. */
+static bool lower_cvta(struct lower *L)
+{
+	enum ptx_type t = mod_type(L, 0);
+	enum ptx_space space = insn_space(L);
+	bool to = has_mod(L, "to");
+	LLVMValueRef a = operand_value(L, op(L, 1), t), r;
+	unsigned as = space_addrspace(L, space), gen = L->target->as_generic;
+
+	if (space == PTX_SPACE_PARAM || space == PTX_SPACE_NONE)
+		lower_unsupported(L);
+	if (space == PTX_SPACE_SHARED && L->target->shared_as_offsets) {
+		LLVMValueRef base = LLVMBuildPtrToInt(L->b, shared_base(L), ll_type(L, t), "");
+		r = to ? LLVMBuildSub(L->b, a, base, "") : LLVMBuildAdd(L->b, a, base, "");
+	} else if (as == gen || space == PTX_SPACE_GLOBAL || space == PTX_SPACE_CONST) {
+		r = a; /* global and constant addresses are generic addresses on every target */
+	} else {
+		LLVMValueRef p = LLVMBuildIntToPtr(L->b, a, ll_ptr(L, to ? gen : as), "");
+		r = LLVMBuildPtrToInt(L->b, LLVMBuildAddrSpaceCast(L->b, p, ll_ptr(L, to ? as : gen), ""),
+		                      ll_type(L, t), "");
+	}
+	operand_store(L, op(L, 0), r, t);
+	return true;
+}
+
+static LLVMAtomicRMWBinOp rmw_op(struct lower *L, enum ptx_type t)
+{
+	bool f = type_is_float(t) || t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
+
+	if (has_mod(L, "add")) return f ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
+	if (f)
+		lower_unsupported(L);
+	if (has_mod(L, "min")) return type_is_signed(t) ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+	if (has_mod(L, "max")) return type_is_signed(t) ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+	if (has_mod(L, "exch")) return LLVMAtomicRMWBinOpXchg;
+	if (has_mod(L, "and")) return LLVMAtomicRMWBinOpAnd;
+	if (has_mod(L, "or")) return LLVMAtomicRMWBinOpOr;
+	if (has_mod(L, "xor")) return LLVMAtomicRMWBinOpXor;
+	if (has_mod(L, "inc")) return LLVMAtomicRMWBinOpUIncWrap;
+	if (has_mod(L, "dec")) return LLVMAtomicRMWBinOpUDecWrap;
+	lower_unsupported(L);
+}
+
+/* atom returns the old value; red does not. Without .sem PTX atomics are relaxed. */
+static bool lower_atomic(struct lower *L, bool returns)
+{
+	enum ptx_type t = mod_type(L, 0);
+	unsigned first = returns ? 1 : 0;
+	LLVMValueRef p, v, r;
+	LLVMAtomicOrdering order = ordering(L, LLVMAtomicOrderingMonotonic);
+
+	if (t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2 || vector_width(L) > 1 || t == PTX_TYPE_B128)
+		lower_unsupported(L);
+	p = address(L, op(L, first), insn_space(L));
+	v = operand_value(L, op(L, first + 1), t);
+	if (has_mod(L, "cas")) {
+		LLVMValueRef c = operand_value(L, op(L, first + 2), t);
+		LLVMAtomicOrdering fail = order == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingMonotonic
+		                        : order == LLVMAtomicOrderingAcquireRelease ? LLVMAtomicOrderingAcquire
+		                        : order;
+		r = LLVMBuildAtomicCmpXchgSyncScope(L->b, p, v, c, order, fail, sync_scope(L));
+		LLVMSetAlignment(r, type_bits(t) / 8);
+		r = LLVMBuildExtractValue(L->b, r, 0, "");
+	} else {
+		r = LLVMBuildAtomicRMWSyncScope(L->b, rmw_op(L, t), p, v, order, sync_scope(L));
+		LLVMSetAlignment(r, type_bits(t) / 8);
+	}
+	if (returns)
+		operand_store(L, op(L, 0), r, t);
+	return true;
+}
+
+static bool lower_fence(struct lower *L)
+{
+	if (has_mod(L, "proxy") || has_mod(L, "proxy::async"))
+		return true; /* orders generic and async proxies: nothing to order without async copies */
+	LLVMBuildFenceSyncScope(L->b, has_mod(L, "acq_rel") ? LLVMAtomicOrderingAcquireRelease
+	                                                   : LLVMAtomicOrderingSequentiallyConsistent,
+	                        sync_scope(L), "");
+	return true;
+}
+
+bool lower_memory(struct lower *L)
+{
+	const char *o = L->insn->opcode;
+
+	if (!strcmp(o, "ld") || !strcmp(o, "ldu"))
+		return lower_load(L);
+	if (!strcmp(o, "st"))
+		return lower_store(L);
+	if (!strcmp(o, "mov"))
+		return lower_mov(L);
+	if (!strcmp(o, "cvta"))
+		return lower_cvta(L);
+	if (!strcmp(o, "atom"))
+		return lower_atomic(L, true);
+	if (!strcmp(o, "red"))
+		return lower_atomic(L, false);
+	if (!strcmp(o, "membar") || !strcmp(o, "fence"))
+		return lower_fence(L);
+	if (!strcmp(o, "prefetch") || !strcmp(o, "prefetchu"))
+		return true; /* a hint */
+	return false;
+}

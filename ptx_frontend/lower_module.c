@@ -1,0 +1,641 @@
+/* Lowering the structure of a module: variables and their initializers, function
+ * signatures and parameters, bodies, blocks, labels, guards, and the kernel table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+
+/* ---- variables ------------------------------------------------------------------ */
+
+static uint64_t var_elements(struct lower *L, const struct ptx_var *v)
+{
+	uint64_t n = v->vector ? v->vector : 1;
+
+	for (uint32_t i = 0; i < v->ndims; i++) {
+		if (v->dims[i] == 0)
+			return 0;
+		if (n > UINT64_MAX / v->dims[i])
+			lower_fail(L, "'%s' is too large", v->name);
+		n *= v->dims[i];
+	}
+	return n;
+}
+
+static uint64_t var_size(struct lower *L, const struct ptx_var *v)
+{
+	return var_elements(L, v) * (type_bits(v->type) == 1 ? 1 : type_bits(v->type) / 8);
+}
+
+static uint32_t var_align(const struct ptx_var *v)
+{
+	uint32_t natural = type_bits(v->type) / 8 * (v->vector ? v->vector : 1);
+
+	return v->align ? v->align : natural ? natural : 1;
+}
+
+/* Memory variables are byte arrays: PTX code addresses them at any offset with any type. */
+static LLVMTypeRef var_storage_type(struct lower *L, const struct ptx_var *v)
+{
+	uint64_t elements = var_elements(L, v);
+
+	if (v->ndims == 0 && !v->vector)
+		return ll_type(L, v->type);
+	return LLVMArrayType2(ll_type(L, v->type), elements);
+}
+
+static void flatten_init(struct lower *L, const struct ptx_operand *o, enum ptx_type t,
+                         LLVMValueRef *out, uint64_t *n, uint64_t cap)
+{
+	if (o->kind == PTX_OP_BRACES) {
+		for (uint32_t i = 0; i < o->count; i++)
+			flatten_init(L, &o->items[i], t, out, n, cap);
+		return;
+	}
+	if (*n == cap)
+		lower_fail(L, "initializer has more than %llu elements", (unsigned long long)cap);
+	if (o->kind == PTX_OP_NAME) {
+		struct sym *s = sym_lookup(L, o->name);
+		LLVMValueRef addr;
+
+		if (!s || (s->kind != SYM_VAR && s->kind != SYM_FUNC) || !s->value)
+			lower_fail(L, "initializer names '%s', which is not a variable or function",
+			           o->name);
+		addr = s->value;
+		if (o->generic && LLVMGetPointerAddressSpace(LLVMTypeOf(addr)) != L->target->as_generic)
+			addr = LLVMConstAddrSpaceCast(addr, ll_ptr(L, L->target->as_generic));
+		if (o->offset) {
+			LLVMValueRef off = LLVMConstInt(ll_int(L, 64), (uint64_t)o->offset, 0);
+			addr = LLVMConstGEP2(ll_int(L, 8), addr, &off, 1);
+		}
+		out[(*n)++] = LLVMConstPtrToInt(addr, ll_type(L, t));
+		return;
+	}
+	if (o->kind != PTX_OP_INT && o->kind != PTX_OP_F32 && o->kind != PTX_OP_F64)
+		lower_fail(L, "unsupported initializer");
+	{
+		struct ptx_operand tmp = *o;
+		LLVMBuilderRef saved = L->b;
+		LLVMValueRef v;
+
+		(void)saved;
+		switch (o->kind) {
+		case PTX_OP_F32:
+			if (type_is_float(t) && t != PTX_TYPE_F32) {
+				float f;
+				uint32_t b = (uint32_t)o->bits;
+				memcpy(&f, &b, 4);
+				v = LLVMConstReal(ll_type(L, t), f);
+				break;
+			}
+			/* fall through */
+		default:
+			v = type_is_float(t) && o->kind != PTX_OP_INT
+			    ? LLVMConstBitCast(LLVMConstInt(ll_int(L, type_bits(t)), tmp.bits, 0), ll_type(L, t))
+			    : type_is_float(t) ? LLVMConstReal(ll_type(L, t), (double)(int64_t)tmp.bits)
+			    : LLVMConstInt(ll_type(L, t), tmp.bits, 0);
+		}
+		out[(*n)++] = v;
+	}
+}
+
+static LLVMValueRef var_initializer(struct lower *L, const struct ptx_var *v, LLVMTypeRef storage)
+{
+	uint64_t count = var_elements(L, v), n = 0;
+	LLVMValueRef *elems, init;
+	LLVMTypeRef elem = ll_type(L, v->type);
+
+	if (!v->init)
+		return LLVMConstNull(storage);
+	if (count > (1u << 24))
+		lower_fail(L, "initializer of '%s' is too large", v->name);
+	elems = lower_alloc((size_t)count * sizeof(LLVMValueRef));
+	flatten_init(L, v->init, v->type, elems, &n, count);
+	for (; n < count; n++)
+		elems[n] = LLVMConstNull(elem);
+	init = LLVMGetTypeKind(storage) == LLVMArrayTypeKind
+	     ? LLVMConstArray2(elem, elems, count) : elems[0];
+	free(elems);
+	return init;
+}
+
+static void declare_global_var(struct lower *L, const struct ptx_var *v, const char *name)
+{
+	struct sym *s = sym_add(L, &L->globals, name, SYM_VAR);
+	LLVMTypeRef storage;
+
+	s->type = v->type;
+	s->space = v->space;
+	s->var = v;
+	if (v->space == PTX_SPACE_SHARED && var_elements(L, v) == 0) {
+		/* extern .shared x[]: the dynamic shared memory, after the static variables */
+		L->uses_dynamic_shared = true;
+		if (!L->target->shared_as_offsets) {
+			s->value = LLVMAddGlobalInAddressSpace(L->mod, LLVMArrayType2(ll_int(L, 8), 0),
+			                                       name, L->target->as_shared);
+			LLVMSetAlignment(s->value, 16);
+		}
+		s->shared_offset = UINT64_MAX; /* resolved once all static variables are laid out */
+		return;
+	}
+	storage = var_storage_type(L, v);
+	if (v->space == PTX_SPACE_SHARED && L->target->shared_as_offsets) {
+		uint32_t align = var_align(v);
+
+		L->shared_layout_size = (L->shared_layout_size + align - 1) / align * align;
+		s->shared_offset = L->shared_layout_size;
+		L->shared_layout_size += var_size(L, v);
+		return;
+	}
+	s->value = LLVMAddGlobalInAddressSpace(L->mod, storage, name, space_addrspace(L, v->space));
+	s->llvm_type = storage;
+	LLVMSetAlignment(s->value, var_align(v));
+	if (v->linkage & PTX_LINK_EXTERN) {
+		LLVMSetLinkage(s->value, LLVMExternalLinkage);
+		return;
+	}
+	if (v->space == PTX_SPACE_SHARED)
+		LLVMSetInitializer(s->value, LLVMGetUndef(storage));
+	else
+		LLVMSetInitializer(s->value, var_initializer(L, v, storage));
+	LLVMSetLinkage(s->value, v->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK | PTX_LINK_COMMON)
+	               ? LLVMExternalLinkage : LLVMInternalLinkage);
+	if (v->space == PTX_SPACE_CONST)
+		LLVMSetGlobalConstant(s->value, 1);
+}
+
+/* Dynamic shared memory follows the static layout, 16-byte aligned (host only). */
+static void place_dynamic_shared(struct lower *L)
+{
+	uint64_t start = (L->shared_layout_size + 15) / 16 * 16;
+
+	for (uint32_t i = 0; i < L->globals.nbuckets; i++)
+		for (struct sym *s = L->globals.buckets[i]; s; s = s->next_in_bucket)
+			if (s->kind == SYM_VAR && s->shared_offset == UINT64_MAX)
+				s->shared_offset = start;
+}
+
+/* ---- functions -------------------------------------------------------------------- */
+
+static LLVMTypeRef param_value_type(struct lower *L, const struct ptx_var *v)
+{
+	if (v->ndims || v->vector)
+		return LLVMArrayType2(ll_int(L, 8), var_size(L, v));
+	return ll_type(L, v->type);
+}
+
+static LLVMTypeRef return_type(struct lower *L, const struct ptx_signature *sig)
+{
+	LLVMTypeRef types[16];
+
+	if (sig->nrets == 0)
+		return LLVMVoidTypeInContext(L->ctx);
+	if (sig->nrets == 1)
+		return param_value_type(L, &sig->rets[0]);
+	if (sig->nrets > 16)
+		lower_fail(L, "more than 16 return values");
+	for (uint32_t i = 0; i < sig->nrets; i++)
+		types[i] = param_value_type(L, &sig->rets[i]);
+	return LLVMStructTypeInContext(L->ctx, types, sig->nrets, 0);
+}
+
+LLVMTypeRef signature_type(struct lower *L, const struct ptx_signature *sig)
+{
+	LLVMTypeRef *params = lower_alloc((sig->nparams + 1) * sizeof(LLVMTypeRef)), fty;
+
+	for (uint32_t i = 0; i < sig->nparams; i++)
+		params[i] = param_value_type(L, &sig->params[i]);
+	fty = LLVMFunctionType(return_type(L, sig), params, sig->nparams, 0);
+	free(params);
+	return fty;
+}
+
+static LLVMTypeRef kernel_type(struct lower *L, const struct ptx_func *f)
+{
+	unsigned n = L->target->kernel_params_in_buffer ? 1 : f->sig.nparams;
+	LLVMTypeRef *params = lower_alloc((n + 1) * sizeof(LLVMTypeRef)), fty;
+
+	for (unsigned i = 0; i < n; i++)
+		params[i] = ll_ptr(L, L->target->kernel_params_in_buffer ? L->target->as_generic
+		                                                        : L->target->as_kernel_param);
+	fty = LLVMFunctionType(LLVMVoidTypeInContext(L->ctx), params, n, 0);
+	free(params);
+	return fty;
+}
+
+static void declare_function(struct lower *L, const struct ptx_func *f)
+{
+	struct sym *s = symtab_find(&L->globals, f->name);
+	LLVMTypeRef fty;
+
+	if (s) {
+		if (s->kind != SYM_FUNC)
+			lower_fail(L, "'%s' is both a variable and a function", f->name);
+		if (f->has_body)
+			s->func = f; /* a prototype came first */
+		return;
+	}
+	s = sym_add(L, &L->globals, f->name, SYM_FUNC);
+	s->func = f;
+	fty = f->is_entry ? kernel_type(L, f) : signature_type(L, &f->sig);
+	s->llvm_type = fty;
+	s->value = LLVMAddFunction(L->mod, f->name, fty);
+	if (f->is_entry)
+		LLVMAddTargetDependentFunctionAttr(s->value, "zc-kernel", "");
+	LLVMSetLinkage(s->value, f->is_entry || (f->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK |
+	                                                       PTX_LINK_EXTERN)) || !f->has_body
+	               ? LLVMExternalLinkage : LLVMInternalLinkage);
+}
+
+LLVMValueRef entry_alloca(struct lower *L, LLVMTypeRef ty, uint32_t align, const char *name)
+{
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+	LLVMValueRef first = LLVMGetFirstInstruction(L->entry), a;
+
+	if (first)
+		LLVMPositionBuilderBefore(b, first);
+	else
+		LLVMPositionBuilderAtEnd(b, L->entry);
+	a = LLVMBuildAlloca(b, ty, name);
+	if (align)
+		LLVMSetAlignment(a, align);
+	LLVMDisposeBuilder(b);
+	return a;
+}
+
+static void declare_local(struct lower *L, const struct ptx_var *v)
+{
+	if (v->space == PTX_SPACE_REG) {
+		uint32_t count = v->reg_count ? v->reg_count : 1;
+		LLVMTypeRef ty = v->vector ? LLVMArrayType2(ll_type(L, v->type), v->vector)
+		                           : ll_type(L, v->type);
+
+		if (v->vector)
+			lower_fail(L, "vector registers are not supported yet ('%s')", v->name);
+		for (uint32_t i = 0; i < count; i++) {
+			char name[256];
+			struct sym *s;
+
+			if (v->reg_count)
+				snprintf(name, sizeof(name), "%s%u", v->name, i);
+			else
+				snprintf(name, sizeof(name), "%s", v->name);
+			s = sym_add(L, &L->locals, name, SYM_REG);
+			s->type = v->type;
+			s->llvm_type = ty;
+			s->value = entry_alloca(L, ty, 0, "");
+		}
+		return;
+	}
+	if (v->space == PTX_SPACE_LOCAL || v->space == PTX_SPACE_PARAM) {
+		struct sym *s = sym_add(L, &L->locals, v->name, SYM_VAR);
+
+		s->type = v->type;
+		s->space = v->space;
+		s->var = v;
+		s->llvm_type = v->space == PTX_SPACE_PARAM ? param_value_type(L, v) : var_storage_type(L, v);
+		s->value = entry_alloca(L, s->llvm_type, var_align(v), "");
+		return;
+	}
+	if (v->space == PTX_SPACE_SHARED || v->space == PTX_SPACE_GLOBAL ||
+	    v->space == PTX_SPACE_CONST) {
+		/* A function-scope .shared (or .global) variable is a module variable under a
+		 * name no other function can write. */
+		char name[512];
+
+		snprintf(name, sizeof(name), "%s.%s", L->func->name, v->name);
+		declare_global_var(L, v, name);
+		{
+			struct sym *g = symtab_find(&L->globals, name), *s;
+
+			s = sym_add(L, &L->locals, v->name, SYM_VAR);
+			*s = (struct sym){.name = s->name, .kind = SYM_VAR, .type = g->type,
+			                  .space = g->space, .value = g->value, .llvm_type = g->llvm_type,
+			                  .shared_offset = g->shared_offset, .var = v,
+			                  .shadowed = s->shadowed, .next_in_bucket = s->next_in_bucket,
+			                  .next_in_scope = s->next_in_scope};
+		}
+		return;
+	}
+	lower_fail(L, "%s variables are not supported yet ('%s')", ptx_space_name(v->space), v->name);
+}
+
+static void pop_scope(struct lower *L, struct sym *mark)
+{
+	while (L->scope_syms != mark) {
+		struct sym *s = L->scope_syms;
+
+		L->scope_syms = s->next_in_scope;
+		sym_remove(&L->locals, s);
+	}
+}
+
+/* Labels and call prototypes are function-wide: every block is created before the first
+ * branch is lowered. */
+static void declare_labels(struct lower *L, const struct ptx_stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == PTX_STMT_BLOCK) {
+			declare_labels(L, s->u.block);
+		} else if (s->kind == PTX_STMT_CALLPROTOTYPE) {
+			struct sym *sym = sym_add(L, &L->locals, s->u.callprototype.label, SYM_PROTOTYPE);
+
+			sym->sig = &s->u.callprototype.sig;
+		} else if (s->kind == PTX_STMT_LABEL) {
+			struct sym *sym;
+
+			if (symtab_find(&L->locals, s->u.label)) {
+				L->loc = s->loc;
+				lower_fail(L, "label '%s' is defined twice", s->u.label);
+			}
+			sym = sym_add(L, &L->locals, s->u.label, SYM_LABEL);
+			sym->block = LLVMAppendBasicBlockInContext(L->ctx, L->fn, s->u.label);
+		}
+	}
+}
+
+static bool block_terminated(struct lower *L)
+{
+	return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(L->b)) != NULL;
+}
+
+/* Code after a terminator (a label-less fall-through after bra or ret) goes to a fresh
+ * block that nothing branches to. */
+static void ensure_open_block(struct lower *L)
+{
+	if (block_terminated(L))
+		LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(L->ctx, L->fn, ""));
+}
+
+static void lower_instruction(struct lower *L)
+{
+	bool (*const families[])(struct lower *) = {
+		lower_int, lower_float, lower_compare, lower_convert, lower_memory, lower_control,
+		lower_parallel,
+	};
+
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (families[i](L))
+			return;
+	lower_unsupported(L);
+}
+
+static void lower_guarded(struct lower *L, const struct ptx_insn *insn)
+{
+	struct sym *g;
+	LLVMValueRef cond;
+	LLVMBasicBlockRef then, cont;
+
+	L->insn = insn;
+	if (!insn->guard) {
+		lower_instruction(L);
+		return;
+	}
+	g = sym_lookup(L, insn->guard);
+	if (!g || g->kind != SYM_REG || g->type != PTX_TYPE_PRED)
+		lower_fail(L, "guard '%s' is not a predicate register", insn->guard);
+	cond = LLVMBuildLoad2(L->b, g->llvm_type, g->value, "");
+	if (insn->guard_negated)
+		cond = LLVMBuildNot(L->b, cond, "");
+	then = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "");
+	cont = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "");
+	LLVMBuildCondBr(L->b, cond, then, cont);
+	LLVMPositionBuilderAtEnd(L->b, then);
+	lower_instruction(L);
+	if (!block_terminated(L))
+		LLVMBuildBr(L->b, cont);
+	LLVMPositionBuilderAtEnd(L->b, cont);
+}
+
+static void lower_statements(struct lower *L, const struct ptx_stmt *s)
+{
+	for (; s; s = s->next) {
+		L->loc = s->loc;
+		switch (s->kind) {
+		case PTX_STMT_INSN:
+			ensure_open_block(L);
+			lower_guarded(L, &s->u.insn);
+			break;
+		case PTX_STMT_LABEL: {
+			struct sym *label = sym_lookup(L, s->u.label);
+
+			if (!block_terminated(L))
+				LLVMBuildBr(L->b, label->block);
+			/* Blocks in source order make the IR read like the PTX. */
+			LLVMMoveBasicBlockAfter(label->block, LLVMGetLastBasicBlock(L->fn));
+			LLVMPositionBuilderAtEnd(L->b, label->block);
+			break;
+		}
+		case PTX_STMT_VAR:
+			declare_local(L, &s->u.var);
+			break;
+		case PTX_STMT_BLOCK: {
+			struct sym *mark = L->scope_syms;
+
+			lower_statements(L, s->u.block);
+			pop_scope(L, mark);
+			break;
+		}
+		case PTX_STMT_PRAGMA:
+		case PTX_STMT_BRANCHTARGETS:
+		case PTX_STMT_CALLPROTOTYPE:
+			break; /* used by the instructions that name them */
+		}
+	}
+}
+
+/* Kernel parameters live where PTX's .param space says: at their offsets in a buffer (host)
+ * or in byref kernel arguments that reproduce the same layout (AMDGPU). */
+static void bind_kernel_params(struct lower *L, const struct ptx_func *f, struct ptx_kernel_info *k)
+{
+	uint32_t offset = 0, max_align = 1;
+
+	k->params = lower_alloc((f->sig.nparams + 1) * sizeof(struct ptx_kernel_param));
+	k->nparams = f->sig.nparams;
+	for (uint32_t i = 0; i < f->sig.nparams; i++) {
+		const struct ptx_var *v = &f->sig.params[i];
+		uint32_t align = var_align(v), size = (uint32_t)var_size(L, v);
+		struct sym *s = sym_add(L, &L->locals, v->name, SYM_VAR);
+
+		offset = (offset + align - 1) / align * align;
+		k->params[i] = (struct ptx_kernel_param){offset, size, align};
+		max_align = align > max_align ? align : max_align;
+		s->type = v->type;
+		s->space = PTX_SPACE_PARAM;
+		s->var = v;
+		s->llvm_type = param_value_type(L, v);
+		if (L->target->kernel_params_in_buffer) {
+			LLVMValueRef off = LLVMConstInt(ll_int(L, 64), offset, 0);
+			s->value = LLVMBuildGEP2(L->b, ll_int(L, 8), LLVMGetParam(L->fn, 0), &off, 1, "");
+		} else {
+			LLVMValueRef arg = LLVMGetParam(L->fn, i);
+			LLVMTypeRef bytes = LLVMArrayType2(ll_int(L, 8), size);
+			unsigned kind = LLVMGetEnumAttributeKindForName("byref", 5);
+
+			LLVMAddAttributeAtIndex(L->fn, i + 1, LLVMCreateTypeAttribute(L->ctx, kind, bytes));
+			LLVMAddAttributeAtIndex(L->fn, i + 1, LLVMCreateEnumAttribute(
+				L->ctx, LLVMGetEnumAttributeKindForName("align", 5), align));
+			s->value = arg;
+		}
+		offset += size;
+	}
+	k->param_size = (offset + max_align - 1) / max_align * max_align;
+}
+
+/* Device-function parameters arrive as values: each gets a home in memory for ld.param. */
+static void bind_function_params(struct lower *L, const struct ptx_func *f)
+{
+	for (uint32_t i = 0; i < f->sig.nparams; i++) {
+		const struct ptx_var *v = &f->sig.params[i];
+		struct sym *s;
+
+		declare_local(L, v);
+		s = symtab_find(&L->locals, v->name);
+		LLVMBuildStore(L->b, LLVMGetParam(L->fn, i), s->value);
+	}
+	for (uint32_t i = 0; i < f->sig.nrets; i++)
+		declare_local(L, &f->sig.rets[i]);
+}
+
+void build_return(struct lower *L)
+{
+	const struct ptx_signature *sig = &L->func->sig;
+	LLVMValueRef vals[16];
+
+	if (L->func->is_entry || sig->nrets == 0) {
+		LLVMBuildRetVoid(L->b);
+		return;
+	}
+	for (uint32_t i = 0; i < sig->nrets; i++) {
+		struct sym *s = sym_lookup(L, sig->rets[i].name);
+
+		vals[i] = LLVMBuildLoad2(L->b, s->llvm_type, s->value, "");
+	}
+	if (sig->nrets == 1)
+		LLVMBuildRet(L->b, vals[0]);
+	else
+		LLVMBuildAggregateRet(L->b, vals, sig->nrets);
+}
+
+static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx_kernel_info *k)
+{
+	struct sym *s = symtab_find(&L->globals, f->name);
+	LLVMBasicBlockRef body;
+
+	L->func = f;
+	L->fn = s->value;
+	L->carry = NULL;
+	L->loc = f->loc;
+	L->entry = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "entry");
+	body = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "body");
+	LLVMPositionBuilderAtEnd(L->b, L->entry);
+	if (f->is_entry)
+		bind_kernel_params(L, f, k);
+	else
+		bind_function_params(L, f);
+	LLVMBuildBr(L->b, body);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	declare_labels(L, f->body);
+	lower_statements(L, f->body);
+	if (!block_terminated(L))
+		build_return(L);
+	pop_scope(L, NULL);
+	L->func = NULL;
+}
+
+static void fill_kernel_limits(struct ptx_kernel_info *k, const struct ptx_func *f)
+{
+	k->name = f->name;
+	memcpy(k->maxntid, f->attrs.maxntid, sizeof(k->maxntid));
+	memcpy(k->reqntid, f->attrs.reqntid, sizeof(k->reqntid));
+}
+
+/* Static shared memory is reported module-wide: a kernel may reach any variable through
+ * the device functions it calls. */
+static void fill_shared_sizes(struct lower *L, struct ptx_lowered *out)
+{
+	uint64_t total = L->shared_layout_size;
+
+	if (!L->target->shared_as_offsets) {
+		total = 0;
+		for (uint32_t i = 0; i < L->globals.nbuckets; i++)
+			for (struct sym *s = L->globals.buckets[i]; s; s = s->next_in_bucket)
+				if (s->kind == SYM_VAR && s->space == PTX_SPACE_SHARED && s->var &&
+				    var_elements(L, s->var)) {
+					uint32_t align = var_align(s->var);
+					total = (total + align - 1) / align * align + var_size(L, s->var);
+				}
+	}
+	for (uint32_t i = 0; i < out->nkernels; i++) {
+		out->kernels[i].static_shared = (uint32_t)total;
+		out->kernels[i].dynamic_shared = L->uses_dynamic_shared;
+	}
+}
+
+static void lower_module(struct lower *L, struct ptx_lowered *out)
+{
+	uint32_t nkernels = 0;
+
+	for (const struct ptx_item *it = L->module->items; it; it = it->next) {
+		L->loc = it->loc;
+		if (it->kind == PTX_ITEM_FUNC)
+			declare_function(L, &it->u.func);
+		else if (it->kind == PTX_ITEM_VAR)
+			declare_global_var(L, &it->u.var, it->u.var.name);
+		nkernels += it->kind == PTX_ITEM_FUNC && it->u.func.is_entry && it->u.func.has_body;
+	}
+	place_dynamic_shared(L);
+	out->kernels = lower_alloc((nkernels + 1) * sizeof(struct ptx_kernel_info));
+	for (const struct ptx_item *it = L->module->items; it; it = it->next) {
+		const struct ptx_func *f = &it->u.func;
+
+		if (it->kind != PTX_ITEM_FUNC || !f->has_body)
+			continue;
+		if (f->is_entry) {
+			fill_kernel_limits(&out->kernels[out->nkernels], f);
+			lower_function(L, f, &out->kernels[out->nkernels++]);
+		} else {
+			lower_function(L, f, NULL);
+		}
+	}
+	fill_shared_sizes(L, out);
+}
+
+bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
+               LLVMContextRef ctx, struct ptx_lowered *out, struct ptx_diag *diag)
+{
+	struct lower L = {.module = module, .target = target, .diag = diag, .ctx = ctx};
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	L.mod = LLVMModuleCreateWithNameInContext(module->file ? module->file : "ptx", ctx);
+	LLVMSetTarget(L.mod, target->triple);
+	LLVMSetDataLayout(L.mod, target->datalayout);
+	L.b = LLVMCreateBuilderInContext(ctx);
+	symtab_init(&L.globals, 4096);
+	symtab_init(&L.locals, 4096);
+	ok = setjmp(L.fail) == 0;
+	if (ok)
+		lower_module(&L, out);
+	LLVMDisposeBuilder(L.b);
+	L.scope_syms = NULL;
+	symtab_free(&L.globals);
+	symtab_free(&L.locals);
+	if (!ok) {
+		LLVMDisposeModule(L.mod);
+		ptx_lowered_free(out);
+		return false;
+	}
+	out->module = L.mod;
+	return true;
+}
+
+void ptx_lowered_free(struct ptx_lowered *out)
+{
+	for (uint32_t i = 0; i < out->nkernels; i++)
+		free(out->kernels[i].params);
+	free(out->kernels);
+	if (out->module)
+		LLVMDisposeModule(out->module);
+	memset(out, 0, sizeof(*out));
+}

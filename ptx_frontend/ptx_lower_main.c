@@ -1,0 +1,101 @@
+/* ptx-lower: parses and lowers PTX files and prints the LLVM IR (a developer and test tool;
+ * the lit tests of tests/ptx/lower run it). */
+#include <llvm-c/Analysis.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "target.h"
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	do {
+		if (*len == cap)
+			buf = realloc(buf, cap = cap ? cap * 2 : 65536);
+		if (!buf)
+			exit(2);
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n > 0);
+	fclose(f);
+	return buf;
+}
+
+static void print_kernels(const struct ptx_lowered *out)
+{
+	for (uint32_t i = 0; i < out->nkernels; i++) {
+		const struct ptx_kernel_info *k = &out->kernels[i];
+
+		printf("; kernel %s: params %u bytes", k->name, k->param_size);
+		for (uint32_t p = 0; p < k->nparams; p++)
+			printf(" [%u+%u align %u]", k->params[p].offset, k->params[p].size, k->params[p].align);
+		printf(", static shared %u%s\n", k->static_shared, k->dynamic_shared ? " + dynamic" : "");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct ptx_target *target = &ptx_target_amdgpu;
+	const char *path = NULL;
+	bool kernels = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--target=host") == 0)
+			target = &ptx_target_host;
+		else if (strcmp(argv[i], "--target=amdgpu") == 0)
+			target = &ptx_target_amdgpu;
+		else if (strcmp(argv[i], "--kernels") == 0)
+			kernels = true;
+		else if (argv[i][0] == '-' || path) {
+			fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] FILE.ptx\n");
+			return 2;
+		} else
+			path = argv[i];
+	}
+	if (!path) {
+		fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] FILE.ptx\n");
+		return 2;
+	}
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text) {
+		fprintf(stderr, "ptx-lower: %s: cannot read\n", path);
+		return 1;
+	}
+	struct ptx_diag diag;
+	struct ptx_module *m = ptx_parse(path, text, len, &diag);
+	struct ptx_lowered out;
+	LLVMContextRef ctx = LLVMContextCreate();
+	int rc = 0;
+
+	if (!m || !ptx_lower(m, target, ctx, &out, &diag)) {
+		ptx_diag_print(stderr, &diag, text, len);
+		rc = 1;
+	} else {
+		char *msg = NULL;
+
+		if (LLVMVerifyModule(out.module, LLVMReturnStatusAction, &msg)) {
+			fprintf(stderr, "ptx-lower: %s: invalid LLVM IR:\n%s", path, msg);
+			rc = 1;
+		}
+		LLVMDisposeMessage(msg);
+		if (kernels)
+			print_kernels(&out);
+		char *ir = LLVMPrintModuleToString(out.module);
+		fputs(ir, stdout);
+		LLVMDisposeMessage(ir);
+		ptx_lowered_free(&out);
+	}
+	if (m)
+		ptx_module_free(m);
+	LLVMContextDispose(ctx);
+	free(text);
+	return rc;
+}

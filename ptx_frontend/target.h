@@ -1,0 +1,60 @@
+/* What the PTX lowering needs to know about a target, and what it tells the backends.
+ *
+ * The lowering is target-neutral: the few places where targets differ are data here.
+ * Everything else a target does differently (special registers, barriers, shuffles, votes,
+ * approximate math, clocks) is a call to a builtin named __zc_*, which each backend links
+ * from its own bitcode. */
+#ifndef PTX_TARGET_H
+#define PTX_TARGET_H
+
+#include <llvm-c/Core.h>
+
+#include "ptx.h"
+
+struct ptx_target {
+	const char *name;
+	const char *triple, *datalayout; /* allocas take their address space from the layout */
+	/* LLVM address spaces of the PTX state spaces. */
+	unsigned as_generic, as_global, as_shared, as_const, as_local, as_kernel_param;
+	/* Shared memory as offsets from a per-block base that __zc_shared_base() returns (the
+	 * host target, where a block's threads share an OS thread's buffer) rather than as
+	 * globals in as_shared that the hardware places (AMDGPU LDS). */
+	bool shared_as_offsets;
+	/* Kernel parameters: one pointer argument per PTX parameter, marked byref (AMDGPU:
+	 * the kernarg segment has PTX's layout), or a single pointer to a buffer laid out as
+	 * PTX lays out .param space (host). */
+	bool kernel_params_in_buffer;
+	/* LLVM sync-scope names for .cta, .gpu and .sys ("" is the system scope). */
+	const char *scope_cta, *scope_gpu, *scope_sys;
+};
+
+extern const struct ptx_target ptx_target_amdgpu, ptx_target_host;
+
+struct ptx_kernel_param {
+	uint32_t offset, size, align;
+};
+
+struct ptx_kernel_info {
+	const char *name;
+	struct ptx_kernel_param *params;
+	uint32_t nparams;
+	uint32_t param_size;     /* the whole .param space, rounded up to its alignment */
+	uint32_t static_shared;  /* bytes of .shared the kernel can reach */
+	bool dynamic_shared;     /* uses an extern .shared array */
+	uint32_t maxntid[3], reqntid[3];
+};
+
+struct ptx_lowered {
+	LLVMModuleRef module;
+	struct ptx_kernel_info *kernels;
+	uint32_t nkernels;
+};
+
+/* Lowers a parsed module into a new LLVM module in `ctx`. On error returns false and fills
+ * *diag with the location and message (e.g. "not supported yet: tex.2d.v4.f32.f32 in kernel
+ * blur"); nothing is left allocated. */
+bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
+               LLVMContextRef ctx, struct ptx_lowered *out, struct ptx_diag *diag);
+void ptx_lowered_free(struct ptx_lowered *out);
+
+#endif
