@@ -1,7 +1,6 @@
 /* Opening a binary and the format-independent questions asked of it. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,16 +9,6 @@
 #include <unistd.h>
 
 #include "fatbin.h"
-
-bool zc_fail(ZcError *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return false;
-}
 
 static void out_of_memory(size_t size)
 {
