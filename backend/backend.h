@@ -1,0 +1,73 @@
+/* The backend: an LLVM module in, one code object per target out.
+ *
+ * What the module must look like (the frontend's side of the contract):
+ * - Target-neutral: no triple or data layout is needed (codegen sets the target's).
+ * - Kernels are void functions with the string attribute "zc-kernel". Optional "zc-maxntid"
+ *   and "zc-reqntid" = "x,y,z" (PTX's directives, missing dimensions 1) bound the block
+ *   size; without them a kernel accepts CUDA's 1024 threads.
+ * - Kernel parameters are the PTX .param list in order: scalars and pointers by value,
+ *   aggregates as `ptr addrspace(4) byref(T) align A`. Each lies at the next offset
+ *   aligned to its `align` (byref) or its ABI alignment: the PTX layout.
+ * - Address spaces use the AMDGPU numbers: 1 global, 3 shared, 4 constant, 5 private
+ *   (allocas; 0 on host, whose data layout says so), 0 generic. The host backend treats
+ *   1, 3 and 4 pointers as plain pointers and makes static shared variables (defined
+ *   addrspace(3) globals) thread-local (host_abi.h). Extern .shared arrays are addressed
+ *   through __zc_dynamic_smem(), never as external addrspace(3) globals.
+ * - Target-specific work is done by calls to the builtins of builtins.h, declared with
+ *   the C types given there.
+ * - AMDGPU functions without "denormal-fp-math-f32" get the mode of ZcCodegenOptions
+ *   (the mode is per kernel in hardware; x86-64 has no per-function mode, so host code
+ *   keeps IEEE denormals).
+ *
+ * Threads: every call takes the LLVM context of its module; modules in different
+ * contexts may be compiled on different threads at once.
+ */
+#ifndef ZC_BACKEND_H
+#define ZC_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "target.h"
+
+/* Bytes owned by the caller: free(data). */
+typedef struct ZcBytes {
+	unsigned char *data;
+	size_t size;
+} ZcBytes;
+
+typedef struct ZcCodegenOptions {
+	bool flush_f32_denormals; /* for functions without their own denormal-fp-math-f32 */
+} ZcCodegenOptions;
+
+/* Registers the LLVM targets; safe to call more than once and from several threads. */
+void zc_backend_init(void);
+
+/* On failure these return -1 and set *error to a malloc'd one-line message. */
+
+LLVMTargetMachineRef zc_target_machine(const ZcTarget *target, char **error);
+
+/* Prepares the module for the target (data layout, builtins, kernel attributes or host
+ * entry points, code object version) and runs default<O3>: the module is then what
+ * --dump=ll-opt shows. */
+int zc_codegen_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, const ZcTarget *target,
+                        const ZcCodegenOptions *options, char **error);
+
+/* Emits an optimised module as an object file (LLVMObjectFile) or assembly. */
+int zc_codegen_emit(LLVMModuleRef module, LLVMTargetMachineRef machine, LLVMCodeGenFileType type,
+                    ZcBytes *out, char **error);
+
+/* Links an object file into the target's code object with ld.lld. */
+int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object, char **error);
+
+/* All three steps: module (changed in place) to code object. */
+int zc_compile(LLVMModuleRef module, const ZcTarget *target, const ZcCodegenOptions *options,
+               ZcBytes *code_object, char **error);
+
+/* Formats a malloc'd message into *error and returns -1. */
+int backend_fail(char **error, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,38 @@
+# zc_add_builtins(TARGET IDENT SOURCES ... FLAGS ... [DEPENDS headers...])
+# Compiles the builtins SOURCES with clang-22 FLAGS into one bitcode module for one row of
+# the target table (amdgpu_backend/, host_backend/) and adds the generated C file that
+# embeds it as `const ZcBitcode zc_builtins_IDENT` to the library TARGET.
+# The bitcode gets none of the project's compile options (no sanitizers: it is target
+# code, not part of the converter), only FLAGS.
+set(ZC_EMBED_BITCODE ${CMAKE_CURRENT_LIST_DIR}/embed_bitcode.cmake)
+set(ZC_BACKEND_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+function(zc_add_builtins target ident)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "SOURCES;FLAGS;DEPENDS")
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/builtins/${ident})
+  set(bitcodes)
+  foreach(source IN LISTS arg_SOURCES)
+    get_filename_component(stem ${source} NAME_WE)
+    get_filename_component(source ${source} ABSOLUTE)
+    set(bc ${dir}/${stem}.bc)
+    add_custom_command(OUTPUT ${bc}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+      COMMAND ${ZC_CLANG} ${arg_FLAGS} -std=c17 -O2 -ffreestanding -fno-math-errno
+              -Wall -Wextra -Werror -I${ZC_BACKEND_DIR} -emit-llvm -c ${source} -o ${bc}
+      DEPENDS ${source} ${ZC_BACKEND_DIR}/builtins.h ${ZC_BACKEND_DIR}/host_abi.h
+              ${arg_DEPENDS}
+      COMMENT "Building builtins ${stem}.c for ${ident}"
+      VERBATIM)
+    list(APPEND bitcodes ${bc})
+  endforeach()
+  set(linked ${dir}/builtins.bc)
+  set(embedded ${dir}/builtins_${ident}.c)
+  add_custom_command(OUTPUT ${embedded}
+    COMMAND ${ZC_LLVM_LINK} ${bitcodes} -o ${linked}
+    COMMAND ${CMAKE_COMMAND} -DINPUT=${linked} -DOUTPUT=${embedded}
+            -DSYMBOL=zc_builtins_${ident} -P ${ZC_EMBED_BITCODE}
+    DEPENDS ${bitcodes} ${ZC_EMBED_BITCODE}
+    COMMENT "Embedding the builtins bitcode for ${ident}"
+    VERBATIM)
+  target_sources(${target} PRIVATE ${embedded})
+endfunction()

@@ -1,0 +1,129 @@
+/* The builtin interface: the only target-specific calls the PTX lowering emits.
+ *
+ * Every target implements these functions in C (amdgpu_backend/builtins/,
+ * host_backend/builtins/); the build compiles them to bitcode once per target and the
+ * backend links that bitcode into each module before optimisation, so after inlining
+ * a builtin costs what its body costs.
+ *
+ * Conventions, fixed so that the IR the frontend emits is the same for every target:
+ * - Only 32- and 64-bit integers and f32 cross the interface (no structs, no i1), so the
+ *   C calling convention maps them to the same IR types on amdgcn and x86-64:
+ *   uint32_t -> i32, uint64_t -> i64, float -> float.
+ * - A predicate argument is an i32 that is 0 or not 0; a predicate result is 0 or 1.
+ * - Calls that yield a value and a predicate (shfl, match.all) return a uint64_t:
+ *   bits 0..31 hold the value, bit 32 the predicate. Unpack with trunc / lshr 32.
+ * - Warp-level calls take the PTX membermask first. Lanes of the mask must be active and
+ *   must all make the call: the precondition CUDA documents. On AMDGPU a wave executes
+ *   its lanes in lockstep, so lanes of one warp that diverge into different calls do not
+ *   meet (no independent thread scheduling).
+ * - Barrier ids and thread counts (bar.sync a{, b}) are passed through; the AMDGPU
+ *   implementation has one workgroup barrier and ignores both, so named barriers that
+ *   only part of a block reaches are not supported there.
+ *
+ * All names start with __zc_: the backend internalises every function with that prefix
+ * after linking, so unused ones disappear and none is exported from a code object.
+ */
+#ifndef ZC_BUILTINS_H
+#define ZC_BUILTINS_H
+
+#include <stdint.h>
+
+/* Special registers: %tid, %ntid, %ctaid, %nctaid per dimension. */
+uint32_t __zc_tid_x(void);
+uint32_t __zc_tid_y(void);
+uint32_t __zc_tid_z(void);
+uint32_t __zc_ntid_x(void);
+uint32_t __zc_ntid_y(void);
+uint32_t __zc_ntid_z(void);
+uint32_t __zc_ctaid_x(void);
+uint32_t __zc_ctaid_y(void);
+uint32_t __zc_ctaid_z(void);
+uint32_t __zc_nctaid_x(void);
+uint32_t __zc_nctaid_y(void);
+uint32_t __zc_nctaid_z(void);
+
+/* %laneid and %warpid count from the linear thread id (x fastest), 32 lanes a warp. */
+uint32_t __zc_laneid(void);
+uint32_t __zc_warpid(void);
+uint32_t __zc_nwarpid(void);
+uint32_t __zc_lanemask_eq(void);
+uint32_t __zc_lanemask_lt(void);
+uint32_t __zc_lanemask_le(void);
+uint32_t __zc_lanemask_gt(void);
+uint32_t __zc_lanemask_ge(void);
+
+/* Dynamic shared memory (extern .shared arrays): its size in bytes for this launch, and
+ * its start as a generic pointer. The lowering addresses every extern .shared array from
+ * __zc_dynamic_smem(), because only the target knows where the launch placed it. */
+uint32_t __zc_dynamic_smem_size(void);
+void *__zc_dynamic_smem(void);
+
+/* bar.sync / barrier.sync a{, b}: count 0 means every thread of the block. */
+void __zc_bar_sync(uint32_t id, uint32_t count);
+/* bar.red.{popc,and,or} a{, b}, p: a barrier that also reduces p over the block. */
+uint32_t __zc_bar_red_popc(uint32_t id, uint32_t count, uint32_t pred);
+uint32_t __zc_bar_red_and(uint32_t id, uint32_t count, uint32_t pred);
+uint32_t __zc_bar_red_or(uint32_t id, uint32_t count, uint32_t pred);
+/* bar.warp.sync membermask. */
+void __zc_bar_warp_sync(uint32_t mask);
+
+/* shfl.sync.{idx,up,down,bfly}.b32 d|p, value, b, c, mask: PTX's operands, with c
+ * packing the clamp (bits 0..4) and the segment mask (bits 8..12). Returns value | p<<32. */
+uint64_t __zc_shfl_sync_idx(uint32_t mask, uint32_t value, uint32_t b, uint32_t c);
+uint64_t __zc_shfl_sync_up(uint32_t mask, uint32_t value, uint32_t b, uint32_t c);
+uint64_t __zc_shfl_sync_down(uint32_t mask, uint32_t value, uint32_t b, uint32_t c);
+uint64_t __zc_shfl_sync_bfly(uint32_t mask, uint32_t value, uint32_t b, uint32_t c);
+
+/* vote.sync.{all,any,uni}.pred and vote.sync.ballot.b32 over the lanes of mask. */
+uint32_t __zc_vote_sync_all(uint32_t mask, uint32_t pred);
+uint32_t __zc_vote_sync_any(uint32_t mask, uint32_t pred);
+uint32_t __zc_vote_sync_uni(uint32_t mask, uint32_t pred);
+uint32_t __zc_vote_sync_ballot(uint32_t mask, uint32_t pred);
+
+/* match.any.sync: the lanes of mask holding the same value as this lane.
+ * match.all.sync: mask if every lane of mask holds the same value, else 0; the
+ * predicate (bit 32) says which. */
+uint32_t __zc_match_any_sync_b32(uint32_t mask, uint32_t value);
+uint32_t __zc_match_any_sync_b64(uint32_t mask, uint64_t value);
+uint64_t __zc_match_all_sync_b32(uint32_t mask, uint32_t value);
+uint64_t __zc_match_all_sync_b64(uint32_t mask, uint64_t value);
+
+/* redux.sync over the lanes of mask. */
+uint32_t __zc_redux_sync_add(uint32_t mask, uint32_t value);
+uint32_t __zc_redux_sync_min_u32(uint32_t mask, uint32_t value);
+uint32_t __zc_redux_sync_max_u32(uint32_t mask, uint32_t value);
+int32_t __zc_redux_sync_min_s32(uint32_t mask, int32_t value);
+int32_t __zc_redux_sync_max_s32(uint32_t mask, int32_t value);
+uint32_t __zc_redux_sync_and(uint32_t mask, uint32_t value);
+uint32_t __zc_redux_sync_or(uint32_t mask, uint32_t value);
+uint32_t __zc_redux_sync_xor(uint32_t mask, uint32_t value);
+
+/* activemask.b32. */
+uint32_t __zc_activemask(void);
+
+/* %clock, %clock64: a per-thread cycle counter. %globaltimer: nanoseconds.
+ * nanosleep.u32 t: suspends for about t ns, at most 1 ms (PTX's bound). */
+uint32_t __zc_clock(void);
+uint64_t __zc_clock64(void);
+uint64_t __zc_globaltimer(void);
+void __zc_nanosleep(uint32_t ns);
+
+/* The .approx instructions, with PTX's error bounds (sin/cos take radians). */
+float __zc_sin_approx_f32(float x);
+float __zc_cos_approx_f32(float x);
+float __zc_lg2_approx_f32(float x);
+float __zc_ex2_approx_f32(float x);
+float __zc_rcp_approx_f32(float x);
+float __zc_rsqrt_approx_f32(float x);
+float __zc_sqrt_approx_f32(float x);
+float __zc_tanh_approx_f32(float x);
+
+/* Correctly rounded (round to nearest even) division, square root and reciprocal. */
+float __zc_div_rn_f32(float a, float b);
+float __zc_sqrt_rn_f32(float x);
+float __zc_rcp_rn_f32(float x);
+
+/* trap: ends the launch with an error. */
+_Noreturn void __zc_trap(void);
+
+#endif

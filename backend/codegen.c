@@ -1,0 +1,411 @@
+/* The codegen steps every target shares: data layout, builtins, kernel attributes (or
+ * host entry points), default<O3> with the target machine, object emission. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "backend.h"
+#include "host_abi.h"
+
+#define ZC_BUILTIN_PREFIX "__zc_"
+#define ZC_SHARED_ADDRSPACE 3
+/* CUDA's limit on threads per block. */
+#define ZC_MAX_BLOCK_THREADS 1024
+
+int backend_fail(char **error, const char *format, ...)
+{
+	va_list ap;
+	va_start(ap, format);
+	if (vasprintf(error, format, ap) < 0)
+		*error = NULL;
+	va_end(ap);
+	return -1;
+}
+
+/* Takes over an LLVM message: copies it into *error and disposes of it. */
+static int backend_fail_llvm(char **error, const char *what, char *message)
+{
+	backend_fail(error, "%s: %s", what, message ? message : "unknown LLVM error");
+	LLVMDisposeMessage(message);
+	return -1;
+}
+
+static void zc_init_targets(void)
+{
+	LLVMInitializeAMDGPUTargetInfo();
+	LLVMInitializeAMDGPUTarget();
+	LLVMInitializeAMDGPUTargetMC();
+	LLVMInitializeAMDGPUAsmPrinter();
+	LLVMInitializeX86TargetInfo();
+	LLVMInitializeX86Target();
+	LLVMInitializeX86TargetMC();
+	LLVMInitializeX86AsmPrinter();
+}
+
+void zc_backend_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, zc_init_targets);
+}
+
+LLVMTargetMachineRef zc_target_machine(const ZcTarget *target, char **error)
+{
+	zc_backend_init();
+	LLVMTargetRef llvm_target;
+	char *message = NULL;
+	if (LLVMGetTargetFromTriple(target->triple, &llvm_target, &message)) {
+		backend_fail_llvm(error, target->triple, message);
+		return NULL;
+	}
+	LLVMTargetMachineOptionsRef options = LLVMCreateTargetMachineOptions();
+	LLVMTargetMachineOptionsSetCPU(options, target->cpu);
+	LLVMTargetMachineOptionsSetFeatures(options, target->features);
+	LLVMTargetMachineOptionsSetCodeGenOptLevel(options, LLVMCodeGenLevelAggressive);
+	LLVMTargetMachineOptionsSetRelocMode(options, LLVMRelocPIC);
+	LLVMTargetMachineRef machine =
+		LLVMCreateTargetMachineWithOptions(llvm_target, target->triple, options);
+	LLVMDisposeTargetMachineOptions(options);
+	if (!machine)
+		backend_fail(error, "%s: LLVM cannot create a target machine for %s", target->name, target->cpu);
+	return machine;
+}
+
+static bool zc_has_prefix(LLVMValueRef value, const char *prefix)
+{
+	size_t len;
+	const char *name = LLVMGetValueName2(value, &len);
+	return len >= strlen(prefix) && memcmp(name, prefix, strlen(prefix)) == 0;
+}
+
+static bool zc_is_kernel(LLVMValueRef function)
+{
+	return LLVMGetStringAttributeAtIndex(function, LLVMAttributeFunctionIndex, "zc-kernel", 9) != NULL;
+}
+
+static const char *zc_string_attribute(LLVMValueRef function, const char *kind)
+{
+	LLVMAttributeRef attribute =
+		LLVMGetStringAttributeAtIndex(function, LLVMAttributeFunctionIndex, kind, (unsigned)strlen(kind));
+	if (!attribute)
+		return NULL;
+	unsigned len;
+	return LLVMGetStringAttributeValue(attribute, &len);
+}
+
+static void zc_set_string_attribute(LLVMValueRef function, const char *kind, const char *value)
+{
+	LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(function));
+	LLVMAttributeRef attribute = LLVMCreateStringAttribute(context, kind, (unsigned)strlen(kind), value,
+	                                                       (unsigned)strlen(value));
+	LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex, attribute);
+}
+
+/* Attributes of the builtins that clang's options gave them but that must not differ
+ * from the functions they are inlined into: the denormal mode (the kernel's applies), and
+ * -ffreestanding's "no-builtins", which makes the inliner refuse every call. */
+static void zc_adapt_builtins(LLVMModuleRef builtins)
+{
+	static const char *const kinds[] = {"denormal-fp-math", "denormal-fp-math-f32", "no-builtins"};
+	for (LLVMValueRef f = LLVMGetFirstFunction(builtins); f; f = LLVMGetNextFunction(f))
+		for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+			LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, kinds[i],
+			                                 (unsigned)strlen(kinds[i]));
+}
+
+static int zc_link_builtins(LLVMModuleRef module, const ZcTarget *target, char **error)
+{
+	LLVMContextRef context = LLVMGetModuleContext(module);
+	LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRange(
+		(const char *)target->builtins->bytes, target->builtins->size, "builtins", 0);
+	LLVMModuleRef builtins;
+	bool bad = LLVMParseBitcodeInContext2(context, buffer, &builtins);
+	LLVMDisposeMemoryBuffer(buffer);
+	if (bad)
+		return backend_fail(error, "%s: the builtins bitcode does not load", target->name);
+	zc_adapt_builtins(builtins);
+	LLVMSetDataLayout(builtins, LLVMGetDataLayoutStr(module));
+	if (LLVMLinkModules2(module, builtins))
+		return backend_fail(error, "%s: linking the builtins failed (does the module define a "
+		               ZC_BUILTIN_PREFIX "* name?)", target->name);
+	for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f)) {
+		size_t len;
+		if (LLVMIsDeclaration(f) && zc_has_prefix(f, ZC_BUILTIN_PREFIX) && LLVMGetFirstUse(f))
+			return backend_fail(error, "%s: no builtin %s", target->name, LLVMGetValueName2(f, &len));
+	}
+	return 0;
+}
+
+/* Builtins are internal to each code object: unused ones are deleted by O3 and none is
+ * exported. Declarations (the AMDGPU dynamic LDS array) stay as they are. */
+static void zc_internalize_builtins(LLVMModuleRef module)
+{
+	for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f) && zc_has_prefix(f, ZC_BUILTIN_PREFIX))
+			LLVMSetLinkage(f, LLVMInternalLinkage);
+	for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = LLVMGetNextGlobal(g))
+		if (!LLVMIsDeclaration(g) && zc_has_prefix(g, ZC_BUILTIN_PREFIX))
+			LLVMSetLinkage(g, LLVMInternalLinkage);
+}
+
+/* Threads per block from "x,y,z" (missing dimensions are 1); 0 when absent or malformed. */
+static unsigned zc_block_threads(const char *dims)
+{
+	if (!dims)
+		return 0;
+	unsigned long threads = 1;
+	const char *p = dims;
+	for (int i = 0; i < 3 && *p; i++) {
+		char *end;
+		unsigned long n = strtoul(p, &end, 10);
+		if (end == p || n == 0 || n > ZC_MAX_BLOCK_THREADS)
+			return 0;
+		threads *= n;
+		if (threads > ZC_MAX_BLOCK_THREADS)
+			return 0;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return *p ? 0 : (unsigned)threads;
+}
+
+static int zc_prepare_amdgpu_kernel(LLVMValueRef kernel, char **error)
+{
+	unsigned required = zc_block_threads(zc_string_attribute(kernel, "zc-reqntid"));
+	unsigned maximum = zc_block_threads(zc_string_attribute(kernel, "zc-maxntid"));
+	unsigned low = 1, high = ZC_MAX_BLOCK_THREADS;
+	if (required)
+		low = high = required;
+	else if (maximum)
+		high = maximum;
+	char range[32];
+	snprintf(range, sizeof range, "%u,%u", low, high);
+	zc_set_string_attribute(kernel, "amdgpu-flat-work-group-size", range);
+	/* HIP launches whole blocks only: the grid is a multiple of the block. */
+	zc_set_string_attribute(kernel, "uniform-work-group-size", "true");
+	LLVMSetFunctionCallConv(kernel, LLVMAMDGPUKERNELCallConv);
+	if (LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(kernel))) != LLVMVoidTypeKind) {
+		size_t len;
+		return backend_fail(error, "kernel %s does not return void", LLVMGetValueName2(kernel, &len));
+	}
+	return 0;
+}
+
+static unsigned zc_param_alignment(LLVMValueRef function, unsigned index, LLVMTypeRef type,
+                                   LLVMTargetDataRef layout)
+{
+	unsigned align_kind = LLVMGetEnumAttributeKindForName("align", 5);
+	LLVMAttributeRef align = LLVMGetEnumAttributeAtIndex(function, index + 1, align_kind);
+	if (align)
+		return (unsigned)LLVMGetEnumAttributeValue(align);
+	return LLVMABIAlignmentOfType(layout, type);
+}
+
+/* Host entry point (host_abi.h): `void NAME(const void *params, ZcHostThread *thread)`
+ * records the thread for the builtins, loads each parameter from the packed .param
+ * buffer at its PTX offset and calls the kernel, which becomes an internal function. */
+static int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, char **error)
+{
+	LLVMContextRef context = LLVMGetModuleContext(module);
+	LLVMTargetDataRef layout = LLVMGetModuleDataLayout(module);
+	LLVMTypeRef kernel_type = LLVMGlobalGetValueType(kernel);
+	size_t name_len;
+	const char *kernel_name = LLVMGetValueName2(kernel, &name_len);
+	char *name = strndup(kernel_name, name_len);
+	if (LLVMGetTypeKind(LLVMGetReturnType(kernel_type)) != LLVMVoidTypeKind) {
+		backend_fail(error, "kernel %s does not return void", name);
+		free(name);
+		return -1;
+	}
+	char *body_name;
+	if (asprintf(&body_name, "%s.zc_body", name) < 0) {
+		free(name);
+		return backend_fail(error, "out of memory");
+	}
+	LLVMSetValueName2(kernel, body_name, strlen(body_name));
+	free(body_name);
+	LLVMSetLinkage(kernel, LLVMInternalLinkage);
+
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+	LLVMTypeRef entry_params[] = {ptr, ptr};
+	LLVMTypeRef entry_type = LLVMFunctionType(LLVMVoidTypeInContext(context), entry_params, 2, 0);
+	LLVMValueRef entry = LLVMAddFunction(module, name, entry_type);
+	free(name);
+	LLVMValueRef params = LLVMGetParam(entry, 0);
+	LLVMValueRef thread = LLVMGetParam(entry, 1);
+
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, entry, "entry"));
+	LLVMValueRef enter = LLVMGetNamedFunction(module, "__zc_host_enter");
+	LLVMBuildCall2(b, LLVMGlobalGetValueType(enter), enter, &thread, 1, "");
+
+	unsigned count = LLVMCountParams(kernel);
+	LLVMValueRef *args = calloc(count ? count : 1, sizeof *args);
+	unsigned byref_kind = LLVMGetEnumAttributeKindForName("byref", 5);
+	unsigned long long offset = 0;
+	for (unsigned i = 0; i < count; i++) {
+		LLVMTypeRef type = LLVMTypeOf(LLVMGetParam(kernel, i));
+		LLVMAttributeRef byref = LLVMGetEnumAttributeAtIndex(kernel, i + 1, byref_kind);
+		LLVMTypeRef stored = byref ? LLVMGetTypeAttributeValue(byref) : type;
+		unsigned align = byref ? zc_param_alignment(kernel, i, stored, layout)
+		                       : LLVMABIAlignmentOfType(layout, type);
+		offset = (offset + align - 1) / align * align;
+		LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(context), offset, 0);
+		LLVMValueRef address =
+			LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), params, &at, 1, "");
+		if (byref) {
+			args[i] = LLVMBuildAddrSpaceCast(b, address, type, "");
+		} else {
+			args[i] = LLVMBuildLoad2(b, type, address, "");
+			LLVMSetAlignment(args[i], align);
+		}
+		offset += LLVMABISizeOfType(layout, stored);
+	}
+	LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
+	LLVMBuildRetVoid(b);
+	LLVMDisposeBuilder(b);
+	free(args);
+	return 0;
+}
+
+/* Host: static shared variables become thread-local variables (host_abi.h, rule 1). */
+static int zc_host_shared_memory(LLVMModuleRef module, char **error)
+{
+	LLVMValueRef next;
+	for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = next) {
+		next = LLVMGetNextGlobal(g);
+		if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != ZC_SHARED_ADDRSPACE)
+			continue;
+		size_t len;
+		const char *shared_name = LLVMGetValueName2(g, &len);
+		char *name = strndup(shared_name, len);
+		if (LLVMIsDeclaration(g)) {
+			backend_fail(error, "extern shared variable %s: address it through __zc_dynamic_smem()", name);
+			free(name);
+			return -1;
+		}
+		LLVMTypeRef type = LLVMGlobalGetValueType(g);
+		LLVMValueRef local = LLVMAddGlobal(module, type, "");
+		LLVMSetThreadLocal(local, 1);
+		LLVMSetInitializer(local, LLVMConstNull(type));
+		LLVMSetLinkage(local, LLVMInternalLinkage);
+		LLVMSetAlignment(local, LLVMGetAlignment(g));
+		LLVMReplaceAllUsesWith(g, LLVMConstAddrSpaceCast(local, LLVMTypeOf(g)));
+		LLVMDeleteGlobal(g);
+		LLVMSetValueName2(local, name, strlen(name));
+		free(name);
+	}
+	return 0;
+}
+
+/* Host code objects say which ABI their entry points follow. */
+static void zc_add_host_abi_version(LLVMModuleRef module)
+{
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(module));
+	LLVMValueRef version = LLVMAddGlobal(module, i32, "__zc_host_abi_version");
+	LLVMSetInitializer(version, LLVMConstInt(i32, ZC_HOST_ABI_VERSION, 0));
+	LLVMSetGlobalConstant(version, 1);
+}
+
+static int zc_prepare_kernels(LLVMModuleRef module, const ZcTarget *target, char **error)
+{
+	LLVMValueRef next;
+	for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = next) {
+		next = LLVMGetNextFunction(f);
+		if (!zc_is_kernel(f) || LLVMIsDeclaration(f))
+			continue;
+		int bad = target->kind == ZC_CODE_OBJECT_AMDHSA ? zc_prepare_amdgpu_kernel(f, error)
+		                                                  : zc_make_host_entry(module, f, error);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+static void zc_set_denormal_modes(LLVMModuleRef module, const ZcCodegenOptions *options)
+{
+	const char *mode = options->flush_f32_denormals ? "preserve-sign,preserve-sign" : "ieee,ieee";
+	for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f) && !zc_string_attribute(f, "denormal-fp-math-f32"))
+			zc_set_string_attribute(f, "denormal-fp-math-f32", mode);
+}
+
+static void zc_set_code_object_version(LLVMModuleRef module, unsigned version)
+{
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(module));
+	LLVMAddModuleFlag(module, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", 26,
+	                  LLVMValueAsMetadata(LLVMConstInt(i32, version, 0)));
+}
+
+int zc_codegen_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, const ZcTarget *target,
+                        const ZcCodegenOptions *options, char **error)
+{
+	LLVMSetTarget(module, target->triple);
+	LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(machine);
+	LLVMSetModuleDataLayout(module, layout);
+	LLVMDisposeTargetData(layout);
+
+	if (zc_link_builtins(module, target, error) < 0)
+		return -1;
+	if (target->kind == ZC_CODE_OBJECT_HOST && zc_host_shared_memory(module, error) < 0)
+		return -1;
+	if (zc_prepare_kernels(module, target, error) < 0)
+		return -1;
+	zc_internalize_builtins(module);
+	if (target->kind == ZC_CODE_OBJECT_HOST)
+		zc_add_host_abi_version(module);
+	else
+		zc_set_denormal_modes(module, options);
+	if (target->code_object_version)
+		zc_set_code_object_version(module, target->code_object_version);
+
+	char *message = NULL;
+	if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message))
+		return backend_fail_llvm(error, "invalid LLVM IR", message);
+	LLVMDisposeMessage(message);
+
+	LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef failed = LLVMRunPasses(module, "default<O3>", machine, pass_options);
+	LLVMDisposePassBuilderOptions(pass_options);
+	if (failed)
+		return backend_fail_llvm(error, "optimisation", LLVMGetErrorMessage(failed));
+	return 0;
+}
+
+int zc_codegen_emit(LLVMModuleRef module, LLVMTargetMachineRef machine, LLVMCodeGenFileType type,
+                    ZcBytes *out, char **error)
+{
+	LLVMMemoryBufferRef buffer;
+	char *message = NULL;
+	if (LLVMTargetMachineEmitToMemoryBuffer(machine, module, type, &message, &buffer))
+		return backend_fail_llvm(error, "code generation", message);
+	out->size = LLVMGetBufferSize(buffer);
+	out->data = malloc(out->size ? out->size : 1);
+	if (out->data)
+		memcpy(out->data, LLVMGetBufferStart(buffer), out->size);
+	LLVMDisposeMemoryBuffer(buffer);
+	return out->data ? 0 : backend_fail(error, "out of memory");
+}
+
+int zc_compile(LLVMModuleRef module, const ZcTarget *target, const ZcCodegenOptions *options,
+               ZcBytes *code_object, char **error)
+{
+	LLVMTargetMachineRef machine = zc_target_machine(target, error);
+	if (!machine)
+		return -1;
+	ZcBytes object = {0};
+	int status = zc_codegen_optimize(module, machine, target, options, error);
+	if (status == 0)
+		status = zc_codegen_emit(module, machine, LLVMObjectFile, &object, error);
+	LLVMDisposeTargetMachine(machine);
+	if (status == 0)
+		status = zc_link(target, &object, code_object, error);
+	free(object.data);
+	return status;
+}

@@ -1,0 +1,130 @@
+/* Host barriers and warp-level operations: calls into the driver, which runs the other
+ * fibers of the block until the operation can complete (host_abi.h). */
+#include "host.h"
+
+void __zc_bar_sync(uint32_t id, uint32_t count)
+{
+	ZcHostThread *t = zc_self();
+	t->block->ops->barrier(t, id, count);
+	zc_resume(t);
+}
+
+static uint32_t zc_bar_red(enum ZcBarRedOp op, uint32_t id, uint32_t count, uint32_t pred)
+{
+	ZcHostThread *t = zc_self();
+	uint32_t r = t->block->ops->barrier_reduce(t, op, id, count, pred != 0);
+	zc_resume(t);
+	return r;
+}
+
+uint32_t __zc_bar_red_popc(uint32_t id, uint32_t count, uint32_t pred)
+{
+	return zc_bar_red(ZC_BAR_RED_POPC, id, count, pred);
+}
+
+uint32_t __zc_bar_red_and(uint32_t id, uint32_t count, uint32_t pred)
+{
+	return zc_bar_red(ZC_BAR_RED_AND, id, count, pred);
+}
+
+uint32_t __zc_bar_red_or(uint32_t id, uint32_t count, uint32_t pred)
+{
+	return zc_bar_red(ZC_BAR_RED_OR, id, count, pred);
+}
+
+void __zc_bar_warp_sync(uint32_t mask)
+{
+	ZcHostThread *t = zc_self();
+	t->block->ops->warp_sync(t, mask);
+	zc_resume(t);
+}
+
+static uint64_t zc_shuffle(enum ZcShflMode mode, uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
+{
+	ZcHostThread *t = zc_self();
+	uint64_t r = t->block->ops->shuffle(t, mode, mask, value, b, c);
+	zc_resume(t);
+	return r;
+}
+
+uint64_t __zc_shfl_sync_idx(uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
+{
+	return zc_shuffle(ZC_SHFL_IDX, mask, value, b, c);
+}
+
+uint64_t __zc_shfl_sync_up(uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
+{
+	return zc_shuffle(ZC_SHFL_UP, mask, value, b, c);
+}
+
+uint64_t __zc_shfl_sync_down(uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
+{
+	return zc_shuffle(ZC_SHFL_DOWN, mask, value, b, c);
+}
+
+uint64_t __zc_shfl_sync_bfly(uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
+{
+	return zc_shuffle(ZC_SHFL_BFLY, mask, value, b, c);
+}
+
+static uint32_t zc_vote(enum ZcVoteMode mode, uint32_t mask, uint32_t pred)
+{
+	ZcHostThread *t = zc_self();
+	uint32_t r = t->block->ops->vote(t, mode, mask, pred != 0);
+	zc_resume(t);
+	return r;
+}
+
+uint32_t __zc_vote_sync_all(uint32_t mask, uint32_t pred) { return zc_vote(ZC_VOTE_ALL, mask, pred); }
+uint32_t __zc_vote_sync_any(uint32_t mask, uint32_t pred) { return zc_vote(ZC_VOTE_ANY, mask, pred); }
+uint32_t __zc_vote_sync_uni(uint32_t mask, uint32_t pred) { return zc_vote(ZC_VOTE_UNI, mask, pred); }
+uint32_t __zc_vote_sync_ballot(uint32_t mask, uint32_t pred) { return zc_vote(ZC_VOTE_BALLOT, mask, pred); }
+
+uint32_t __zc_match_any_sync_b64(uint32_t mask, uint64_t value)
+{
+	ZcHostThread *t = zc_self();
+	uint32_t r = t->block->ops->match_any(t, mask, value);
+	zc_resume(t);
+	return r;
+}
+
+uint32_t __zc_match_any_sync_b32(uint32_t mask, uint32_t value)
+{
+	return __zc_match_any_sync_b64(mask, value);
+}
+
+uint64_t __zc_match_all_sync_b64(uint32_t mask, uint64_t value)
+{
+	ZcHostThread *t = zc_self();
+	uint64_t r = t->block->ops->match_all(t, mask, value);
+	zc_resume(t);
+	return r;
+}
+
+uint64_t __zc_match_all_sync_b32(uint32_t mask, uint32_t value)
+{
+	return __zc_match_all_sync_b64(mask, value);
+}
+
+static uint32_t zc_redux(enum ZcReduxOp op, uint32_t mask, uint32_t value)
+{
+	ZcHostThread *t = zc_self();
+	uint32_t r = t->block->ops->redux(t, op, mask, value);
+	zc_resume(t);
+	return r;
+}
+
+uint32_t __zc_redux_sync_add(uint32_t mask, uint32_t v) { return zc_redux(ZC_REDUX_ADD, mask, v); }
+uint32_t __zc_redux_sync_min_u32(uint32_t mask, uint32_t v) { return zc_redux(ZC_REDUX_MIN_U32, mask, v); }
+uint32_t __zc_redux_sync_max_u32(uint32_t mask, uint32_t v) { return zc_redux(ZC_REDUX_MAX_U32, mask, v); }
+int32_t __zc_redux_sync_min_s32(uint32_t mask, int32_t v) { return (int32_t)zc_redux(ZC_REDUX_MIN_S32, mask, (uint32_t)v); }
+int32_t __zc_redux_sync_max_s32(uint32_t mask, int32_t v) { return (int32_t)zc_redux(ZC_REDUX_MAX_S32, mask, (uint32_t)v); }
+uint32_t __zc_redux_sync_and(uint32_t mask, uint32_t v) { return zc_redux(ZC_REDUX_AND, mask, v); }
+uint32_t __zc_redux_sync_or(uint32_t mask, uint32_t v) { return zc_redux(ZC_REDUX_OR, mask, v); }
+uint32_t __zc_redux_sync_xor(uint32_t mask, uint32_t v) { return zc_redux(ZC_REDUX_XOR, mask, v); }
+
+uint32_t __zc_activemask(void)
+{
+	ZcHostThread *t = zc_self();
+	return t->block->ops->activemask(t);
+}

@@ -1,0 +1,68 @@
+/* Host special registers, clocks, sleep, trap: read from the current ZcHostThread. */
+#include "host.h"
+
+_Thread_local ZcHostThread *__zc_host_current;
+
+/* Called by each kernel entry (the backend generates the call) before the kernel body. */
+void __zc_host_enter(ZcHostThread *t) { zc_resume(t); }
+
+uint32_t __zc_tid_x(void) { return zc_self()->tid[0]; }
+uint32_t __zc_tid_y(void) { return zc_self()->tid[1]; }
+uint32_t __zc_tid_z(void) { return zc_self()->tid[2]; }
+uint32_t __zc_ntid_x(void) { return zc_self()->ntid[0]; }
+uint32_t __zc_ntid_y(void) { return zc_self()->ntid[1]; }
+uint32_t __zc_ntid_z(void) { return zc_self()->ntid[2]; }
+uint32_t __zc_ctaid_x(void) { return zc_self()->ctaid[0]; }
+uint32_t __zc_ctaid_y(void) { return zc_self()->ctaid[1]; }
+uint32_t __zc_ctaid_z(void) { return zc_self()->ctaid[2]; }
+uint32_t __zc_nctaid_x(void) { return zc_self()->nctaid[0]; }
+uint32_t __zc_nctaid_y(void) { return zc_self()->nctaid[1]; }
+uint32_t __zc_nctaid_z(void) { return zc_self()->nctaid[2]; }
+
+static uint32_t zc_linear_tid(void)
+{
+	const ZcHostThread *t = zc_self();
+	return t->tid[0] + t->ntid[0] * (t->tid[1] + t->ntid[1] * t->tid[2]);
+}
+
+uint32_t __zc_laneid(void) { return zc_linear_tid() % 32; }
+uint32_t __zc_warpid(void) { return zc_linear_tid() / 32; }
+
+uint32_t __zc_nwarpid(void)
+{
+	const ZcHostThread *t = zc_self();
+	return (t->ntid[0] * t->ntid[1] * t->ntid[2] + 31) / 32;
+}
+
+uint32_t __zc_lanemask_eq(void) { return 1u << __zc_laneid(); }
+uint32_t __zc_lanemask_lt(void) { return (1u << __zc_laneid()) - 1; }
+uint32_t __zc_lanemask_le(void) { return ~0u >> (31 - __zc_laneid()); }
+uint32_t __zc_lanemask_gt(void) { return ~__zc_lanemask_le(); }
+uint32_t __zc_lanemask_ge(void) { return ~__zc_lanemask_lt(); }
+
+uint32_t __zc_dynamic_smem_size(void) { return zc_self()->block->dynamic_smem_size; }
+void *__zc_dynamic_smem(void) { return zc_self()->block->dynamic_smem; }
+
+/* rdtsc: a cycle counter per core; fibers of a block share one OS thread. */
+uint64_t __zc_clock64(void) { return __builtin_readcyclecounter(); }
+uint32_t __zc_clock(void) { return (uint32_t)__builtin_readcyclecounter(); }
+
+uint64_t __zc_globaltimer(void)
+{
+	ZcHostThread *t = zc_self();
+	return t->block->ops->globaltimer(t);
+}
+
+void __zc_nanosleep(uint32_t ns)
+{
+	ZcHostThread *t = zc_self();
+	t->block->ops->nanosleep(t, ns > 1000000 ? 1000000 : ns);
+	zc_resume(t);
+}
+
+_Noreturn void __zc_trap(void)
+{
+	ZcHostThread *t = zc_self();
+	t->block->ops->trap(t);
+	__builtin_unreachable();
+}
