@@ -1,0 +1,125 @@
+/* The runtime stub's internal interface: the objects behind CUDA's handles and the
+ * funnels every API function goes through (errors, allocation, tracing). */
+#ifndef ZC_API_H
+#define ZC_API_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "cuda_types.h"
+#include "driver.h"
+#include "exports.h"
+
+#define ZC_EXPORT __attribute__((visibility("default")))
+
+/* errors.c: the one error funnel. Every failure inside the stub ends as a CUresult made
+ * here, which also tells the trace why. */
+CUresult stub_fail(CUresult code, const char *why, ...) __attribute__((format(printf, 2, 3)));
+const char *zc_error_name(CUresult code);
+/* The one allocation funnel: zeroed memory, NULL when there is none. */
+void *stub_alloc(size_t bytes);
+void stub_free(void *p);
+
+/* trace.c: ZLUDA_CONVERT_TRACE=1 (stderr) or =FILE. */
+extern bool zc_tracing;
+CUresult zc_trace_call(const char *fn, CUresult result, const char *args, ...)
+	__attribute__((format(printf, 3, 4)));
+void zc_trace_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What every exported function returns through: one trace line with its arguments. */
+#define TRACE(result, ...) \
+	(zc_tracing ? zc_trace_call(__func__, (result), __VA_ARGS__) : (result))
+/* The body of every function the stub knows but does not implement. */
+CUresult zc_unsupported(const char *name);
+
+/* handles.c: which pointers are live handles of which kind, so a stale or foreign handle
+ * is an error and not a crash. */
+enum zc_handle_kind {
+	ZC_HANDLE_CONTEXT = 1,
+	ZC_HANDLE_STREAM,
+	ZC_HANDLE_EVENT,
+	ZC_HANDLE_LIBRARY,
+};
+bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
+void zc_handle_remove(const void *handle);
+bool zc_handle_is(const void *handle, enum zc_handle_kind kind);
+
+/* entry.c: initialisation and the selected driver. */
+enum { ZC_DRIVER_VERSION = 13000 };
+extern const struct zc_driver *zc_drv;
+CUresult zc_initialized(void);
+
+/* device.c */
+struct zc_device {
+	struct zc_device_info info;
+	struct zc_context *primary;  /* exists from cuInit on; active while retained */
+};
+CUresult zc_devices_init(int count);
+int zc_device_count(void);
+CUresult zc_device_get(CUdevice ordinal, struct zc_device **device);
+
+/* context.c */
+struct zc_cls_entry {
+	struct zc_cls_entry *next;
+	void *key, *value;
+	void (*dtor)(CUcontext, void *key, void *value);
+};
+
+struct zc_context {
+	CUdevice device;
+	unsigned flags;
+	bool primary;
+	int primary_refs;        /* a primary context is active while this is above 0 */
+	pthread_mutex_t lock;    /* guards the lists below */
+	struct zc_stream *streams;
+	struct zc_stream *legacy;
+	struct zc_cls_entry *cls;
+	size_t limits[CU_LIMIT_COUNT];
+};
+
+CUresult zc_context_new(CUdevice device, unsigned flags, bool primary, struct zc_context **out);
+/* The calling thread's current context; CUDA_ERROR_INVALID_CONTEXT when there is none. */
+CUresult zc_context_current(struct zc_context **ctx);
+/* A handle argument where NULL means the current context. */
+CUresult zc_context_resolve(CUcontext handle, struct zc_context **ctx);
+CUresult zc_context_sync(struct zc_context *ctx);
+CUresult zc_cls_put(CUcontext handle, void *key, void *value,
+                    void (*dtor)(CUcontext, void *, void *));
+CUresult zc_cls_get(CUcontext handle, void *key, void **value);
+CUresult zc_cls_delete(CUcontext handle, void *key);
+
+/* stream.c */
+struct zc_stream {
+	struct zc_context *ctx;
+	struct zc_drv_stream *drv;
+	enum zc_stream_kind kind;
+	unsigned flags;
+	int priority;
+	struct zc_stream *next;  /* in ctx->streams */
+};
+
+enum { ZC_LEAST_PRIORITY = 0, ZC_GREATEST_PRIORITY = -5 };
+
+CUresult zc_stream_new(struct zc_context *ctx, enum zc_stream_kind kind, unsigned flags,
+                       int priority, struct zc_stream **out);
+/* Ends every stream of a context being torn down. */
+void zc_streams_release(struct zc_context *ctx);
+/* The stream a handle names: NULL is the legacy stream, or the thread's own default stream
+ * for the per-thread (_ptsz/_ptds) entry points. */
+CUresult zc_stream_resolve(CUstream handle, bool per_thread, struct zc_stream **stream);
+/* Call before queueing work: gives the legacy stream its implicit ordering. */
+CUresult zc_stream_begin(struct zc_stream *stream);
+
+/* event.c */
+struct zc_event {
+	struct zc_drv_event *drv;
+	unsigned flags;
+	bool recorded;  /* cuEventElapsedTime needs both ends recorded at least once */
+};
+
+/* memory.c */
+void zc_memory_release(struct zc_context *ctx);
+/* Whether [ptr, ptr + bytes) lies inside one allocation the stub made. */
+CUresult zc_memory_check(CUdeviceptr ptr, size_t bytes);
+
+
+#endif

@@ -1,0 +1,241 @@
+/* Devices: what the driver found at cuInit, answered in CUDA's terms. */
+#include <stdio.h>
+#include <string.h>
+
+#include "api.h"
+
+static struct {
+	struct zc_device *list;
+	int count;
+} devices;
+
+CUresult
+zc_devices_init(int count)
+{
+	devices.list = stub_alloc((size_t)count * sizeof *devices.list);
+	if (!devices.list)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "device table");
+	for (int i = 0; i < count; i++) {
+		CUresult r = zc_drv->device_info(i, &devices.list[i].info);
+		if (r == CUDA_SUCCESS)
+			r = zc_context_new(i, 0, true, &devices.list[i].primary);
+		if (r != CUDA_SUCCESS)
+			return r;
+	}
+	devices.count = count;
+	return CUDA_SUCCESS;
+}
+
+int
+zc_device_count(void)
+{
+	return devices.count;
+}
+
+CUresult
+zc_device_get(CUdevice ordinal, struct zc_device **device)
+{
+	CUresult r = zc_initialized();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (ordinal < 0 || ordinal >= devices.count)
+		return stub_fail(CUDA_ERROR_INVALID_DEVICE, "device %d of %d", ordinal, devices.count);
+	*device = &devices.list[ordinal];
+	return CUDA_SUCCESS;
+}
+
+ZC_EXPORT CUresult
+cuDeviceGetCount(int *count)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !count)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL count");
+	if (r == CUDA_SUCCESS)
+		*count = devices.count;
+	return TRACE(r, "-> %d", r == CUDA_SUCCESS ? *count : 0);
+}
+
+ZC_EXPORT CUresult
+cuDeviceGet(CUdevice *device, int ordinal)
+{
+	struct zc_device *d;
+	CUresult r = zc_device_get(ordinal, &d);
+
+	if (r == CUDA_SUCCESS && !device)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL device");
+	if (r == CUDA_SUCCESS)
+		*device = ordinal;
+	return TRACE(r, "%d", ordinal);
+}
+
+ZC_EXPORT CUresult
+cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+	struct zc_device *d;
+	CUresult r = zc_device_get(dev, &d);
+
+	if (r == CUDA_SUCCESS && (!name || len <= 0))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "no room for the name");
+	if (r == CUDA_SUCCESS)
+		snprintf(name, (size_t)len, "%s", d->info.name);
+	return TRACE(r, "%d, %d -> \"%s\"", len, dev, r == CUDA_SUCCESS ? name : "");
+}
+
+ZC_EXPORT CUresult
+cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
+{
+	struct zc_device *d;
+	CUresult r = zc_device_get(dev, &d);
+
+	if (r == CUDA_SUCCESS && !bytes)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL bytes");
+	if (r == CUDA_SUCCESS)
+		*bytes = d->info.total_mem;
+	return TRACE(r, "%d -> %zu", dev, r == CUDA_SUCCESS ? *bytes : 0);
+}
+
+static int
+attribute_value(const struct zc_device_info *i, int attribute)
+{
+	switch (attribute) {
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return i->max_threads_per_block;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: return i->max_block[0];
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return i->max_block[1];
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return i->max_block[2];
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return i->max_grid[0];
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: return i->max_grid[1];
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return i->max_grid[2];
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return i->shared_per_block;
+	case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return i->const_mem;
+	case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
+	case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 0x7fffffff;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: return i->regs_per_block;
+	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return i->clock_khz;
+	case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
+	case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: return 1;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return i->sm_count;
+	case CU_DEVICE_ATTRIBUTE_INTEGRATED: return i->integrated;
+	case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: return 1;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: return 0;  /* default: shared by processes */
+	case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 512;
+	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 1;
+	case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: return i->pci_bus;
+	case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: return i->pci_device;
+	case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: return i->pci_domain;
+	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return i->mem_clock_khz;
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return i->mem_bus_width;
+	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return i->l2_bytes;
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return i->max_threads_per_sm;
+	case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return 1;
+	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
+	case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: return 32;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return i->cc_major;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return i->cc_minor;
+	case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: return 1;
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: return 1;
+	case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return i->shared_per_sm;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return i->regs_per_sm;
+	case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: return 1;
+	case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: return i->integrated;
+	case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: return i->integrated;
+	case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: return i->integrated;
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: return 1;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return i->shared_per_block_optin;
+	case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: return i->integrated;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return i->max_blocks_per_sm;
+	case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return 0;
+	default: return 0;  /* the feature is absent */
+	}
+}
+
+ZC_EXPORT CUresult
+cuDeviceGetAttribute(int *pi, int attrib, CUdevice dev)
+{
+	struct zc_device *d;
+	CUresult r = zc_device_get(dev, &d);
+
+	if (r == CUDA_SUCCESS && !pi)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pi");
+	if (r == CUDA_SUCCESS && (attrib <= 0 || attrib >= CU_DEVICE_ATTRIBUTE_MAX))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "attribute %d", attrib);
+	if (r == CUDA_SUCCESS)
+		*pi = attribute_value(&d->info, attrib);
+	return TRACE(r, "%d, %d -> %d", attrib, dev, r == CUDA_SUCCESS ? *pi : 0);
+}
+
+ZC_EXPORT CUresult
+cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+	struct zc_device *d;
+	CUresult r = zc_device_get(dev, &d);
+
+	if (r == CUDA_SUCCESS && !uuid)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL uuid");
+	if (r == CUDA_SUCCESS)
+		memcpy(uuid->bytes, d->info.uuid, sizeof uuid->bytes);
+	return TRACE(r, "%d", dev);
+}
+
+ZC_EXPORT CUresult
+cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
+{
+	return cuDeviceGetUuid_v2(uuid, dev);
+}
+
+ZC_EXPORT CUresult
+cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
+{
+	struct zc_device *d;
+	CUresult r = zc_device_get(dev, &d);
+
+	if (r == CUDA_SUCCESS && (!major || !minor))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL major or minor");
+	if (r == CUDA_SUCCESS) {
+		*major = d->info.cc_major;
+		*minor = d->info.cc_minor;
+	}
+	return TRACE(r, "%d", dev);
+}
+
+ZC_EXPORT CUresult
+cuDeviceGetProperties(CUdevprop *prop, CUdevice dev)
+{
+	struct zc_device *d;
+	CUresult r = zc_device_get(dev, &d);
+
+	if (r == CUDA_SUCCESS && !prop)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL prop");
+	if (r == CUDA_SUCCESS) {
+		const struct zc_device_info *i = &d->info;
+		*prop = (CUdevprop){
+			.maxThreadsPerBlock = i->max_threads_per_block,
+			.maxThreadsDim = { i->max_block[0], i->max_block[1], i->max_block[2] },
+			.maxGridSize = { i->max_grid[0], i->max_grid[1], i->max_grid[2] },
+			.sharedMemPerBlock = i->shared_per_block,
+			.totalConstantMemory = i->const_mem,
+			.SIMDWidth = 32,
+			.memPitch = 0x7fffffff,
+			.regsPerBlock = i->regs_per_block,
+			.clockRate = i->clock_khz,
+			.textureAlign = 512,
+		};
+	}
+	return TRACE(r, "%d", dev);
+}
+
+ZC_EXPORT CUresult
+cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
+{
+	struct zc_device *d;
+	CUresult r = zc_device_get(dev, &d);
+
+	if (r == CUDA_SUCCESS && (!pciBusId || len <= 0))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "no room for the bus id");
+	if (r == CUDA_SUCCESS)
+		snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.0", d->info.pci_domain,
+		         d->info.pci_bus, d->info.pci_device);
+	return TRACE(r, "%d, %d", len, dev);
+}

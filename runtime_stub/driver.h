@@ -1,0 +1,96 @@
+/* The small interface beneath the driver API: what a backend (HIP, the CPU) must do.
+ * The API layer owns handles, contexts, validation and CUDA's semantics; a driver only
+ * moves bytes and orders work. Every function returns a CUresult; a driver maps its own
+ * errors before returning. */
+#ifndef ZC_DRIVER_H
+#define ZC_DRIVER_H
+
+#include "cuda_types.h"
+
+struct zc_drv_stream;
+struct zc_drv_event;
+
+enum zc_mem_kind {
+	ZC_MEM_DEVICE,
+	ZC_MEM_HOST,     /* page-locked host memory, mapped for the device */
+	ZC_MEM_MANAGED,
+};
+
+enum zc_stream_kind {
+	ZC_STREAM_LEGACY,      /* the context's NULL stream, with its implicit synchronisation */
+	ZC_STREAM_PER_THREAD,  /* a thread's default stream */
+	ZC_STREAM_CREATED,
+};
+
+/* What the stub reports about a device; the host driver invents coherent values, the HIP
+ * driver reads the real device. */
+struct zc_device_info {
+	char name[256];
+	uint8_t uuid[16];
+	size_t total_mem;
+	int cc_major, cc_minor;
+	int sm_count;
+	int clock_khz, mem_clock_khz, mem_bus_width;
+	int l2_bytes;
+	int max_threads_per_block, max_block[3], max_grid[3];
+	int max_threads_per_sm, max_blocks_per_sm;
+	int shared_per_block, shared_per_block_optin, shared_per_sm;
+	int const_mem, regs_per_block, regs_per_sm;
+	int pci_domain, pci_bus, pci_device;
+	int integrated;  /* device memory is host memory */
+};
+
+/* A copy of a box: depth slices of height rows of width bytes. A 1D copy has height and
+ * depth 1; pitches are the distance between rows, heights the rows between slices. */
+struct zc_copy {
+	void *dst;
+	const void *src;
+	size_t width, height, depth;
+	size_t dst_pitch, dst_height;
+	size_t src_pitch, src_height;
+};
+
+/* height rows of width elements of elem_size (1, 2 or 4) bytes, all set to value. */
+struct zc_fill {
+	void *dst;
+	uint32_t value;
+	unsigned elem_size;
+	size_t width, height, pitch;
+};
+
+struct zc_driver {
+	const char *name;
+	/* Finds the devices; a driver with none answers CUDA_ERROR_NO_DEVICE. */
+	CUresult (*init)(int *device_count);
+	CUresult (*device_info)(int ordinal, struct zc_device_info *info);
+	CUresult (*mem_info)(int ordinal, size_t *free_bytes, size_t *total_bytes);
+	CUresult (*alloc)(int ordinal, enum zc_mem_kind kind, size_t bytes, void **ptr);
+	CUresult (*free)(enum zc_mem_kind kind, void *ptr);
+
+	CUresult (*stream_create)(int ordinal, enum zc_stream_kind kind, unsigned flags,
+	                          int priority, struct zc_drv_stream **stream);
+	/* Returns at once; work already queued still runs. */
+	CUresult (*stream_destroy)(struct zc_drv_stream *stream);
+	CUresult (*stream_query)(struct zc_drv_stream *stream);
+	CUresult (*stream_sync)(struct zc_drv_stream *stream);
+	/* Later work on waiter waits for the work queued on target so far. NULL when the
+	 * driver gives the legacy stream its implicit synchronisation itself. */
+	CUresult (*stream_wait_stream)(struct zc_drv_stream *waiter, struct zc_drv_stream *target);
+	CUresult (*stream_wait_event)(struct zc_drv_stream *stream, struct zc_drv_event *event);
+
+	CUresult (*copy)(struct zc_drv_stream *stream, const struct zc_copy *copy);
+	CUresult (*fill)(struct zc_drv_stream *stream, const struct zc_fill *fill);
+	CUresult (*host_func)(struct zc_drv_stream *stream, void (*fn)(void *), void *arg);
+
+	CUresult (*event_create)(unsigned flags, struct zc_drv_event **event);
+	CUresult (*event_destroy)(struct zc_drv_event *event);
+	CUresult (*event_record)(struct zc_drv_event *event, struct zc_drv_stream *stream);
+	CUresult (*event_query)(struct zc_drv_event *event);
+	CUresult (*event_sync)(struct zc_drv_event *event);
+	CUresult (*event_elapsed)(float *ms, struct zc_drv_event *start, struct zc_drv_event *end);
+};
+
+extern const struct zc_driver zc_host_driver;
+extern const struct zc_driver zc_hip_driver;
+
+#endif

@@ -1,0 +1,450 @@
+/* The HIP driver: maps the driver interface onto the user's ROCm HIP runtime, loaded with
+ * dlopen (never linked at build time). The few HIP types used are declared here; only
+ * plain integers, pointers and opaque handles cross, so HIP 5, 6 and 7 share one ABI for
+ * them. Device properties come from hipDeviceGetAttribute, whose numbering is the same in
+ * those releases, rather than from hipDeviceProp_t, whose layout changed in HIP 6. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+
+typedef int hipError_t;
+typedef void *hipStream_t;
+typedef void *hipEvent_t;
+
+enum {
+	hipMemcpyDefault = 4,
+	hipHostMallocPortable = 1,
+	hipHostMallocMapped = 2,
+	hipMemAttachGlobal = 1,
+};
+#define hipStreamPerThread ((hipStream_t)2)
+
+/* hipDeviceAttribute_t values. */
+enum {
+	hipDeviceAttributeClockRate = 5,
+	hipDeviceAttributeIntegrated = 16,
+	hipDeviceAttributeL2CacheSize = 19,
+	hipDeviceAttributeComputeCapabilityMajor = 23,
+	hipDeviceAttributeMaxBlocksPerMultiProcessor = 25,
+	hipDeviceAttributeMaxBlockDimX = 26,
+	hipDeviceAttributeMaxBlockDimY = 27,
+	hipDeviceAttributeMaxBlockDimZ = 28,
+	hipDeviceAttributeMaxGridDimX = 29,
+	hipDeviceAttributeMaxGridDimY = 30,
+	hipDeviceAttributeMaxGridDimZ = 31,
+	hipDeviceAttributeMaxThreadsPerBlock = 56,
+	hipDeviceAttributeMaxThreadsPerMultiProcessor = 57,
+	hipDeviceAttributeMemoryBusWidth = 59,
+	hipDeviceAttributeMemoryClockRate = 60,
+	hipDeviceAttributeComputeCapabilityMinor = 61,
+	hipDeviceAttributeMultiprocessorCount = 63,
+	hipDeviceAttributePciBusId = 67,
+	hipDeviceAttributePciDeviceId = 68,
+	hipDeviceAttributePciDomainId = 69,
+	hipDeviceAttributeMaxRegistersPerBlock = 71,
+	hipDeviceAttributeMaxRegistersPerMultiprocessor = 72,
+	hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
+	hipDeviceAttributeSharedMemPerBlockOptin = 75,
+	hipDeviceAttributeSharedMemPerMultiprocessor = 76,
+	hipDeviceAttributeTotalConstantMemory = 83,
+};
+
+#define HIP_FUNCTIONS(X)                                                                   \
+	X(hipInit, (unsigned flags))                                                           \
+	X(hipGetDeviceCount, (int *count))                                                     \
+	X(hipSetDevice, (int device))                                                          \
+	X(hipDeviceGetName, (char *name, int len, int device))                                 \
+	X(hipDeviceTotalMem, (size_t *bytes, int device))                                      \
+	X(hipDeviceGetAttribute, (int *value, int attribute, int device))                      \
+	X(hipMemGetInfo, (size_t *free_bytes, size_t *total_bytes))                            \
+	X(hipMalloc, (void **ptr, size_t bytes))                                               \
+	X(hipFree, (void *ptr))                                                                \
+	X(hipHostMalloc, (void **ptr, size_t bytes, unsigned flags))                           \
+	X(hipHostFree, (void *ptr))                                                            \
+	X(hipMallocManaged, (void **ptr, size_t bytes, unsigned flags))                        \
+	X(hipStreamCreateWithPriority, (hipStream_t * stream, unsigned flags, int priority))   \
+	X(hipStreamDestroy, (hipStream_t stream))                                              \
+	X(hipStreamQuery, (hipStream_t stream))                                                \
+	X(hipStreamSynchronize, (hipStream_t stream))                                          \
+	X(hipStreamWaitEvent, (hipStream_t stream, hipEvent_t event, unsigned flags))          \
+	X(hipStreamAddCallback, (hipStream_t stream,                                           \
+	                         void (*fn)(hipStream_t, hipError_t, void *), void *arg,       \
+	                         unsigned flags))                                              \
+	X(hipMemcpy2DAsync, (void *dst, size_t dst_pitch, const void *src, size_t src_pitch,   \
+	                     size_t width, size_t height, int kind, hipStream_t stream))       \
+	X(hipMemsetD8Async, (void *dst, unsigned char value, size_t count, hipStream_t stream)) \
+	X(hipMemsetD16Async, (void *dst, unsigned short value, size_t count,                   \
+	                      hipStream_t stream))                                             \
+	X(hipMemsetD32Async, (void *dst, int value, size_t count, hipStream_t stream))         \
+	X(hipEventCreateWithFlags, (hipEvent_t * event, unsigned flags))                       \
+	X(hipEventDestroy, (hipEvent_t event))                                                 \
+	X(hipEventRecord, (hipEvent_t event, hipStream_t stream))                              \
+	X(hipEventQuery, (hipEvent_t event))                                                   \
+	X(hipEventSynchronize, (hipEvent_t event))                                             \
+	X(hipEventElapsedTime, (float *ms, hipEvent_t start, hipEvent_t end))
+
+static struct {
+#define DECLARE(name, params) hipError_t(*name) params;
+	HIP_FUNCTIONS(DECLARE)
+#undef DECLARE
+} hip;
+
+struct zc_drv_stream {
+	hipStream_t hip;
+	int device;
+};
+
+struct zc_drv_event {
+	hipEvent_t hip;
+};
+
+/* HIP's codes follow CUDA's runtime numbering; from 100 on they are the driver's too. */
+static CUresult
+hip_result(hipError_t e, const char *call)
+{
+	CUresult r;
+
+	if (e == 0)
+		return CUDA_SUCCESS;
+	if (e <= 8)
+		r = (CUresult)e;
+	else if (e == 35)  /* hipErrorInsufficientDriver */
+		r = CUDA_ERROR_NO_DEVICE;
+	else if (e < 100)
+		r = CUDA_ERROR_INVALID_VALUE;
+	else if (e < 1000)
+		r = (CUresult)e;
+	else
+		r = CUDA_ERROR_UNKNOWN;
+	/* Not-ready answers are not failures. */
+	if (r == CUDA_ERROR_NOT_READY)
+		return r;
+	return stub_fail(r, "%s: HIP error %d", call, e);
+}
+
+#define CALL(name, ...) hip_result(hip.name(__VA_ARGS__), #name)
+
+/* HIP's calls act on the thread's current device. */
+static CUresult
+use_device(int device)
+{
+	static _Thread_local int current = -1;
+
+	if (device == current)
+		return CUDA_SUCCESS;
+	CUresult r = CALL(hipSetDevice, device);
+	if (r == CUDA_SUCCESS)
+		current = device;
+	return r;
+}
+
+static CUresult
+load(void)
+{
+	static const char *const names[] = { "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5" };
+	const char *path = getenv("ZLUDA_CONVERT_HIP_PATH");
+	void *lib = NULL;
+
+	if (path && *path)
+		lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	for (size_t i = 0; !lib && !(path && *path) && i < sizeof names / sizeof names[0]; i++)
+		lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return stub_fail(CUDA_ERROR_NO_DEVICE, "cannot load the HIP runtime: %s", dlerror());
+#define RESOLVE(name, params)                                                        \
+	if (!(*(void **)&hip.name = dlsym(lib, #name))) {                                \
+		dlclose(lib);                                                                \
+		return stub_fail(CUDA_ERROR_NO_DEVICE, "the HIP runtime lacks %s", #name);     \
+	}
+	HIP_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+hip_init(int *device_count)
+{
+	CUresult r = load();
+
+	/* However HIP says it found nothing usable, CUDA programs expect to hear "no device". */
+	if (r == CUDA_SUCCESS && CALL(hipInit, 0) != CUDA_SUCCESS)
+		r = stub_fail(CUDA_ERROR_NO_DEVICE, "HIP initialisation failed");
+	if (r == CUDA_SUCCESS && CALL(hipGetDeviceCount, device_count) != CUDA_SUCCESS)
+		r = stub_fail(CUDA_ERROR_NO_DEVICE, "HIP counts no devices");
+	return r;
+}
+
+static CUresult
+hip_device_info(int ordinal, struct zc_device_info *i)
+{
+	static const struct {
+		int attribute;
+		size_t offset;
+	} attributes[] = {
+#define A(hip_name, field) { hipDeviceAttribute##hip_name, offsetof(struct zc_device_info, field) }
+		A(ClockRate, clock_khz), A(Integrated, integrated), A(L2CacheSize, l2_bytes),
+		A(ComputeCapabilityMajor, cc_major), A(ComputeCapabilityMinor, cc_minor),
+		A(MaxBlocksPerMultiProcessor, max_blocks_per_sm),
+		A(MaxBlockDimX, max_block[0]), A(MaxBlockDimY, max_block[1]),
+		A(MaxBlockDimZ, max_block[2]), A(MaxGridDimX, max_grid[0]),
+		A(MaxGridDimY, max_grid[1]), A(MaxGridDimZ, max_grid[2]),
+		A(MaxThreadsPerBlock, max_threads_per_block),
+		A(MaxThreadsPerMultiProcessor, max_threads_per_sm),
+		A(MemoryBusWidth, mem_bus_width), A(MemoryClockRate, mem_clock_khz),
+		A(MultiprocessorCount, sm_count), A(PciBusId, pci_bus), A(PciDeviceId, pci_device),
+		A(PciDomainId, pci_domain), A(MaxRegistersPerBlock, regs_per_block),
+		A(MaxRegistersPerMultiprocessor, regs_per_sm),
+		A(MaxSharedMemoryPerBlock, shared_per_block),
+		A(SharedMemPerBlockOptin, shared_per_block_optin),
+		A(SharedMemPerMultiprocessor, shared_per_sm),
+		A(TotalConstantMemory, const_mem),
+#undef A
+	};
+	char name[200] = "";
+	CUresult r = CALL(hipDeviceGetName, name, (int)sizeof name, ordinal);
+
+	*i = (struct zc_device_info){ 0 };
+	if (r == CUDA_SUCCESS)
+		r = CALL(hipDeviceTotalMem, &i->total_mem, ordinal);
+	for (size_t k = 0; r == CUDA_SUCCESS && k < sizeof attributes / sizeof attributes[0]; k++)
+		r = CALL(hipDeviceGetAttribute, (int *)((char *)i + attributes[k].offset),
+		         attributes[k].attribute, ordinal);
+	if (r != CUDA_SUCCESS)
+		return r;
+	snprintf(i->name, sizeof i->name, "%s [zluda-convert]", name);
+	/* A UUID the stub can report the same way every time: the PCI location. */
+	snprintf((char *)i->uuid, sizeof i->uuid, "zc%04x%02x%02x", (unsigned)i->pci_domain,
+	         (unsigned)i->pci_bus & 0xff, (unsigned)i->pci_device & 0xff);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+hip_mem_info(int ordinal, size_t *free_bytes, size_t *total_bytes)
+{
+	CUresult r = use_device(ordinal);
+
+	return r == CUDA_SUCCESS ? CALL(hipMemGetInfo, free_bytes, total_bytes) : r;
+}
+
+static CUresult
+hip_alloc(int ordinal, enum zc_mem_kind kind, size_t bytes, void **ptr)
+{
+	CUresult r = use_device(ordinal);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	switch (kind) {
+	case ZC_MEM_DEVICE:
+		return CALL(hipMalloc, ptr, bytes);
+	case ZC_MEM_HOST:
+		return CALL(hipHostMalloc, ptr, bytes, hipHostMallocPortable | hipHostMallocMapped);
+	case ZC_MEM_MANAGED:
+		return CALL(hipMallocManaged, ptr, bytes, hipMemAttachGlobal);
+	}
+	return stub_fail(CUDA_ERROR_INVALID_VALUE, "memory kind %d", (int)kind);
+}
+
+static CUresult
+hip_free(enum zc_mem_kind kind, void *ptr)
+{
+	return kind == ZC_MEM_HOST ? CALL(hipHostFree, ptr) : CALL(hipFree, ptr);
+}
+
+static CUresult
+hip_stream_create(int ordinal, enum zc_stream_kind kind, unsigned flags, int priority,
+                  struct zc_drv_stream **out)
+{
+	struct zc_drv_stream *s = stub_alloc(sizeof *s);
+	CUresult r = CUDA_SUCCESS;
+
+	if (!s)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream");
+	s->device = ordinal;
+	/* HIP's NULL and per-thread streams have CUDA's semantics already. */
+	if (kind == ZC_STREAM_PER_THREAD)
+		s->hip = hipStreamPerThread;
+	else if (kind == ZC_STREAM_CREATED && (r = use_device(ordinal)) == CUDA_SUCCESS)
+		r = CALL(hipStreamCreateWithPriority, &s->hip, flags, priority);
+	if (r != CUDA_SUCCESS) {
+		stub_free(s);
+		return r;
+	}
+	*out = s;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+hip_stream_destroy(struct zc_drv_stream *s)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	if (s->hip && s->hip != hipStreamPerThread)
+		r = CALL(hipStreamDestroy, s->hip);
+	stub_free(s);
+	return r;
+}
+
+static CUresult
+hip_stream_query(struct zc_drv_stream *s)
+{
+	CUresult r = use_device(s->device);
+
+	return r == CUDA_SUCCESS ? CALL(hipStreamQuery, s->hip) : r;
+}
+
+static CUresult
+hip_stream_sync(struct zc_drv_stream *s)
+{
+	CUresult r = use_device(s->device);
+
+	return r == CUDA_SUCCESS ? CALL(hipStreamSynchronize, s->hip) : r;
+}
+
+static CUresult
+hip_stream_wait_event(struct zc_drv_stream *s, struct zc_drv_event *e)
+{
+	CUresult r = use_device(s->device);
+
+	return r == CUDA_SUCCESS ? CALL(hipStreamWaitEvent, s->hip, e->hip, 0) : r;
+}
+
+static CUresult
+hip_copy(struct zc_drv_stream *s, const struct zc_copy *c)
+{
+	CUresult r = use_device(s->device);
+
+	for (size_t z = 0; r == CUDA_SUCCESS && z < c->depth; z++)
+		r = CALL(hipMemcpy2DAsync, (char *)c->dst + z * c->dst_height * c->dst_pitch,
+		         c->dst_pitch, (const char *)c->src + z * c->src_height * c->src_pitch,
+		         c->src_pitch, c->width, c->height, hipMemcpyDefault, s->hip);
+	return r;
+}
+
+static CUresult
+hip_fill(struct zc_drv_stream *s, const struct zc_fill *f)
+{
+	CUresult r = use_device(s->device);
+	/* Contiguous rows are one fill; otherwise one per row. */
+	size_t rows = f->pitch == f->width * f->elem_size ? 1 : f->height;
+	size_t count = rows == 1 ? f->width * f->height : f->width;
+
+	for (size_t y = 0; r == CUDA_SUCCESS && y < rows; y++) {
+		void *row = (char *)f->dst + y * f->pitch;
+		if (f->elem_size == 1)
+			r = CALL(hipMemsetD8Async, row, (unsigned char)f->value, count, s->hip);
+		else if (f->elem_size == 2)
+			r = CALL(hipMemsetD16Async, row, (unsigned short)f->value, count, s->hip);
+		else
+			r = CALL(hipMemsetD32Async, row, (int)f->value, count, s->hip);
+	}
+	return r;
+}
+
+struct host_call {
+	void (*fn)(void *);
+	void *arg;
+};
+
+static void
+run_host_call(hipStream_t stream, hipError_t status, void *arg)
+{
+	struct host_call call = *(struct host_call *)arg;
+
+	stub_free(arg);
+	call.fn(call.arg);
+}
+
+static CUresult
+hip_host_func(struct zc_drv_stream *s, void (*fn)(void *), void *arg)
+{
+	struct host_call *call = stub_alloc(sizeof *call);
+	CUresult r = use_device(s->device);
+
+	if (!call)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "host function");
+	*call = (struct host_call){ fn, arg };
+	if (r == CUDA_SUCCESS)
+		r = CALL(hipStreamAddCallback, s->hip, run_host_call, call, 0);
+	if (r != CUDA_SUCCESS)
+		stub_free(call);
+	return r;
+}
+
+static CUresult
+hip_event_create(unsigned flags, struct zc_drv_event **out)
+{
+	struct zc_drv_event *e = stub_alloc(sizeof *e);
+	CUresult r;
+
+	if (!e)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "event");
+	/* CUDA's event flags have HIP's values. */
+	if ((r = CALL(hipEventCreateWithFlags, &e->hip, flags)) != CUDA_SUCCESS) {
+		stub_free(e);
+		return r;
+	}
+	*out = e;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+hip_event_destroy(struct zc_drv_event *e)
+{
+	CUresult r = CALL(hipEventDestroy, e->hip);
+
+	stub_free(e);
+	return r;
+}
+
+static CUresult
+hip_event_record(struct zc_drv_event *e, struct zc_drv_stream *s)
+{
+	CUresult r = use_device(s->device);
+
+	return r == CUDA_SUCCESS ? CALL(hipEventRecord, e->hip, s->hip) : r;
+}
+
+static CUresult
+hip_event_query(struct zc_drv_event *e)
+{
+	return CALL(hipEventQuery, e->hip);
+}
+
+static CUresult
+hip_event_sync(struct zc_drv_event *e)
+{
+	return CALL(hipEventSynchronize, e->hip);
+}
+
+static CUresult
+hip_event_elapsed(float *ms, struct zc_drv_event *start, struct zc_drv_event *end)
+{
+	return CALL(hipEventElapsedTime, ms, start->hip, end->hip);
+}
+
+const struct zc_driver zc_hip_driver = {
+	.name = "hip",
+	.init = hip_init,
+	.device_info = hip_device_info,
+	.mem_info = hip_mem_info,
+	.alloc = hip_alloc,
+	.free = hip_free,
+	.stream_create = hip_stream_create,
+	.stream_destroy = hip_stream_destroy,
+	.stream_query = hip_stream_query,
+	.stream_sync = hip_stream_sync,
+	.stream_wait_stream = NULL,
+	.stream_wait_event = hip_stream_wait_event,
+	.copy = hip_copy,
+	.fill = hip_fill,
+	.host_func = hip_host_func,
+	.event_create = hip_event_create,
+	.event_destroy = hip_event_destroy,
+	.event_record = hip_event_record,
+	.event_query = hip_event_query,
+	.event_sync = hip_event_sync,
+	.event_elapsed = hip_event_elapsed,
+};

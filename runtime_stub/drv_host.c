@@ -1,0 +1,485 @@
+/* The CPU driver: device memory is host memory, and each stream is an ordered queue that a
+ * worker thread of its own runs, so work is asynchronous to the thread that queued it.
+ * Events mark a point in a queue and take the time when the worker reaches it. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api.h"
+
+struct zc_drv_event {
+	pthread_mutex_t lock;
+	pthread_cond_t reached;
+	uint64_t records;    /* records issued */
+	uint64_t completed;  /* the latest record the stream has reached */
+	struct timespec time;
+	atomic_int refs;     /* the owner's, and one per queued op that names the event */
+};
+
+enum op_kind { OP_COPY, OP_FILL, OP_HOST_FUNC, OP_RECORD, OP_WAIT_EVENT, OP_WAIT_STREAM, OP_QUIT };
+
+struct op {
+	struct op *next;
+	enum op_kind kind;
+	uint64_t seq;
+	union {
+		struct zc_copy copy;
+		struct zc_fill fill;
+		struct {
+			void (*fn)(void *);
+			void *arg;
+		} host;
+		struct {
+			struct zc_drv_event *event;
+			uint64_t record;
+		} event;
+		struct {
+			struct zc_drv_stream *stream;
+			uint64_t seq;
+		} stream;
+	} u;
+};
+
+struct zc_drv_stream {
+	pthread_mutex_t lock;
+	pthread_cond_t progressed;
+	struct op *head, *tail;
+	uint64_t queued;  /* seq of the last op queued */
+	uint64_t done;    /* seq of the last op finished */
+	atomic_int refs;  /* the owner's, the worker's, and one per op waiting on this stream */
+};
+
+static void
+event_unref(struct zc_drv_event *e)
+{
+	if (atomic_fetch_sub(&e->refs, 1) == 1) {
+		pthread_mutex_destroy(&e->lock);
+		pthread_cond_destroy(&e->reached);
+		stub_free(e);
+	}
+}
+
+static void
+stream_unref(struct zc_drv_stream *s)
+{
+	if (atomic_fetch_sub(&s->refs, 1) == 1) {
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->progressed);
+		stub_free(s);
+	}
+}
+
+static void
+run_copy(const struct zc_copy *c)
+{
+	for (size_t z = 0; z < c->depth; z++) {
+		for (size_t y = 0; y < c->height; y++) {
+			char *dst = (char *)c->dst + (z * c->dst_height + y) * c->dst_pitch;
+			const char *src = (const char *)c->src + (z * c->src_height + y) * c->src_pitch;
+			memmove(dst, src, c->width);
+		}
+	}
+}
+
+static void
+run_fill(const struct zc_fill *f)
+{
+	for (size_t y = 0; y < f->height; y++) {
+		char *row = (char *)f->dst + y * f->pitch;
+		if (f->elem_size == 1) {
+			memset(row, (int)f->value, f->width);
+		} else if (f->elem_size == 2) {
+			uint16_t v = (uint16_t)f->value;
+			for (size_t x = 0; x < f->width; x++)
+				memcpy(row + 2 * x, &v, 2);
+		} else {
+			for (size_t x = 0; x < f->width; x++)
+				memcpy(row + 4 * x, &f->value, 4);
+		}
+	}
+}
+
+static void
+run(struct op *op)
+{
+	switch (op->kind) {
+	case OP_COPY:
+		run_copy(&op->u.copy);
+		break;
+	case OP_FILL:
+		run_fill(&op->u.fill);
+		break;
+	case OP_HOST_FUNC:
+		op->u.host.fn(op->u.host.arg);
+		break;
+	case OP_RECORD: {
+		struct zc_drv_event *e = op->u.event.event;
+		pthread_mutex_lock(&e->lock);
+		if (op->u.event.record > e->completed) {
+			e->completed = op->u.event.record;
+			clock_gettime(CLOCK_MONOTONIC, &e->time);
+		}
+		pthread_cond_broadcast(&e->reached);
+		pthread_mutex_unlock(&e->lock);
+		event_unref(e);
+		break;
+	}
+	case OP_WAIT_EVENT: {
+		struct zc_drv_event *e = op->u.event.event;
+		pthread_mutex_lock(&e->lock);
+		while (e->completed < op->u.event.record)
+			pthread_cond_wait(&e->reached, &e->lock);
+		pthread_mutex_unlock(&e->lock);
+		event_unref(e);
+		break;
+	}
+	case OP_WAIT_STREAM: {
+		struct zc_drv_stream *t = op->u.stream.stream;
+		pthread_mutex_lock(&t->lock);
+		while (t->done < op->u.stream.seq)
+			pthread_cond_wait(&t->progressed, &t->lock);
+		pthread_mutex_unlock(&t->lock);
+		stream_unref(t);
+		break;
+	}
+	case OP_QUIT:
+		break;
+	}
+}
+
+static void *
+worker(void *arg)
+{
+	struct zc_drv_stream *s = arg;
+	bool quit = false;
+
+	while (!quit) {
+		pthread_mutex_lock(&s->lock);
+		while (!s->head)
+			pthread_cond_wait(&s->progressed, &s->lock);
+		struct op *op = s->head;
+		pthread_mutex_unlock(&s->lock);
+
+		run(op);
+		quit = op->kind == OP_QUIT;
+
+		pthread_mutex_lock(&s->lock);
+		s->head = op->next;
+		if (!s->head)
+			s->tail = NULL;
+		s->done = op->seq;
+		pthread_cond_broadcast(&s->progressed);
+		pthread_mutex_unlock(&s->lock);
+		stub_free(op);
+	}
+	stream_unref(s);
+	return NULL;
+}
+
+static CUresult
+enqueue(struct zc_drv_stream *s, struct op *op)
+{
+	pthread_mutex_lock(&s->lock);
+	op->seq = ++s->queued;
+	if (s->tail)
+		s->tail->next = op;
+	else
+		s->head = op;
+	s->tail = op;
+	pthread_cond_broadcast(&s->progressed);
+	pthread_mutex_unlock(&s->lock);
+	return CUDA_SUCCESS;
+}
+
+static struct op *
+new_op(enum op_kind kind)
+{
+	struct op *op = stub_alloc(sizeof *op);
+
+	if (op)
+		op->kind = kind;
+	return op;
+}
+
+static CUresult
+host_init(int *device_count)
+{
+	*device_count = 1;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_device_info(int ordinal, struct zc_device_info *i)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	/* A fixed, recognisable UUID: "zluda-convert" and the ordinal. */
+	static const uint8_t uuid[16] = "zluda-convert-h";
+
+	*i = (struct zc_device_info){
+		.name = "zluda-convert host CPU device",
+		.total_mem = (size_t)pages * (size_t)page,
+		/* Ampere's limits: what programs built for the default sm_75..sm_86 expect. */
+		.cc_major = 8, .cc_minor = 6,
+		.sm_count = cpus > 0 ? (int)cpus : 1,
+		.clock_khz = 1000000, .mem_clock_khz = 1000000, .mem_bus_width = 64,
+		.l2_bytes = 4 << 20,
+		.max_threads_per_block = 1024, .max_block = { 1024, 1024, 64 },
+		.max_grid = { 0x7fffffff, 65535, 65535 },
+		.max_threads_per_sm = 1536, .max_blocks_per_sm = 16,
+		.shared_per_block = 48 << 10, .shared_per_block_optin = 99 << 10,
+		.shared_per_sm = 100 << 10,
+		.const_mem = 64 << 10, .regs_per_block = 65536, .regs_per_sm = 65536,
+		.integrated = 1,
+	};
+	memcpy(i->uuid, uuid, 15);
+	i->uuid[15] = (uint8_t)ordinal;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_mem_info(int ordinal, size_t *free_bytes, size_t *total_bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	*free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * page;
+	*total_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * page;
+	return CUDA_SUCCESS;
+}
+
+/* Device memory, not the stub's own: it has CUDA's 256-byte alignment and is not zeroed,
+ * as on a GPU. */
+static CUresult
+host_alloc(int ordinal, enum zc_mem_kind kind, size_t bytes, void **ptr)
+{
+	size_t rounded = (bytes + 255) & ~(size_t)255;
+
+	if (rounded < bytes || !(*ptr = aligned_alloc(256, rounded)))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%zu bytes", bytes);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_free(enum zc_mem_kind kind, void *ptr)
+{
+	free(ptr);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_stream_create(int ordinal, enum zc_stream_kind kind, unsigned flags, int priority,
+                   struct zc_drv_stream **out)
+{
+	struct zc_drv_stream *s = stub_alloc(sizeof *s);
+	pthread_t thread;
+
+	if (!s)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream");
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->progressed, NULL);
+	atomic_init(&s->refs, 2);
+	if (pthread_create(&thread, NULL, worker, s) != 0) {
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->progressed);
+		stub_free(s);
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream worker thread");
+	}
+	pthread_detach(thread);
+	*out = s;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_stream_destroy(struct zc_drv_stream *s)
+{
+	struct op *op = new_op(OP_QUIT);
+
+	if (!op)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream end");
+	enqueue(s, op);
+	stream_unref(s);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_stream_query(struct zc_drv_stream *s)
+{
+	pthread_mutex_lock(&s->lock);
+	bool idle = s->done == s->queued;
+	pthread_mutex_unlock(&s->lock);
+	return idle ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+static CUresult
+host_stream_sync(struct zc_drv_stream *s)
+{
+	pthread_mutex_lock(&s->lock);
+	uint64_t target = s->queued;
+	while (s->done < target)
+		pthread_cond_wait(&s->progressed, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_stream_wait_stream(struct zc_drv_stream *waiter, struct zc_drv_stream *target)
+{
+	struct op *op = new_op(OP_WAIT_STREAM);
+
+	if (!op)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream wait");
+	pthread_mutex_lock(&target->lock);
+	op->u.stream.seq = target->queued;
+	pthread_mutex_unlock(&target->lock);
+	atomic_fetch_add(&target->refs, 1);
+	op->u.stream.stream = target;
+	return enqueue(waiter, op);
+}
+
+static CUresult
+host_copy(struct zc_drv_stream *s, const struct zc_copy *c)
+{
+	struct op *op = new_op(OP_COPY);
+
+	if (!op)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "copy");
+	op->u.copy = *c;
+	return enqueue(s, op);
+}
+
+static CUresult
+host_fill(struct zc_drv_stream *s, const struct zc_fill *f)
+{
+	struct op *op = new_op(OP_FILL);
+
+	if (!op)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "fill");
+	op->u.fill = *f;
+	return enqueue(s, op);
+}
+
+static CUresult
+host_host_func(struct zc_drv_stream *s, void (*fn)(void *), void *arg)
+{
+	struct op *op = new_op(OP_HOST_FUNC);
+
+	if (!op)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "host function");
+	op->u.host.fn = fn;
+	op->u.host.arg = arg;
+	return enqueue(s, op);
+}
+
+static CUresult
+host_event_create(unsigned flags, struct zc_drv_event **out)
+{
+	struct zc_drv_event *e = stub_alloc(sizeof *e);
+
+	if (!e)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "event");
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_cond_init(&e->reached, NULL);
+	atomic_init(&e->refs, 1);
+	*out = e;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_event_destroy(struct zc_drv_event *e)
+{
+	event_unref(e);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_event_record(struct zc_drv_event *e, struct zc_drv_stream *s)
+{
+	struct op *op = new_op(OP_RECORD);
+
+	if (!op)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "event record");
+	pthread_mutex_lock(&e->lock);
+	op->u.event.record = ++e->records;
+	pthread_mutex_unlock(&e->lock);
+	atomic_fetch_add(&e->refs, 1);
+	op->u.event.event = e;
+	return enqueue(s, op);
+}
+
+static CUresult
+host_stream_wait_event(struct zc_drv_stream *s, struct zc_drv_event *e)
+{
+	struct op *op = new_op(OP_WAIT_EVENT);
+
+	if (!op)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "event wait");
+	pthread_mutex_lock(&e->lock);
+	op->u.event.record = e->records;
+	pthread_mutex_unlock(&e->lock);
+	atomic_fetch_add(&e->refs, 1);
+	op->u.event.event = e;
+	return enqueue(s, op);
+}
+
+static CUresult
+host_event_query(struct zc_drv_event *e)
+{
+	pthread_mutex_lock(&e->lock);
+	bool reached = e->completed >= e->records;
+	pthread_mutex_unlock(&e->lock);
+	return reached ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+static CUresult
+host_event_sync(struct zc_drv_event *e)
+{
+	pthread_mutex_lock(&e->lock);
+	uint64_t target = e->records;
+	while (e->completed < target)
+		pthread_cond_wait(&e->reached, &e->lock);
+	pthread_mutex_unlock(&e->lock);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_event_elapsed(float *ms, struct zc_drv_event *start, struct zc_drv_event *end)
+{
+	struct timespec t0, t1;
+
+	if (host_event_query(start) != CUDA_SUCCESS || host_event_query(end) != CUDA_SUCCESS)
+		return stub_fail(CUDA_ERROR_NOT_READY, "an event has not been reached yet");
+	pthread_mutex_lock(&start->lock);
+	t0 = start->time;
+	pthread_mutex_unlock(&start->lock);
+	pthread_mutex_lock(&end->lock);
+	t1 = end->time;
+	pthread_mutex_unlock(&end->lock);
+	*ms = (float)((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	return CUDA_SUCCESS;
+}
+
+const struct zc_driver zc_host_driver = {
+	.name = "host",
+	.init = host_init,
+	.device_info = host_device_info,
+	.mem_info = host_mem_info,
+	.alloc = host_alloc,
+	.free = host_free,
+	.stream_create = host_stream_create,
+	.stream_destroy = host_stream_destroy,
+	.stream_query = host_stream_query,
+	.stream_sync = host_stream_sync,
+	.stream_wait_stream = host_stream_wait_stream,
+	.stream_wait_event = host_stream_wait_event,
+	.copy = host_copy,
+	.fill = host_fill,
+	.host_func = host_host_func,
+	.event_create = host_event_create,
+	.event_destroy = host_event_destroy,
+	.event_record = host_event_record,
+	.event_query = host_event_query,
+	.event_sync = host_event_sync,
+	.event_elapsed = host_event_elapsed,
+};

@@ -1,0 +1,164 @@
+/* The entry points cudart reaches first: cuInit with the choice of driver,
+ * cuDriverGetVersion, and cuGetProcAddress, which is how cudart finds everything else. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "procaddress.h"
+
+const struct zc_driver *zc_drv;
+
+static struct {
+	pthread_once_t once;
+	CUresult result;
+} init_state = { PTHREAD_ONCE_INIT, CUDA_ERROR_NOT_INITIALIZED };
+
+static CUresult
+start_driver(const struct zc_driver *driver)
+{
+	int count = 0;
+	CUresult r = driver->init(&count);
+
+	if (r == CUDA_SUCCESS && count == 0)
+		r = stub_fail(CUDA_ERROR_NO_DEVICE, "the %s driver found no device", driver->name);
+	if (r != CUDA_SUCCESS)
+		return r;
+	zc_drv = driver;
+	return zc_devices_init(count);
+}
+
+/* ZLUDA_CONVERT_DRIVER=hip|host chooses; otherwise HIP when it finds a device, else the
+ * CPU. */
+static void
+select_driver(void)
+{
+	const char *choice = getenv("ZLUDA_CONVERT_DRIVER");
+
+	if (choice && strcmp(choice, "hip") == 0)
+		init_state.result = start_driver(&zc_hip_driver);
+	else if (choice && strcmp(choice, "host") == 0)
+		init_state.result = start_driver(&zc_host_driver);
+	else if (choice && *choice)
+		init_state.result = stub_fail(CUDA_ERROR_NO_DEVICE,
+		                            "ZLUDA_CONVERT_DRIVER=%s is not hip or host", choice);
+	else if (start_driver(&zc_hip_driver) != CUDA_SUCCESS)
+		init_state.result = start_driver(&zc_host_driver);
+	else
+		init_state.result = CUDA_SUCCESS;
+	if (zc_tracing && zc_drv)
+		zc_trace_line("zluda-convert: using the %s driver", zc_drv->name);
+}
+
+CUresult
+zc_initialized(void)
+{
+	/* The once's completion orders the write of result before this read. */
+	return init_state.result;
+}
+
+ZC_EXPORT CUresult
+cuInit(unsigned int flags)
+{
+	if (flags != 0)
+		return TRACE(stub_fail(CUDA_ERROR_INVALID_VALUE, "flags must be 0"), "%u", flags);
+	pthread_once(&init_state.once, select_driver);
+	return TRACE(init_state.result, "%u", flags);
+}
+
+ZC_EXPORT CUresult
+cuDriverGetVersion(int *version)
+{
+	if (!version)
+		return TRACE(stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL version"), "NULL");
+	*version = ZC_DRIVER_VERSION;
+	return TRACE(CUDA_SUCCESS, "-> %d", *version);
+}
+
+/* Symbol name -> function, for the functions the stub implements and, from
+ * procaddress.tsv, for every other symbol the real driver can hand out. Both lists are in
+ * strcmp order (the unit tests check exports.inc's). */
+struct named_function {
+	const char *name;
+	void (*function)(void);
+};
+
+#define ZC_FUNCTION(symbol, params) { #symbol, (void (*)(void))symbol },
+static const struct named_function implemented[] = {
+#include "exports.inc"
+};
+#undef ZC_FUNCTION
+
+/* x86-64 SysV lets a function that ignores its arguments stand for any signature that
+ * returns an int-sized value, so one body per name serves every unimplemented function. */
+#define UNSUPPORTED(symbol) \
+	static CUresult unsupported_##symbol(void) { return zc_unsupported(#symbol); }
+#include "unsupported_table.inc"
+#undef UNSUPPORTED
+
+#define UNSUPPORTED(symbol) { #symbol, (void (*)(void))unsupported_##symbol },
+static const struct named_function unsupported[] = {
+#include "unsupported_table.inc"
+};
+#undef UNSUPPORTED
+
+enum {
+	IMPLEMENTED_COUNT = sizeof implemented / sizeof implemented[0],
+	UNSUPPORTED_COUNT = sizeof unsupported / sizeof unsupported[0],
+};
+
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(((const struct named_function *)a)->name,
+	              ((const struct named_function *)b)->name);
+}
+
+static void (*function_named(const char *name))(void)
+{
+	struct named_function key = { name, NULL };
+	const struct named_function *found;
+
+	found = bsearch(&key, implemented, IMPLEMENTED_COUNT, sizeof key, compare_names);
+	if (!found)
+		found = bsearch(&key, unsupported, UNSUPPORTED_COUNT, sizeof key, compare_names);
+	return found ? found->function : NULL;
+}
+
+static CUresult
+get_proc_address(const char *symbol, void **pfn, int version, uint64_t flags, int *status)
+{
+	struct zc_proc_resolution found;
+	void (*function)(void) = NULL;
+
+	if (!symbol || !pfn)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL symbol or pfn");
+	found = zc_proc_resolve(symbol, version, flags);
+	if (found.status == ZC_PROC_FOUND)
+		function = function_named(found.symbol);
+	*pfn = (void *)function;
+	if (status)
+		*status = function ? CU_GET_PROC_ADDRESS_SUCCESS
+		          : found.status == ZC_PROC_VERSION_NOT_SUFFICIENT
+		              ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
+		              : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+	return function ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+
+ZC_EXPORT CUresult
+cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, uint64_t flags)
+{
+	CUresult r = get_proc_address(symbol, pfn, cudaVersion, flags, NULL);
+
+	return TRACE(r, "\"%s\", %d, %llu", symbol ? symbol : "(null)", cudaVersion,
+	             (unsigned long long)flags);
+}
+
+ZC_EXPORT CUresult
+cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, uint64_t flags,
+                    int *symbolStatus)
+{
+	CUresult r = get_proc_address(symbol, pfn, cudaVersion, flags, symbolStatus);
+
+	return TRACE(r, "\"%s\", %d, %llu", symbol ? symbol : "(null)", cudaVersion,
+	             (unsigned long long)flags);
+}

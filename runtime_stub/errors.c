@@ -1,0 +1,112 @@
+/* The error and allocation funnels, and the names of CUDA's error codes. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api.h"
+
+static const struct {
+	CUresult code;
+	const char *name;
+	const char *text;
+} errors[] = {
+	{ CUDA_SUCCESS, "CUDA_SUCCESS", "no error" },
+	{ CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument" },
+	{ CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory" },
+	{ CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error" },
+	{ CUDA_ERROR_DEINITIALIZED, "CUDA_ERROR_DEINITIALIZED", "driver shutting down" },
+	{ CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected" },
+	{ CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal" },
+	{ CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid" },
+	{ CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context" },
+	{ CUDA_ERROR_NO_BINARY_FOR_GPU, "CUDA_ERROR_NO_BINARY_FOR_GPU",
+	  "no kernel image is available for execution on the device" },
+	{ CUDA_ERROR_UNSUPPORTED_LIMIT, "CUDA_ERROR_UNSUPPORTED_LIMIT", "limit is not supported on this architecture" },
+	{ CUDA_ERROR_INVALID_SOURCE, "CUDA_ERROR_INVALID_SOURCE", "device kernel image is invalid" },
+	{ CUDA_ERROR_FILE_NOT_FOUND, "CUDA_ERROR_FILE_NOT_FOUND", "file not found" },
+	{ CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
+	  "shared object initialization failed" },
+	{ CUDA_ERROR_OPERATING_SYSTEM, "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed or operation not supported on this OS" },
+	{ CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle" },
+	{ CUDA_ERROR_ILLEGAL_STATE, "CUDA_ERROR_ILLEGAL_STATE", "the operation cannot be performed in the present state" },
+	{ CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found" },
+	{ CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready" },
+	{ CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered" },
+	{ CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch" },
+	{ CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE",
+	  "cannot set while device is active in this process" },
+	{ CUDA_ERROR_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED", "context is destroyed" },
+	{ CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered" },
+	{ CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure" },
+	{ CUDA_ERROR_NOT_PERMITTED, "CUDA_ERROR_NOT_PERMITTED", "operation not permitted" },
+	{ CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported" },
+	{ CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error" },
+};
+
+static int
+error_index(CUresult code)
+{
+	for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+		if (errors[i].code == code)
+			return (int)i;
+	return -1;
+}
+
+const char *
+zc_error_name(CUresult code)
+{
+	int i = error_index(code);
+
+	return i < 0 ? "CUDA_ERROR_?" : errors[i].name;
+}
+
+CUresult
+stub_fail(CUresult code, const char *why, ...)
+{
+	if (zc_tracing) {
+		char text[512];
+		va_list ap;
+
+		va_start(ap, why);
+		vsnprintf(text, sizeof text, why, ap);
+		va_end(ap);
+		zc_trace_line("  %s: %s", zc_error_name(code), text);
+	}
+	return code;
+}
+
+void *
+stub_alloc(size_t bytes)
+{
+	return calloc(1, bytes ? bytes : 1);
+}
+
+void
+stub_free(void *p)
+{
+	free(p);
+}
+
+ZC_EXPORT CUresult
+cuGetErrorName(CUresult error, const char **str)
+{
+	int i = error_index(error);
+
+	if (!str)
+		return TRACE(stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL str"), "%d", error);
+	*str = i < 0 ? NULL : errors[i].name;
+	CUresult r = i < 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	return TRACE(r, "%d", error);
+}
+
+ZC_EXPORT CUresult
+cuGetErrorString(CUresult error, const char **str)
+{
+	int i = error_index(error);
+
+	if (!str)
+		return TRACE(stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL str"), "%d", error);
+	*str = i < 0 ? NULL : errors[i].text;
+	CUresult r = i < 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	return TRACE(r, "%d", error);
+}

@@ -1,0 +1,211 @@
+/* cuGetExportTable: the private tables cudart asks for by GUID. What each slot must do is
+ * in the reference notes integrity-check.md §7 and fatbin.md §4.2; slot 0 of most tables is
+ * the table's size in bytes. Each table is one static object: the integrity check hashes
+ * the addresses cudart was handed. */
+#include <string.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "integrity.h"
+
+typedef void (*slot)(void);
+#define FN(f) ((void *)(slot)(f))
+#define SIZE(slots) ((void *)(uintptr_t)((slots) * sizeof(void *)))
+
+/* CUDART_INTERFACE */
+
+/* [2]: the device's primary context, neither retained nor made active. */
+static CUresult
+primary_context(CUcontext *pctx, CUdevice dev)
+{
+	struct zc_device *d;
+	CUresult r = zc_device_get(dev, &d);
+
+	if (r == CUDA_SUCCESS && !pctx)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pctx");
+	if (r == CUDA_SUCCESS)
+		*pctx = d->primary;
+	return TRACE(r, "CUDART_INTERFACE[2] %d", dev);
+}
+
+/* [1], [6], [8]: module loading of older static cudart, which comes with module support. */
+static CUresult
+module_from_cubin(void)
+{
+	return zc_unsupported("CUDART_INTERFACE get_module_from_cubin");
+}
+
+static void
+ignore_size(size_t unused)
+{
+}
+
+/* [12]: the real driver loads its compilers here; there is nothing to load. */
+static CUresult
+load_compilers(void)
+{
+	return CUDA_SUCCESS;
+}
+
+static void *const cudart_interface[13] = {
+	SIZE(13), FN(module_from_cubin), FN(primary_context), NULL, NULL, NULL,
+	FN(module_from_cubin), FN(ignore_size), FN(module_from_cubin), NULL, NULL, NULL,
+	FN(load_compilers),
+};
+
+/* TOOLS_RUNTIME_CALLBACK_HOOKS: [2] and [6] hand out zeroed process-lifetime buffers. */
+static uint32_t hooks_buffer1[1024], hooks_buffer2[14];
+
+static void
+hooks_get_buffer1(void **ptr, size_t *size)
+{
+	*ptr = hooks_buffer1;
+	*size = sizeof hooks_buffer1 / sizeof hooks_buffer1[0];
+}
+
+static void
+hooks_get_buffer2(void **ptr, size_t *size)
+{
+	*ptr = hooks_buffer2;
+	*size = sizeof hooks_buffer2 / sizeof hooks_buffer2[0];
+}
+
+static void *const tools_runtime_callback_hooks[7] = {
+	SIZE(7), NULL, FN(hooks_get_buffer1), NULL, NULL, NULL, FN(hooks_get_buffer2),
+};
+
+/* TOOLS_TLS: only its existence matters. */
+static void *const tools_tls[4] = { SIZE(4) };
+
+/* CONTEXT_LOCAL_STORAGE: no size slot; put, delete, get, then a NULL end. */
+static CUresult
+cls_put(CUcontext ctx, void *key, void *value, void (*dtor)(CUcontext, void *, void *))
+{
+	return zc_cls_put(ctx, key, value, dtor);
+}
+
+static CUresult
+cls_delete(CUcontext ctx, void *key)
+{
+	return zc_cls_delete(ctx, key);
+}
+
+static CUresult
+cls_get(void **value, CUcontext ctx, void *key)
+{
+	return zc_cls_get(ctx, key, value);
+}
+
+static void *const context_local_storage[4] = { FN(cls_put), FN(cls_delete), FN(cls_get), NULL };
+
+/* CONTEXT_CHECKS */
+static CUresult
+context_check(CUcontext ctx, uint32_t *result1, const void **result2)
+{
+	*result1 = 0;
+	return CUDA_SUCCESS;
+}
+
+static uint32_t
+context_check_flags(void)
+{
+	return 0;
+}
+
+static void *const context_checks[4] = {
+	SIZE(4), NULL, FN(context_check), FN(context_check_flags),
+};
+
+/* INTEGRITY_CHECK */
+static CUresult integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t out[2]);
+
+static void *const integrity_table[3] = { SIZE(3), FN(integrity_check), NULL };
+
+static CUresult
+integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t out[2])
+{
+	int count = zc_initialized() == CUDA_SUCCESS ? zc_device_count() : 0;
+	struct zc_integrity_device devices[count > 0 ? count : 1];
+
+	for (int i = 0; i < count; i++) {
+		struct zc_device *d;
+		zc_device_get(i, &d);
+		memcpy(devices[i].uuid, d->info.uuid, sizeof devices[i].uuid);
+		devices[i].pci_domain = d->info.pci_domain;
+		devices[i].pci_bus = d->info.pci_bus;
+		devices[i].pci_device = d->info.pci_device;
+	}
+	struct zc_integrity_inputs in = {
+		.driver_version = ZC_DRIVER_VERSION,
+		.version = version,
+		.pid = (uint32_t)getpid(),
+		.thread = (uint32_t)pthread_self(),
+		.cudart_table = (uint64_t)(uintptr_t)cudart_interface,
+		.integrity_table = (uint64_t)(uintptr_t)integrity_table,
+		.check_function = (uint64_t)(uintptr_t)integrity_table[1],
+		.unix_seconds = unix_seconds,
+		.devices = devices,
+		.device_count = (size_t)count,
+	};
+	zc_integrity_answer(&in, out);
+	return TRACE(CUDA_SUCCESS, "INTEGRITY_CHECK[1] %u", version);
+}
+
+/* {F8CFF951-...}, new in cudart 13 and of unknown purpose: cudart accepts a table whose
+ * slots do nothing, and has not been seen calling one. */
+static uint64_t
+unknown_slot(void)
+{
+	if (zc_tracing)
+		zc_trace_line("zluda-convert: a slot of export table F8CFF951 was called");
+	return 0;
+}
+
+#define U FN(unknown_slot)
+#define U8 U, U, U, U, U, U, U, U
+static void *const cudart13_table[64] = {
+	SIZE(64), U, U, U, U, U, U, U, U8, U8, U8, U8, U8, U8, U8,
+};
+#undef U8
+#undef U
+
+static const struct {
+	uint8_t guid[16];
+	const char *name;
+	void *const *table;
+} tables[] = {
+	{ { 0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9 },
+	  "CUDART_INTERFACE", cudart_interface },
+	{ { 0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66 },
+	  "TOOLS_RUNTIME_CALLBACK_HOOKS", tools_runtime_callback_hooks },
+	{ { 0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc },
+	  "TOOLS_TLS", tools_tls },
+	{ { 0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93 },
+	  "CONTEXT_LOCAL_STORAGE", context_local_storage },
+	{ { 0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e },
+	  "CONTEXT_CHECKS", context_checks },
+	{ { 0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2 },
+	  "INTEGRITY_CHECK", integrity_table },
+	{ { 0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9 },
+	  "F8CFF951", cudart13_table },
+};
+
+ZC_EXPORT CUresult
+cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
+{
+	const char *name = "unknown";
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+
+	if (ppExportTable && pExportTableId) {
+		for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+			if (memcmp(tables[i].guid, pExportTableId->bytes, 16) == 0) {
+				*ppExportTable = tables[i].table;
+				name = tables[i].name;
+				r = CUDA_SUCCESS;
+			}
+		}
+	}
+	if (r != CUDA_SUCCESS)
+		r = stub_fail(r, "no export table with that GUID");
+	return TRACE(r, "%s", name);
+}

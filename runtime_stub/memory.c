@@ -1,0 +1,440 @@
+/* Memory: every allocation the stub hands out, kept in one table sorted by address, so
+ * pointers can be checked and described (cuPointerGetAttribute, cuMemGetAddressRange). */
+#include <string.h>
+
+#include "api.h"
+
+struct allocation {
+	uintptr_t base;
+	size_t size;
+	enum zc_mem_kind kind;
+	struct zc_context *ctx;
+	unsigned flags;        /* cuMemHostAlloc's flags, for cuMemHostGetFlags */
+	unsigned long long id; /* CU_POINTER_ATTRIBUTE_BUFFER_ID: unique in the process */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct allocation *items;
+	size_t count, capacity;
+	unsigned long long next_id;
+} table = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The index of the first allocation whose base is above addr. Caller holds the lock. */
+static size_t
+upper_bound(uintptr_t addr)
+{
+	size_t lo = 0, hi = table.count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (table.items[mid].base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A copy of the allocation that holds addr; false when there is none. */
+static bool
+find(uintptr_t addr, struct allocation *out)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&table.lock);
+	size_t i = upper_bound(addr);
+	if (i > 0 && addr - table.items[i - 1].base < table.items[i - 1].size) {
+		*out = table.items[i - 1];
+		found = true;
+	}
+	pthread_mutex_unlock(&table.lock);
+	return found;
+}
+
+static bool
+insert(struct allocation a)
+{
+	bool ok = true;
+
+	pthread_mutex_lock(&table.lock);
+	if (table.count == table.capacity) {
+		size_t capacity = table.capacity ? table.capacity * 2 : 64;
+		struct allocation *items = stub_alloc(capacity * sizeof *items);
+		if (items) {
+			if (table.count)
+				memcpy(items, table.items, table.count * sizeof *items);
+			stub_free(table.items);
+			table.items = items;
+			table.capacity = capacity;
+		}
+		ok = items != NULL;
+	}
+	if (ok) {
+		size_t i = upper_bound(a.base);
+		memmove(&table.items[i + 1], &table.items[i], (table.count - i) * sizeof a);
+		a.id = ++table.next_id;
+		table.items[i] = a;
+		table.count++;
+	}
+	pthread_mutex_unlock(&table.lock);
+	return ok;
+}
+
+/* Takes the allocation starting exactly at base and of the given kind out of the table. */
+static bool
+take(uintptr_t base, enum zc_mem_kind kind, struct allocation *out)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&table.lock);
+	size_t i = upper_bound(base);
+	if (i > 0 && table.items[i - 1].base == base && table.items[i - 1].kind == kind) {
+		*out = table.items[i - 1];
+		memmove(&table.items[i - 1], &table.items[i], (table.count - i) * sizeof *out);
+		table.count--;
+		found = true;
+	}
+	pthread_mutex_unlock(&table.lock);
+	return found;
+}
+
+CUresult
+zc_memory_check(CUdeviceptr ptr, size_t bytes)
+{
+	struct allocation a;
+
+	if (!find((uintptr_t)ptr, &a) || bytes > a.size - ((uintptr_t)ptr - a.base))
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not inside an allocation",
+		               (unsigned long long)ptr, bytes);
+	return CUDA_SUCCESS;
+}
+
+void
+zc_memory_release(struct zc_context *ctx)
+{
+	pthread_mutex_lock(&table.lock);
+	size_t kept = 0;
+	for (size_t i = 0; i < table.count; i++) {
+		struct allocation *a = &table.items[i];
+		if (a->ctx == ctx)
+			zc_drv->free(a->kind, (void *)a->base);
+		else
+			table.items[kept++] = *a;
+	}
+	table.count = kept;
+	pthread_mutex_unlock(&table.lock);
+}
+
+/* dest is where the caller will store the pointer: NULL there is the caller's error. */
+static CUresult
+allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, void **ptr)
+{
+	struct zc_context *ctx;
+	void *p;
+	CUresult r = zc_context_current(&ctx);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!dest || bytes == 0)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pointer or 0 bytes");
+	if ((r = zc_drv->alloc(ctx->device, kind, bytes, &p)) != CUDA_SUCCESS)
+		return r;
+	if (!insert((struct allocation){ (uintptr_t)p, bytes, kind, ctx, flags, 0 })) {
+		zc_drv->free(kind, p);
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "allocation table");
+	}
+	*ptr = p;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+release(uintptr_t base, enum zc_mem_kind kind)
+{
+	struct allocation a;
+	CUresult r = zc_initialized();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!take(base, kind, &a))
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is not an allocation of this kind",
+		               (unsigned long long)base);
+	/* Work queued before the free may still use the memory. */
+	zc_context_sync(a.ctx);
+	return zc_drv->free(kind, (void *)base);
+}
+
+ZC_EXPORT CUresult
+cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+	void *p = NULL;
+	CUresult r = allocate(ZC_MEM_DEVICE, bytesize, 0, dptr, &p);
+
+	if (r == CUDA_SUCCESS)
+		*dptr = (CUdeviceptr)(uintptr_t)p;
+	return TRACE(r, "%zu -> %p", bytesize, p);
+}
+
+ZC_EXPORT CUresult
+cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+	void *p = NULL;
+	CUresult r = CUDA_SUCCESS;
+
+	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags);
+	if (r == CUDA_SUCCESS)
+		r = allocate(ZC_MEM_MANAGED, bytesize, flags, dptr, &p);
+	if (r == CUDA_SUCCESS)
+		*dptr = (CUdeviceptr)(uintptr_t)p;
+	return TRACE(r, "%zu, 0x%x -> %p", bytesize, flags, p);
+}
+
+ZC_EXPORT CUresult
+cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+                   unsigned int ElementSizeBytes)
+{
+	/* Rows start on the texture pitch alignment, like CUDA's. */
+	size_t pitch = (WidthInBytes + 511) & ~(size_t)511;
+	void *p = NULL;
+	CUresult r = CUDA_SUCCESS;
+
+	if (!pPitch || (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pPitch or element size %u", ElementSizeBytes);
+	if (r == CUDA_SUCCESS && Height && pitch > SIZE_MAX / Height)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%zu rows of %zu bytes", Height, pitch);
+	if (r == CUDA_SUCCESS)
+		r = allocate(ZC_MEM_DEVICE, pitch * Height, 0, dptr, &p);
+	if (r == CUDA_SUCCESS) {
+		*dptr = (CUdeviceptr)(uintptr_t)p;
+		*pPitch = pitch;
+	}
+	return TRACE(r, "%zu, %zu, %u -> %p, pitch %zu", WidthInBytes, Height, ElementSizeBytes,
+	             p, r == CUDA_SUCCESS ? pitch : 0);
+}
+
+ZC_EXPORT CUresult
+cuMemFree_v2(CUdeviceptr dptr)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	/* Freeing NULL does nothing, as in CUDA; managed memory is freed here too. */
+	if (dptr) {
+		struct allocation a;
+		bool managed = find((uintptr_t)dptr, &a) && a.kind == ZC_MEM_MANAGED;
+		r = release((uintptr_t)dptr, managed ? ZC_MEM_MANAGED : ZC_MEM_DEVICE);
+	}
+	return TRACE(r, "0x%llx", (unsigned long long)dptr);
+}
+
+ZC_EXPORT CUresult
+cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+	void *p = NULL;
+	CUresult r = CUDA_SUCCESS;
+
+	if (Flags & ~(unsigned)CU_MEMHOSTALLOC_FLAGS_MASK)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", Flags);
+	if (r == CUDA_SUCCESS)
+		r = allocate(ZC_MEM_HOST, bytesize, Flags, pp, &p);
+	if (r == CUDA_SUCCESS)
+		*pp = p;
+	return TRACE(r, "%zu, 0x%x -> %p", bytesize, Flags, p);
+}
+
+ZC_EXPORT CUresult
+cuMemAllocHost_v2(void **pp, size_t bytesize)
+{
+	/* With unified addressing, all page-locked memory is portable and mapped. */
+	return cuMemHostAlloc(pp, bytesize, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+}
+
+ZC_EXPORT CUresult
+cuMemFreeHost(void *p)
+{
+	CUresult r = p ? release((uintptr_t)p, ZC_MEM_HOST)
+	               : stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL p");
+
+	return TRACE(r, "%p", p);
+}
+
+static CUresult
+host_allocation(void *p, struct allocation *a)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && (!find((uintptr_t)p, a) || a->kind != ZC_MEM_HOST))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not page-locked host memory", p);
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags)
+{
+	struct allocation a;
+	CUresult r = host_allocation(p, &a);
+
+	if (r == CUDA_SUCCESS && (!pdptr || Flags != 0))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pdptr or flags 0x%x", Flags);
+	/* Unified addressing: the device sees host memory at the host's address. */
+	if (r == CUDA_SUCCESS)
+		*pdptr = (CUdeviceptr)(uintptr_t)p;
+	return TRACE(r, "%p, 0x%x", p, Flags);
+}
+
+ZC_EXPORT CUresult
+cuMemHostGetFlags(unsigned int *pFlags, void *p)
+{
+	struct allocation a;
+	CUresult r = host_allocation(p, &a);
+
+	if (r == CUDA_SUCCESS && !pFlags)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pFlags");
+	if (r == CUDA_SUCCESS)
+		*pFlags = a.flags;
+	return TRACE(r, "%p", p);
+}
+
+ZC_EXPORT CUresult
+cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes)
+{
+	struct zc_context *ctx;
+	size_t f = 0, t = 0;
+	CUresult r = zc_context_current(&ctx);
+
+	if (r == CUDA_SUCCESS)
+		r = zc_drv->mem_info(ctx->device, &f, &t);
+	if (r == CUDA_SUCCESS) {
+		if (free_bytes)
+			*free_bytes = f;
+		if (total_bytes)
+			*total_bytes = t;
+	}
+	return TRACE(r, "-> %zu free, %zu total", f, t);
+}
+
+ZC_EXPORT CUresult
+cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+	struct allocation a;
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !find((uintptr_t)dptr, &a))
+		r = stub_fail(CUDA_ERROR_NOT_FOUND, "0x%llx is not inside an allocation",
+		            (unsigned long long)dptr);
+	if (r == CUDA_SUCCESS) {
+		if (pbase)
+			*pbase = a.base;
+		if (psize)
+			*psize = a.size;
+	}
+	return TRACE(r, "0x%llx", (unsigned long long)dptr);
+}
+
+/* One attribute of a known allocation, written as CUDA types it. */
+static CUresult
+attribute(const struct allocation *a, CUpointer_attribute attribute, void *data, uintptr_t ptr)
+{
+	switch (attribute) {
+	case CU_POINTER_ATTRIBUTE_CONTEXT:
+		*(CUcontext *)data = a->ctx;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+		*(unsigned *)data = a->kind == ZC_MEM_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+		*(CUdeviceptr *)data = ptr;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+		if (a->kind == ZC_MEM_DEVICE)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "device memory has no host address");
+		*(void **)data = (void *)ptr;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+		*(unsigned long long *)data = a->id;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+		*(unsigned *)data = a->kind == ZC_MEM_MANAGED;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+		*(int *)data = a->ctx->device;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+		*(CUdeviceptr *)data = a->base;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+		*(size_t *)data = a->size;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_MAPPED:
+		*(unsigned *)data = 1;
+		return CUDA_SUCCESS;
+	default:
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "pointer attribute %d", (int)attribute);
+	}
+}
+
+ZC_EXPORT CUresult
+cuPointerGetAttribute(void *data, CUpointer_attribute attrib, CUdeviceptr ptr)
+{
+	struct allocation a;
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !data)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL data");
+	if (r == CUDA_SUCCESS && !find((uintptr_t)ptr, &a))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is not memory the stub allocated",
+		            (unsigned long long)ptr);
+	if (r == CUDA_SUCCESS)
+		r = attribute(&a, attrib, data, (uintptr_t)ptr);
+	return TRACE(r, "%d, 0x%llx", (int)attrib, (unsigned long long)ptr);
+}
+
+/* What cuPointerGetAttributes reports for memory the stub does not know (ordinary
+ * pageable host memory): zeros, and no device. */
+static void
+unknown_attribute(CUpointer_attribute attribute, void *data)
+{
+	switch (attribute) {
+	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+	case CU_POINTER_ATTRIBUTE_MAPPED:
+		*(unsigned *)data = 0;
+		break;
+	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+		*(int *)data = -2;  /* cudaInvalidDeviceId */
+		break;
+	case CU_POINTER_ATTRIBUTE_CONTEXT:
+	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+		*(uint64_t *)data = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+ZC_EXPORT CUresult
+cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data,
+                       CUdeviceptr ptr)
+{
+	struct allocation a;
+	bool known;
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && numAttributes && (!attributes || !data))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL attributes or data");
+	if (r == CUDA_SUCCESS) {
+		known = find((uintptr_t)ptr, &a);
+		for (unsigned i = 0; i < numAttributes; i++) {
+			if (!data[i])
+				continue;
+			/* An attribute a pointer lacks reads as zero rather than failing the call. */
+			if (!known || attribute(&a, attributes[i], data[i], (uintptr_t)ptr) != CUDA_SUCCESS)
+				unknown_attribute(attributes[i], data[i]);
+		}
+	}
+	return TRACE(r, "%u, 0x%llx", numAttributes, (unsigned long long)ptr);
+}
