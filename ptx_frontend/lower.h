@@ -14,6 +14,7 @@ enum sym_kind {
 	SYM_FUNC,
 	SYM_LABEL,
 	SYM_PROTOTYPE, /* .callprototype: the signature of indirect calls naming it */
+	SYM_BRANCHTARGETS, /* .branchtargets: the labels brx.idx chooses from */
 };
 
 struct sym {
@@ -27,6 +28,8 @@ struct sym {
 	uint64_t shared_offset;           /* host shared variables */
 	const struct ptx_func *func;      /* SYM_FUNC */
 	const struct ptx_signature *sig;  /* SYM_PROTOTYPE */
+	const char **targets;             /* SYM_BRANCHTARGETS */
+	uint32_t ntargets;
 	const struct ptx_var *var;
 	struct sym *shadowed;             /* the same name in an outer scope */
 	struct sym *next_in_bucket;
@@ -104,6 +107,7 @@ void expect_operands(struct lower *L, unsigned n);
 /* One lowering function per opcode family; each returns false if it does not know the
  * opcode, so the dispatcher can try the next. */
 bool lower_int(struct lower *L);
+bool lower_bits(struct lower *L);
 bool lower_float(struct lower *L);
 bool lower_compare(struct lower *L);
 bool lower_convert(struct lower *L);

@@ -20,6 +20,30 @@ static bool lower_branch(struct lower *L)
 	return true;
 }
 
+/* brx.idx index, targets: an index past the list is undefined in PTX; here it ends the
+ * thread through a trap rather than jumping anywhere. */
+static bool lower_indirect_branch(struct lower *L)
+{
+	const struct ptx_operand *list = op(L, 1);
+	struct sym *t = list->kind == PTX_OP_NAME ? sym_lookup(L, list->name) : NULL;
+	LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "brx.out_of_range");
+	LLVMValueRef sw;
+
+	if (!t || t->kind != SYM_BRANCHTARGETS)
+		lower_fail(L, "brx.idx needs a .branchtargets list");
+	sw = LLVMBuildSwitch(L->b, operand_value(L, op(L, 0), PTX_TYPE_U32), bad, t->ntargets);
+	for (uint32_t i = 0; i < t->ntargets; i++) {
+		struct sym *label = sym_lookup(L, t->targets[i]);
+
+		if (!label || label->kind != SYM_LABEL)
+			lower_fail(L, "branch target '%s' is not a label", t->targets[i]);
+		LLVMAddCase(sw, LLVMConstInt(ll_int(L, 32), i, 0), label->block);
+	}
+	LLVMPositionBuilderAtEnd(L->b, bad);
+	end_thread(L, "__zc_trap");
+	return true;
+}
+
 /* A call argument: a .param variable of the caller (its value, with the callee's
  * parameter type), a register, or a constant. */
 static LLVMValueRef argument(struct lower *L, const struct ptx_operand *o, const struct ptx_var *p,
@@ -103,6 +127,8 @@ bool lower_control(struct lower *L)
 
 	if (!strcmp(o, "bra"))
 		return lower_branch(L);
+	if (!strcmp(o, "brx"))
+		return lower_indirect_branch(L);
 	if (!strcmp(o, "call"))
 		return lower_call(L);
 	if (!strcmp(o, "ret")) {

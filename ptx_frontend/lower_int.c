@@ -158,13 +158,12 @@ static bool lower_arith(struct lower *L, const char *o)
 
 	if (strcmp(o, "add") && strcmp(o, "sub") && strcmp(o, "mul") && strcmp(o, "mad") &&
 	    strcmp(o, "div") && strcmp(o, "rem") && strcmp(o, "min") && strcmp(o, "max") &&
-	    strcmp(o, "mul24") && strcmp(o, "mad24") && strcmp(o, "sad"))
+	    strcmp(o, "sad"))
 		return false;
 	t = mod_type(L, 0);
 	if (type_is_float(t) || t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2)
 		return false;
-	if (has_mod(L, "cc") || strcmp(o, "mul24") == 0 || strcmp(o, "mad24") == 0)
-		lower_unsupported(L);
+
 	a = src(L, 1, t);
 	b = src(L, 2, t);
 	rt = t;

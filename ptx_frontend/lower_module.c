@@ -341,6 +341,11 @@ static void declare_labels(struct lower *L, const struct ptx_stmt *s)
 			struct sym *sym = sym_add(L, &L->locals, s->u.callprototype.label, SYM_PROTOTYPE);
 
 			sym->sig = &s->u.callprototype.sig;
+		} else if (s->kind == PTX_STMT_BRANCHTARGETS) {
+			struct sym *sym = sym_add(L, &L->locals, s->u.branchtargets.label, SYM_BRANCHTARGETS);
+
+			sym->targets = s->u.branchtargets.targets;
+			sym->ntargets = s->u.branchtargets.count;
 		} else if (s->kind == PTX_STMT_LABEL) {
 			struct sym *sym;
 
@@ -370,7 +375,7 @@ static void ensure_open_block(struct lower *L)
 static void lower_instruction(struct lower *L)
 {
 	bool (*const families[])(struct lower *) = {
-		lower_int, lower_float, lower_compare, lower_convert, lower_memory, lower_control,
+		lower_bits, lower_int, lower_float, lower_compare, lower_convert, lower_memory, lower_control,
 		lower_parallel,
 	};
 
