@@ -58,8 +58,21 @@ uint32_t __zc_lanemask_ge(void);
 uint32_t __zc_dynamic_smem_size(void);
 void *__zc_dynamic_smem(void);
 
-/* bar.sync / barrier.sync a{, b}: count 0 means every thread of the block. */
+/* The base of the block's shared memory, for targets whose lowering places shared
+ * variables at offsets (only the host: ptx_target.shared_as_offsets; AMDGPU shared
+ * variables are LDS globals and have no such builtin). %total_smem_size: static
+ * plus dynamic shared memory of the block. */
+void *__zc_shared_base(void);
+uint32_t __zc_total_smem_size(void);
+/* %smid, %nsmid, %gridid: informational in PTX (any value in range is valid). */
+uint32_t __zc_smid(void);
+uint32_t __zc_nsmid(void);
+uint64_t __zc_gridid(void);
+/* bar.sync / barrier.sync a{, b}: count 0 means every thread of the block. bar.arrive
+ * counts the thread without waiting (AMDGPU before gfx12 has no split barrier: there it
+ * waits like bar.sync, which is correct where every thread also syncs later). */
 void __zc_bar_sync(uint32_t id, uint32_t count);
+void __zc_bar_arrive(uint32_t id, uint32_t count);
 /* bar.red.{popc,and,or} a{, b}, p: a barrier that also reduces p over the block. */
 uint32_t __zc_bar_red_popc(uint32_t id, uint32_t count, uint32_t pred);
 uint32_t __zc_bar_red_and(uint32_t id, uint32_t count, uint32_t pred);
@@ -118,12 +131,16 @@ float __zc_rsqrt_approx_f32(float x);
 float __zc_sqrt_approx_f32(float x);
 float __zc_tanh_approx_f32(float x);
 
+double __zc_rcp_approx_f64(double x);
+double __zc_rsqrt_approx_f64(double x);
 /* Correctly rounded (round to nearest even) division, square root and reciprocal. */
 float __zc_div_rn_f32(float a, float b);
 float __zc_sqrt_rn_f32(float x);
 float __zc_rcp_rn_f32(float x);
 
-/* trap: ends the launch with an error. */
+/* trap: ends the launch with an error. exit: ends this thread (AMDGPU: its wave, so
+ * only a wave-uniform exit is exact there). */
 _Noreturn void __zc_trap(void);
+_Noreturn void __zc_exit(void);
 
 #endif

@@ -94,14 +94,23 @@ typedef struct ZcHostOps {
 	uint64_t (*globaltimer)(ZcHostThread *t);
 	/* trap: the launch fails; never returns (rule 5). */
 	void (*trap)(ZcHostThread *t);
+	/* bar.arrive: counts this thread at barrier `id` without waiting for the others. */
+	void (*barrier_arrive)(ZcHostThread *t, uint32_t id, uint32_t count);
+	/* exit: this thread ends here, as if its entry had returned; never returns. */
+	void (*exit)(ZcHostThread *t);
 } ZcHostOps;
 
 /* One running block, shared by its threads. */
 struct ZcHostBlock {
 	const ZcHostOps *ops;
-	void *dynamic_smem;          /* the launch's dynamic shared memory, 16-byte aligned */
+	/* The block's shared memory, 16-byte aligned: the kernel's static shared variables at
+	 * the offsets the PTX lowering gave them (the kernel table's static size), then the
+	 * dynamic shared memory at that size rounded up to 16. __zc_shared_base() returns it;
+	 * contents are undefined at the block's start, as in CUDA. */
+	void *shared;
+	void *dynamic_smem;          /* the launch's dynamic shared memory, within `shared` */
 	uint32_t dynamic_smem_size;  /* its size in bytes (the launch's sharedMemBytes) */
-	uint32_t reserved;
+	uint32_t shared_size;        /* static rounded up to 16, plus dynamic */
 	void *driver;                /* the driver's own block state; the kernel never reads it */
 };
 

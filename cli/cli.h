@@ -2,6 +2,7 @@
 #ifndef ZC_CLI_H
 #define ZC_CLI_H
 
+#include "aot_image.h"
 #include "fatbin.h"
 #include "json.h"
 
@@ -23,6 +24,9 @@ typedef struct {
 	Binary bin;
 	FatbinSet set;
 	EntryExtra **extra; /* [container][entry] */
+	bool has_image;     /* a converted binary: its AOT image, viewed in place */
+	AotImage image;
+	char **code_object_files; /* extract: one per code object of the image */
 } Input;
 
 /* Opens, discovers and lists kernels; on bad input prints the error and exits 1. */
@@ -32,5 +36,6 @@ void input_write_json(const Input *in, Json *j);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 #endif

@@ -65,8 +65,31 @@ static char *entry_file_name(const Container *c, size_t ci, size_t ei)
 	return zc_strndup(name, strlen(name));
 }
 
+/* A converted binary's code objects, as <module>.<target>.co for llvm-objdump and friends. */
+static void extract_code_objects(Input *in, const char *dir)
+{
+	const AotImage *img = &in->image;
+
+	in->code_object_files = zc_alloc((img->code_objects.count + 1) * sizeof(char *));
+	for (uint32_t i = 0; i < img->code_objects.count; i++) {
+		AotCodeObject co = aot_code_object(img, i);
+		uint8_t *bytes = zc_alloc(co.size);
+		char name[160];
+		ZcError err;
+
+		if (!aot_code_object_read(&co, bytes, &err))
+			fail_input(in->path, "AOT image: %s", err.msg);
+		snprintf(name, sizeof(name), "%u.%s.co", co.module, co.target);
+		in->code_object_files[i] = zc_strndup(name, strlen(name));
+		write_file(dir, name, bytes, co.size);
+		free(bytes);
+	}
+}
+
 static void extract_all(Input *in, const char *dir)
 {
+	if (in->has_image)
+		extract_code_objects(in, dir);
 	for (size_t ci = 0; ci < in->set.ncontainers; ci++) {
 		const Container *c = &in->set.containers[ci];
 

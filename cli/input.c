@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "embed.h"
 
 static void list_kernels(Input *in, size_t ci, size_t ei)
 {
@@ -38,10 +39,15 @@ void input_load(Input *in, const char *path)
 	}
 	for (size_t i = 0; i < in->set.nnotes; i++)
 		inform(2, "%s: note: %s", path, in->set.notes[i]);
+	if (!binary_aot_image(&in->bin, &in->has_image, &in->image, &err))
+		fail_input(path, "AOT image: %s", err.msg);
 }
 
 void input_free(Input *in)
 {
+	for (uint32_t i = 0; in->code_object_files && i < in->image.code_objects.count; i++)
+		free(in->code_object_files[i]);
+	free(in->code_object_files);
 	for (size_t ci = 0; ci < in->set.ncontainers; ci++) {
 		for (size_t ei = 0; ei < in->set.containers[ci].nentries; ei++) {
 			EntryExtra *x = &in->extra[ci][ei];
@@ -154,6 +160,62 @@ static void write_container(const Input *in, Json *j, size_t ci)
 	json_object_end(j);
 }
 
+static void write_image(const AotImage *img, Json *j, const char *const *files)
+{
+	json_object_begin(j);
+	json_field_uint(j, "size", img->size);
+	json_key(j, "modules");
+	json_array_begin(j);
+	for (uint32_t mi = 0; mi < img->modules.count; mi++) {
+		AotModule m = aot_module(img, mi);
+
+		json_object_begin(j);
+		json_field_uint(j, "index", mi);
+		json_field_string(j, "name", m.name);
+		json_key(j, "code_objects");
+		json_array_begin(j);
+		for (uint32_t c = 0; c < m.ncode_objects; c++) {
+			AotCodeObject co = aot_code_object(img, m.first_code_object + c);
+
+			json_object_begin(j);
+			json_field_string(j, "target", co.target);
+			json_field_uint(j, "size", co.size);
+			json_field_uint(j, "stored_size", co.stored_size);
+			json_field_string(j, "compression", co.compression == AOT_ZSTD ? "zstd" : "none");
+			if (files)
+				json_field_string(j, "file", files[m.first_code_object + c]);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_key(j, "kernels");
+		json_array_begin(j);
+		for (uint32_t k = 0; k < m.nkernels; k++) {
+			AotKernel kernel = aot_kernel(img, m.first_kernel + k);
+
+			json_object_begin(j);
+			json_field_string(j, "name", kernel.name);
+			json_field_uint(j, "param_size", kernel.param_size);
+			json_field_uint(j, "static_shared", kernel.static_shared);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_key(j, "untranslated");
+		json_array_begin(j);
+		for (uint32_t u = 0; u < m.nuntranslated; u++) {
+			AotUntranslated un = aot_untranslated(img, m.first_untranslated + u);
+
+			json_object_begin(j);
+			json_field_string(j, "target", un.target && *un.target ? un.target : NULL);
+			json_field_string(j, "reason", un.reason);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 void input_write_json(const Input *in, Json *j)
 {
 	size_t by_kind[4] = {0}, kernels = 0, entries = 0, registered = 0;
@@ -193,6 +255,11 @@ void input_write_json(const Input *in, Json *j)
 	for (size_t i = 0; i < in->set.nnotes; i++)
 		json_string(j, in->set.notes[i]);
 	json_array_end(j);
+	json_key(j, "aot_image");
+	if (in->has_image)
+		write_image(&in->image, j, in->code_object_files);
+	else
+		json_null(j);
 	json_key(j, "totals");
 	json_object_begin(j);
 	json_field_uint(j, "containers", in->set.ncontainers);

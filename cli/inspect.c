@@ -45,6 +45,28 @@ static void print_registration(const Input *in, const Container *c)
 	       fixup_kind_name(w->data_fixup), w->symbol ? ", " : "", w->symbol ? w->symbol : "");
 }
 
+/* A converted binary: what its AOT image holds, per module and target. */
+static void print_image(const AotImage *img)
+{
+	printf("AOT image: %llu bytes, %u module%s\n", (unsigned long long)img->size,
+	       img->modules.count, img->modules.count == 1 ? "" : "s");
+	for (uint32_t mi = 0; mi < img->modules.count; mi++) {
+		AotModule m = aot_module(img, mi);
+
+		printf("  module %u (%s): %u kernel%s", mi, m.name, m.nkernels, m.nkernels == 1 ? "" : "s");
+		for (uint32_t c = 0; c < m.ncode_objects; c++) {
+			AotCodeObject co = aot_code_object(img, m.first_code_object + c);
+			printf("%s %s %llu bytes", c ? "," : ";", co.target, (unsigned long long)co.size);
+		}
+		putchar('\n');
+		for (uint32_t u = 0; u < m.nuntranslated; u++) {
+			AotUntranslated un = aot_untranslated(img, m.first_untranslated + u);
+			printf("    not translated%s%s: %s\n", un.target && *un.target ? " for " : "",
+			       un.target ? un.target : "", un.reason);
+		}
+	}
+}
+
 static void print_human(const Input *in)
 {
 	size_t entries = 0, ptx = 0, kernels = 0, registered = 0;
@@ -81,6 +103,8 @@ static void print_human(const Input *in)
 			printf(" %s", in->set.module_ids[i]);
 		putchar('\n');
 	}
+	if (in->has_image)
+		print_image(&in->image);
 	printf("total: %zu fatbin%s (%zu registered), %zu entries, %zu PTX, %zu kernel%s in PTX\n",
 	       in->set.ncontainers, in->set.ncontainers == 1 ? "" : "s", registered, entries, ptx,
 	       kernels, kernels == 1 ? "" : "s");

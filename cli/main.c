@@ -9,19 +9,37 @@
 int verbosity = 1;
 
 static const char usage_text[] =
-"Usage: zluda-convert COMMAND [OPTIONS] FILE\n"
+"Usage: zluda-convert [convert] FILE -o OUT [OPTIONS]\n"
+"       zluda-convert inspect FILE [--json]\n"
+"       zluda-convert extract FILE -o DIR\n"
 "\n"
 "Ahead-of-time rewriter for CUDA binaries: finds the fatbins that nvcc embedded in a\n"
-"Linux ELF or Windows PE executable or library and reports or extracts the GPU code.\n"
+"Linux ELF or Windows PE executable or library, translates their PTX into AMD GPU code\n"
+"objects, and writes a binary that carries them. Nothing is compiled when it runs.\n"
 "\n"
-"Commands:\n"
-"  inspect FILE [--json]    list every fatbin: where it is, whether a wrapper registers it,\n"
-"                           its entries (PTX, cubin, LTO-IR), their archs, PTX ISA versions,\n"
-"                           compression, sizes, options, and the kernels each PTX declares.\n"
-"                           --json prints one JSON document on stdout and nothing else.\n"
-"  extract FILE -o DIR      write every entry as DIR/<fatbin>.<arch>.ptx|cubin|ltoir and a\n"
-"                           DIR/index.json that describes them (the inspect JSON plus a\n"
-"                           \"file\" field per entry). Compressed entries are decompressed.\n"
+"convert (the default command):\n"
+"  FILE -o OUT              write the converted binary to OUT (never over FILE) and the\n"
+"                           runtime driver libcuda.so.1 beside it, found through the\n"
+"                           binary's $ORIGIN search path. OUT still runs on NVIDIA GPUs.\n"
+"  --offload-arch=LIST      targets, comma-separated and repeatable; default\n"
+"                           gfx1030,gfx1100,gfx1200. Also any RDNA processor LLVM knows\n"
+"                           (gfx1031..1036, gfx1101..1103, gfx1150..1153, gfx1201), the\n"
+"                           generic targets gfx10-3-generic, gfx11-generic, gfx12-generic,\n"
+"                           and host (x86-64 code run by the CPU driver, for testing).\n"
+"  -j N                     compile N modules and targets at once (default: the number\n"
+"                           of cores); the output is the same bytes for every N\n"
+"  --report=FILE.json       write what was translated, skipped and why, as JSON\n"
+"  --strict                 exit 1, writing nothing, if any module fails to translate\n"
+"  --save-temps=DIR         keep each module's PTX, LLVM IR and code objects in DIR\n"
+"\n"
+"inspect FILE [--json]      list every fatbin: where it is, whether a wrapper registers it,\n"
+"                           its entries (PTX, cubin, LTO-IR), archs, PTX ISA versions,\n"
+"                           compression, sizes, options, the kernels each PTX declares, and\n"
+"                           the AOT image of a converted binary. --json prints one JSON\n"
+"                           document on stdout and nothing else.\n"
+"extract FILE -o DIR        write every entry as DIR/<fatbin>.<arch>.ptx|cubin|ltoir, the\n"
+"                           code objects of a converted binary as DIR/<module>.<target>.co,\n"
+"                           and DIR/index.json describing them.\n"
 "\n"
 "Options (anywhere on the command line):\n"
 "  -v, --verbose            say more (notes about skipped data, files written); repeatable\n"
@@ -29,9 +47,8 @@ static const char usage_text[] =
 "  -h, --help               show this help\n"
 "  -V, --version            show the version\n"
 "\n"
-"FILE may also be a bare fatbin (nvcc -fatbin output).\n"
-"Exit status: 0 success, 1 bad input (the message names the file and what is wrong),\n"
-"2 bad usage.\n";
+"Exit status: 0 success, 1 bad input or failed translation (the message names the file\n"
+"and what is wrong), 2 bad usage.\n";
 
 _Noreturn void fail_input(const char *path, const char *fmt, ...)
 {
@@ -113,8 +130,7 @@ int main(int argc, char **argv)
 		return cmd_inspect(argc - 1, argv + 1);
 	if (strcmp(argv[0], "extract") == 0)
 		return cmd_extract(argc - 1, argv + 1);
-	if (strcmp(argv[0], "convert") == 0 || argv[0][0] != '-')
-		fail_usage("converting is not available yet in this version; use 'inspect' or "
-		           "'extract'");
-	fail_usage("unknown option '%s'", argv[0]);
+	if (strcmp(argv[0], "convert") == 0)
+		return cmd_convert(argc - 1, argv + 1);
+	return cmd_convert(argc, argv); /* `zluda-convert app -o app-amd`: convert is the default */
 }

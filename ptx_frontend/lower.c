@@ -353,7 +353,7 @@ static LLVMValueRef special_register(struct lower *L, const struct ptx_operand *
 		"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid",
 		"%nsmid", "%gridid", "%lanemask_eq", "%lanemask_le", "%lanemask_lt",
 		"%lanemask_ge", "%lanemask_gt", "%clock", "%clock64", "%globaltimer",
-		"%dynamic_smem_size", "%total_smem_size", "%warpsize",
+		"%dynamic_smem_size", "%total_smem_size",
 	};
 	char name[48];
 	unsigned bits = 32;

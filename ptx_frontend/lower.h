@@ -57,7 +57,6 @@ struct lower {
 	/* the function being lowered */
 	const struct ptx_func *func;
 	LLVMValueRef fn;
-	LLVMValueRef kernel_param_buffer; /* host kernels */
 	LLVMBasicBlockRef entry;          /* allocas go here */
 	LLVMValueRef carry;               /* CC.CF of the .cc carry chains, created on first use */
 	const struct ptx_insn *insn;      /* for diagnostics */

@@ -27,6 +27,18 @@ static uint64_t var_size(struct lower *L, const struct ptx_var *v)
 	return var_elements(L, v) * (type_bits(v->type) == 1 ? 1 : type_bits(v->type) / 8);
 }
 
+uint64_t ptx_var_size(const struct ptx_var *v)
+{
+	uint64_t n = (v->vector ? v->vector : 1) * (type_bits(v->type) == 1 ? 1 : type_bits(v->type) / 8);
+
+	for (uint32_t i = 0; i < v->ndims; i++) {
+		if (v->dims[i] == 0 || n > UINT64_MAX / v->dims[i])
+			return 0;
+		n *= v->dims[i];
+	}
+	return n;
+}
+
 static uint32_t var_align(const struct ptx_var *v)
 {
 	uint32_t natural = type_bits(v->type) / 8 * (v->vector ? v->vector : 1);
@@ -139,13 +151,16 @@ static void declare_global_var(struct lower *L, const struct ptx_var *v, const c
 		return;
 	}
 	storage = var_storage_type(L, v);
-	if (v->space == PTX_SPACE_SHARED && L->target->shared_as_offsets) {
+	if (v->space == PTX_SPACE_SHARED) {
+		/* Every target gets the same layout, in declaration order, so that the kernel
+		 * table's static size is one number whatever the target. */
 		uint32_t align = var_align(v);
 
 		L->shared_layout_size = (L->shared_layout_size + align - 1) / align * align;
 		s->shared_offset = L->shared_layout_size;
 		L->shared_layout_size += var_size(L, v);
-		return;
+		if (L->target->shared_as_offsets)
+			return;
 	}
 	s->value = LLVMAddGlobalInAddressSpace(L->mod, storage, name, space_addrspace(L, v->space));
 	s->llvm_type = storage;
@@ -158,7 +173,10 @@ static void declare_global_var(struct lower *L, const struct ptx_var *v, const c
 		LLVMSetInitializer(s->value, LLVMGetUndef(storage));
 	else
 		LLVMSetInitializer(s->value, var_initializer(L, v, storage));
-	LLVMSetLinkage(s->value, v->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK | PTX_LINK_COMMON)
+	/* Every .global and .const variable stays visible: cudart looks up even static
+	 * __device__ variables by name (cuModuleGetGlobal), and the loader needs the symbol. */
+	LLVMSetLinkage(s->value, v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST ||
+	               (v->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK | PTX_LINK_COMMON))
 	               ? LLVMExternalLinkage : LLVMInternalLinkage);
 	if (v->space == PTX_SPACE_CONST)
 		LLVMSetGlobalConstant(s->value, 1);
@@ -212,15 +230,37 @@ LLVMTypeRef signature_type(struct lower *L, const struct ptx_signature *sig)
 
 static LLVMTypeRef kernel_type(struct lower *L, const struct ptx_func *f)
 {
-	unsigned n = L->target->kernel_params_in_buffer ? 1 : f->sig.nparams;
+	unsigned n = f->sig.nparams;
 	LLVMTypeRef *params = lower_alloc((n + 1) * sizeof(LLVMTypeRef)), fty;
 
 	for (unsigned i = 0; i < n; i++)
-		params[i] = ll_ptr(L, L->target->kernel_params_in_buffer ? L->target->as_generic
-		                                                        : L->target->as_kernel_param);
+		params[i] = ll_ptr(L, L->target->as_kernel_param);
 	fty = LLVMFunctionType(LLVMVoidTypeInContext(L->ctx), params, n, 0);
 	free(params);
 	return fty;
+}
+
+/* The two functions nvcc's PTX calls in the CUDA runtime: the stub provides them under
+ * names of ours, so that the C library's vprintf is never bound instead. */
+static const char *runtime_name(const struct ptx_func *f)
+{
+	if (f->has_body)
+		return f->name;
+	if (strcmp(f->name, "vprintf") == 0)
+		return "__zc_vprintf";
+	if (strcmp(f->name, "__assertfail") == 0)
+		return "__zc_assertfail";
+	return f->name;
+}
+
+static void set_block_limit(LLVMValueRef fn, const char *attr, const uint32_t dims[3])
+{
+	char value[48];
+
+	if (!dims[0])
+		return;
+	snprintf(value, sizeof(value), "%u,%u,%u", dims[0], dims[1] ? dims[1] : 1, dims[2] ? dims[2] : 1);
+	LLVMAddTargetDependentFunctionAttr(fn, attr, value);
 }
 
 static void declare_function(struct lower *L, const struct ptx_func *f)
@@ -239,9 +279,12 @@ static void declare_function(struct lower *L, const struct ptx_func *f)
 	s->func = f;
 	fty = f->is_entry ? kernel_type(L, f) : signature_type(L, &f->sig);
 	s->llvm_type = fty;
-	s->value = LLVMAddFunction(L->mod, f->name, fty);
-	if (f->is_entry)
+	s->value = LLVMAddFunction(L->mod, runtime_name(f), fty);
+	if (f->is_entry) {
 		LLVMAddTargetDependentFunctionAttr(s->value, "zc-kernel", "");
+		set_block_limit(s->value, "zc-reqntid", f->attrs.reqntid);
+		set_block_limit(s->value, "zc-maxntid", f->attrs.maxntid);
+	}
 	LLVMSetLinkage(s->value, f->is_entry || (f->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK |
 	                                                       PTX_LINK_EXTERN)) || !f->has_body
 	               ? LLVMExternalLinkage : LLVMInternalLinkage);
@@ -449,8 +492,7 @@ static void lower_statements(struct lower *L, const struct ptx_stmt *s)
 	}
 }
 
-/* Kernel parameters live where PTX's .param space says: at their offsets in a buffer (host)
- * or in byref kernel arguments that reproduce the same layout (AMDGPU). */
+/* Kernel parameters are byref arguments that reproduce PTX's .param layout. */
 static void bind_kernel_params(struct lower *L, const struct ptx_func *f, struct ptx_kernel_info *k)
 {
 	uint32_t offset = 0, max_align = 1;
@@ -469,18 +511,14 @@ static void bind_kernel_params(struct lower *L, const struct ptx_func *f, struct
 		s->space = PTX_SPACE_PARAM;
 		s->var = v;
 		s->llvm_type = param_value_type(L, v);
-		if (L->target->kernel_params_in_buffer) {
-			LLVMValueRef off = LLVMConstInt(ll_int(L, 64), offset, 0);
-			s->value = LLVMBuildGEP2(L->b, ll_int(L, 8), LLVMGetParam(L->fn, 0), &off, 1, "");
-		} else {
-			LLVMValueRef arg = LLVMGetParam(L->fn, i);
+		{
 			LLVMTypeRef bytes = LLVMArrayType2(ll_int(L, 8), size);
 			unsigned kind = LLVMGetEnumAttributeKindForName("byref", 5);
 
 			LLVMAddAttributeAtIndex(L->fn, i + 1, LLVMCreateTypeAttribute(L->ctx, kind, bytes));
 			LLVMAddAttributeAtIndex(L->fn, i + 1, LLVMCreateEnumAttribute(
 				L->ctx, LLVMGetEnumAttributeKindForName("align", 5), align));
-			s->value = arg;
+			s->value = LLVMGetParam(L->fn, i);
 		}
 		offset += size;
 	}
@@ -559,20 +597,8 @@ static void fill_kernel_limits(struct ptx_kernel_info *k, const struct ptx_func 
  * the device functions it calls. */
 static void fill_shared_sizes(struct lower *L, struct ptx_lowered *out)
 {
-	uint64_t total = L->shared_layout_size;
-
-	if (!L->target->shared_as_offsets) {
-		total = 0;
-		for (uint32_t i = 0; i < L->globals.nbuckets; i++)
-			for (struct sym *s = L->globals.buckets[i]; s; s = s->next_in_bucket)
-				if (s->kind == SYM_VAR && s->space == PTX_SPACE_SHARED && s->var &&
-				    var_elements(L, s->var)) {
-					uint32_t align = var_align(s->var);
-					total = (total + align - 1) / align * align + var_size(L, s->var);
-				}
-	}
 	for (uint32_t i = 0; i < out->nkernels; i++) {
-		out->kernels[i].static_shared = (uint32_t)total;
+		out->kernels[i].static_shared = (uint32_t)L->shared_layout_size;
 		out->kernels[i].dynamic_shared = L->uses_dynamic_shared;
 	}
 }

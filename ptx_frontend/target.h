@@ -14,16 +14,14 @@
 struct ptx_target {
 	const char *name;
 	const char *triple, *datalayout; /* allocas take their address space from the layout */
-	/* LLVM address spaces of the PTX state spaces. */
+	/* LLVM address spaces of the PTX state spaces. Kernel parameters are byref pointer
+	 * arguments in as_kernel_param, each aligned as PTX aligns it, so that the kernarg
+	 * segment (AMDGPU) and the host's parameter buffer both have PTX's .param layout. */
 	unsigned as_generic, as_global, as_shared, as_const, as_local, as_kernel_param;
 	/* Shared memory as offsets from a per-block base that __zc_shared_base() returns (the
 	 * host target, where a block's threads share an OS thread's buffer) rather than as
 	 * globals in as_shared that the hardware places (AMDGPU LDS). */
 	bool shared_as_offsets;
-	/* Kernel parameters: one pointer argument per PTX parameter, marked byref (AMDGPU:
-	 * the kernarg segment has PTX's layout), or a single pointer to a buffer laid out as
-	 * PTX lays out .param space (host). */
-	bool kernel_params_in_buffer;
 	/* LLVM sync-scope names for .cta, .gpu and .sys ("" is the system scope). */
 	const char *scope_cta, *scope_gpu, *scope_sys;
 };
@@ -56,5 +54,9 @@ struct ptx_lowered {
 bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
                LLVMContextRef ctx, struct ptx_lowered *out, struct ptx_diag *diag);
 void ptx_lowered_free(struct ptx_lowered *out);
+
+/* Bytes a variable occupies; 0 for an unsized array (extern .shared x[]) or one too large
+ * to count. */
+uint64_t ptx_var_size(const struct ptx_var *v);
 
 #endif

@@ -19,6 +19,5 @@ const struct ptx_target ptx_target_host = {
 	.datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-"
 	              "n8:16:32:64-S128",
 	.shared_as_offsets = true,
-	.kernel_params_in_buffer = true,
 	.scope_cta = "", .scope_gpu = "", .scope_sys = "",
 };

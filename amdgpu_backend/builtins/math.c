@@ -23,6 +23,9 @@ float __zc_tanh_approx_f32(float x)
 	return __builtin_copysignf(t, x);
 }
 
+double __zc_rcp_approx_f64(double x) { return __builtin_amdgcn_rcp(x); }
+double __zc_rsqrt_approx_f64(double x) { return __builtin_amdgcn_rsq(x); }
+
 /* LLVM lowers plain fdiv and llvm.sqrt.f32 (no !fpmath) to correctly rounded sequences. */
 float __zc_div_rn_f32(float a, float b) { return a / b; }
 float __zc_sqrt_rn_f32(float x) { return __builtin_sqrtf(x); }

@@ -17,6 +17,11 @@ void __zc_bar_sync(uint32_t id, uint32_t count)
 	zc_workgroup_barrier();
 }
 
+void __zc_bar_arrive(uint32_t id, uint32_t count)
+{
+	__zc_bar_sync(id, count);
+}
+
 /* bar.red: each wave adds the number of its lanes with pred set to one LDS word.
  * The first barrier orders the reset after every reader of the previous bar.red. */
 static __attribute__((address_space(3), loader_uninitialized)) uint32_t zc_bar_red_count;

@@ -78,3 +78,13 @@ void __zc_nanosleep(uint32_t ns)
 }
 
 _Noreturn void __zc_trap(void) { __builtin_trap(); }
+
+uint32_t __zc_total_smem_size(void) { return zc_packet()->group_segment_size; }
+uint32_t __zc_smid(void) { return 0; }
+uint32_t __zc_nsmid(void) { return 1; }
+uint64_t __zc_gridid(void) { return 0; }
+
+_Noreturn void __zc_exit(void)
+{
+	__builtin_amdgcn_endpgm();
+}

@@ -18,6 +18,9 @@ float __zc_rsqrt_approx_f32(float x) { return 1.0f / __builtin_sqrtf(x); }
 float __zc_sqrt_approx_f32(float x) { return __builtin_sqrtf(x); }
 float __zc_tanh_approx_f32(float x) { return tanhf(x); }
 
+double __zc_rcp_approx_f64(double x) { return 1.0 / x; }
+double __zc_rsqrt_approx_f64(double x) { return 1.0 / __builtin_sqrt(x); }
+
 float __zc_div_rn_f32(float a, float b) { return a / b; }
 float __zc_sqrt_rn_f32(float x) { return __builtin_sqrtf(x); }
 float __zc_rcp_rn_f32(float x) { return 1.0f / x; }

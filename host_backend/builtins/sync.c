@@ -9,6 +9,13 @@ void __zc_bar_sync(uint32_t id, uint32_t count)
 	zc_resume(t);
 }
 
+void __zc_bar_arrive(uint32_t id, uint32_t count)
+{
+	ZcHostThread *t = zc_self();
+	t->block->ops->barrier_arrive(t, id, count);
+	zc_resume(t);
+}
+
 static uint32_t zc_bar_red(enum ZcBarRedOp op, uint32_t id, uint32_t count, uint32_t pred)
 {
 	ZcHostThread *t = zc_self();

@@ -41,6 +41,11 @@ uint32_t __zc_lanemask_gt(void) { return ~__zc_lanemask_le(); }
 uint32_t __zc_lanemask_ge(void) { return ~__zc_lanemask_lt(); }
 
 uint32_t __zc_dynamic_smem_size(void) { return zc_self()->block->dynamic_smem_size; }
+uint32_t __zc_total_smem_size(void) { return zc_self()->block->shared_size; }
+void *__zc_shared_base(void) { return zc_self()->block->shared; }
+uint32_t __zc_smid(void) { return 0; }
+uint32_t __zc_nsmid(void) { return 1; }
+uint64_t __zc_gridid(void) { return 0; }
 void *__zc_dynamic_smem(void) { return zc_self()->block->dynamic_smem; }
 
 /* rdtsc: a cycle counter per core; fibers of a block share one OS thread. */
@@ -58,6 +63,13 @@ void __zc_nanosleep(uint32_t ns)
 	ZcHostThread *t = zc_self();
 	t->block->ops->nanosleep(t, ns > 1000000 ? 1000000 : ns);
 	zc_resume(t);
+}
+
+_Noreturn void __zc_exit(void)
+{
+	ZcHostThread *t = zc_self();
+	t->block->ops->exit(t);
+	__builtin_unreachable();
 }
 
 _Noreturn void __zc_trap(void)

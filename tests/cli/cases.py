@@ -16,7 +16,7 @@ CASES = {
     "no_arguments": ([], 2, "", "zluda-convert: no command given\n" + TRY),
     "version": (["--version"], 0, "zluda-convert 0.1.0\n", ""),
     "version_short_anywhere": (["inspect", "-V"], 0, "zluda-convert 0.1.0\n", ""),
-    "unknown_option": (["--frobnicate"], 2, "", "zluda-convert: unknown option '--frobnicate'\n" + TRY),
+    "unknown_option": (["--frobnicate"], 2, "", "zluda-convert: convert: unknown option '--frobnicate'\n" + TRY),
     "inspect_no_file": (["inspect"], 2, "", "zluda-convert: inspect: no input file\n" + TRY),
     "inspect_two_files": (["inspect", "a", "b"], 2, "",
                           "zluda-convert: inspect: one input file expected, got 'a' and 'b'\n" + TRY),
@@ -26,16 +26,34 @@ CASES = {
                           "zluda-convert: extract: no output directory (use -o DIR)\n" + TRY),
     "extract_o_without_dir": (["extract", "{fatbin}", "-o"], 2, "",
                               "zluda-convert: extract: -o needs a directory\n" + TRY),
-    "convert_not_yet": (["{fatbin}", "-o", "{tmp}/out"], 2, "",
-                        "zluda-convert: converting is not available yet in this version; "
-                        "use 'inspect' or 'extract'\n" + TRY),
+    "convert_bare_fatbin": (["{fatbin}", "-o", "{tmp}/out"], 1, "",
+                           "zluda-convert: {fatbin}: a bare fatbin has no program to carry the "
+                           "converted code; convert the executable or library that embeds it "
+                           "(inspect and extract read it)\n"),
+    "convert_no_output": (["convert", "{fatbin}"], 2, "",
+                          "zluda-convert: convert: no output file (use -o OUT)\n" + TRY),
+    "convert_output_is_input": (["{fatbin}", "-o", "{fatbin}"], 2, "",
+                                "zluda-convert: convert: the output {fatbin} is the input; "
+                                "converting never modifies its input\n" + TRY),
+    "convert_unknown_arch": (["{fatbin}", "-o", "{tmp}/o", "--offload-arch=gfx900"], 2, "",
+                             "zluda-convert: convert: unknown --offload-arch 'gfx900'; valid: "
+                             "gfx1030, gfx1100, gfx1200, gfx1031, gfx1032, gfx1033, gfx1034, "
+                             "gfx1035, gfx1036, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, "
+                             "gfx1152, gfx1153, gfx1201, gfx10-3-generic, gfx11-generic, "
+                             "gfx12-generic, host\n" + TRY),
+    "convert_bad_jobs": (["{fatbin}", "-o", "{tmp}/o", "-j", "0"], 2, "",
+                         "zluda-convert: convert: -j needs a number of jobs from 1 to 1024, "
+                         "not '0'\n" + TRY),
+    "convert_missing_directory": (["{fatbin}", "-o", "{tmp}/no/such/out"], 1, "",
+                                  "zluda-convert: {tmp}/no/such/out: cannot write into its "
+                                  "directory: No such file or directory\n"),
     "missing_file": (["inspect", "{tmp}/missing"], 1, "",
                      "zluda-convert: {tmp}/missing: cannot open: No such file or directory\n"),
     "directory": (["inspect", "{tmp}"], 1, "", "zluda-convert: {tmp}: is a directory\n"),
     "inspect_sample": (["inspect", "{fatbin}"], 0, INSPECT_SAMPLE, ""),
     "file_first_means_convert": (["{fatbin}", "inspect"], 2, "",
-                                  "zluda-convert: converting is not available yet in this version; "
-                                  "use 'inspect' or 'extract'\n" + TRY),
+                                 "zluda-convert: convert: one input file expected, got "
+                                 "'{fatbin}' and 'inspect'\n" + TRY),
     "inspect_verbose_notes": (["-v", "inspect", "{fatbin}"], 0, INSPECT_SAMPLE,
                               "{fatbin}: note: fatbin 0 entry 2: unknown entry kind 0x40 skipped\n"),
     "inspect_quiet": (["inspect", "-q", "{fatbin}"], 0, INSPECT_SAMPLE, ""),

@@ -1,0 +1,393 @@
+/* `convert`: the main job, as the design's pipeline reads:
+ * input -> fatbins -> units -> PTX -> code objects -> AOT image -> embedded output -> report. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "aot_image.h"
+#include "convert.h"
+#include "embed.h"
+
+#ifndef ZC_STUB_BUILD_DIR
+#define ZC_STUB_BUILD_DIR ""
+#endif
+
+static const char *take_value(int argc, char **argv, int *i, const char *flag)
+{
+	size_t n = strlen(flag);
+
+	if (strncmp(argv[*i], flag, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0')
+		return NULL;
+	if (++*i == argc)
+		fail_usage("convert: %s needs a value", flag);
+	return argv[*i];
+}
+
+static void add_targets(ConvertOptions *o, const char *list)
+{
+	char *copy = zc_strndup(list, strlen(list)), *save = NULL;
+
+	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		const ZcTarget *t = zc_target_find(name);
+		bool seen = false;
+
+		if (!t) {
+			char names[2048];
+
+			zc_target_names(names, sizeof(names));
+			fail_usage("convert: unknown --offload-arch '%s'; valid: %s", name, names);
+		}
+		for (size_t i = 0; i < o->ntargets; i++)
+			seen |= o->targets[i] == t;
+		if (!seen && o->ntargets < MAX_TARGETS)
+			o->targets[o->ntargets++] = t;
+	}
+	free(copy);
+}
+
+static void parse_options(int argc, char **argv, ConvertOptions *o)
+{
+	const char *v;
+
+	for (int i = 0; i < argc; i++) {
+		if ((v = take_value(argc, argv, &i, "--output")) || (v = take_value(argc, argv, &i, "-o")))
+			o->out = v;
+		else if (strncmp(argv[i], "-o", 2) == 0 && argv[i][2])
+			o->out = argv[i] + 2;
+		else if ((v = take_value(argc, argv, &i, "--offload-arch")))
+			add_targets(o, v);
+		else if ((v = take_value(argc, argv, &i, "--jobs")) || (v = take_value(argc, argv, &i, "-j")) ||
+		         (strncmp(argv[i], "-j", 2) == 0 && (v = argv[i] + 2))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+
+			if (*v == '\0' || *end || n < 1 || n > 1024)
+				fail_usage("convert: -j needs a number of jobs from 1 to 1024, not '%s'", v);
+			o->jobs = (int)n;
+		} else if ((v = take_value(argc, argv, &i, "--report")))
+			o->report = v;
+		else if ((v = take_value(argc, argv, &i, "--save-temps")))
+			o->save_temps = v;
+		else if (strcmp(argv[i], "--strict") == 0)
+			o->strict = true;
+		else if (argv[i][0] == '-' && argv[i][1])
+			fail_usage("convert: unknown option '%s'", argv[i]);
+		else if (o->in)
+			fail_usage("convert: one input file expected, got '%s' and '%s'", o->in, argv[i]);
+		else
+			o->in = argv[i];
+	}
+	if (!o->in)
+		fail_usage("convert: no input file");
+	if (!o->out || !*o->out)
+		fail_usage("convert: no output file (use -o OUT)");
+	if (o->ntargets == 0)
+		for (size_t i = 0; i < zc_target_count(); i++)
+			if (zc_target_at(i)->is_default)
+				o->targets[o->ntargets++] = zc_target_at(i);
+}
+
+static void check_output(const ConvertOptions *o)
+{
+	struct stat a, b;
+	char *dir = zc_strndup(o->out, strlen(o->out));
+
+	if (stat(o->in, &a) == 0 && stat(o->out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		fail_usage("convert: the output %s is the input; converting never modifies its input",
+		           o->out);
+	if (access(dirname(dir), W_OK) != 0)
+		fail_input(o->out, "cannot write into its directory: %s", strerror(errno));
+	free(dir);
+}
+
+/* A fatbin key is only added once: byte-identical fatbins share their module. */
+static void add_key_once(AotBuilder *b, uint32_t m, AotKeyKind kind, uint64_t hash,
+                         uint64_t **seen, size_t *nseen)
+{
+	for (size_t i = 0; i < *nseen; i++)
+		if ((*seen)[i] == hash)
+			return;
+	*seen = zc_realloc(*seen, (*nseen + 1) * sizeof(uint64_t));
+	(*seen)[(*nseen)++] = hash;
+	aot_add_key(b, m, kind, hash);
+}
+
+static void add_unit(const Input *in, const ConvertOptions *o, AotBuilder *b, const Unit *u,
+                     uint64_t **seen, size_t *nseen)
+{
+	uint32_t m = aot_add_module(b, u->name);
+
+	if (u->container >= 0) {
+		const Container *c = &in->set.containers[u->container];
+		add_key_once(b, m, AOT_KEY_FATBIN, aot_hash(in->bin.bytes + c->offset, c->size), seen, nseen);
+	}
+	for (size_t i = 0; i < u->nmembers; i++)
+		add_key_once(b, m, AOT_KEY_PTX, aot_hash_ptx(u->texts[i]), seen, nseen);
+	if (u->skip_reason) {
+		aot_add_untranslated(b, m, NULL, NULL, u->skip_reason);
+		return;
+	}
+	for (size_t t = 0; t < o->ntargets; t++) {
+		if (u->error[t])
+			aot_add_untranslated(b, m, o->targets[t]->name, NULL, u->error[t]);
+		else
+			aot_add_code_object(b, m, o->targets[t]->name, u->code[t].data, u->code[t].size, true);
+	}
+	for (uint32_t k = 0; k < u->nkernels; k++) {
+		const struct ptx_kernel_info *ki = &u->kernels[k];
+		AotKernelInfo info = {
+			.name = ki->name, .params = (const AotParam *)ki->params, .nparams = ki->nparams,
+			.static_shared = ki->static_shared, .dynamic_shared = ki->dynamic_shared,
+			.has_reqntid = ki->reqntid[0] != 0, .has_maxntid = ki->maxntid[0] != 0,
+		};
+
+		for (int d = 0; d < 3; d++) {
+			info.reqntid[d] = ki->reqntid[d] ? ki->reqntid[d] : 1;
+			info.maxntid[d] = ki->maxntid[d] ? ki->maxntid[d] : 1;
+		}
+		aot_add_kernel(b, m, &info);
+	}
+	for (size_t g = 0; g < u->nglobals; g++)
+		aot_add_global(b, m, u->globals[g], u->global_sizes[g],
+		               u->global_const[g] ? AOT_SPACE_CONST : AOT_SPACE_GLOBAL);
+}
+
+static void write_output(const Input *in, const ConvertOptions *o, Unit *units, size_t nunits)
+{
+	AotBuilder *b = aot_builder_new();
+	uint64_t *seen = NULL;
+	size_t nseen = 0;
+	uint8_t *image;
+	size_t size;
+	ZcError err;
+
+	for (size_t i = 0; i < nunits; i++)
+		add_unit(in, o, b, &units[i], &seen, &nseen);
+	free(seen);
+	if (!aot_builder_serialize(b, &image, &size, &err))
+		fail_input(o->in, "building the AOT image: %s", err.msg);
+	aot_builder_free(b);
+	if (!embed_image(&in->bin, image, size, o->out, &err))
+		fail_input(o->in, "writing the output: %s", err.msg);
+	free(image);
+}
+
+static bool copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	char *tmp = NULL;
+	ssize_t n = 0;
+	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+	bool ok;
+
+	if (in < 0 || asprintf(&tmp, "%s.tmp%ld", to, (long)getpid()) < 0) {
+		if (in >= 0)
+			close(in);
+		return false;
+	}
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	ok = out >= 0;
+	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
+		ok = write(out, buf, (size_t)n) == n;
+	ok = ok && n == 0;
+	close(in);
+	if (out >= 0)
+		ok = close(out) == 0 && ok;
+	ok = ok && rename(tmp, to) == 0;
+	if (!ok)
+		unlink(tmp);
+	free(tmp);
+	return ok;
+}
+
+/* The runtime stub lives next to the tool: in the build tree, or installed beside it. */
+static bool find_stub(char *path, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *candidates[3] = {ZC_STUB_BUILD_DIR, NULL, NULL};
+	char installed[PATH_MAX + 32], sibling[PATH_MAX + 32];
+
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(installed, sizeof(installed), "%s/../lib/zluda-convert", dirname(exe));
+		snprintf(sibling, sizeof(sibling), "%s/../runtime_stub", exe);
+		candidates[1] = installed;
+		candidates[2] = sibling;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		if (!candidates[i] || !*candidates[i])
+			continue;
+		snprintf(path, size, "%s/libcuda.so.1", candidates[i]);
+		if (access(path, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* design decision 8: libcuda.so.1 beside the output, found through its $ORIGIN path. */
+static void place_stub(const Input *in, const ConvertOptions *o)
+{
+	char stub[PATH_MAX + 64], dest[PATH_MAX + 64], link[PATH_MAX + 64];
+	char *dir = zc_strndup(o->out, strlen(o->out));
+
+	if (in->bin.format != BIN_ELF) {
+		inform(1, "zluda-convert: %s: warning: the Windows driver (nvcuda.dll) is not built "
+		       "yet; copy it beside the output when it is", o->out);
+		free(dir);
+		return;
+	}
+	if (!find_stub(stub, sizeof(stub)))
+		fail_input(o->out, "cannot find the runtime stub libcuda.so.1 to place beside it");
+	snprintf(dest, sizeof(dest), "%s/libcuda.so.1", dirname(dir));
+	snprintf(link, sizeof(link), "%s/libcuda.so", dir);
+	if (!copy_file(stub, dest))
+		fail_input(dest, "cannot write: %s", strerror(errno));
+	unlink(link);
+	if (symlink("libcuda.so.1", link) != 0)
+		inform(1, "zluda-convert: %s: warning: cannot create the libcuda.so link: %s", link,
+		       strerror(errno));
+	free(dir);
+}
+
+static size_t count_failures(const ConvertOptions *o, const Unit *units, size_t nunits)
+{
+	size_t failures = 0;
+
+	for (size_t i = 0; i < nunits; i++)
+		for (size_t t = 0; !units[i].skip_reason && t < o->ntargets; t++)
+			failures += units[i].error[t] != NULL;
+	return failures;
+}
+
+/* One line per unit and a total, on stderr; warnings name what was not translated. */
+static void report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds)
+{
+	size_t kernels = 0, failures = count_failures(o, units, nunits), modules = 0;
+
+	for (size_t i = 0; i < nunits; i++) {
+		const Unit *u = &units[i];
+		size_t ok = 0;
+
+		if (u->skip_reason) {
+			inform(1, "%s: %s: skipped: %s", o->in, u->name, u->skip_reason);
+			continue;
+		}
+		for (size_t t = 0; t < o->ntargets; t++) {
+			if (u->error[t])
+				inform(1, "%s: %s: warning: not translated for %s: %s", o->in, u->name,
+				       o->targets[t]->name, u->error[t]);
+			else
+				ok++;
+		}
+		if (ok) {
+			modules++;
+			kernels += u->nkernels;
+			inform(1, "%s: %s: %u kernel%s translated for %zu of %zu targets", o->in, u->name,
+			       u->nkernels, u->nkernels == 1 ? "" : "s", ok, o->ntargets);
+		}
+	}
+	inform(1, "%s: %zu module%s, %zu kernel%s, %zu target%s, %zu failure%s (%.1f s)", o->out,
+	       modules, modules == 1 ? "" : "s", kernels, kernels == 1 ? "" : "s", o->ntargets,
+	       o->ntargets == 1 ? "" : "s", failures, failures == 1 ? "" : "s", seconds);
+}
+
+static void write_report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds)
+{
+	FILE *f = fopen(o->report, "w");
+	Json j;
+
+	if (!f)
+		fail_input(o->report, "cannot write: %s", strerror(errno));
+	json_init(&j, f);
+	json_object_begin(&j);
+	json_field_string(&j, "input", o->in);
+	json_field_string(&j, "output", o->out);
+	json_key(&j, "targets");
+	json_array_begin(&j);
+	for (size_t t = 0; t < o->ntargets; t++)
+		json_string(&j, o->targets[t]->name);
+	json_array_end(&j);
+	json_key(&j, "modules");
+	json_array_begin(&j);
+	for (size_t i = 0; i < nunits; i++) {
+		const Unit *u = &units[i];
+
+		json_object_begin(&j);
+		json_field_string(&j, "name", u->name);
+		json_field_string(&j, "skipped", u->skip_reason);
+		json_key(&j, "kernels");
+		json_array_begin(&j);
+		for (uint32_t k = 0; k < u->nkernels; k++)
+			json_string(&j, u->kernels[k].name);
+		json_array_end(&j);
+		json_key(&j, "results");
+		json_object_begin(&j);
+		for (size_t t = 0; !u->skip_reason && t < o->ntargets; t++) {
+			json_key(&j, o->targets[t]->name);
+			json_object_begin(&j);
+			json_field_bool(&j, "translated", !u->error[t]);
+			json_field_string(&j, "error", u->error[t]);
+			json_field_uint(&j, "code_object_size", u->error[t] ? 0 : u->code[t].size);
+			json_object_end(&j);
+		}
+		json_object_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_key(&j, "seconds");
+	fprintf(f, "%.3f", seconds);
+	json_object_end(&j);
+	json_finish(&j);
+	if (fclose(f) != 0)
+		fail_input(o->report, "cannot write: %s", strerror(errno));
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	ConvertOptions o = {0};
+	Input in = {0};
+	Unit *units;
+	size_t nunits, failures;
+	struct timespec start, end;
+	double seconds;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	parse_options(argc, argv, &o);
+	check_output(&o);
+	if (o.save_temps && mkdir(o.save_temps, 0777) != 0 && errno != EEXIST)
+		fail_input(o.save_temps, "cannot create directory: %s", strerror(errno));
+	input_load(&in, o.in);
+	if (in.bin.format == BIN_RAW_FATBIN)
+		fail_input(o.in, "a bare fatbin has no program to carry the converted code; convert "
+		           "the executable or library that embeds it (inspect and extract read it)");
+	units_find(&in, &units, &nunits);
+	units_compile(&in, units, nunits, &o);
+	failures = count_failures(&o, units, nunits);
+	if (!(o.strict && failures)) {
+		write_output(&in, &o, units, nunits);
+		place_stub(&in, &o);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
+	report(&o, units, nunits, seconds);
+	if (o.report)
+		write_report(&o, units, nunits, seconds);
+	if (o.strict && failures)
+		fail_input(o.in, "%zu translation failure%s and --strict: no output written", failures,
+		           failures == 1 ? "" : "s");
+	units_free(units, nunits);
+	input_free(&in);
+	return 0;
+}

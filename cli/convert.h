@@ -1,0 +1,49 @@
+/* The convert command's parts: which loadable units a binary has, compiling them for every
+ * target (in parallel, deterministically), and the report. */
+#ifndef ZC_CONVERT_H
+#define ZC_CONVERT_H
+
+#include "backend.h"
+#include "cli.h"
+#include "target.h"
+
+#define MAX_TARGETS 32
+
+/* One loadable unit: a fatbin's PTX, or the PTX of every member of an RDC link. */
+typedef struct {
+	char name[64];         /* "fatbin 3", "rdc link" */
+	int container;         /* the container whose hash keys the unit */
+	size_t *members;       /* containers whose PTX it is made of */
+	size_t nmembers;
+	const Entry **ptx;     /* the PTX entry chosen from each member */
+	char **texts;          /* their decompressed text */
+	char *skip_reason;     /* not translated at all: no PTX, ... */
+	/* per target, filled by the compile jobs */
+	ZcBytes code[MAX_TARGETS];
+	char *error[MAX_TARGETS];
+	struct ptx_kernel_info *kernels; /* from the first target that lowered */
+	uint32_t nkernels;
+	char **globals;                  /* module .global/.const variables */
+	uint64_t *global_sizes;
+	bool *global_const;
+	size_t nglobals;
+} Unit;
+
+typedef struct {
+	const char *in, *out;
+	const ZcTarget *targets[MAX_TARGETS];
+	size_t ntargets;
+	int jobs;
+	bool strict;
+	const char *report;
+	const char *save_temps;
+} ConvertOptions;
+
+/* convert_units.c */
+void units_find(const Input *in, Unit **units, size_t *nunits);
+void units_free(Unit *units, size_t nunits);
+
+/* convert_compile.c */
+void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOptions *o);
+
+#endif

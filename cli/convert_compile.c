@@ -1,0 +1,222 @@
+/* Compiling every unit for every target: each (unit, target) pair is a job with its own
+ * LLVM context, run by a pool of -j threads. Results land in fixed slots, so the output
+ * does not depend on which thread finished first. */
+#include <llvm-c/Linker.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "ptx.h"
+
+typedef struct {
+	const Input *in;
+	Unit *units;
+	size_t nunits;
+	const ConvertOptions *o;
+	size_t njobs;
+	atomic_size_t next, done;
+	pthread_mutex_t lock;
+	bool progress;
+} Jobs;
+
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s) {
+		fputs("zluda-convert: out of memory\n", stderr);
+		abort();
+	}
+	return s;
+}
+
+static void save(const ConvertOptions *o, const Unit *u, const char *suffix, const void *data,
+                 size_t size)
+{
+	char *path;
+	FILE *f;
+
+	if (!o->save_temps)
+		return;
+	path = format("%s/%s.%s", o->save_temps, u->name, suffix);
+	for (char *p = path + strlen(o->save_temps) + 1; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	f = fopen(path, "wb");
+	if (f) {
+		fwrite(data, 1, size, f);
+		fclose(f);
+	}
+	free(path);
+}
+
+/* The module's variables that cuModuleGetGlobal can name. */
+static void collect_globals(Unit *u, const struct ptx_module *m)
+{
+	for (const struct ptx_item *it = m->items; it; it = it->next) {
+		const struct ptx_var *v = &it->u.var;
+
+		if (it->kind != PTX_ITEM_VAR || (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST) ||
+		    (v->linkage & PTX_LINK_EXTERN))
+			continue;
+		u->globals = zc_realloc(u->globals, (u->nglobals + 1) * sizeof(char *));
+		u->global_sizes = zc_realloc(u->global_sizes, (u->nglobals + 1) * sizeof(uint64_t));
+		u->global_const = zc_realloc(u->global_const, (u->nglobals + 1) * sizeof(bool));
+		u->globals[u->nglobals] = zc_strndup(v->name, strlen(v->name));
+		u->global_sizes[u->nglobals] = ptx_var_size(v);
+		u->global_const[u->nglobals] = v->space == PTX_SPACE_CONST;
+		u->nglobals++;
+	}
+}
+
+static void keep_kernels(Unit *u, const struct ptx_lowered *l)
+{
+	size_t first = u->nkernels;
+
+	u->kernels = zc_realloc(u->kernels, (first + l->nkernels + 1) * sizeof(*u->kernels));
+	for (uint32_t k = 0; k < l->nkernels; k++) {
+		struct ptx_kernel_info *dst = &u->kernels[first + k];
+
+		*dst = l->kernels[k];
+		dst->name = zc_strndup(l->kernels[k].name, strlen(l->kernels[k].name));
+		dst->params = zc_alloc((dst->nparams + 1) * sizeof(*dst->params));
+		memcpy(dst->params, l->kernels[k].params, dst->nparams * sizeof(*dst->params));
+	}
+	u->nkernels += l->nkernels;
+}
+
+/* Parses and lowers every member, links them into one module. The first target (index 0)
+ * also records the kernel table and globals: they do not depend on the target. */
+static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, char **error)
+{
+	const ZcTarget *target = J->o->targets[t];
+	const struct ptx_target *hooks = target->kind == ZC_CODE_OBJECT_HOST ? &ptx_target_host
+	                                                                      : &ptx_target_amdgpu;
+	LLVMModuleRef linked = NULL;
+
+	for (size_t m = 0; m < u->nmembers; m++) {
+		struct ptx_diag diag;
+		struct ptx_module *ast = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
+		struct ptx_lowered l;
+
+		if (!ast || !ptx_lower(ast, hooks, ctx, &l, &diag)) {
+			*error = format("PTX of fatbin %zu, line %u:%u: %s", u->members[m], diag.loc.line,
+			                diag.loc.col, diag.message);
+			if (ast)
+				ptx_module_free(ast);
+			if (linked)
+				LLVMDisposeModule(linked);
+			return NULL;
+		}
+		if (t == 0) {
+			keep_kernels(u, &l);
+			collect_globals(u, ast);
+		}
+		ptx_module_free(ast);
+		if (!linked) {
+			linked = l.module;
+		} else if (LLVMLinkModules2(linked, l.module)) {
+			*error = format("linking the PTX of fatbin %zu with the other members failed",
+			                u->members[m]);
+			l.module = NULL;
+			ptx_lowered_free(&l);
+			LLVMDisposeModule(linked);
+			return NULL;
+		}
+		l.module = NULL; /* owned by `linked` now */
+		ptx_lowered_free(&l);
+	}
+	return linked;
+}
+
+static void run_job(Jobs *J, size_t job)
+{
+	Unit *u = &J->units[job / J->o->ntargets];
+	size_t t = job % J->o->ntargets;
+	const ZcTarget *target = J->o->targets[t];
+	LLVMContextRef ctx = LLVMContextCreate();
+	ZcCodegenOptions options = {0};
+	char *error = NULL;
+	LLVMModuleRef m = lower_unit(J, u, t, ctx, &error);
+
+	if (m && J->o->save_temps) {
+		char *ir = LLVMPrintModuleToString(m), *suffix = format("%s.ll", target->name);
+		save(J->o, u, suffix, ir, strlen(ir));
+		LLVMDisposeMessage(ir);
+		free(suffix);
+	}
+	if (m && zc_compile(m, target, &options, &u->code[t], &error) == 0) {
+		char *suffix = format("%s.co", target->name);
+		save(J->o, u, suffix, u->code[t].data, u->code[t].size);
+		free(suffix);
+	}
+	u->error[t] = error;
+	if (m)
+		LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
+}
+
+static void show_progress(Jobs *J, size_t done)
+{
+	pthread_mutex_lock(&J->lock);
+	fprintf(stderr, "\r[%zu/%zu] compiling%s", done, J->njobs, done == J->njobs ? "\r\033[K" : "");
+	fflush(stderr);
+	pthread_mutex_unlock(&J->lock);
+}
+
+static void *worker(void *arg)
+{
+	Jobs *J = arg;
+
+	for (;;) {
+		size_t job = atomic_fetch_add(&J->next, 1);
+
+		if (job >= J->njobs)
+			return NULL;
+		if (J->units[job / J->o->ntargets].skip_reason)
+			continue;
+		run_job(J, job);
+		if (J->progress)
+			show_progress(J, atomic_fetch_add(&J->done, 1) + 1);
+	}
+}
+
+void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOptions *o)
+{
+	Jobs J = {.in = in, .units = units, .nunits = nunits, .o = o, .njobs = nunits * o->ntargets};
+	int nthreads = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_t *threads;
+
+	if (nthreads < 1)
+		nthreads = 1;
+	if ((size_t)nthreads > J.njobs)
+		nthreads = J.njobs ? (int)J.njobs : 1;
+	for (size_t i = 0; i < nunits; i++)
+		for (size_t m = 0; o->save_temps && m < units[i].nmembers; m++) {
+			char *suffix = format("%zu.ptx", m);
+			save(o, &units[i], suffix, units[i].texts[m], strlen(units[i].texts[m]));
+			free(suffix);
+		}
+	J.progress = verbosity >= 1 && isatty(2);
+	pthread_mutex_init(&J.lock, NULL);
+	zc_backend_init();
+	threads = zc_alloc((size_t)nthreads * sizeof(pthread_t));
+	for (int i = 0; i < nthreads; i++)
+		if (pthread_create(&threads[i], NULL, worker, &J) != 0)
+			fail_input(o->in, "cannot start a compile thread");
+	for (int i = 0; i < nthreads; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	pthread_mutex_destroy(&J.lock);
+}

@@ -1,0 +1,151 @@
+/* Which loadable units a binary has: one per fatbin that carries PTX (the one cudart
+ * registers through its wrapper, or one a library loads by address), and one for all the
+ * relocatable fatbins of an -rdc link, keyed by the device-link image cudart registers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+/* The PTX to translate: the newest arch, then the newest ISA (design decision 12). */
+static const Entry *best_ptx(const Container *c)
+{
+	const Entry *best = NULL;
+
+	for (size_t i = 0; i < c->nentries; i++) {
+		const Entry *e = &c->entries[i];
+
+		if (e->kind != ENTRY_PTX)
+			continue;
+		if (!best || e->sm > best->sm || (e->sm == best->sm &&
+		    (e->version_major > best->version_major ||
+		     (e->version_major == best->version_major && e->version_minor > best->version_minor))))
+			best = e;
+	}
+	return best;
+}
+
+static char *text_of(const Input *in, size_t ci, const Entry *e)
+{
+	uint8_t *text;
+	uint64_t size;
+	ZcError err;
+
+	if (!entry_contents(&in->bin, e, &text, &size, &err))
+		fail_input(in->path, "fatbin %zu: %s", ci, err.msg);
+	return (char *)text;
+}
+
+static void archs_of(const Container *c, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->nentries && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", c->entries[i].arch);
+}
+
+static Unit *add_unit(Unit **units, size_t *n, int container, const char *name)
+{
+	Unit *u;
+
+	*units = zc_realloc(*units, (*n + 1) * sizeof(Unit));
+	u = &(*units)[(*n)++];
+	memset(u, 0, sizeof(*u));
+	u->container = container;
+	snprintf(u->name, sizeof(u->name), "%s", name);
+	return u;
+}
+
+static void add_member(const Input *in, Unit *u, size_t ci)
+{
+	const Entry *e = best_ptx(&in->set.containers[ci]);
+
+	u->members = zc_realloc(u->members, (u->nmembers + 1) * sizeof(size_t));
+	u->ptx = zc_realloc(u->ptx, (u->nmembers + 1) * sizeof(Entry *));
+	u->texts = zc_realloc(u->texts, (u->nmembers + 1) * sizeof(char *));
+	u->members[u->nmembers] = ci;
+	u->ptx[u->nmembers] = e;
+	u->texts[u->nmembers] = text_of(in, ci, e);
+	u->nmembers++;
+}
+
+/* The device-link image of an RDC program: what its version-2 wrapper points to. */
+static int link_image(const Input *in)
+{
+	for (size_t w = 0; w < in->set.nwrappers; w++)
+		if (in->set.wrappers[w].version == 2 && in->set.wrappers[w].container >= 0)
+			return in->set.wrappers[w].container;
+	return -1;
+}
+
+void units_find(const Input *in, Unit **units, size_t *nunits)
+{
+	const FatbinSet *set = &in->set;
+	long rdc = -1; /* an index: adding units moves them */
+	int link = link_image(in);
+	char name[64];
+
+	*units = NULL;
+	*nunits = 0;
+	for (size_t ci = 0; ci < set->ncontainers; ci++) {
+		const Container *c = &set->containers[ci];
+		bool registered_v1 = c->wrapper >= 0 && set->wrappers[c->wrapper].version == 1;
+
+		if (c->origin == ORIGIN_RELFATBIN_SECTION) {
+			if (!best_ptx(c))
+				continue; /* the member's SASS is linked by nvlink into the link image */
+			if (rdc < 0) {
+				Unit *u = add_unit(units, nunits, link, "rdc link");
+
+				if (link < 0)
+					u->skip_reason = zc_strndup("no device-link wrapper registers it", 35);
+				rdc = (long)(*nunits - 1);
+			}
+			add_member(in, &(*units)[rdc], ci);
+			continue;
+		}
+		if ((int)ci == link && !best_ptx(c))
+			continue; /* the device-link image: registered only for -rdc programs */
+		snprintf(name, sizeof(name), "fatbin %zu", ci);
+		if (best_ptx(c)) {
+			add_member(in, add_unit(units, nunits, (int)ci, name), ci);
+		} else if (registered_v1 || c->origin == ORIGIN_SCAN || c->origin == ORIGIN_WHOLE_FILE) {
+			char archs[256], reason[320];
+			Unit *u = add_unit(units, nunits, (int)ci, name);
+
+			archs_of(c, archs, sizeof(archs));
+			snprintf(reason, sizeof(reason), "no PTX (SASS only: %s)", archs);
+			u->skip_reason = zc_strndup(reason, strlen(reason));
+		}
+	}
+}
+
+void units_free(Unit *units, size_t nunits)
+{
+	for (size_t i = 0; i < nunits; i++) {
+		Unit *u = &units[i];
+
+		for (size_t m = 0; m < u->nmembers; m++)
+			free(u->texts[m]);
+		for (size_t t = 0; t < MAX_TARGETS; t++) {
+			free(u->code[t].data);
+			free(u->error[t]);
+		}
+		for (uint32_t k = 0; k < u->nkernels; k++) {
+			free((char *)u->kernels[k].name);
+			free(u->kernels[k].params);
+		}
+		for (size_t g = 0; g < u->nglobals; g++)
+			free(u->globals[g]);
+		free(u->kernels);
+		free(u->globals);
+		free(u->global_sizes);
+		free(u->global_const);
+		free(u->members);
+		free(u->ptx);
+		free(u->texts);
+		free(u->skip_reason);
+	}
+	free(units);
+}
