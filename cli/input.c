@@ -160,7 +160,7 @@ static void write_container(const Input *in, Json *j, size_t ci)
 	json_object_end(j);
 }
 
-static void write_image(const AotImage *img, Json *j, const char *const *files)
+static void write_image(const AotImage *img, Json *j, char *const *files)
 {
 	json_object_begin(j);
 	json_field_uint(j, "size", img->size);
