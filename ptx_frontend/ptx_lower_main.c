@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "target.h"
 
@@ -28,6 +29,14 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void print_kernels(const struct ptx_lowered *out)
 {
 	for (uint32_t i = 0; i < out->nkernels; i++) {
@@ -44,7 +53,7 @@ int main(int argc, char **argv)
 {
 	const struct ptx_target *target = &ptx_target_amdgpu;
 	const char *path = NULL;
-	bool kernels = false;
+	bool kernels = false, stats = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--target=host") == 0)
@@ -53,8 +62,10 @@ int main(int argc, char **argv)
 			target = &ptx_target_amdgpu;
 		else if (strcmp(argv[i], "--kernels") == 0)
 			kernels = true;
+		else if (strcmp(argv[i], "--stats") == 0)
+			stats = true; /* timings instead of the IR, for bench/ */
 		else if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] FILE.ptx\n");
+			fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--stats] FILE.ptx\n");
 			return 2;
 		} else
 			path = argv[i];
@@ -70,12 +81,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct ptx_diag diag;
+	double t0 = now();
 	struct ptx_module *m = ptx_parse(path, text, len, &diag);
+	double t1 = now();
 	struct ptx_lowered out;
 	LLVMContextRef ctx = LLVMContextCreate();
 	int rc = 0;
+	bool lowered = m && ptx_lower(m, target, ctx, &out, &diag);
+	double t2 = now();
 
-	if (!m || !ptx_lower(m, target, ctx, &out, &diag)) {
+	if (stats && lowered) {
+		printf("%zu bytes: parse %.3f s, lower %.3f s, %.1f MB/s\n", len, t1 - t0, t2 - t1,
+		       (double)len / 1e6 / (t2 - t0));
+		ptx_lowered_free(&out);
+	} else if (!lowered) {
 		ptx_diag_print(stderr, &diag, text, len);
 		rc = 1;
 	} else {

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Benchmark: conversion throughput on a generated library of 2,000 kernels in 8 translation
+# units (PTX only, compute_80). Reports, in one run:
+#   - 1 target and 3 targets, as PTX MB/s per core and as the ratio to LLVM's own cost on
+#     the same lowered IR (opt-22 -O3 + llc-22 -O3 per module: the floor);
+#   - scaling from -j1 to -j2; peak memory.
+# Usage: bench/convert_throughput.sh [BUILD_DIR]   (needs nvcc)
+set -e
+build=$(cd "${1:-build}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+tool="$build/cli/zluda-convert"
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+python3 "$here/gen_kernels.py" 2000 8 src
+"$nvcc" -shared -Xcompiler -fPIC -gencode arch=compute_80,code=compute_80 -o libk.so src/*.cu
+mkdir out temps
+
+measure() { # label, then the command: prints "seconds peak_kb"
+	/usr/bin/time -f '%e %M' -o t.txt "$@" >/dev/null 2>&1
+	cat t.txt
+}
+one_j1=$(measure "$tool" libk.so -o out/a.so -q -j1 --offload-arch=gfx1100 --save-temps=temps)
+three_j1=$(measure "$tool" libk.so -o out/b.so -q -j1 --offload-arch=gfx1030,gfx1100,gfx1200)
+three_j2=$(measure "$tool" libk.so -o out/c.so -q -j2 --offload-arch=gfx1030,gfx1100,gfx1200)
+ptx_bytes=$(cat temps/*.ptx | wc -c)
+floor_start=$(date +%s.%N)
+for ll in temps/*.gfx1100.ll; do
+	opt-22 -O3 "$ll" -o "$ll.bc" 2>/dev/null
+	llc-22 -O3 -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1100 -filetype=obj "$ll.bc" -o "$ll.o" 2>/dev/null
+done
+floor=$(echo "$(date +%s.%N) - $floor_start" | bc)
+set -- $one_j1; t1=$1; m1=$2
+set -- $three_j1; t3=$1; m3=$2
+set -- $three_j2; t3j2=$1; m3j2=$2
+cmp -s out/b.so out/c.so && same=yes || same=NO
+echo "workload:        2000 kernels, 8 modules, $(echo "scale=1; $ptx_bytes / 1000000" | bc) MB of PTX"
+echo "1 target,  -j1:  $t1 s, $(echo "scale=2; $ptx_bytes / 1000000 / $t1" | bc) MB/s per core, $(echo "scale=2; $t1 / $floor" | bc)x the LLVM floor ($floor s of opt+llc), peak $((m1 / 1024)) MiB"
+echo "3 targets, -j1:  $t3 s, $(echo "scale=2; $t3 / $t1" | bc)x one target, peak $((m3 / 1024)) MiB"
+echo "3 targets, -j2:  $t3j2 s, speed-up $(echo "scale=2; $t3 / $t3j2" | bc)x over -j1 on $(nproc) cores, peak $((m3j2 / 1024)) MiB, same bytes as -j1: $same"
