@@ -110,7 +110,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 		struct ptx_module *ast = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
 		struct ptx_lowered l;
 
-		if (!ast || !ptx_lower(ast, hooks, ctx, &l, &diag)) {
+		if (!ast || !ptx_check(ast, &diag) || !ptx_lower(ast, hooks, ctx, &l, &diag)) {
 			*error = format("PTX of fatbin %zu, line %u:%u: %s", u->members[m], diag.loc.line,
 			                diag.loc.col, diag.message);
 			if (ast)

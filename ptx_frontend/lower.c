@@ -345,24 +345,15 @@ static LLVMValueRef immediate(struct lower *L, const struct ptx_operand *o, enum
 	}
 }
 
-/* %tid.x and friends are builtins of the target: __zc_tid_x(). */
+/* %tid.x and friends are builtins of the target: __zc_tid_x(). A special register no
+ * target implements fails at code generation, naming its builtin. */
 static LLVMValueRef special_register(struct lower *L, const struct ptx_operand *o)
 {
 	static const char *const wide[] = {"%clock64", "%globaltimer", "%gridid"};
-	static const char *const known[] = {
-		"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid",
-		"%nsmid", "%gridid", "%lanemask_eq", "%lanemask_le", "%lanemask_lt",
-		"%lanemask_ge", "%lanemask_gt", "%clock", "%clock64", "%globaltimer",
-		"%dynamic_smem_size", "%total_smem_size",
-	};
 	char name[48];
 	unsigned bits = 32;
-	bool found = false;
 
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		found |= strcmp(o->name, known[i]) == 0;
-	found |= strncmp(o->name, "%envreg", 7) == 0 || strncmp(o->name, "%pm", 3) == 0;
-	if (!found)
+	if (!ptx_is_special_register(o->name))
 		return NULL;
 	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
 		if (strcmp(o->name, wide[i]) == 0)

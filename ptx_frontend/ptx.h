@@ -221,6 +221,11 @@ void ptx_module_free(struct ptx_module *module);
 /* Prints "file:line:col: error: message", the source line and a caret under the column. */
 void ptx_diag_print(FILE *out, const struct ptx_diag *diag, const char *text, size_t len);
 
+/* The checker (check.c): names declared where used, guards, branch targets, labels,
+ * destination widths. Fills *diag with the first problem, located at its operand. */
+bool ptx_check(const struct ptx_module *module, struct ptx_diag *diag);
+bool ptx_is_special_register(const char *name);
+
 bool ptx_opcode_is_known(const char *opcode);
 const char *ptx_type_name(enum ptx_type type);
 const char *ptx_space_name(enum ptx_space space);

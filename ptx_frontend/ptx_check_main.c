@@ -1,4 +1,4 @@
-/* ptx-check: parses PTX files and reports the first error of each; with --dump, prints a
+/* ptx-check: parses and checks PTX files and reports the first error of each; with --dump, prints a
  * summary of what was parsed. A developer and test tool for the PTX frontend. */
 #include <errno.h>
 #include <stdlib.h>
@@ -240,14 +240,14 @@ int main(int argc, char **argv)
 		}
 		struct ptx_diag diag;
 		struct ptx_module *m = ptx_parse(argv[i], text, len, &diag);
-		if (m) {
+		if (m && ptx_check(m, &diag)) {
 			if (want_dump)
 				dump(m);
-			ptx_module_free(m);
 		} else {
 			ptx_diag_print(stderr, &diag, text, len);
 			status = 1;
 		}
+		ptx_module_free(m);
 		free(text);
 	}
 	if (nfiles == 0) {

@@ -1,0 +1,353 @@
+/* The checker: what the parser cannot see. Every name an instruction uses is declared where
+ * it is used (registers, parameterized registers within their count, variables, functions,
+ * labels), guards are predicates, branches go to labels, labels are unique, and typed
+ * arithmetic does not write a register narrower than its type. The first problem is
+ * reported, located at the operand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx.h"
+
+enum name_kind { NAME_REG, NAME_VAR, NAME_FUNC, NAME_LABEL, NAME_LIST };
+
+struct name {
+	const char *text;
+	enum name_kind kind;
+	enum ptx_type type;
+	uint32_t reg_count; /* %r<N>: N; 0 for a single name */
+	int next_in_bucket; /* the entry below it in its hash bucket, -1 for none */
+};
+
+struct checker {
+	const struct ptx_module *module;
+	struct ptx_diag *diag;
+	jmp_buf fail;
+	struct name *names;       /* a stack: module names, then the function's scopes */
+	uint32_t count, cap;
+	int *buckets;             /* name hash -> top entry for that text, -1 if none */
+	uint32_t nbuckets;
+	const struct ptx_func *func;
+};
+
+static _Noreturn void check_fail(struct checker *c, struct ptx_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static _Noreturn void check_fail(struct checker *c, struct ptx_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->diag->file = c->module->file;
+	c->diag->loc = loc;
+	va_start(ap, fmt);
+	vsnprintf(c->diag->message, sizeof(c->diag->message), fmt, ap);
+	va_end(ap);
+	longjmp(c->fail, 1);
+}
+
+static uint32_t hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+static int find_n(struct checker *c, const char *s, size_t n)
+{
+	for (int i = c->buckets[hash(s, n) % c->nbuckets]; i >= 0; ) {
+		const struct name *e = &c->names[i];
+
+		if (strlen(e->text) == n && memcmp(e->text, s, n) == 0)
+			return i;
+		i = e->next_in_bucket;
+	}
+	return -1;
+}
+
+static void declare(struct checker *c, const char *text, enum name_kind kind, enum ptx_type type,
+                    uint32_t reg_count)
+{
+	uint32_t b = hash(text, strlen(text)) % c->nbuckets;
+
+	if (c->count == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 256;
+		c->names = realloc(c->names, c->cap * sizeof(*c->names));
+		if (!c->names) {
+			fputs("zluda-convert: out of memory\n", stderr);
+			abort();
+		}
+	}
+	c->names[c->count] = (struct name){text, kind, type, reg_count, c->buckets[b]};
+	c->buckets[b] = (int)c->count++;
+}
+
+/* Drops the names declared since `mark` (a block's end). */
+static void pop_to(struct checker *c, uint32_t mark)
+{
+	while (c->count > mark) {
+		struct name *e = &c->names[--c->count];
+
+		c->buckets[hash(e->text, strlen(e->text)) % c->nbuckets] = e->next_in_bucket;
+	}
+}
+
+/* The %r<N> declaration %r12 would belong to, and its index in it. */
+static const struct name *register_family(struct checker *c, const char *text, uint32_t *index)
+{
+	size_t n = strlen(text), digits = 0;
+	int i;
+
+	while (digits < n && text[n - 1 - digits] >= '0' && text[n - 1 - digits] <= '9')
+		digits++;
+	if (digits == 0 || digits == n || digits > 9 || (digits > 1 && text[n - digits] == '0'))
+		return NULL;
+	i = find_n(c, text, n - digits);
+	if (i < 0 || c->names[i].reg_count == 0)
+		return NULL;
+	*index = (uint32_t)atoi(text + n - digits);
+	return &c->names[i];
+}
+
+static const struct name *lookup(struct checker *c, const char *text)
+{
+	int i = find_n(c, text, strlen(text));
+	uint32_t index;
+	const struct name *family;
+
+	if (i >= 0)
+		return &c->names[i];
+	family = register_family(c, text, &index);
+	return family && index < family->reg_count ? family : NULL;
+}
+
+bool ptx_is_special_register(const char *name)
+{
+	static const char *const names[] = {
+		"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid",
+		"%nsmid", "%gridid", "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge",
+		"%lanemask_gt", "%clock", "%clock64", "%clock_hi", "%globaltimer", "%globaltimer_lo",
+		"%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size",
+		"%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
+		"%is_explicit_cluster", "%clusterid", "%nclusterid", "%cluster_ctaid",
+		"%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank", "%current_graph_exec",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return strncmp(name, "%envreg", 7) == 0 || strncmp(name, "%pm", 3) == 0;
+}
+
+static const struct name *use(struct checker *c, const struct ptx_operand *o)
+{
+	const struct name *n = lookup(c, o->name), *family;
+	uint32_t index;
+
+	if (n || ptx_is_special_register(o->name))
+		return n;
+	family = register_family(c, o->name, &index);
+	if (family)
+		check_fail(c, o->loc, "'%s' is out of range: %s<%u> declares %s0 to %s%u", o->name,
+		           family->text, family->reg_count, family->text, family->text,
+		           family->reg_count - 1);
+	check_fail(c, o->loc, "'%s' is not declared", o->name);
+}
+
+static unsigned bits_of(enum ptx_type t)
+{
+	switch (t) {
+	case PTX_TYPE_PRED: return 1;
+	case PTX_TYPE_B8: case PTX_TYPE_U8: case PTX_TYPE_S8: return 8;
+	case PTX_TYPE_B16: case PTX_TYPE_U16: case PTX_TYPE_S16: case PTX_TYPE_F16:
+	case PTX_TYPE_BF16: return 16;
+	case PTX_TYPE_B32: case PTX_TYPE_U32: case PTX_TYPE_S32: case PTX_TYPE_F32:
+	case PTX_TYPE_F16X2: case PTX_TYPE_BF16X2: case PTX_TYPE_TF32: return 32;
+	case PTX_TYPE_B64: case PTX_TYPE_U64: case PTX_TYPE_S64: case PTX_TYPE_F64: return 64;
+	case PTX_TYPE_B128: return 128;
+	default: return 0;
+	}
+}
+
+static void check_operand(struct checker *c, const struct ptx_operand *o)
+{
+	switch (o->kind) {
+	case PTX_OP_NAME:
+		use(c, o);
+		break;
+	case PTX_OP_BRACES: case PTX_OP_MEMORY: case PTX_OP_LIST: case PTX_OP_PAIR:
+		for (uint32_t i = 0; i < o->count; i++)
+			check_operand(c, &o->items[i]);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The first type modifier of the instruction, and whether it writes twice that (.wide). */
+static unsigned result_bits(const struct ptx_insn *in)
+{
+	static const char *const typed[] = {
+		"add", "sub", "mul", "mad", "min", "max", "and", "or", "xor", "not", "neg", "abs",
+		"div", "rem", "popc", "clz", "brev", "selp", "fma", "sqrt", "rcp",
+	};
+	bool known = false;
+
+	for (size_t i = 0; i < sizeof(typed) / sizeof(typed[0]); i++)
+		known |= strcmp(in->opcode, typed[i]) == 0;
+	if (!known || in->nops == 0)
+		return 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		static const struct { const char *name; enum ptx_type type; } types[] = {
+			{"u16", PTX_TYPE_U16}, {"s16", PTX_TYPE_S16}, {"b16", PTX_TYPE_B16},
+			{"u32", PTX_TYPE_U32}, {"s32", PTX_TYPE_S32}, {"b32", PTX_TYPE_B32},
+			{"f32", PTX_TYPE_F32}, {"u64", PTX_TYPE_U64}, {"s64", PTX_TYPE_S64},
+			{"b64", PTX_TYPE_B64}, {"f64", PTX_TYPE_F64},
+		};
+
+		for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+			if (strcmp(in->mods[i], types[t].name) != 0)
+				continue;
+			for (uint32_t w = 0; w < in->nmods; w++)
+				if (strcmp(in->mods[w], "wide") == 0)
+					return 2 * bits_of(types[t].type);
+			/* popc and clz write a .u32 count whatever they count */
+			return strcmp(in->opcode, "popc") == 0 || strcmp(in->opcode, "clz") == 0
+			       ? 32 : bits_of(types[t].type);
+		}
+	}
+	return 0;
+}
+
+static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
+{
+	unsigned bits = result_bits(in);
+
+	if (in->guard) {
+		const struct name *g = lookup(c, in->guard);
+
+		if (!g)
+			check_fail(c, loc, "guard '%s' is not declared", in->guard);
+		if (g->kind != NAME_REG || g->type != PTX_TYPE_PRED)
+			check_fail(c, loc, "guard '%s' is not a predicate register", in->guard);
+	}
+	if ((strcmp(in->opcode, "bra") == 0) && in->nops == 1 && in->ops[0].kind == PTX_OP_NAME) {
+		const struct name *n = use(c, &in->ops[0]);
+
+		if (!n || n->kind != NAME_LABEL)
+			check_fail(c, in->ops[0].loc, "bra needs a label; '%s' is not one", in->ops[0].name);
+		return;
+	}
+	for (uint32_t i = 0; i < in->nops; i++)
+		check_operand(c, &in->ops[i]);
+	if (bits && in->ops[0].kind == PTX_OP_NAME) {
+		const struct name *d = lookup(c, in->ops[0].name);
+
+		if (d && d->kind == NAME_REG && bits_of(d->type) && bits_of(d->type) < bits)
+			check_fail(c, in->ops[0].loc, "destination '%s' has %u bits; %s writes %u",
+			           in->ops[0].name, bits_of(d->type), in->opcode, bits);
+	}
+}
+
+static void declare_var(struct checker *c, const struct ptx_var *v)
+{
+	declare(c, v->name, v->space == PTX_SPACE_REG ? NAME_REG : NAME_VAR, v->type, v->reg_count);
+}
+
+/* Labels (and .branchtargets/.callprototype names) are visible in the whole function. */
+static void declare_labels(struct checker *c, const struct ptx_stmt *s)
+{
+	for (; s; s = s->next) {
+		const char *label = s->kind == PTX_STMT_LABEL ? s->u.label
+		                  : s->kind == PTX_STMT_BRANCHTARGETS ? s->u.branchtargets.label
+		                  : s->kind == PTX_STMT_CALLPROTOTYPE ? s->u.callprototype.label : NULL;
+
+		if (s->kind == PTX_STMT_BLOCK)
+			declare_labels(c, s->u.block);
+		if (!label)
+			continue;
+		int seen = find_n(c, label, strlen(label));
+
+		if (seen >= 0 && c->names[seen].kind >= NAME_LABEL)
+			check_fail(c, s->loc, "label '%s' is defined twice", label);
+		declare(c, label, s->kind == PTX_STMT_LABEL ? NAME_LABEL : NAME_LIST, PTX_TYPE_NONE, 0);
+	}
+}
+
+static void check_statements(struct checker *c, const struct ptx_stmt *s)
+{
+	for (; s; s = s->next) {
+		switch (s->kind) {
+		case PTX_STMT_INSN:
+			check_insn(c, &s->u.insn, s->loc);
+			break;
+		case PTX_STMT_VAR:
+			declare_var(c, &s->u.var);
+			break;
+		case PTX_STMT_BLOCK: {
+			uint32_t mark = c->count;
+
+			check_statements(c, s->u.block);
+			pop_to(c, mark);
+			break;
+		}
+		case PTX_STMT_BRANCHTARGETS:
+			for (uint32_t i = 0; i < s->u.branchtargets.count; i++) {
+				const struct name *n = lookup(c, s->u.branchtargets.targets[i]);
+
+				if (!n || n->kind != NAME_LABEL)
+					check_fail(c, s->loc, "branch target '%s' is not a label",
+					           s->u.branchtargets.targets[i]);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void check_function(struct checker *c, const struct ptx_func *f)
+{
+	uint32_t mark = c->count;
+
+	c->func = f;
+	for (uint32_t i = 0; i < f->sig.nparams; i++)
+		declare_var(c, &f->sig.params[i]);
+	for (uint32_t i = 0; i < f->sig.nrets; i++)
+		declare_var(c, &f->sig.rets[i]);
+	declare_labels(c, f->body);
+	check_statements(c, f->body);
+	pop_to(c, mark);
+}
+
+bool ptx_check(const struct ptx_module *module, struct ptx_diag *diag)
+{
+	struct checker c = {.module = module, .diag = diag, .nbuckets = 4096};
+	bool ok;
+
+	c.buckets = malloc(c.nbuckets * sizeof(int));
+	if (!c.buckets) {
+		fputs("zluda-convert: out of memory\n", stderr);
+		abort();
+	}
+	memset(c.buckets, 0xff, c.nbuckets * sizeof(int));
+	ok = setjmp(c.fail) == 0;
+	if (ok) {
+		for (const struct ptx_item *it = module->items; it; it = it->next) {
+			if (it->kind == PTX_ITEM_VAR)
+				declare_var(&c, &it->u.var);
+			else if (it->kind == PTX_ITEM_FUNC)
+				declare(&c, it->u.func.name, NAME_FUNC, PTX_TYPE_NONE, 0);
+			else if (it->kind == PTX_ITEM_ALIAS)
+				declare(&c, it->u.alias.alias, NAME_FUNC, PTX_TYPE_NONE, 0);
+		}
+		for (const struct ptx_item *it = module->items; it; it = it->next)
+			if (it->kind == PTX_ITEM_FUNC && it->u.func.has_body)
+				check_function(&c, &it->u.func);
+	}
+	free(c.names);
+	free(c.buckets);
+	return ok;
+}
