@@ -137,8 +137,14 @@ static int zc_link_builtins(LLVMModuleRef module, const ZcTarget *target, char *
 		               ZC_BUILTIN_PREFIX "* name?)", target->name);
 	for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f)) {
 		size_t len;
-		if (LLVMIsDeclaration(f) && zc_has_prefix(f, ZC_BUILTIN_PREFIX) && LLVMGetFirstUse(f))
-			return backend_fail(error, "%s: no builtin %s", target->name, LLVMGetValueName2(f, &len));
+		const char *name = LLVMGetValueName2(f, &len);
+
+		if (LLVMIsDeclaration(f) && zc_has_prefix(f, ZC_BUILTIN_PREFIX) && LLVMGetFirstUse(f)) {
+			if (strcmp(name, "__zc_vprintf") == 0)
+				return backend_fail(error, "%s: printf in device code is not supported on "
+				                    "this target yet", target->name);
+			return backend_fail(error, "%s: no builtin %s", target->name, name);
+		}
 	}
 	return 0;
 }

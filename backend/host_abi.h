@@ -46,7 +46,7 @@
 
 #include <stdint.h>
 
-#define ZC_HOST_ABI_VERSION 1u
+#define ZC_HOST_ABI_VERSION 2u
 
 typedef struct ZcHostThread ZcHostThread;
 typedef struct ZcHostBlock ZcHostBlock;
@@ -98,6 +98,13 @@ typedef struct ZcHostOps {
 	void (*barrier_arrive)(ZcHostThread *t, uint32_t id, uint32_t count);
 	/* exit: this thread ends here, as if its entry had returned; never returns. */
 	void (*exit)(ZcHostThread *t);
+	/* vprintf(format, args): CUDA's device printf, the arguments packed as nvcc packs
+	 * them; returns the number of arguments printed, or a negative value on error. */
+	int32_t (*vprintf)(ZcHostThread *t, const char *format, const void *args);
+	/* __assertfail: prints CUDA's assertion message and fails the launch with
+	 * CUDA_ERROR_ASSERT; never returns. */
+	void (*assertfail)(ZcHostThread *t, const char *expression, const char *file,
+	                   uint32_t line, const char *function);
 } ZcHostOps;
 
 /* One running block, shared by its threads. */

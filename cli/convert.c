@@ -271,6 +271,14 @@ static size_t count_failures(const ConvertOptions *o, const Unit *units, size_t 
 	return failures;
 }
 
+/* Backend messages start with the target's name, which the report already gives. */
+static const char *without_target(const char *message, const char *target)
+{
+	size_t n = strlen(target);
+
+	return strncmp(message, target, n) == 0 && message[n] == ':' ? message + n + 2 : message;
+}
+
 /* One line per unit and a total, on stderr; warnings name what was not translated. */
 static void report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds)
 {
@@ -287,7 +295,7 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 		for (size_t t = 0; t < o->ntargets; t++) {
 			if (u->error[t])
 				inform(1, "%s: %s: warning: not translated for %s: %s", o->in, u->name,
-				       o->targets[t]->name, u->error[t]);
+				       o->targets[t]->name, without_target(u->error[t], o->targets[t]->name));
 			else
 				ok++;
 		}

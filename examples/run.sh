@@ -1,6 +1,7 @@
 #!/bin/sh
-# The main job on the bundled example: build a CUDA program with nvcc, then show what GPU
-# code zluda-convert finds in it and extract it. Usage: examples/run.sh [BUILD_DIR]
+# The main job on the bundled example: build a CUDA program with nvcc, convert it, and run
+# the converted program (here on the CPU driver: no GPU is needed). Usage:
+# examples/run.sh [BUILD_DIR]
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
@@ -11,5 +12,7 @@ nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 mkdir -p "$out"
 "$nvcc" -arch=sm_80 -o "$out/vector_add" "$here/vector_add.cu"
 "$tool" inspect "$out/vector_add"
-"$tool" extract "$out/vector_add" -o "$out/extracted"
-ls "$out/extracted"
+"$tool" "$out/vector_add" -o "$out/vector_add-amd" --offload-arch=gfx1030,gfx1100,gfx1200,host
+"$tool" inspect "$out/vector_add-amd" | sed -n '/AOT image/,$p'
+# The converted binary finds libcuda.so.1 beside it; with no AMD GPU it runs on the CPU.
+"$out/vector_add-amd"

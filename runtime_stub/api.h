@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "aot_image.h"
 #include "cuda_types.h"
 #include "driver.h"
 #include "exports.h"
@@ -37,7 +38,8 @@ enum zc_handle_kind {
 	ZC_HANDLE_CONTEXT = 1,
 	ZC_HANDLE_STREAM,
 	ZC_HANDLE_EVENT,
-	ZC_HANDLE_LIBRARY,
+	ZC_HANDLE_LIBRARY,   /* also a CUmodule */
+	ZC_HANDLE_FUNCTION,  /* a CUfunction, also a CUkernel */
 };
 bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
 void zc_handle_remove(const void *handle);
@@ -120,6 +122,52 @@ struct zc_event {
 void zc_memory_release(struct zc_context *ctx);
 /* Whether [ptr, ptr + bytes) lies inside one allocation the stub made. */
 CUresult zc_memory_check(CUdeviceptr ptr, size_t bytes);
+/* A module's variables are device memory the stub did not allocate: known, so copies to
+ * and from them pass the checks, but never freed by cuMemFree. Idempotent. */
+CUresult zc_memory_add_global(const void *owner, void *base, size_t bytes);
+void zc_memory_remove_globals(const void *owner);
+
+/* image.c: one file's AOT image, parsed once. */
+struct zc_image {
+	struct zc_image *next;
+	bool found;  /* the file has a valid image */
+	AotImage aot;
+	char path[];
+};
+/* The image and module holding the code for a wrapper, fatbin or PTX pointer;
+ * CUDA_ERROR_NO_BINARY_FOR_GPU, and the reason in the trace, when there is none. */
+CUresult zc_image_find(const void *code, struct zc_image **image, uint32_t *module);
+
+/* module.c: a loaded library or module. Its code object is loaded when first needed. */
+struct zc_library {
+	pthread_mutex_t lock;
+	const struct zc_image *image;
+	uint32_t module;
+	CUdevice device;
+	CUresult error;               /* what every use answers when there is no code */
+	struct zc_drv_module *drv;    /* NULL until loaded */
+	uint32_t nkernels;
+	struct zc_function **kernels; /* by index in the module's kernel table, made on lookup */
+};
+
+struct zc_param {
+	uint32_t offset, size;
+};
+
+struct zc_function {
+	struct zc_library *library;
+	const char *name;             /* in the image */
+	struct zc_drv_function *drv;
+	uint32_t static_shared;
+	uint32_t max_threads;         /* from .reqntid / .maxntid, else the device's */
+	uint32_t reqntid[3];          /* all 0 without .reqntid */
+	uint32_t max_dynamic_shared;  /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+	int carveout;
+	uint32_t param_size, nparams;
+	struct zc_param params[];
+};
+/* A live function handle, else CUDA_ERROR_INVALID_HANDLE. */
+CUresult zc_function_check(CUfunction f);
 
 
 #endif

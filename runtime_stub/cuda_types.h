@@ -45,6 +45,13 @@ typedef struct zc_context *CUcontext;
 typedef struct zc_stream *CUstream;
 typedef struct zc_event *CUevent;
 typedef struct zc_library *CUlibrary;
+/* A module is a loaded library, and a kernel is its function: cudart hands a CUkernel to
+ * cuLaunchKernel as a CUfunction, so one object serves both. */
+typedef struct zc_library *CUmodule;
+typedef struct zc_function *CUfunction;
+typedef struct zc_function *CUkernel;
+typedef int CUjit_option;
+typedef int CUlibraryOption;
 
 /* Stream handles with a fixed meaning. */
 #define CU_STREAM_LEGACY ((CUstream)0x1)
@@ -186,6 +193,57 @@ typedef struct CUctxCreateParams {
 	int numExecAffinityParams;
 	void *cigParams;
 } CUctxCreateParams;
+
+/* cuLaunchKernel's `extra`: a list of (key, value) pairs ending with CU_LAUNCH_PARAM_END. */
+#define CU_LAUNCH_PARAM_END ((void *)0)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
+
+typedef enum CUfunction_attribute {
+	CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+	CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+	CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+	CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+	CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+	CU_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+	CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+	CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
+	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+	CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
+	CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET = 10,
+	CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH = 11,
+	CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT = 12,
+	CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH = 13,
+	CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
+	CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 15,
+	CU_FUNC_ATTRIBUTE_MAX = 16,
+} CUfunction_attribute;
+
+/* cuLaunchKernelEx's configuration. An attribute is an id, padding, and a 64-byte union. */
+typedef struct CUlaunchAttribute {
+	int id;
+	char pad[4];
+	union {
+		char bytes[64];
+		int value;
+		unsigned dim[3];
+	} value;
+} CUlaunchAttribute;
+
+typedef struct CUlaunchConfig {
+	unsigned gridDimX, gridDimY, gridDimZ;
+	unsigned blockDimX, blockDimY, blockDimZ;
+	unsigned sharedMemBytes;
+	CUstream hStream;
+	CUlaunchAttribute *attrs;
+	unsigned numAttrs;
+} CUlaunchConfig;
+
+enum {
+	CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+	CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+	CU_LAUNCH_ATTRIBUTE_PRIORITY = 8,
+};
 
 typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userData);
 typedef void (*CUhostFn)(void *userData);

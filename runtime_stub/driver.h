@@ -9,6 +9,8 @@
 
 struct zc_drv_stream;
 struct zc_drv_event;
+struct zc_drv_module;
+struct zc_drv_function;
 
 enum zc_mem_kind {
 	ZC_MEM_DEVICE,
@@ -58,6 +60,17 @@ struct zc_fill {
 	size_t width, height, pitch;
 };
 
+/* A kernel launch: grid and block already validated, the .param buffer packed in the PTX
+ * layout (design decision 3), the shared memory one block needs. */
+struct zc_launch {
+	struct zc_drv_function *function;
+	const char *name;  /* the kernel's, for messages; lives as long as the process */
+	uint32_t grid[3], block[3];
+	uint32_t static_shared, dynamic_shared;
+	const void *params;
+	size_t params_size;
+};
+
 struct zc_driver {
 	const char *name;
 	/* Finds the devices; a driver with none answers CUDA_ERROR_NO_DEVICE. */
@@ -88,6 +101,20 @@ struct zc_driver {
 	CUresult (*event_query)(struct zc_drv_event *event);
 	CUresult (*event_sync)(struct zc_drv_event *event);
 	CUresult (*event_elapsed)(float *ms, struct zc_drv_event *start, struct zc_drv_event *end);
+
+	/* The code object target the AOT image is searched for ("host", "gfx1100"). */
+	CUresult (*code_target)(int ordinal, char *name, size_t size);
+	/* Loads a code object; the bytes may be freed when it returns. */
+	CUresult (*module_load)(int ordinal, const uint8_t *bytes, size_t size,
+	                        struct zc_drv_module **module);
+	CUresult (*module_unload)(struct zc_drv_module *module);
+	CUresult (*module_function)(struct zc_drv_module *module, const char *name,
+	                            struct zc_drv_function **function);
+	/* The address of a module-scope variable. */
+	CUresult (*module_global)(struct zc_drv_module *module, const char *name, void **address);
+	/* Queues a launch; the driver copies what it keeps of it. A launch that fails while
+	 * it runs makes the driver's later synchronisations fail: CUDA's sticky errors. */
+	CUresult (*launch)(struct zc_drv_stream *stream, const struct zc_launch *launch);
 };
 
 extern const struct zc_driver zc_host_driver;

@@ -1,13 +1,15 @@
 /* The CPU driver: device memory is host memory, and each stream is an ordered queue that a
  * worker thread of its own runs, so work is asynchronous to the thread that queued it.
- * Events mark a point in a queue and take the time when the worker reaches it. */
+ * Events mark a point in a queue and take the time when the worker reaches it. Kernels
+ * run in drv_host_exec.c; the first launch that fails makes every later synchronisation
+ * fail with its error, as CUDA's sticky errors do. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "api.h"
+#include "drv_host.h"
 
 struct zc_drv_event {
 	pthread_mutex_t lock;
@@ -18,7 +20,9 @@ struct zc_drv_event {
 	atomic_int refs;     /* the owner's, and one per queued op that names the event */
 };
 
-enum op_kind { OP_COPY, OP_FILL, OP_HOST_FUNC, OP_RECORD, OP_WAIT_EVENT, OP_WAIT_STREAM, OP_QUIT };
+enum op_kind {
+	OP_COPY, OP_FILL, OP_HOST_FUNC, OP_RECORD, OP_WAIT_EVENT, OP_WAIT_STREAM, OP_LAUNCH, OP_QUIT
+};
 
 struct op {
 	struct op *next;
@@ -39,8 +43,11 @@ struct op {
 			struct zc_drv_stream *stream;
 			uint64_t seq;
 		} stream;
+		struct zc_launch launch;  /* its params are a copy the op owns */
 	} u;
 };
+
+static _Atomic CUresult sticky_error;
 
 struct zc_drv_stream {
 	pthread_mutex_t lock;
@@ -142,6 +149,16 @@ run(struct op *op)
 			pthread_cond_wait(&t->progressed, &t->lock);
 		pthread_mutex_unlock(&t->lock);
 		stream_unref(t);
+		break;
+	}
+	case OP_LAUNCH: {
+		CUresult none = CUDA_SUCCESS;
+		if (atomic_load(&sticky_error) == CUDA_SUCCESS) {
+			CUresult r = zc_host_run_grid(&op->u.launch);
+			if (r != CUDA_SUCCESS)
+				atomic_compare_exchange_strong(&sticky_error, &none, r);
+		}
+		stub_free((void *)op->u.launch.params);
 		break;
 	}
 	case OP_QUIT:
@@ -309,7 +326,7 @@ host_stream_query(struct zc_drv_stream *s)
 	pthread_mutex_lock(&s->lock);
 	bool idle = s->done == s->queued;
 	pthread_mutex_unlock(&s->lock);
-	return idle ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+	return idle ? atomic_load(&sticky_error) : CUDA_ERROR_NOT_READY;
 }
 
 static CUresult
@@ -320,7 +337,7 @@ host_stream_sync(struct zc_drv_stream *s)
 	while (s->done < target)
 		pthread_cond_wait(&s->progressed, &s->lock);
 	pthread_mutex_unlock(&s->lock);
-	return CUDA_SUCCESS;
+	return atomic_load(&sticky_error);
 }
 
 static CUresult
@@ -369,6 +386,26 @@ host_host_func(struct zc_drv_stream *s, void (*fn)(void *), void *arg)
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "host function");
 	op->u.host.fn = fn;
 	op->u.host.arg = arg;
+	return enqueue(s, op);
+}
+
+static CUresult
+host_launch(struct zc_drv_stream *s, const struct zc_launch *l)
+{
+	CUresult r = atomic_load(&sticky_error);
+	struct op *op;
+	void *params;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!(op = new_op(OP_LAUNCH)) || !(params = stub_alloc(l->params_size))) {
+		stub_free(op);
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "launch");
+	}
+	if (l->params_size)
+		memcpy(params, l->params, l->params_size);
+	op->u.launch = *l;
+	op->u.launch.params = params;
 	return enqueue(s, op);
 }
 
@@ -440,7 +477,7 @@ host_event_sync(struct zc_drv_event *e)
 	while (e->completed < target)
 		pthread_cond_wait(&e->reached, &e->lock);
 	pthread_mutex_unlock(&e->lock);
-	return CUDA_SUCCESS;
+	return atomic_load(&sticky_error);
 }
 
 static CUresult
@@ -482,4 +519,10 @@ const struct zc_driver zc_host_driver = {
 	.event_query = host_event_query,
 	.event_sync = host_event_sync,
 	.event_elapsed = host_event_elapsed,
+	.code_target = zc_host_code_target,
+	.module_load = zc_host_module_load,
+	.module_unload = zc_host_module_unload,
+	.module_function = zc_host_module_function,
+	.module_global = zc_host_module_global,
+	.launch = host_launch,
 };

@@ -1,11 +1,11 @@
-/* Modules and libraries, as far as cudart needs them before kernels exist: it loads every
- * registered fatbin at start-up. A library records the code it was given; looking
- * anything up in it finds nothing yet. */
-#include "api.h"
+/* Libraries and modules: code handed over as a fatbin wrapper, a fatbin or a PTX text is
+ * found in the AOT image of its file (image.c); the code object for the device's target is
+ * loaded when first needed, as CUDA's lazy loading does. A CUmodule is a CUlibrary and a
+ * CUkernel is a CUfunction (cuda_types.h). */
+#include <stdio.h>
+#include <string.h>
 
-struct zc_library {
-	const void *code;
-};
+#include "api.h"
 
 ZC_EXPORT CUresult
 cuModuleGetLoadingMode(int *mode)
@@ -17,39 +17,410 @@ cuModuleGetLoadingMode(int *mode)
 	return TRACE(CUDA_SUCCESS, "-> lazy");
 }
 
-ZC_EXPORT CUresult
-cuLibraryLoadData(CUlibrary *library, const void *code, void *jitOptions, void **jitOptionsValues,
-                  unsigned int numJitOptions, void *libraryOptions, void **libraryOptionValues,
-                  unsigned int numLibraryOptions)
+/* gfx1030 -> gfx10-3-generic and so on: what LLVM's generic targets cover. */
+static const char *
+generic_target(const char *arch)
 {
-	struct zc_library *lib = NULL;
+	static const struct {
+		const char *prefix, *generic;
+	} families[] = {
+		{ "gfx103", "gfx10-3-generic" }, { "gfx101", "gfx10-1-generic" },
+		{ "gfx11", "gfx11-generic" },    { "gfx12", "gfx12-generic" },
+		{ "gfx90", "gfx9-generic" },     { "gfx94", "gfx9-4-generic" },
+	};
+
+	for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+		if (strncmp(arch, families[i].prefix, strlen(families[i].prefix)) == 0)
+			return families[i].generic;
+	return NULL;
+}
+
+/* Why the image has no code for target: its untranslated entry, or the usual reason. */
+static CUresult
+no_code(const struct zc_library *lib, const char *target)
+{
+	AotModule m = aot_module(&lib->image->aot, lib->module);
+
+	for (uint32_t i = 0; i < m.nuntranslated; i++) {
+		AotUntranslated u = aot_untranslated(&lib->image->aot, m.first_untranslated + i);
+		if ((!u.target[0] || strcmp(u.target, target) == 0) && !u.what[0])
+			return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU, "%s: module %s was not translated: %s",
+			                 lib->image->path, m.name, u.reason);
+	}
+	return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+	                 "%s: module %s has no code for %s; convert with --offload-arch=%s",
+	                 lib->image->path, m.name, target, target);
+}
+
+static CUresult
+load_code_object(struct zc_library *lib)
+{
+	char target[64];
+	const char *generic;
+	AotCodeObject co;
+	uint8_t *bytes;
+	ZcError err;
+	CUresult r;
+
+	if (!zc_drv->module_load)
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "the %s driver loads no code", zc_drv->name);
+	if ((r = zc_drv->code_target(lib->device, target, sizeof target)) != CUDA_SUCCESS)
+		return r;
+	if (!aot_find_code_object(&lib->image->aot, lib->module, target, &co) &&
+	    !((generic = generic_target(target)) &&
+	      aot_find_code_object(&lib->image->aot, lib->module, generic, &co)))
+		return no_code(lib, target);
+	if (!(bytes = stub_alloc(co.size)))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%llu bytes of code", (unsigned long long)co.size);
+	if (!aot_code_object_read(&co, bytes, &err))
+		r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %s", lib->image->path, err.msg);
+	else
+		r = zc_drv->module_load(lib->device, bytes, co.size, &lib->drv);
+	stub_free(bytes);
+	return r;
+}
+
+/* The library's code object, loaded on first use; a failure is remembered. */
+static CUresult
+loaded(struct zc_library *lib)
+{
+	pthread_mutex_lock(&lib->lock);
+	if (lib->error == CUDA_SUCCESS && !lib->drv)
+		lib->error = load_code_object(lib);
+	CUresult r = lib->error;
+	pthread_mutex_unlock(&lib->lock);
+	return r;
+}
+
+/* eager: the code object now, and a missing one is this call's error (cuModuleLoad*);
+ * otherwise the error waits for the library's first use (cudart loads every registered
+ * fatbin at start-up, used or not). */
+static CUresult
+load(struct zc_library **out, const void *code, bool eager)
+{
+	struct zc_context *ctx;
+	struct zc_library *lib;
 	CUresult r = zc_initialized();
 
-	if (r == CUDA_SUCCESS && (!library || !code))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL library or code");
-	if (r == CUDA_SUCCESS && !(lib = stub_alloc(sizeof *lib)))
-		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "library");
-	if (r == CUDA_SUCCESS && !zc_handle_add(lib, ZC_HANDLE_LIBRARY)) {
-		stub_free(lib);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!out || !code)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module or code");
+	if (!(lib = stub_alloc(sizeof *lib)))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "library");
+	pthread_mutex_init(&lib->lock, NULL);
+	lib->device = zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->device : 0;
+	struct zc_image *image = NULL;
+	lib->error = zc_image_find(code, &image, &lib->module);
+	lib->image = image;
+	if (image) {
+		lib->nkernels = aot_module(&image->aot, lib->module).nkernels;
+		if (!(lib->kernels = stub_alloc(lib->nkernels * sizeof *lib->kernels)))
+			lib->error = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel table");
+	}
+	if (eager)
+		r = loaded(lib);
+	if (r == CUDA_SUCCESS && !zc_handle_add(lib, ZC_HANDLE_LIBRARY))
 		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "library handle");
+	if (r != CUDA_SUCCESS) {
+		if (lib->drv)
+			zc_drv->module_unload(lib->drv);
+		pthread_mutex_destroy(&lib->lock);
+		stub_free(lib->kernels);
+		stub_free(lib);
+		return r;
 	}
-	if (r == CUDA_SUCCESS) {
-		lib->code = code;
-		*library = lib;
+	*out = lib;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+unload(struct zc_library *lib)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !zc_handle_is(lib, ZC_HANDLE_LIBRARY))
+		r = stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a loaded library", (void *)lib);
+	if (r != CUDA_SUCCESS)
+		return r;
+	zc_handle_remove(lib);
+	for (uint32_t i = 0; i < lib->nkernels; i++) {
+		if (lib->kernels[i]) {
+			zc_handle_remove(lib->kernels[i]);
+			stub_free(lib->kernels[i]);
+		}
 	}
-	return TRACE(r, "%p -> %p", code, r == CUDA_SUCCESS ? (void *)lib : NULL);
+	zc_memory_remove_globals(lib);
+	if (lib->drv)
+		r = zc_drv->module_unload(lib->drv);
+	pthread_mutex_destroy(&lib->lock);
+	stub_free(lib->kernels);
+	stub_free(lib);
+	return r;
+}
+
+static CUresult
+make_function(struct zc_library *lib, const AotKernel *k, struct zc_function **out)
+{
+	struct zc_device *dev;
+	struct zc_drv_function *drv;
+	struct zc_function *f;
+	CUresult r = zc_device_get(lib->device, &dev);
+
+	if (r == CUDA_SUCCESS)
+		r = zc_drv->module_function(lib->drv, k->name, &drv);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!(f = stub_alloc(sizeof *f + k->nparams * sizeof f->params[0])))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "function");
+	*f = (struct zc_function){
+		.library = lib,
+		.name = k->name,
+		.drv = drv,
+		.static_shared = k->static_shared,
+		.max_threads = (uint32_t)dev->info.max_threads_per_block,
+		.carveout = -1,
+		.param_size = k->param_size,
+		.nparams = k->nparams,
+	};
+	if (k->flags & AOT_KERNEL_REQNTID) {
+		memcpy(f->reqntid, k->reqntid, sizeof f->reqntid);
+		f->max_threads = k->reqntid[0] * k->reqntid[1] * k->reqntid[2];
+	} else if (k->flags & AOT_KERNEL_MAXNTID) {
+		uint32_t most = k->maxntid[0] * k->maxntid[1] * k->maxntid[2];
+		f->max_threads = most < f->max_threads ? most : f->max_threads;
+	}
+	uint32_t per_block = (uint32_t)dev->info.shared_per_block;
+	f->max_dynamic_shared = per_block > k->static_shared ? per_block - k->static_shared : 0;
+	for (uint32_t i = 0; i < k->nparams; i++) {
+		AotParam p = aot_param(&lib->image->aot, k->first_param + i);
+		f->params[i] = (struct zc_param){ p.offset, p.size };
+	}
+	if (!zc_handle_add(f, ZC_HANDLE_FUNCTION)) {
+		stub_free(f);
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "function handle");
+	}
+	*out = f;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+get_function(struct zc_library *lib, const char *name, struct zc_function **out)
+{
+	AotKernel k;
+	uint32_t index;
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !zc_handle_is(lib, ZC_HANDLE_LIBRARY))
+		r = stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a loaded library", (void *)lib);
+	if (r == CUDA_SUCCESS && (!out || !name))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL function or name");
+	if (r == CUDA_SUCCESS)
+		r = loaded(lib);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!aot_find_kernel(&lib->image->aot, lib->module, name, &k, &index))
+		return stub_fail(CUDA_ERROR_NOT_FOUND, "module %s has no kernel %s",
+		                 aot_module(&lib->image->aot, lib->module).name, name);
+	index -= aot_module(&lib->image->aot, lib->module).first_kernel;
+	pthread_mutex_lock(&lib->lock);
+	if (!lib->kernels[index])
+		r = make_function(lib, &k, &lib->kernels[index]);
+	*out = lib->kernels[index];
+	pthread_mutex_unlock(&lib->lock);
+	return r;
+}
+
+static CUresult
+get_global(struct zc_library *lib, const char *name, CUdeviceptr *dptr, size_t *bytes)
+{
+	AotGlobal g;
+	void *address;
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !zc_handle_is(lib, ZC_HANDLE_LIBRARY))
+		r = stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a loaded library", (void *)lib);
+	if (r == CUDA_SUCCESS && !name)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL name");
+	if (r == CUDA_SUCCESS)
+		r = loaded(lib);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!aot_find_global(&lib->image->aot, lib->module, name, &g))
+		return stub_fail(CUDA_ERROR_NOT_FOUND, "module %s has no variable %s",
+		                 aot_module(&lib->image->aot, lib->module).name, name);
+	if ((r = zc_drv->module_global(lib->drv, name, &address)) != CUDA_SUCCESS ||
+	    (r = zc_memory_add_global(lib, address, g.size)) != CUDA_SUCCESS)
+		return r;
+	if (dptr)
+		*dptr = (CUdeviceptr)(uintptr_t)address;
+	if (bytes)
+		*bytes = g.size;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+zc_function_check(CUfunction f)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !zc_handle_is(f, ZC_HANDLE_FUNCTION))
+		r = stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a function", (void *)f);
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions,
+                  void **jitOptionsValues, unsigned int numJitOptions,
+                  CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                  unsigned int numLibraryOptions)
+{
+	CUresult r = load(library, code, false);
+
+	return TRACE(r, "%p -> %p", code, r == CUDA_SUCCESS ? (void *)*library : NULL);
+}
+
+ZC_EXPORT CUresult
+cuModuleLoadData(CUmodule *module, const void *image)
+{
+	CUresult r = load(module, image, true);
+
+	return TRACE(r, "%p -> %p", image, r == CUDA_SUCCESS ? (void *)*module : NULL);
+}
+
+ZC_EXPORT CUresult
+cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
+                   CUjit_option *options, void **optionValues)
+{
+	/* JIT options do not apply: nothing is compiled. */
+	CUresult r = load(module, image, true);
+
+	return TRACE(r, "%p, %u options -> %p", image, numOptions,
+	             r == CUDA_SUCCESS ? (void *)*module : NULL);
+}
+
+ZC_EXPORT CUresult
+cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
+{
+	CUresult r = load(module, fatCubin, true);
+
+	return TRACE(r, "%p -> %p", fatCubin, r == CUDA_SUCCESS ? (void *)*module : NULL);
 }
 
 ZC_EXPORT CUresult
 cuLibraryUnload(CUlibrary library)
 {
+	return TRACE(unload(library), "%p", (void *)library);
+}
+
+ZC_EXPORT CUresult
+cuModuleUnload(CUmodule module)
+{
+	return TRACE(unload(module), "%p", (void *)module);
+}
+
+ZC_EXPORT CUresult
+cuLibraryGetModule(CUmodule *module, CUlibrary library)
+{
 	CUresult r = zc_initialized();
 
 	if (r == CUDA_SUCCESS && !zc_handle_is(library, ZC_HANDLE_LIBRARY))
 		r = stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a loaded library", (void *)library);
-	if (r == CUDA_SUCCESS) {
-		zc_handle_remove(library);
-		stub_free(library);
-	}
+	if (r == CUDA_SUCCESS && !module)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module");
+	if (r == CUDA_SUCCESS && (r = loaded(library)) == CUDA_SUCCESS)
+		*module = library;
 	return TRACE(r, "%p", (void *)library);
+}
+
+ZC_EXPORT CUresult
+cuLibraryGetKernel(CUkernel *kernel, CUlibrary library, const char *name)
+{
+	CUresult r = get_function(library, name, kernel);
+
+	return TRACE(r, "%p, \"%s\" -> %p", (void *)library, name ? name : "(null)",
+	             r == CUDA_SUCCESS ? (void *)*kernel : NULL);
+}
+
+ZC_EXPORT CUresult
+cuModuleGetFunction(CUfunction *function, CUmodule module, const char *name)
+{
+	CUresult r = get_function(module, name, function);
+
+	return TRACE(r, "%p, \"%s\" -> %p", (void *)module, name ? name : "(null)",
+	             r == CUDA_SUCCESS ? (void *)*function : NULL);
+}
+
+ZC_EXPORT CUresult
+cuKernelGetFunction(CUfunction *function, CUkernel kernel)
+{
+	CUresult r = zc_function_check(kernel);
+
+	if (r == CUDA_SUCCESS && !function)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL function");
+	if (r == CUDA_SUCCESS)
+		*function = kernel;
+	return TRACE(r, "%p", (void *)kernel);
+}
+
+ZC_EXPORT CUresult
+cuKernelGetLibrary(CUlibrary *library, CUkernel kernel)
+{
+	CUresult r = zc_function_check(kernel);
+
+	if (r == CUDA_SUCCESS && !library)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL library");
+	if (r == CUDA_SUCCESS)
+		*library = kernel->library;
+	return TRACE(r, "%p", (void *)kernel);
+}
+
+ZC_EXPORT CUresult
+cuFuncGetModule(CUmodule *module, CUfunction function)
+{
+	return cuKernelGetLibrary(module, function);
+}
+
+ZC_EXPORT CUresult
+cuKernelGetName(const char **name, CUkernel kernel)
+{
+	CUresult r = zc_function_check(kernel);
+
+	if (r == CUDA_SUCCESS && !name)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL name");
+	if (r == CUDA_SUCCESS)
+		*name = kernel->name;
+	return TRACE(r, "%p", (void *)kernel);
+}
+
+ZC_EXPORT CUresult
+cuFuncGetName(const char **name, CUfunction function)
+{
+	return cuKernelGetName(name, function);
+}
+
+ZC_EXPORT CUresult
+cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
+{
+	CUresult r = get_global(library, name, dptr, bytes);
+
+	return TRACE(r, "%p, \"%s\"", (void *)library, name ? name : "(null)");
+}
+
+/* Managed variables are module variables the host reads directly: on every driver here
+ * they are plain global memory. */
+ZC_EXPORT CUresult
+cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
+{
+	CUresult r = get_global(library, name, dptr, bytes);
+
+	return TRACE(r, "%p, \"%s\"", (void *)library, name ? name : "(null)");
+}
+
+ZC_EXPORT CUresult
+cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module, const char *name)
+{
+	CUresult r = get_global(module, name, dptr, bytes);
+
+	return TRACE(r, "%p, \"%s\"", (void *)module, name ? name : "(null)");
 }

@@ -11,6 +11,7 @@ struct allocation {
 	struct zc_context *ctx;
 	unsigned flags;        /* cuMemHostAlloc's flags, for cuMemHostGetFlags */
 	unsigned long long id; /* CU_POINTER_ATTRIBUTE_BUFFER_ID: unique in the process */
+	const void *owner;     /* the library of a module variable; NULL for allocations */
 };
 
 static struct {
@@ -89,7 +90,8 @@ take(uintptr_t base, enum zc_mem_kind kind, struct allocation *out)
 
 	pthread_mutex_lock(&table.lock);
 	size_t i = upper_bound(base);
-	if (i > 0 && table.items[i - 1].base == base && table.items[i - 1].kind == kind) {
+	if (i > 0 && table.items[i - 1].base == base && table.items[i - 1].kind == kind &&
+	    !table.items[i - 1].owner) {
 		*out = table.items[i - 1];
 		memmove(&table.items[i - 1], &table.items[i], (table.count - i) * sizeof *out);
 		table.count--;
@@ -108,6 +110,31 @@ zc_memory_check(CUdeviceptr ptr, size_t bytes)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not inside an allocation",
 		               (unsigned long long)ptr, bytes);
 	return CUDA_SUCCESS;
+}
+
+CUresult
+zc_memory_add_global(const void *owner, void *base, size_t bytes)
+{
+	struct allocation a;
+
+	if (find((uintptr_t)base, &a) && a.base == (uintptr_t)base && a.owner == owner)
+		return CUDA_SUCCESS;
+	if (!insert((struct allocation){ .base = (uintptr_t)base, .size = bytes ? bytes : 1,
+	                                 .kind = ZC_MEM_DEVICE, .owner = owner }))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "allocation table");
+	return CUDA_SUCCESS;
+}
+
+void
+zc_memory_remove_globals(const void *owner)
+{
+	pthread_mutex_lock(&table.lock);
+	size_t kept = 0;
+	for (size_t i = 0; i < table.count; i++)
+		if (table.items[i].owner != owner)
+			table.items[kept++] = table.items[i];
+	table.count = kept;
+	pthread_mutex_unlock(&table.lock);
 }
 
 void
@@ -140,7 +167,8 @@ allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, 
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pointer or 0 bytes");
 	if ((r = zc_drv->alloc(ctx->device, kind, bytes, &p)) != CUDA_SUCCESS)
 		return r;
-	if (!insert((struct allocation){ (uintptr_t)p, bytes, kind, ctx, flags, 0 })) {
+	if (!insert((struct allocation){ .base = (uintptr_t)p, .size = bytes, .kind = kind, .ctx = ctx,
+	                                 .flags = flags })) {
 		zc_drv->free(kind, p);
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "allocation table");
 	}

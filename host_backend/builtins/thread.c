@@ -65,6 +65,24 @@ void __zc_nanosleep(uint32_t ns)
 	zc_resume(t);
 }
 
+int32_t __zc_vprintf(uint64_t format, uint64_t args)
+{
+	ZcHostThread *t = zc_self();
+	int32_t n = t->block->ops->vprintf(t, (const char *)format, (const void *)args);
+	zc_resume(t);
+	return n;
+}
+
+_Noreturn void __zc_assertfail(uint64_t expression, uint64_t file, uint32_t line,
+                               uint64_t function, uint64_t char_size)
+{
+	ZcHostThread *t = zc_self();
+	(void)char_size;
+	t->block->ops->assertfail(t, (const char *)expression, (const char *)file, line,
+	                          (const char *)function);
+	__builtin_unreachable();
+}
+
 _Noreturn void __zc_exit(void)
 {
 	ZcHostThread *t = zc_self();

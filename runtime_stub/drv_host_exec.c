@@ -1,0 +1,813 @@
+/* The host driver's kernel execution (backend/host_abi.h). A grid's blocks are shared out
+ * among the thread that runs the stream and a pool of worker threads; each OS thread runs
+ * one block at a time, its CUDA threads as fibers on that one thread. A fiber runs until it
+ * reaches a block operation that needs others (a barrier, a warp shuffle, ...); the
+ * operation records it and switches back to the block's scheduler, which resumes fibers
+ * whose operation completed. The last participant to arrive completes the operation for
+ * all and goes on without a switch. A block whose live fibers all wait with none to release
+ * them fails the launch instead of hanging. */
+#include <signal.h>
+#include <stdlib.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "drv_host.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ZC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZC_ASAN 1
+#endif
+#endif
+
+#ifdef ZC_ASAN
+void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
+void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old,
+                                     size_t *size_old);
+#endif
+
+enum {
+	STACK_SIZE = 256 << 10,  /* a fiber's stack: its CUDA thread's local memory too */
+	GUARD_SIZE = 4096,       /* below each stack, so an overflow faults */
+	BARRIERS = 16,           /* bar.sync ids 0..15 */
+	WARP = 32,
+	MAX_POOL = 64,
+};
+
+enum fiber_state { FIBER_READY, FIBER_RUNNING, FIBER_WAITING, FIBER_DONE };
+enum wait_kind { WAIT_BARRIER = 1, WAIT_WARP };
+enum warp_kind { WARP_SYNC = 1, WARP_SHUFFLE, WARP_VOTE, WARP_MATCH_ANY, WARP_MATCH_ALL, WARP_REDUX };
+
+/* A warp operation as one lane calls it; lanes meet when kind, mode and mask agree. */
+struct warp_op {
+	enum warp_kind kind;
+	int mode;
+	uint32_t mask;
+	uint64_t value;
+	uint32_t b, c;
+};
+
+struct fiber {
+	ucontext_t context;
+	ZcHostThread thread;
+	char *stack;  /* STACK_SIZE bytes above a guard page; kept for the next block */
+	enum fiber_state state;
+	enum wait_kind waits;
+	uint32_t barrier;
+	struct warp_op op;
+	uint64_t result;
+	void *asan_fake_stack;
+};
+
+/* One barrier id's arrivals so far: a barrier completes when `expected` threads arrived
+ * (the block's live threads for count 0), reducing the predicates of bar.red. */
+struct barrier {
+	uint32_t arrived, count;
+	uint32_t popc;
+};
+
+/* An OS thread's block runner: fibers, stacks and shared memory, reused block after block. */
+struct runner {
+	ucontext_t scheduler;
+	const void *scheduler_stack;
+	size_t scheduler_stack_size;
+	struct fiber *fibers;
+	uint32_t capacity, nthreads, live;
+	uint32_t *ready;  /* a ring of fiber indices */
+	uint32_t ready_head, ready_count;
+	struct barrier barriers[BARRIERS];
+	uint32_t *warp_gone;  /* per warp: lanes that ended or do not exist */
+	struct fiber *current;
+	CUresult error;
+	ZcHostBlock block;
+	char *shared;
+	size_t shared_capacity;
+	const struct zc_launch *launch;
+};
+
+static const ZcHostOps ops;
+static _Thread_local struct runner *this_runner;
+static pthread_key_t runner_key;
+static pthread_once_t runner_once = PTHREAD_ONCE_INIT;
+
+/* getcontext returns twice; kept out of callers so that none of their variables can be
+ * clobbered. A context only needs it once, before its first makecontext. */
+static __attribute__((noinline)) void
+init_context(ucontext_t *context)
+{
+	getcontext(context);
+}
+
+static void
+free_runner(void *arg)
+{
+	struct runner *r = arg;
+
+	for (uint32_t i = 0; i < r->capacity; i++)
+		if (r->fibers[i].stack)
+			munmap(r->fibers[i].stack - GUARD_SIZE, STACK_SIZE + GUARD_SIZE);
+	stub_free(r->fibers);
+	stub_free(r->ready);
+	stub_free(r->warp_gone);
+	stub_free(r->shared);
+	stub_free(r);
+}
+
+static void
+make_runner_key(void)
+{
+	pthread_key_create(&runner_key, free_runner);
+}
+
+/* Room for a block of n threads and shared bytes. */
+static CUresult
+prepare_runner(struct runner **out, uint32_t n, size_t shared)
+{
+	struct runner *r = this_runner;
+
+	if (!r) {
+		if (!(r = stub_alloc(sizeof *r)))
+			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "block runner");
+		pthread_once(&runner_once, make_runner_key);
+		pthread_setspecific(runner_key, r);
+		this_runner = r;
+	}
+	if (n > r->capacity) {
+		struct fiber *fibers = stub_alloc(n * sizeof *fibers);
+		uint32_t *ready = stub_alloc(n * sizeof *ready);
+		uint32_t *gone = stub_alloc((n + WARP - 1) / WARP * sizeof *gone);
+		if (!fibers || !ready || !gone) {
+			stub_free(fibers);
+			stub_free(ready);
+			stub_free(gone);
+			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%u fibers", n);
+		}
+		/* A ucontext_t points into itself: contexts are made anew, never copied. */
+		for (uint32_t i = 0; i < r->capacity; i++)
+			fibers[i].stack = r->fibers[i].stack;
+		for (uint32_t i = 0; i < n; i++)
+			init_context(&fibers[i].context);
+		stub_free(r->fibers);
+		stub_free(r->ready);
+		stub_free(r->warp_gone);
+		r->fibers = fibers;
+		r->ready = ready;
+		r->warp_gone = gone;
+		for (uint32_t i = r->capacity; i < n; i++) {
+			char *map = mmap(NULL, STACK_SIZE + GUARD_SIZE, PROT_READ | PROT_WRITE,
+			                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+			if (map == MAP_FAILED)
+				return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "fiber stack");
+			mprotect(map, GUARD_SIZE, PROT_NONE);
+			fibers[i].stack = map + GUARD_SIZE;
+			r->capacity = i + 1;
+		}
+	}
+	if (shared > r->shared_capacity) {
+		stub_free(r->shared);
+		if (!(r->shared = stub_alloc(shared))) {
+			r->shared_capacity = 0;
+			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%zu bytes of shared memory", shared);
+		}
+		r->shared_capacity = shared;
+	}
+	*out = r;
+	return CUDA_SUCCESS;
+}
+
+/* ---- switching ---------------------------------------------------------- */
+
+static void
+to_fiber(struct runner *r, struct fiber *f)
+{
+	void *fake = NULL;
+
+	r->current = f;
+	f->state = FIBER_RUNNING;
+#ifdef ZC_ASAN
+	__sanitizer_start_switch_fiber(&fake, f->stack, STACK_SIZE);
+#endif
+	swapcontext(&r->scheduler, &f->context);
+#ifdef ZC_ASAN
+	__sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+	(void)fake;
+}
+
+/* Back to the scheduler; returns when the scheduler resumes this fiber. A fiber that has
+ * ended never is, and gives its fake stack back. */
+static void
+to_scheduler(struct runner *r, struct fiber *f)
+{
+#ifdef ZC_ASAN
+	__sanitizer_start_switch_fiber(f->state == FIBER_DONE ? NULL : &f->asan_fake_stack,
+	                               r->scheduler_stack, r->scheduler_stack_size);
+#endif
+	swapcontext(&f->context, &r->scheduler);
+#ifdef ZC_ASAN
+	__sanitizer_finish_switch_fiber(f->asan_fake_stack, NULL, NULL);
+#endif
+}
+
+static void
+make_ready(struct runner *r, struct fiber *f)
+{
+	if (f == r->current) {
+		f->state = FIBER_RUNNING;
+		return;
+	}
+	f->state = FIBER_READY;
+	r->ready[(r->ready_head + r->ready_count++) % r->nthreads] = (uint32_t)(f - r->fibers);
+}
+
+static struct fiber *
+fiber_of(ZcHostThread *t)
+{
+	return t->driver;
+}
+
+static struct runner *
+runner_of(ZcHostThread *t)
+{
+	return t->block->driver;
+}
+
+/* ---- barriers ------------------------------------------------------------ */
+
+static void
+complete_barrier(struct runner *r, uint32_t id)
+{
+	struct barrier *b = &r->barriers[id];
+
+	for (uint32_t i = 0; i < r->nthreads; i++) {
+		struct fiber *f = &r->fibers[i];
+		if (f->state == FIBER_WAITING && f->waits == WAIT_BARRIER && f->barrier == id) {
+			f->result = b->popc | (uint64_t)b->arrived << 32;
+			make_ready(r, f);
+		}
+	}
+	*b = (struct barrier){ 0 };
+}
+
+static bool
+barrier_full(struct runner *r, uint32_t id)
+{
+	struct barrier *b = &r->barriers[id];
+
+	return b->arrived && b->arrived >= (b->count ? b->count : r->live);
+}
+
+/* Counts one arrival; the caller waits (or not) afterwards. */
+static void
+arrive(struct runner *r, uint32_t id, uint32_t count, uint32_t pred)
+{
+	struct barrier *b = &r->barriers[id % BARRIERS];
+
+	if (b->arrived == 0)
+		b->count = count;
+	b->arrived++;
+	b->popc += pred != 0;
+}
+
+/* Returns the barrier's count of true predicates | its arrivals << 32. */
+static uint64_t
+barrier_wait(ZcHostThread *t, uint32_t id, uint32_t count, uint32_t pred)
+{
+	struct runner *r = runner_of(t);
+	struct fiber *f = fiber_of(t);
+
+	id %= BARRIERS;
+	arrive(r, id, count, pred);
+	f->state = FIBER_WAITING;
+	f->waits = WAIT_BARRIER;
+	f->barrier = id;
+	if (barrier_full(r, id))
+		complete_barrier(r, id);
+	if (f->state == FIBER_WAITING)
+		to_scheduler(r, f);
+	return f->result;
+}
+
+static void
+op_barrier(ZcHostThread *t, uint32_t id, uint32_t count)
+{
+	barrier_wait(t, id, count, 0);
+}
+
+static uint32_t
+op_barrier_reduce(ZcHostThread *t, enum ZcBarRedOp op, uint32_t id, uint32_t count, uint32_t pred)
+{
+	uint64_t result = barrier_wait(t, id, count, pred);
+	uint32_t popc = (uint32_t)result, arrived = (uint32_t)(result >> 32);
+
+	if (op == ZC_BAR_RED_POPC)
+		return popc;
+	return op == ZC_BAR_RED_AND ? popc == arrived : popc != 0;
+}
+
+static void
+op_barrier_arrive(ZcHostThread *t, uint32_t id, uint32_t count)
+{
+	struct runner *r = runner_of(t);
+
+	id %= BARRIERS;
+	arrive(r, id, count, 0);
+	if (barrier_full(r, id))
+		complete_barrier(r, id);
+}
+
+/* ---- warp operations ----------------------------------------------------- */
+
+static bool
+same_op(const struct warp_op *a, const struct warp_op *b)
+{
+	return a->kind == b->kind && a->mode == b->mode && a->mask == b->mask;
+}
+
+/* PTX's shfl.sync: the source lane and whether it was in range. */
+static uint64_t
+shuffle(const struct warp_op *op, uint32_t lane, const uint64_t values[WARP], uint32_t present)
+{
+	int32_t b = (int32_t)(op->b & 31), clamp = (int32_t)(op->c & 31);
+	int32_t segmask = (int32_t)((op->c >> 8) & 31);
+	int32_t min_lane = (int32_t)lane & segmask;
+	int32_t max_lane = min_lane | (clamp & ~segmask);
+	int32_t j;
+	bool in_range;
+
+	switch (op->mode) {
+	case ZC_SHFL_UP:
+		j = (int32_t)lane - b;
+		in_range = j >= max_lane;
+		break;
+	case ZC_SHFL_DOWN:
+		j = (int32_t)lane + b;
+		in_range = j <= max_lane;
+		break;
+	case ZC_SHFL_BFLY:
+		j = (int32_t)lane ^ b;
+		in_range = j <= max_lane;
+		break;
+	default:
+		j = min_lane | (b & ~segmask);
+		in_range = j <= max_lane;
+		break;
+	}
+	if (!in_range)
+		j = (int32_t)lane;
+	/* A source lane that does not take part gives an undefined value: this lane's own. */
+	uint32_t value = (uint32_t)values[(present >> j & 1) ? j : (int32_t)lane];
+	return value | (uint64_t)in_range << 32;
+}
+
+static uint32_t
+reduce(enum ZcReduxOp op, const uint64_t values[WARP], uint32_t present)
+{
+	uint32_t acc = op == ZC_REDUX_AND ? ~0u
+	               : op == ZC_REDUX_MIN_U32 ? ~0u
+	               : op == ZC_REDUX_MIN_S32 ? 0x7fffffffu
+	               : op == ZC_REDUX_MAX_S32 ? 0x80000000u : 0;
+
+	for (uint32_t lane = 0; lane < WARP; lane++) {
+		if (!(present >> lane & 1))
+			continue;
+		uint32_t v = (uint32_t)values[lane];
+		switch (op) {
+		case ZC_REDUX_ADD: acc += v; break;
+		case ZC_REDUX_MIN_U32: acc = v < acc ? v : acc; break;
+		case ZC_REDUX_MAX_U32: acc = v > acc ? v : acc; break;
+		case ZC_REDUX_MIN_S32: acc = (int32_t)v < (int32_t)acc ? v : acc; break;
+		case ZC_REDUX_MAX_S32: acc = (int32_t)v > (int32_t)acc ? v : acc; break;
+		case ZC_REDUX_AND: acc &= v; break;
+		case ZC_REDUX_OR: acc |= v; break;
+		case ZC_REDUX_XOR: acc ^= v; break;
+		}
+	}
+	return acc;
+}
+
+static uint64_t
+warp_result(const struct warp_op *op, uint32_t lane, const uint64_t values[WARP], uint32_t present)
+{
+	uint32_t ballot = 0, equal = 0;
+
+	switch (op->kind) {
+	case WARP_SHUFFLE:
+		return shuffle(op, lane, values, present);
+	case WARP_VOTE:
+		for (uint32_t l = 0; l < WARP; l++)
+			ballot |= (uint32_t)((present >> l & 1) && values[l]) << l;
+		switch (op->mode) {
+		case ZC_VOTE_ALL: return ballot == present;
+		case ZC_VOTE_ANY: return ballot != 0;
+		case ZC_VOTE_UNI: return ballot == 0 || ballot == present;
+		default: return ballot;
+		}
+	case WARP_MATCH_ANY:
+	case WARP_MATCH_ALL:
+		for (uint32_t l = 0; l < WARP; l++)
+			equal |= (uint32_t)((present >> l & 1) && values[l] == values[lane]) << l;
+		if (op->kind == WARP_MATCH_ANY)
+			return equal;
+		return equal == present ? present | (uint64_t)1 << 32 : 0;
+	case WARP_REDUX:
+		return reduce((enum ZcReduxOp)op->mode, values, present);
+	default:
+		return 0;
+	}
+}
+
+/* Completes op in warp w when every lane of its mask that has not ended is waiting in it. */
+static void
+try_complete_warp(struct runner *r, uint32_t w, const struct warp_op *op)
+{
+	uint64_t values[WARP] = { 0 };
+	uint32_t present = 0;
+	struct fiber *base = &r->fibers[w * WARP];
+
+	for (uint32_t lane = 0; lane < WARP; lane++) {
+		if (!(op->mask >> lane & 1) || (r->warp_gone[w] >> lane & 1))
+			continue;
+		struct fiber *f = &base[lane];
+		if (f->state != FIBER_WAITING || f->waits != WAIT_WARP || !same_op(&f->op, op))
+			return;
+		values[lane] = f->op.value;
+		present |= 1u << lane;
+	}
+	for (uint32_t lane = 0; lane < WARP; lane++) {
+		if (present >> lane & 1) {
+			base[lane].result = warp_result(op, lane, values, present);
+			make_ready(r, &base[lane]);
+		}
+	}
+}
+
+static uint64_t
+warp_op(ZcHostThread *t, struct warp_op op)
+{
+	struct runner *r = runner_of(t);
+	struct fiber *f = fiber_of(t);
+	uint32_t index = (uint32_t)(f - r->fibers);
+
+	/* The calling lane takes part even when its mask leaves it out. */
+	op.mask |= 1u << (index % WARP);
+	f->op = op;
+	f->state = FIBER_WAITING;
+	f->waits = WAIT_WARP;
+	try_complete_warp(r, index / WARP, &op);
+	if (f->state == FIBER_WAITING)
+		to_scheduler(r, f);
+	return f->result;
+}
+
+static void
+op_warp_sync(ZcHostThread *t, uint32_t mask)
+{
+	warp_op(t, (struct warp_op){ .kind = WARP_SYNC, .mask = mask });
+}
+
+static uint64_t
+op_shuffle(ZcHostThread *t, enum ZcShflMode mode, uint32_t mask, uint32_t value, uint32_t b,
+           uint32_t c)
+{
+	return warp_op(t, (struct warp_op){ .kind = WARP_SHUFFLE, .mode = (int)mode, .mask = mask, .value = value, .b = b, .c = c });
+}
+
+static uint32_t
+op_vote(ZcHostThread *t, enum ZcVoteMode mode, uint32_t mask, uint32_t pred)
+{
+	return (uint32_t)warp_op(t, (struct warp_op){ .kind = WARP_VOTE, .mode = (int)mode, .mask = mask, .value = pred != 0 });
+}
+
+static uint32_t
+op_match_any(ZcHostThread *t, uint32_t mask, uint64_t value)
+{
+	return (uint32_t)warp_op(t, (struct warp_op){ .kind = WARP_MATCH_ANY, .mask = mask, .value = value });
+}
+
+static uint64_t
+op_match_all(ZcHostThread *t, uint32_t mask, uint64_t value)
+{
+	return warp_op(t, (struct warp_op){ .kind = WARP_MATCH_ALL, .mask = mask, .value = value });
+}
+
+static uint32_t
+op_redux(ZcHostThread *t, enum ZcReduxOp op, uint32_t mask, uint32_t value)
+{
+	return (uint32_t)warp_op(t, (struct warp_op){ .kind = WARP_REDUX, .mode = (int)op, .mask = mask, .value = value });
+}
+
+static uint32_t
+op_activemask(ZcHostThread *t)
+{
+	struct runner *r = runner_of(t);
+
+	return ~r->warp_gone[(uint32_t)(fiber_of(t) - r->fibers) / WARP];
+}
+
+/* ---- time, ends ------------------------------------------------------------ */
+
+static void
+op_nanosleep(ZcHostThread *t, uint32_t ns)
+{
+	struct runner *r = runner_of(t);
+	struct fiber *f = fiber_of(t);
+
+	/* Others of the block may be what this thread waits for; with none runnable, it may be
+	 * another block, so give the OS thread up for a while. */
+	if (r->ready_count == 0) {
+		struct timespec pause = { 0, ns };
+		nanosleep(&pause, NULL);
+		return;
+	}
+	r->current = NULL;  /* so that it is queued behind the others */
+	make_ready(r, f);
+	to_scheduler(r, f);
+}
+
+static uint64_t
+op_globaltimer(ZcHostThread *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* The fiber's thread has ended: barriers counting the block's live threads and warp
+ * operations waiting for its lane may now be complete. */
+static void
+thread_ended(struct runner *r, struct fiber *f)
+{
+	uint32_t index = (uint32_t)(f - r->fibers), w = index / WARP;
+
+	f->state = FIBER_DONE;
+	r->live--;
+	r->warp_gone[w] |= 1u << (index % WARP);
+	for (uint32_t id = 0; id < BARRIERS; id++)
+		if (r->barriers[id].count == 0 && barrier_full(r, id))
+			complete_barrier(r, id);
+	for (uint32_t lane = 0; lane < WARP && w * WARP + lane < r->nthreads; lane++) {
+		struct fiber *other = &r->fibers[w * WARP + lane];
+		if (other->state == FIBER_WAITING && other->waits == WAIT_WARP)
+			try_complete_warp(r, w, &other->op);
+	}
+}
+
+static _Noreturn void
+op_exit(ZcHostThread *t)
+{
+	struct runner *r = runner_of(t);
+	struct fiber *f = fiber_of(t);
+
+	thread_ended(r, f);
+	to_scheduler(r, f);
+	abort();  /* an ended fiber is never resumed */
+}
+
+_Noreturn void
+zc_host_fail_launch(ZcHostThread *t, CUresult error)
+{
+	struct runner *r = runner_of(t);
+	struct fiber *f = fiber_of(t);
+
+	if (r->error == CUDA_SUCCESS)
+		r->error = error;
+	f->state = FIBER_DONE;
+	to_scheduler(r, f);
+	abort();
+}
+
+static void
+op_trap(ZcHostThread *t)
+{
+	stub_fail(CUDA_ERROR_LAUNCH_FAILED, "%s: trap in block (%u,%u,%u), thread (%u,%u,%u)",
+	          runner_of(t)->launch->name, t->ctaid[0], t->ctaid[1], t->ctaid[2], t->tid[0],
+	          t->tid[1], t->tid[2]);
+	zc_host_fail_launch(t, CUDA_ERROR_LAUNCH_FAILED);
+}
+
+static const ZcHostOps ops = {
+	.barrier = op_barrier,
+	.barrier_reduce = op_barrier_reduce,
+	.warp_sync = op_warp_sync,
+	.shuffle = op_shuffle,
+	.vote = op_vote,
+	.match_any = op_match_any,
+	.match_all = op_match_all,
+	.redux = op_redux,
+	.activemask = op_activemask,
+	.nanosleep = op_nanosleep,
+	.globaltimer = op_globaltimer,
+	.trap = op_trap,
+	.barrier_arrive = op_barrier_arrive,
+	.exit = op_exit,
+	.vprintf = zc_device_vprintf,
+	.assertfail = zc_device_assertfail,
+};
+
+/* ---- a block ------------------------------------------------------------ */
+
+static void
+fiber_main(void)
+{
+	struct runner *r = this_runner;
+	struct fiber *f = r->current;
+
+#ifdef ZC_ASAN
+	__sanitizer_finish_switch_fiber(NULL, &r->scheduler_stack, &r->scheduler_stack_size);
+#endif
+	zc_host_entry_of(r->launch->function)(r->launch->params, &f->thread);
+	thread_ended(r, f);
+	to_scheduler(r, f);
+}
+
+static CUresult
+run_block(const struct zc_launch *l, uint64_t index)
+{
+	uint32_t n = l->block[0] * l->block[1] * l->block[2];
+	uint32_t static_size = (l->static_shared + 15) & ~15u;
+	struct runner *r = NULL;
+	CUresult err = prepare_runner(&r, n, (size_t)static_size + l->dynamic_shared);
+
+	if (err != CUDA_SUCCESS)
+		return err;
+	r->launch = l;
+	r->nthreads = r->live = n;
+	r->ready_head = r->ready_count = 0;
+	r->current = NULL;
+	r->error = CUDA_SUCCESS;
+	memset(r->barriers, 0, sizeof r->barriers);
+	for (uint32_t w = 0; w < (n + WARP - 1) / WARP; w++)
+		r->warp_gone[w] = n - w * WARP >= WARP ? 0 : ~0u << (n - w * WARP);
+	r->block = (ZcHostBlock){
+		.ops = &ops,
+		.shared = r->shared,
+		.dynamic_smem = r->shared + static_size,
+		.dynamic_smem_size = l->dynamic_shared,
+		.shared_size = static_size + l->dynamic_shared,
+		.driver = r,
+	};
+	uint32_t ctaid[3] = {
+		(uint32_t)(index % l->grid[0]),
+		(uint32_t)(index / l->grid[0] % l->grid[1]),
+		(uint32_t)(index / l->grid[0] / l->grid[1]),
+	};
+	for (uint32_t i = 0; i < n; i++) {
+		struct fiber *f = &r->fibers[i];
+		f->thread = (ZcHostThread){
+			.tid = { i % l->block[0], i / l->block[0] % l->block[1], i / l->block[0] / l->block[1] },
+			.ntid = { l->block[0], l->block[1], l->block[2] },
+			.ctaid = { ctaid[0], ctaid[1], ctaid[2] },
+			.nctaid = { l->grid[0], l->grid[1], l->grid[2] },
+			.block = &r->block,
+			.driver = f,
+		};
+		f->context.uc_stack.ss_sp = f->stack;
+		f->context.uc_stack.ss_size = STACK_SIZE;
+		f->context.uc_link = NULL;
+		makecontext(&f->context, fiber_main, 0);
+		f->asan_fake_stack = NULL;
+		f->state = FIBER_READY;
+		r->ready[i] = i;
+	}
+	r->ready_count = n;
+	while (r->error == CUDA_SUCCESS && r->ready_count) {
+		struct fiber *f = &r->fibers[r->ready[r->ready_head]];
+		r->ready_head = (r->ready_head + 1) % n;
+		r->ready_count--;
+		to_fiber(r, f);
+	}
+	r->current = NULL;
+	if (r->error == CUDA_SUCCESS && r->live)
+		r->error = stub_fail(CUDA_ERROR_LAUNCH_FAILED,
+		                     "%s: block (%u,%u,%u): %u threads wait in block operations "
+		                     "that the others will never reach", l->name, ctaid[0], ctaid[1],
+		                     ctaid[2], r->live);
+	return r->error;
+}
+
+/* ---- the grid and the pool ------------------------------------------------ */
+
+struct grid {
+	struct grid *next;
+	const struct zc_launch *launch;
+	uint64_t nblocks;
+	atomic_uint_fast64_t next_block;
+	_Atomic CUresult error;
+	int helpers;  /* pool workers in it; under pool.lock */
+};
+
+static struct {
+	pthread_once_t once;
+	pthread_mutex_t lock;
+	pthread_cond_t posted;  /* a grid with blocks left was posted */
+	pthread_cond_t left;    /* a worker left a grid */
+	struct grid *grids;
+	int workers;
+} pool = { PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+           PTHREAD_COND_INITIALIZER, NULL, 0 };
+
+static void
+run_blocks(struct grid *g)
+{
+	uint64_t b;
+
+	while (atomic_load(&g->error) == CUDA_SUCCESS &&
+	       (b = atomic_fetch_add(&g->next_block, 1)) < g->nblocks) {
+		CUresult r = run_block(g->launch, b);
+		CUresult none = CUDA_SUCCESS;
+		if (r != CUDA_SUCCESS)
+			atomic_compare_exchange_strong(&g->error, &none, r);
+	}
+}
+
+/* Caller holds pool.lock. */
+static void
+unlink_grid(struct grid *g)
+{
+	for (struct grid **link = &pool.grids; *link; link = &(*link)->next) {
+		if (*link == g) {
+			*link = g->next;
+			return;
+		}
+	}
+}
+
+static void *
+pool_worker(void *unused)
+{
+	pthread_mutex_lock(&pool.lock);
+	for (;;) {
+		while (!pool.grids)
+			pthread_cond_wait(&pool.posted, &pool.lock);
+		struct grid *g = pool.grids;
+		g->helpers++;
+		pthread_mutex_unlock(&pool.lock);
+		run_blocks(g);
+		pthread_mutex_lock(&pool.lock);
+		unlink_grid(g);  /* no blocks left in it */
+		if (--g->helpers == 0)
+			pthread_cond_broadcast(&pool.left);
+	}
+	return NULL;
+}
+
+static void
+start_pool(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int want = cpus < 1 ? 1 : cpus > MAX_POOL ? MAX_POOL : (int)cpus;
+
+	/* Workers the launching threads cannot start are not needed for correctness: the
+	 * thread that runs the stream runs every block no worker took. */
+	for (int i = 0; i < want; i++) {
+		pthread_t thread;
+		pthread_attr_t attr;
+		sigset_t all, old;
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		/* Signals are the program's business, not the pool's. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		if (pthread_create(&thread, &attr, pool_worker, NULL) == 0)
+			pool.workers++;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		pthread_attr_destroy(&attr);
+	}
+}
+
+CUresult
+zc_host_run_grid(const struct zc_launch *l)
+{
+	struct grid g = {
+		.launch = l,
+		.nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2],
+		.error = CUDA_SUCCESS,
+	};
+	bool shared = g.nblocks > 1;
+
+	if (shared) {
+		pthread_once(&pool.once, start_pool);
+		pthread_mutex_lock(&pool.lock);
+		g.next = pool.grids;
+		pool.grids = &g;
+		pthread_cond_broadcast(&pool.posted);
+		pthread_mutex_unlock(&pool.lock);
+	}
+	run_blocks(&g);
+	if (shared) {
+		pthread_mutex_lock(&pool.lock);
+		unlink_grid(&g);
+		while (g.helpers)
+			pthread_cond_wait(&pool.left, &pool.lock);
+		pthread_mutex_unlock(&pool.lock);
+	}
+	return atomic_load(&g.error);
+}

@@ -1,0 +1,101 @@
+/* The host driver's code objects: x86-64 shared objects (backend/host_abi.h), loaded from
+ * memory without writing a file anywhere: an anonymous memfd that dlopen reads through
+ * /proc/self/fd. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "drv_host.h"
+
+struct zc_drv_module {
+	void *handle;
+};
+
+CUresult
+zc_host_code_target(int ordinal, char *name, size_t size)
+{
+	snprintf(name, size, "host");
+	return CUDA_SUCCESS;
+}
+
+static bool
+write_all(int fd, const uint8_t *bytes, size_t size)
+{
+	while (size) {
+		ssize_t n = write(fd, bytes, size);
+		if (n <= 0)
+			return false;
+		bytes += n;
+		size -= (size_t)n;
+	}
+	return true;
+}
+
+CUresult
+zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_drv_module **out)
+{
+	struct zc_drv_module *m = stub_alloc(sizeof *m);
+	int fd = memfd_create("zluda-convert-code-object", MFD_CLOEXEC);
+	char path[64];
+	CUresult r = CUDA_SUCCESS;
+
+	if (!m)
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "module");
+	else if (fd < 0 || !write_all(fd, bytes, size))
+		r = stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "cannot put the code object in a memfd");
+	if (r == CUDA_SUCCESS) {
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		if (!(m->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+			r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "dlopen of the host code object: %s",
+			              dlerror());
+	}
+	if (r == CUDA_SUCCESS) {
+		const uint32_t *version = dlsym(m->handle, "__zc_host_abi_version");
+		if (!version || *version != ZC_HOST_ABI_VERSION)
+			r = stub_fail(CUDA_ERROR_INVALID_IMAGE,
+			              "the host code object follows ABI version %u, not %u: convert "
+			              "the binary again", version ? *version : 0, ZC_HOST_ABI_VERSION);
+		if (r != CUDA_SUCCESS)
+			dlclose(m->handle);
+	}
+	/* The mapping dlopen made keeps the file alive. */
+	if (fd >= 0)
+		close(fd);
+	if (r != CUDA_SUCCESS) {
+		stub_free(m);
+		return r;
+	}
+	*out = m;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+zc_host_module_unload(struct zc_drv_module *m)
+{
+	dlclose(m->handle);
+	stub_free(m);
+	return CUDA_SUCCESS;
+}
+
+/* The entry point itself is the driver's function: nothing to allocate, nothing to free. */
+CUresult
+zc_host_module_function(struct zc_drv_module *m, const char *name,
+                        struct zc_drv_function **function)
+{
+	void *entry = dlsym(m->handle, name);
+
+	if (!entry)
+		return stub_fail(CUDA_ERROR_NOT_FOUND, "the code object has no kernel %s", name);
+	*function = (struct zc_drv_function *)entry;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+zc_host_module_global(struct zc_drv_module *m, const char *name, void **address)
+{
+	if (!(*address = dlsym(m->handle, name)))
+		return stub_fail(CUDA_ERROR_NOT_FOUND, "the code object has no variable %s", name);
+	return CUDA_SUCCESS;
+}

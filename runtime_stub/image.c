@@ -1,0 +1,177 @@
+/* Finding the code for a pointer cudart or a program hands over: which file of the process
+ * the pointer lies in, that file's AOT image (located, mapped and parsed once per file), and
+ * the module the image keys by the hash of what the pointer points at (design decision 6). */
+#include <fcntl.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "api.h"
+
+/* WRAPPER_MAGIC, FATBIN_MAGIC and FATBIN_HEADER_SIZE come from fatbin.h. */
+enum { CUBIN_MAGIC = 0x464c457f };  /* "\177ELF": a bare cubin */
+
+/* Every file looked at so far, with or without an image; never freed, so the images (and
+ * the strings modules and kernels point into) live as long as the process. */
+static struct {
+	pthread_mutex_t lock;
+	struct zc_image *files;
+} cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+struct containing_object {
+	uintptr_t address;
+	const char *path;  /* NULL: no object holds the address */
+};
+
+static int
+find_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct containing_object *c = arg;
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && c->address - start < ph->p_memsz) {
+			/* The main program has no name here: its file is /proc/self/exe. */
+			c->path = info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Locates, maps and parses the image of one file. Caller holds the cache lock. */
+static struct zc_image *
+open_image(const char *path)
+{
+	struct zc_image *img = stub_alloc(sizeof *img + strlen(path) + 1);
+	uint64_t offset = 0, size = 0;
+	bool found = false;
+	ZcError err;
+
+	if (!img)
+		return NULL;
+	strcpy(img->path, path);
+	img->next = cache.files;
+	cache.files = img;
+	if (!aot_image_locate(path, &found, &offset, &size, &err)) {
+		stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %s", path, err.msg);
+		return img;
+	}
+	if (!found)
+		return img;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t skip = offset % (uint64_t)page;
+	void *map = fd < 0 ? MAP_FAILED
+	                   : mmap(NULL, size + skip, PROT_READ, MAP_PRIVATE, fd, (off_t)(offset - skip));
+	if (fd >= 0)
+		close(fd);
+	if (map == MAP_FAILED) {
+		stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "cannot map the AOT image of %s", path);
+		return img;
+	}
+	if (!aot_image_parse(&img->aot, (const uint8_t *)map + skip, size, &err)) {
+		stub_fail(CUDA_ERROR_INVALID_IMAGE, "the AOT image of %s: %s", path, err.msg);
+		munmap(map, size + skip);
+		return img;
+	}
+	img->found = true;
+	return img;
+}
+
+static struct zc_image *
+image_of_file(const char *path)
+{
+	struct zc_image *img;
+
+	for (img = cache.files; img; img = img->next)
+		if (strcmp(img->path, path) == 0)
+			return img;
+	return open_image(path);
+}
+
+/* What the image keys the code by, or why it has no key. */
+static CUresult
+key_of(const void *code, AotKeyKind *kind, uint64_t *hash, const void **container)
+{
+	uint32_t magic;
+
+	memcpy(&magic, code, 4);
+	if (magic == WRAPPER_MAGIC) {
+		memcpy(&code, (const char *)code + 8, sizeof code);
+		if (!code)
+			return stub_fail(CUDA_ERROR_INVALID_IMAGE, "a fatbin wrapper without data");
+		memcpy(&magic, code, 4);
+	}
+	*container = code;
+	if (magic == FATBIN_MAGIC) {
+		uint64_t fat_size;
+		memcpy(&fat_size, (const char *)code + 8, 8);
+		*kind = AOT_KEY_FATBIN;
+		*hash = aot_hash(code, FATBIN_HEADER_SIZE + fat_size);
+		return CUDA_SUCCESS;
+	}
+	if (magic == CUBIN_MAGIC)
+		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+		                 "a cubin (SASS) cannot be translated: only PTX can");
+	*kind = AOT_KEY_PTX;
+	*hash = aot_hash_ptx(code);
+	return CUDA_SUCCESS;
+}
+
+/* The module in one image, or in any image when the code lies in no file (a copy the
+ * program made at run time): the file the process started from, then every file seen. */
+static bool
+search(const char *path, AotKeyKind kind, uint64_t hash, struct zc_image **out, uint32_t *module,
+       bool *converted)
+{
+	struct zc_image *img = image_of_file(path ? path : "/proc/self/exe");
+
+	*converted = img && img->found;
+	if (*converted && aot_find_module(&img->aot, kind, hash, module)) {
+		*out = img;
+		return true;
+	}
+	for (img = path ? NULL : cache.files; img; img = img->next) {
+		if (img->found && aot_find_module(&img->aot, kind, hash, module)) {
+			*out = img;
+			return true;
+		}
+	}
+	*out = NULL;
+	return false;
+}
+
+CUresult
+zc_image_find(const void *code, struct zc_image **image, uint32_t *module)
+{
+	struct containing_object object = { (uintptr_t)code, NULL };
+	const void *container = code;
+	AotKeyKind kind = AOT_KEY_PTX;
+	uint64_t hash = 0;
+	bool found, converted;
+	CUresult r = key_of(code, &kind, &hash, &container);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&cache.lock);
+	dl_iterate_phdr(find_object, &object);
+	if (!object.path) {
+		object.address = (uintptr_t)container;
+		dl_iterate_phdr(find_object, &object);
+	}
+	found = search(object.path, kind, hash, image, module, &converted);
+	pthread_mutex_unlock(&cache.lock);
+	if (found)
+		return CUDA_SUCCESS;
+	if (!converted)
+		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+		                 "%s: not converted by zluda-convert (no AOT image)",
+		                 object.path ? object.path : "code outside any file");
+	return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+	                 "%s: the AOT image has no module for this %s (hash %016llx); convert "
+	                 "the binary again", object.path ? object.path : "code outside any file",
+	                 kind == AOT_KEY_FATBIN ? "fatbin" : "PTX text", (unsigned long long)hash);
+}

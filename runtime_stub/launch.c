@@ -1,0 +1,321 @@
+/* Kernel launches and what programs ask about kernels: attributes, parameters. A launch is
+ * checked against the kernel and the device here, its arguments packed into the PTX .param
+ * layout the kernel table gives (design decision 3), and queued on its stream. */
+#include <string.h>
+
+#include "api.h"
+
+struct launch_request {
+	struct zc_function *f;
+	uint32_t grid[3], block[3];
+	uint32_t shared;
+	CUstream stream;
+	void **params;
+	void **extra;
+	bool per_thread;
+};
+
+/* The .param buffer from kernelParams (a pointer to each argument) or from extra's
+ * CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE pair. */
+static CUresult
+pack(const struct launch_request *q, uint8_t *buffer)
+{
+	const struct zc_function *f = q->f;
+	const void *given = NULL;
+	size_t given_size = 0;
+
+	if (q->params) {
+		for (uint32_t i = 0; i < f->nparams; i++) {
+			if (!q->params[i])
+				return stub_fail(CUDA_ERROR_INVALID_VALUE, "%s: NULL kernelParams[%u]", f->name, i);
+			memcpy(buffer + f->params[i].offset, q->params[i], f->params[i].size);
+		}
+		return CUDA_SUCCESS;
+	}
+	for (void **e = q->extra; e && *e != CU_LAUNCH_PARAM_END; e += 2) {
+		if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+			given = e[1];
+		else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE && e[1])
+			given_size = *(const size_t *)e[1];
+		else
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "%s: extra key %p", f->name, e[0]);
+	}
+	if (f->param_size == 0)
+		return CUDA_SUCCESS;
+	if (!given || given_size < f->param_size)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE,
+		                 "%s: needs %u bytes of parameters; given %zu at %p", f->name,
+		                 f->param_size, given_size, given);
+	memcpy(buffer, given, f->param_size);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+check_shape(const struct launch_request *q, const struct zc_device_info *info)
+{
+	const struct zc_function *f = q->f;
+	uint64_t threads = (uint64_t)q->block[0] * q->block[1] * q->block[2];
+
+	for (int i = 0; i < 3; i++) {
+		if (q->grid[i] == 0 || q->block[i] == 0 || q->grid[i] > (uint32_t)info->max_grid[i] ||
+		    q->block[i] > (uint32_t)info->max_block[i])
+			return stub_fail(CUDA_ERROR_INVALID_VALUE,
+			                 "%s: grid (%u,%u,%u) or block (%u,%u,%u) out of the device's range",
+			                 f->name, q->grid[0], q->grid[1], q->grid[2], q->block[0],
+			                 q->block[1], q->block[2]);
+	}
+	if (threads > f->max_threads)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "%s: %llu threads a block; at most %u",
+		                 f->name, (unsigned long long)threads, f->max_threads);
+	if (f->reqntid[0] && memcmp(f->reqntid, q->block, sizeof q->block) != 0)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "%s: .reqntid %u,%u,%u", f->name,
+		                 f->reqntid[0], f->reqntid[1], f->reqntid[2]);
+	if (q->shared > f->max_dynamic_shared)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE,
+		                 "%s: %u bytes of dynamic shared memory; at most %u", f->name,
+		                 q->shared, f->max_dynamic_shared);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+launch(const struct launch_request *q)
+{
+	struct zc_stream *s;
+	struct zc_device *dev;
+	uint8_t small[256];
+	uint8_t *buffer = small;
+	CUresult r = zc_function_check(q->f);
+
+	if (r == CUDA_SUCCESS && !zc_drv->launch)
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "the %s driver launches nothing", zc_drv->name);
+	if (r == CUDA_SUCCESS && (q->params != NULL) == (q->extra != NULL) && q->f->nparams)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%s: give kernelParams or extra, one of them",
+		              q->f->name);
+	if (r == CUDA_SUCCESS)
+		r = zc_stream_resolve(q->stream, q->per_thread, &s);
+	if (r == CUDA_SUCCESS)
+		r = zc_device_get(s->ctx->device, &dev);
+	if (r == CUDA_SUCCESS)
+		r = check_shape(q, &dev->info);
+	if (r == CUDA_SUCCESS && q->f->param_size > sizeof small &&
+	    !(buffer = stub_alloc(q->f->param_size)))
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "parameters");
+	if (r == CUDA_SUCCESS)
+		r = pack(q, buffer);
+	if (r == CUDA_SUCCESS)
+		r = zc_stream_begin(s);
+	if (r == CUDA_SUCCESS) {
+		struct zc_launch l = {
+			.function = q->f->drv,
+			.name = q->f->name,
+			.grid = { q->grid[0], q->grid[1], q->grid[2] },
+			.block = { q->block[0], q->block[1], q->block[2] },
+			.static_shared = q->f->static_shared,
+			.dynamic_shared = q->shared,
+			.params = buffer,
+			.params_size = q->f->param_size,
+		};
+		r = zc_drv->launch(s->drv, &l);
+	}
+	if (buffer != small)
+		stub_free(buffer);
+	return r;
+}
+
+#define LAUNCH_ARGS                                                                           \
+	CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,        \
+	    unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,               \
+	    unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra
+
+#define LAUNCH_REQUEST(per_thread)                                                            \
+	(struct launch_request)                                                                   \
+	{                                                                                         \
+		f, { gridDimX, gridDimY, gridDimZ }, { blockDimX, blockDimY, blockDimZ },             \
+		    sharedMemBytes, hStream, kernelParams, extra, per_thread                          \
+	}
+
+ZC_EXPORT CUresult
+cuLaunchKernel(LAUNCH_ARGS)
+{
+	return TRACE(launch(&LAUNCH_REQUEST(false)), "%p, (%u,%u,%u), (%u,%u,%u), %u, %p", (void *)f,
+	             gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+	             (void *)hStream);
+}
+
+ZC_EXPORT CUresult
+cuLaunchKernel_ptsz(LAUNCH_ARGS)
+{
+	return TRACE(launch(&LAUNCH_REQUEST(true)), "%p, (%u,%u,%u), (%u,%u,%u), %u, %p", (void *)f,
+	             gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+	             (void *)hStream);
+}
+
+/* Attributes that change nothing here are accepted; clusters other than one block are
+ * not offered. */
+static CUresult
+launch_ex(const CUlaunchConfig *c, CUfunction f, void **params, void **extra, bool per_thread)
+{
+	if (!c)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL config");
+	for (unsigned i = 0; i < c->numAttrs; i++) {
+		const CUlaunchAttribute *a = &c->attrs[i];
+		if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
+		    a->value.dim[0] * a->value.dim[1] * a->value.dim[2] > 1)
+			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "thread block clusters");
+	}
+	return launch(&(struct launch_request){
+		f, { c->gridDimX, c->gridDimY, c->gridDimZ }, { c->blockDimX, c->blockDimY, c->blockDimZ },
+		c->sharedMemBytes, c->hStream, params, extra, per_thread });
+}
+
+ZC_EXPORT CUresult
+cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+{
+	return TRACE(launch_ex(config, f, kernelParams, extra, false), "%p", (void *)f);
+}
+
+ZC_EXPORT CUresult
+cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                      void **extra)
+{
+	return TRACE(launch_ex(config, f, kernelParams, extra, true), "%p", (void *)f);
+}
+
+/* ---- attributes ---------------------------------------------------------- */
+
+static CUresult
+get_attribute(int *value, CUfunction_attribute attribute, CUfunction f)
+{
+	struct zc_device *dev;
+	CUresult r = zc_function_check(f);
+
+	if (r == CUDA_SUCCESS && !value)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL value");
+	if (r == CUDA_SUCCESS)
+		r = zc_device_get(f->library->device, &dev);
+	if (r != CUDA_SUCCESS)
+		return r;
+	switch (attribute) {
+	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = (int)f->max_threads; break;
+	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = (int)f->static_shared; break;
+	/* Registers are the target's business; 32 is what a simple kernel takes on NVIDIA. */
+	case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 32; break;
+	case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+	case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+		*value = dev->info.cc_major * 10 + dev->info.cc_minor;
+		break;
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = (int)f->max_dynamic_shared; break;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *value = f->carveout; break;
+	default:
+		if ((unsigned)attribute >= CU_FUNC_ATTRIBUTE_MAX)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "attribute %d", (int)attribute);
+		*value = 0;  /* constant and local sizes, cache mode, clusters */
+	}
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+set_attribute(CUfunction f, CUfunction_attribute attribute, int value)
+{
+	struct zc_device *dev;
+	CUresult r = zc_function_check(f);
+
+	if (r == CUDA_SUCCESS)
+		r = zc_device_get(f->library->device, &dev);
+	if (r != CUDA_SUCCESS)
+		return r;
+	switch (attribute) {
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		if (value < 0 ||
+		    (uint64_t)value + f->static_shared > (uint64_t)dev->info.shared_per_block_optin)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "%s: %d bytes of dynamic shared memory",
+			                 f->name, value);
+		f->max_dynamic_shared = (uint32_t)value;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		if (value < -1 || value > 100)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "carveout %d", value);
+		f->carveout = value;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		return CUDA_SUCCESS;
+	default:
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "attribute %d cannot be set", (int)attribute);
+	}
+}
+
+ZC_EXPORT CUresult
+cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
+{
+	CUresult r = get_attribute(pi, attrib, hfunc);
+
+	return TRACE(r, "%d, %p -> %d", (int)attrib, (void *)hfunc, r == CUDA_SUCCESS ? *pi : 0);
+}
+
+ZC_EXPORT CUresult
+cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev)
+{
+	CUresult r = get_attribute(pi, attrib, kernel);
+
+	return TRACE(r, "%d, %p, %d -> %d", (int)attrib, (void *)kernel, dev,
+	             r == CUDA_SUCCESS ? *pi : 0);
+}
+
+ZC_EXPORT CUresult
+cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
+{
+	return TRACE(set_attribute(hfunc, attrib, value), "%p, %d, %d", (void *)hfunc, (int)attrib,
+	             value);
+}
+
+ZC_EXPORT CUresult
+cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev)
+{
+	return TRACE(set_attribute(kernel, attrib, val), "%d, %d, %p, %d", (int)attrib, val,
+	             (void *)kernel, dev);
+}
+
+/* Cache preferences mean nothing to either driver. */
+ZC_EXPORT CUresult
+cuFuncSetCacheConfig(CUfunction hfunc, int config)
+{
+	return TRACE(zc_function_check(hfunc), "%p, %d", (void *)hfunc, config);
+}
+
+ZC_EXPORT CUresult
+cuKernelSetCacheConfig(CUkernel kernel, int config, CUdevice dev)
+{
+	return TRACE(zc_function_check(kernel), "%p, %d", (void *)kernel, config);
+}
+
+static CUresult
+param_info(CUfunction f, size_t index, size_t *offset, size_t *size)
+{
+	CUresult r = zc_function_check(f);
+
+	if (r == CUDA_SUCCESS && index >= f->nparams)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%s has %u parameters", f->name, f->nparams);
+	if (r == CUDA_SUCCESS && offset)
+		*offset = f->params[index].offset;
+	if (r == CUDA_SUCCESS && size)
+		*size = f->params[index].size;
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+	return TRACE(param_info(kernel, paramIndex, paramOffset, paramSize), "%p, %zu",
+	             (void *)kernel, paramIndex);
+}
+
+ZC_EXPORT CUresult
+cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+	return TRACE(param_info(func, paramIndex, paramOffset, paramSize), "%p, %zu", (void *)func,
+	             paramIndex);
+}
