@@ -109,11 +109,12 @@ static bool lower_selp(struct lower *L)
 	return true;
 }
 
-/* slct.dtype.ctype d, a, b, c: a if c >= 0, else b. */
+/* slct.dtype.ctype d, a, b, c: a if c >= 0, else b. With .ftz a subnormal f32 c counts as a
+ * zero of its sign, so a negative subnormal selects a. */
 static bool lower_slct(struct lower *L)
 {
 	enum ptx_type dt = mod_type(L, 0), ct = mod_type(L, 1);
-	LLVMValueRef c = operand_value(L, op(L, 3), ct), ge;
+	LLVMValueRef c = compare_input(L, 3, ct), ge;
 
 	if (ct == PTX_TYPE_F32)
 		ge = LLVMBuildFCmp(L->b, LLVMRealOGE, c, LLVMConstReal(ll_type(L, ct), 0), "");

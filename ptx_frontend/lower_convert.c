@@ -59,20 +59,28 @@ static LLVMValueRef int_to_int(struct lower *L, LLVMValueRef v, enum ptx_type dt
 	return v;
 }
 
-/* Float to integer saturates (NaN gives 0), as PTX defines for every cvt to an integer. */
+/* Float to integer saturates to the destination's range. A NaN gives 0 when source and
+ * destination are both at most 32 bits wide, and 1 << (bits - 1) otherwise: what NVIDIA's
+ * hardware gives (measured on an H200, tests/programs/conv_float_int_rounding.cu). */
 static LLVMValueRef float_to_int(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
 {
 	static const char *const modes[4] = {"rni", "rzi", "rmi", "rpi"};
 	LLVMTypeRef types[2] = {ll_type(L, dt), ll_type(L, st)};
+	unsigned bits = type_bits(dt);
+	LLVMValueRef is_nan, r;
 	int mode;
 
 	if (!rounding(L, modes, &mode))
 		lower_fail(L, "cvt to an integer needs .rni, .rzi, .rmi or .rpi");
 	if (has_mod(L, "ftz"))
 		v = flush_subnormal(L, st, v);
+	is_nan = LLVMBuildFCmp(L->b, LLVMRealUNO, v, v, "");
 	v = round_integral(L, v, mode);
-	return call_intrinsic(L, type_is_signed(dt) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", types, 2,
-	                      &v, 1);
+	r = call_intrinsic(L, type_is_signed(dt) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", types, 2,
+	                   &v, 1);
+	if (bits <= 32 && type_bits(st) <= 32)
+		return r;
+	return LLVMBuildSelect(L->b, is_nan, LLVMConstInt(ll_type(L, dt), 1ull << (bits - 1), 0), r, "");
 }
 
 static LLVMValueRef float_to_float(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
@@ -107,6 +115,39 @@ static LLVMValueRef float_to_float(struct lower *L, LLVMValueRef v, enum ptx_typ
 	return v;
 }
 
+/* Integer to bf16. LLVM converts to bfloat through f32, rounding twice: a wide integer whose
+ * bits below f32's precision decide a bf16 tie comes out wrong. So the magnitude is first
+ * narrowed to 24 bits, the bits shifted out folded into a sticky low bit (far below bf16's
+ * rounding position); that converts to f32 exactly, is scaled back by a power of two
+ * (exact) and rounded once to bf16. */
+static LLVMValueRef int_to_bf16(struct lower *L, LLVMValueRef v, enum ptx_type st)
+{
+	unsigned bits = type_bits(st);
+	LLVMTypeRef ty = ll_type(L, st), i32 = ll_int(L, 32), f32 = ll_type(L, PTX_TYPE_F32);
+	LLVMValueRef zero = LLVMConstInt(ty, 0, 0), one = LLVMConstInt(ty, 1, 0);
+	LLVMValueRef negative = type_is_signed(st) ? LLVMBuildICmp(L->b, LLVMIntSLT, v, zero, "")
+	                                           : LLVMConstInt(ll_int(L, 1), 0, 0);
+	LLVMValueRef magnitude = LLVMBuildSelect(L->b, negative, LLVMBuildNeg(L->b, v, ""), v, "");
+	LLVMValueRef args[2] = {magnitude, LLVMConstInt(ll_int(L, 1), 0, 0)};
+	LLVMValueRef leading = call_intrinsic(L, "llvm.ctlz", &ty, 1, args, 2);
+	LLVMValueRef excess = LLVMBuildSub(L->b, LLVMConstInt(ty, bits - 24, 0), leading, "");
+	LLVMValueRef shift = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, excess, zero, ""),
+	                                     excess, zero, "");
+	LLVMValueRef dropped = LLVMBuildAnd(L->b, magnitude,
+	                                    LLVMBuildSub(L->b, LLVMBuildShl(L->b, one, shift, ""), one, ""), "");
+	LLVMValueRef narrow = LLVMBuildOr(L->b, LLVMBuildLShr(L->b, magnitude, shift, ""),
+	                                  LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, LLVMIntNE, dropped, zero, ""),
+	                                                ty, ""), "");
+	LLVMValueRef scale_bits = LLVMBuildShl(L->b, LLVMBuildAdd(L->b, LLVMBuildTrunc(L->b, shift, i32, ""),
+	                                                           LLVMConstInt(i32, 127, 0), ""),
+	                                       LLVMConstInt(i32, 23, 0), "");
+	LLVMValueRef f = LLVMBuildFMul(L->b, LLVMBuildUIToFP(L->b, narrow, f32, ""),
+	                               LLVMBuildBitCast(L->b, scale_bits, f32, ""), "");
+
+	f = LLVMBuildSelect(L->b, negative, LLVMBuildFNeg(L->b, f, ""), f, "");
+	return LLVMBuildFPTrunc(L->b, f, ll_type(L, PTX_TYPE_BF16), "");
+}
+
 static LLVMValueRef int_to_float(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
 {
 	static const char *const modes[4] = {"rn", "rz", "rm", "rp"};
@@ -114,6 +155,8 @@ static LLVMValueRef int_to_float(struct lower *L, LLVMValueRef v, enum ptx_type 
 
 	if (rounding(L, modes, &mode) && mode != 0)
 		lower_unsupported(L);
+	if (dt == PTX_TYPE_BF16 && type_bits(st) > 24)
+		return int_to_bf16(L, v, st);
 	return type_is_signed(st) ? LLVMBuildSIToFP(L->b, v, ll_type(L, dt), "")
 	                          : LLVMBuildUIToFP(L->b, v, ll_type(L, dt), "");
 }

@@ -208,9 +208,11 @@ static bool lower_unary(struct lower *L, const char *o, enum ptx_type t)
 /* testp.{finite,infinite,number,notanumber,normal,subnormal} p, a */
 static bool lower_testp(struct lower *L, enum ptx_type t)
 {
+	/* llvm.is.fpclass masks. PTX counts +0 and -0 as normal numbers ("as a special
+	 * case"), so .normal includes the zero classes (0x60). */
 	static const struct { const char *mod; unsigned mask; } classes[] = {
 		{"finite", 0x1f8}, {"infinite", 0x204}, {"number", 0x3fc}, {"notanumber", 0x3},
-		{"normal", 0x108}, {"subnormal", 0x90},
+		{"normal", 0x168}, {"subnormal", 0x90},
 	};
 	LLVMValueRef a = fsrc(L, 1, t);
 

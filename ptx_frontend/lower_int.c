@@ -328,13 +328,15 @@ static bool lower_bfe(struct lower *L)
 	LLVMValueRef r = LLVMBuildAnd(L->b, field, mask, "");
 
 	if (type_is_signed(t)) {
+		/* A zero-length field has no sign bit: the result is 0 (sbit = 0 when len == 0). */
+		LLVMValueRef has_len = LLVMBuildICmp(L->b, LLVMIntNE, len, konst(L, t, 0), "");
 		LLVMValueRef last = LLVMBuildSub(L->b, LLVMBuildAdd(L->b, pos, len, ""), konst(L, t, 1), "");
-		LLVMValueRef at = LLVMBuildSelect(L->b,
-			LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildAdd(L->b, pos, len, ""), konst(L, t, 0), ""),
-			msb, umin(L, last, msb), "");
+		LLVMValueRef at = LLVMBuildSelect(L->b, has_len, umin(L, last, msb), msb, "");
 		LLVMValueRef sbit = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, a, at, ""), konst(L, t, 1), "");
-		LLVMValueRef fill = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntNE, sbit, konst(L, t, 0), ""),
-		                                    LLVMBuildNot(L->b, mask, ""), konst(L, t, 0), "");
+		LLVMValueRef negative = LLVMBuildAnd(L->b, has_len,
+			LLVMBuildICmp(L->b, LLVMIntNE, sbit, konst(L, t, 0), ""), "");
+		LLVMValueRef fill = LLVMBuildSelect(L->b, negative, LLVMBuildNot(L->b, mask, ""),
+		                                    konst(L, t, 0), "");
 		r = LLVMBuildOr(L->b, r, fill, "");
 	}
 	operand_store(L, op(L, 0), r, t);

@@ -1,0 +1,293 @@
+/* sweep_main: runs one family of instruction sweeps on the host target and checks every
+ * result against the PTX ISA's definition (sweep_ref.c).
+ *
+ *   sweep_main FAMILY FILE.ptx SUMMARY_DIR [KERNEL]
+ *       lowers FILE.ptx for the host target (ptx_lower), compiles it (zc_compile), loads
+ *       the code object and runs every kernel of FAMILY in sweep_cases.inc over its inputs;
+ *       prints "sweep FAMILY: N instructions x modifiers, M inputs, F failures", writes
+ *       that line to SUMMARY_DIR/FAMILY.summary and fails on any failure. KERNEL runs
+ *       that kernel alone (for debugging).
+ *   sweep_main --summary SUMMARY_DIR FAMILY...
+ *       adds up the families' summaries; fails if one is missing or has failures.
+ *
+ * Kernels run as host_abi.h describes: the entry is called once per thread with a
+ * ZcHostThread. The sweeps need no block operations, so those abort if called. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "host_abi.h"
+#include "sweep.h"
+/* The frontend's target.h (ptx_lower, ptx_target_host) shares its name with the backend's,
+ * which backend.h has included; name it by path. */
+#include "../../ptx_frontend/target.h"
+
+static const struct sweep_case cases[] = {
+#include "sweep_cases.inc"
+};
+enum { CASE_COUNT = sizeof(cases) / sizeof(cases[0]) };
+
+enum { CHUNK = 1 << 16, THREADS = 2, MISMATCHES_SHOWN = 5 };
+
+typedef void KernelEntry(const void *params, ZcHostThread *thread);
+
+struct kernel_params {
+	uint64_t *in_a, *in_b, *in_c, *out;
+	uint32_t count;
+};
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static _Noreturn void unexpected_block_op(const char *what)
+{
+	fprintf(stderr, "sweep: a kernel called the block operation %s, which no sweep uses\n", what);
+	abort();
+}
+
+static void no_barrier(ZcHostThread *t, uint32_t id, uint32_t count) { (void)t, (void)id, (void)count; unexpected_block_op("barrier"); }
+static void no_trap(ZcHostThread *t) { (void)t; unexpected_block_op("trap"); }
+static void no_exit(ZcHostThread *t) { (void)t; unexpected_block_op("exit"); }
+
+static const ZcHostOps host_ops = {
+	.barrier = no_barrier,
+	.trap = no_trap,
+	.exit = no_exit,
+};
+
+static char *read_text(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *text = malloc((size_t)size + 1);
+	if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	text[size] = 0;
+	*len = (size_t)size;
+	return text;
+}
+
+/* PTX text to a loaded host code object, through the same libraries the converter uses. */
+static void *build_code_object(const char *path)
+{
+	size_t len;
+	char *text = read_text(path, &len);
+	if (!text) {
+		fprintf(stderr, "sweep: %s: cannot read\n", path);
+		return NULL;
+	}
+	struct ptx_diag diag;
+	struct ptx_module *module = ptx_parse(path, text, len, &diag);
+	LLVMContextRef context = LLVMContextCreate();
+	struct ptx_lowered lowered;
+	void *object = NULL;
+
+	if (!module || !ptx_lower(module, &ptx_target_host, context, &lowered, &diag)) {
+		ptx_diag_print(stderr, &diag, text, len);
+	} else {
+		ZcCodegenOptions options = {0};
+		ZcBytes code = {0};
+		char *error = NULL;
+		zc_backend_init();
+		if (zc_compile(lowered.module, zc_target_find("host"), &options, &code, &error) != 0) {
+			fprintf(stderr, "sweep: %s: %s\n", path, error);
+			free(error);
+		} else {
+			/* dlopen wants a file: an anonymous one, gone when the process ends. */
+			int fd = memfd_create("sweep.host.co", 0);
+			char fd_path[64];
+			snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", fd);
+			if (fd < 0 || write(fd, code.data, code.size) != (ssize_t)code.size)
+				fprintf(stderr, "sweep: cannot write the code object\n");
+			else if (!(object = dlopen(fd_path, RTLD_NOW | RTLD_LOCAL)))
+				fprintf(stderr, "sweep: dlopen: %s\n", dlerror());
+			if (fd >= 0)
+				close(fd);
+			free(code.data);
+		}
+		ptx_lowered_free(&lowered);
+	}
+	if (module)
+		ptx_module_free(module);
+	LLVMContextDispose(context);
+	free(text);
+	return object;
+}
+
+static bool float_bits_match(uint64_t got, uint64_t expect, unsigned exponent_bits, unsigned bits)
+{
+	unsigned mantissa_bits = bits - 1 - exponent_bits;
+	uint64_t exponent_mask = ((1ull << exponent_bits) - 1) << mantissa_bits;
+	uint64_t mantissa_mask = (1ull << mantissa_bits) - 1;
+	bool got_nan = (got & exponent_mask) == exponent_mask && (got & mantissa_mask);
+	bool expect_nan = (expect & exponent_mask) == exponent_mask && (expect & mantissa_mask);
+	return got_nan || expect_nan ? got_nan && expect_nan : got == expect;
+}
+
+static bool result_matches(const struct sweep_case *c, const uint64_t in[3], uint64_t got,
+                           uint64_t *expect)
+{
+	uint64_t mask = c->out_bytes >= 8 ? ~0ull : (1ull << (c->out_bytes * 8)) - 1;
+	got &= mask;
+	if (c->check == CHECK_APPROX)
+		return sweep_approx_ok(c, in, (uint32_t)got, expect);
+	if (!sweep_reference(c, in, expect))
+		return true; /* PTX leaves this result unspecified */
+	*expect &= mask;
+	switch (c->check) {
+	case CHECK_F16: return float_bits_match(got, *expect, 5, 16);
+	case CHECK_BF16: return float_bits_match(got, *expect, 8, 16);
+	case CHECK_F32: return float_bits_match(got, *expect, 8, 32);
+	case CHECK_F64: return float_bits_match(got, *expect, 11, 64);
+	default: return got == *expect;
+	}
+}
+
+/* Runs one case over all of its inputs; returns the number of mismatches. */
+static uint64_t run_case(void *object, const struct sweep_case *c, uint64_t *elements,
+                         uint64_t *buffers)
+{
+	KernelEntry *kernel;
+	*(void **)&kernel = dlsym(object, c->kernel);
+	if (!kernel) {
+		fprintf(stderr, "FAIL %s: no such kernel in the code object\n", c->kernel);
+		return 1;
+	}
+	uint64_t total = sweep_count(c), failures = 0;
+	uint64_t *in[3] = {buffers, buffers + CHUNK, buffers + 2 * CHUNK}, *out = buffers + 3 * CHUNK;
+	ZcHostBlock block = {.ops = &host_ops};
+
+	for (uint64_t first = 0; first < total; first += CHUNK) {
+		uint32_t n = (uint32_t)(total - first < CHUNK ? total - first : CHUNK);
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t element[3];
+			for (unsigned k = 0; k < 3; k++)
+				in[k][i] = element[k] = sweep_input(c, k, first + i, element);
+			out[i] = 0;
+		}
+		struct kernel_params params = {in[0], in[1], in[2], out, n};
+		for (uint32_t t = 0; t < THREADS; t++) {
+			ZcHostThread thread = {.tid = {t, 0, 0}, .ntid = {THREADS, 1, 1},
+			                       .nctaid = {1, 1, 1}, .block = &block};
+			kernel(&params, &thread);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t element[3] = {in[0][i], in[1][i], in[2][i]}, expect = 0;
+			if (result_matches(c, element, out[i], &expect))
+				continue;
+			if (failures++ < MISMATCHES_SHOWN)
+				fprintf(stderr, "FAIL %s #%llu: a=0x%llx b=0x%llx c=0x%llx: got 0x%llx, "
+				        "expected 0x%llx\n", c->kernel, (unsigned long long)(first + i),
+				        (unsigned long long)element[0], (unsigned long long)element[1],
+				        (unsigned long long)element[2], (unsigned long long)out[i],
+				        (unsigned long long)expect);
+		}
+	}
+	if (failures > MISMATCHES_SHOWN)
+		fprintf(stderr, "FAIL %s: %llu mismatches in all\n", c->kernel, (unsigned long long)failures);
+	*elements += total;
+	return failures;
+}
+
+static int run_family(const char *family, const char *ptx_path, const char *summary_dir,
+                      const char *only)
+{
+	double start = now();
+	void *object = build_code_object(ptx_path);
+	if (!object)
+		return 1;
+	double built = now();
+	uint64_t *buffers = malloc(4 * CHUNK * sizeof(uint64_t));
+	uint64_t kernels = 0, elements = 0, failures = 0, failed_kernels = 0;
+
+	for (int i = 0; i < CASE_COUNT; i++) {
+		const struct sweep_case *c = &cases[i];
+		if (strcmp(c->family, family) != 0 || (only && strcmp(c->kernel, only) != 0))
+			continue;
+		uint64_t f = run_case(object, c, &elements, buffers);
+		failures += f;
+		failed_kernels += f != 0;
+		kernels++;
+	}
+	free(buffers);
+	dlclose(object);
+	if (kernels == 0) {
+		fprintf(stderr, "sweep: no kernels in family %s\n", family);
+		return 1;
+	}
+	char line[256];
+	snprintf(line, sizeof line, "sweep %s: %llu instructions x modifiers, %llu inputs, %llu failures",
+	         family, (unsigned long long)kernels, (unsigned long long)elements,
+	         (unsigned long long)failures);
+	printf("%s (%llu kernels failed; build %.1f s, run %.1f s)\n", line,
+	       (unsigned long long)failed_kernels, built - start, now() - built);
+	if (!only) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s.summary", summary_dir, family);
+		FILE *f = fopen(path, "w");
+		if (!f || fprintf(f, "%s\n", line) < 0 || fclose(f) != 0) {
+			fprintf(stderr, "sweep: cannot write %s\n", path);
+			return 1;
+		}
+	}
+	return failures != 0;
+}
+
+static int summarize(const char *summary_dir, int nfamilies, char **families)
+{
+	unsigned long long kernels = 0, elements = 0, failures = 0;
+	int missing = 0;
+
+	for (int i = 0; i < nfamilies; i++) {
+		char path[4096], name[64];
+		unsigned long long k, e, f;
+		snprintf(path, sizeof path, "%s/%s.summary", summary_dir, families[i]);
+		FILE *file = fopen(path, "r");
+		if (!file || fscanf(file, "sweep %63[^:]: %llu instructions x modifiers, %llu inputs, %llu failures",
+		                    name, &k, &e, &f) != 4) {
+			fprintf(stderr, "sweep summary: no result for family %s (%s)\n", families[i], path);
+			missing++;
+		} else {
+			kernels += k;
+			elements += e;
+			failures += f;
+		}
+		if (file)
+			fclose(file);
+	}
+	printf("sweeps: %d families, %llu instructions x modifiers, %llu inputs, %llu failures%s\n",
+	       nfamilies - missing, kernels, elements, failures,
+	       missing ? " (some families did not report)" : "");
+	return failures || missing;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && strcmp(argv[1], "--summary") == 0)
+		return summarize(argv[2], argc - 3, argv + 3);
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: sweep_main FAMILY FILE.ptx SUMMARY_DIR [KERNEL]\n"
+		                "       sweep_main --summary SUMMARY_DIR FAMILY...\n");
+		return 2;
+	}
+	int rc = run_family(argv[1], argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+	LLVMShutdown();
+	return rc;
+}
