@@ -11,7 +11,8 @@
  *   the section header table
  *
  * The search path follows design decision 8: DT_RPATH=$ORIGIN, or $ORIGIN put first in an
- * existing DT_RUNPATH (or DT_RPATH), unless one already holds $ORIGIN. */
+ * existing DT_RPATH, unless it already holds $ORIGIN; an existing DT_RUNPATH becomes a
+ * DT_RPATH (with $ORIGIN first), since shared cudart's dlopen never sees a RUNPATH. */
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,14 +234,19 @@ static bool plan_dynamic(const ElfFile *f, DynamicPlan *d, ZcError *err)
 		if (at >= d->strsz)
 			return zc_fail(err, "ELF search path string is outside the dynamic string table");
 		old = (const char *)f->file + d->strtab_offset + at;
-		if (path_has_origin(old)) {
+		if (path_has_origin(old) && chosen == rpath) {
 			d->dynamic = NULL; /* already found beside the binary: change nothing */
 			return true;
 		}
 	}
-	d->path_tag = chosen == SIZE_MAX ? DT_RPATH : (int)dyn_at(f, d, chosen).d_tag;
+	/* Always DT_RPATH: a shared libcudart's dlopen("libcuda.so.1") searches the
+	 * executable's DT_RPATH but never its DT_RUNPATH (design decision 8), so a RUNPATH
+	 * becomes an RPATH with the same directories, $ORIGIN first. */
+	d->path_tag = DT_RPATH;
 	d->path_entry = chosen == SIZE_MAX ? null : chosen;
-	if (old && *old) {
+	if (old && path_has_origin(old)) {
+		d->path = zc_strndup(old, strlen(old));
+	} else if (old && *old) {
 		d->path = zc_alloc(strlen(old) + sizeof("$ORIGIN:"));
 		strcpy(d->path, "$ORIGIN:");
 		strcat(d->path, old);

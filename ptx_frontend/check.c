@@ -146,7 +146,7 @@ static const struct name *use(struct checker *c, const struct ptx_operand *o)
 	const struct name *n = lookup(c, o->name), *family;
 	uint32_t index;
 
-	if (n || ptx_is_special_register(o->name))
+	if (n || ptx_is_special_register(o->name) || strcmp(o->name, "WARP_SZ") == 0)
 		return n;
 	family = register_family(c, o->name, &index);
 	if (family)

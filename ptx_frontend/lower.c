@@ -410,7 +410,9 @@ LLVMValueRef operand_value(struct lower *L, const struct ptx_operand *o, enum pt
 	if (o->kind != PTX_OP_NAME)
 		return immediate(L, o, t);
 	s = sym_lookup(L, o->name);
-	if (!s) {
+	if (!s && strcmp(o->name, "WARP_SZ") == 0) {
+		v = LLVMConstInt(ll_type(L, t), 32, 0); /* PTX's predefined warp size constant */
+	} else if (!s) {
 		v = special_register(L, o);
 		if (!v)
 			lower_fail(L, "'%s' is not declared", o->name);

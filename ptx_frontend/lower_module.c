@@ -178,8 +178,8 @@ static void declare_global_var(struct lower *L, const struct ptx_var *v, const c
 	LLVMSetLinkage(s->value, v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST ||
 	               (v->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK | PTX_LINK_COMMON))
 	               ? LLVMExternalLinkage : LLVMInternalLinkage);
-	if (v->space == PTX_SPACE_CONST)
-		LLVMSetGlobalConstant(s->value, 1);
+	/* .const variables are not LLVM constants: the host writes them (cudaMemcpyToSymbol)
+	 * between launches, so their initial value must never be folded into the code. */
 }
 
 /* Dynamic shared memory follows the static layout, 16-byte aligned (host only). */

@@ -41,6 +41,8 @@ static bool lower_barrier(struct lower *L)
 	LLVMValueRef args[3];
 	char name[48];
 
+	if (has_mod(L, "cluster"))
+		lower_unsupported(L);
 	if (has_mod(L, "warp")) {
 		args[0] = u32_operand(L, 0);
 		call_builtin(L, "__zc_bar_warp_sync", LLVMVoidTypeInContext(L->ctx), args, 1);
@@ -156,7 +158,12 @@ static bool lower_redux(struct lower *L)
 			lower_unsupported(L);
 		args[0] = u32_operand(L, 2);
 		args[1] = operand_value(L, op(L, 1), t);
-		snprintf(name, sizeof(name), "__zc_redux_sync_%s_%s", ops[i], ptx_type_name(t) + 1);
+		/* add and the bitwise operations are the same for either sign; min and max not */
+		if (i == 1 || i == 2)
+			snprintf(name, sizeof(name), "__zc_redux_sync_%s_%s", ops[i],
+			         type_is_signed(t) ? "s32" : "u32");
+		else
+			snprintf(name, sizeof(name), "__zc_redux_sync_%s", ops[i]);
 		operand_store(L, op(L, 0), call_builtin(L, name, i32(L), args, 2), t);
 		return true;
 	}

@@ -177,9 +177,13 @@ worker(void *arg)
 		while (!s->head)
 			pthread_cond_wait(&s->progressed, &s->lock);
 		struct op *op = s->head;
+		/* An event is reached once everything before it is done: count the stream as done
+		 * up to the record first, so a thread woken by the event finds the stream idle. */
+		bool record = op->kind == OP_RECORD;
 		pthread_mutex_unlock(&s->lock);
 
-		run(op);
+		if (!record)
+			run(op);
 		quit = op->kind == OP_QUIT;
 
 		pthread_mutex_lock(&s->lock);
@@ -189,6 +193,8 @@ worker(void *arg)
 		s->done = op->seq;
 		pthread_cond_broadcast(&s->progressed);
 		pthread_mutex_unlock(&s->lock);
+		if (record)
+			run(op);
 		stub_free(op);
 	}
 	stream_unref(s);

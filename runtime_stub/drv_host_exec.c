@@ -440,9 +440,10 @@ try_complete_warp(struct runner *r, uint32_t w, const struct warp_op *op)
 		values[lane] = f->op.value;
 		present |= 1u << lane;
 	}
+	/* Each lane's own operands: a shuffle's source lane (b) differs from lane to lane. */
 	for (uint32_t lane = 0; lane < WARP; lane++) {
 		if (present >> lane & 1) {
-			base[lane].result = warp_result(op, lane, values, present);
+			base[lane].result = warp_result(&base[lane].op, lane, values, present);
 			make_ready(r, &base[lane]);
 		}
 	}

@@ -11,6 +11,9 @@
 
 struct zc_drv_module {
 	void *handle;
+	/* Open while the module is loaded: glibc recognises an object already loaded by its
+	 * path, so a second module must never be opened through a reused /proc/self/fd/N. */
+	int fd;
 };
 
 CUresult
@@ -60,13 +63,13 @@ zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_dr
 		if (r != CUDA_SUCCESS)
 			dlclose(m->handle);
 	}
-	/* The mapping dlopen made keeps the file alive. */
-	if (fd >= 0)
-		close(fd);
 	if (r != CUDA_SUCCESS) {
+		if (fd >= 0)
+			close(fd);
 		stub_free(m);
 		return r;
 	}
+	m->fd = fd;
 	*out = m;
 	return CUDA_SUCCESS;
 }
@@ -75,6 +78,7 @@ CUresult
 zc_host_module_unload(struct zc_drv_module *m)
 {
 	dlclose(m->handle);
+	close(m->fd);
 	stub_free(m);
 	return CUDA_SUCCESS;
 }

@@ -1,0 +1,40 @@
+"""Static checks of every code object in a converted binary (the same checks the fixture
+tests make): code object v5, one descriptor per kernel of the image's table, kernarg size
+from the PTX parameters, wave32, no hidden hostcall/heap/queue arguments, no s_trap where
+the PTX has no trap. Usage: check_converted.py ZLUDA_CONVERT CONVERTED_FILE"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
+import check_fixture  # noqa: E402
+
+
+def main():
+    tool, converted = sys.argv[1], sys.argv[2]
+    doc = json.loads(subprocess.run([tool, "inspect", "--json", converted], check=True,
+                                    capture_output=True, text=True).stdout)
+    image = doc["aot_image"]
+    if image is None:
+        print("check_converted: %s carries no AOT image" % converted)
+        return 1
+    with tempfile.TemporaryDirectory() as ex:
+        subprocess.run([tool, "extract", "-q", converted, "-o", ex], check=True)
+        # PTX that traps or asserts may leave s_trap in the code
+        ptx = "".join(open(os.path.join(ex, f)).read() for f in os.listdir(ex) if f.endswith(".ptx"))
+        traps_allowed = "trap;" in ptx or "__assertfail" in ptx
+        # AMDGPU's bar.red counts through one LDS word of the builtins
+        lds_extra = 16 if "bar.red" in ptx else 0
+        for m in image["modules"]:
+            for co in m["code_objects"]:
+                check_fixture.check_code_object(os.path.join(ex, "%d.%s.co" % (m["index"], co["target"])),
+                                                co["target"], m["kernels"], traps_allowed, lds_extra)
+    for f in check_fixture.failures:
+        print("check_converted: %s: %s" % (os.path.basename(converted), f))
+    return 1 if check_fixture.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,153 @@
+// Shared helpers for the self-checking programs in tests/programs/.
+// Every program prints exactly one final line, "PASS" or "FAIL: <what>",
+// and exits 0 or 1. Inputs come from a fixed-seed LCG so runs are repeatable
+// on every target (NVIDIA GPU, converted AMD code, the host emulation).
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <cfloat>
+
+// Any CUDA API failure ends the program with a FAIL line naming the call.
+#define CHECK(call)                                                           \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            printf("FAIL: %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, \
+                   cudaGetErrorString(err_));                                 \
+            exit(1);                                                          \
+        }                                                                     \
+    } while (0)
+
+// Checks the launch itself and then waits for the kernel to finish.
+#define CHECK_LAUNCH()                        \
+    do {                                      \
+        CHECK(cudaGetLastError());            \
+        CHECK(cudaDeviceSynchronize());       \
+    } while (0)
+
+// Numerical Recipes LCG: tiny, deterministic, identical on every platform.
+struct Lcg {
+    uint32_t state;
+    explicit Lcg(uint32_t seed) : state(seed) {}
+    uint32_t next() { state = state * 1664525u + 1013904223u; return state; }
+    uint64_t next64() { uint64_t hi = next(); return (hi << 32) | next(); }
+    // Uniform in [lo, hi).
+    float uniform(float lo, float hi) { return lo + (hi - lo) * (float)((next() >> 8) * (1.0 / 16777216.0)); }
+    double uniformd(double lo, double hi) { return lo + (hi - lo) * ((next64() >> 11) * (1.0 / 9007199254740992.0)); }
+    int range(int lo, int hi) { return lo + (int)(next() % (uint32_t)(hi - lo)); } // [lo, hi)
+};
+
+// Counts mismatches and remembers the first one for the FAIL line.
+struct Checker {
+    int failures = 0;
+    char first[512] = {0};
+    void fail(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    bool expect(bool ok, const char *what) {
+        if (!ok) fail("%s", what);
+        return ok;
+    }
+    // Prints the single final line and returns the exit status for main().
+    int finish() {
+        if (failures == 0) { printf("PASS\n"); return 0; }
+        printf("FAIL: %s (%d mismatches)\n", first, failures);
+        return 1;
+    }
+};
+#include <cstdarg>
+// With PROGRAM_VERBOSE=1 in the environment every mismatch is also printed
+// to stderr (stdout keeps its single final line).
+inline void Checker::fail(const char *fmt, ...) {
+    static const bool verbose = getenv("PROGRAM_VERBOSE") && atoi(getenv("PROGRAM_VERBOSE")) > 0;
+    if (verbose) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stderr, "mismatch: ");
+        vfprintf(stderr, fmt, ap);
+        fprintf(stderr, "\n");
+        va_end(ap);
+    }
+    if (failures++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(first, sizeof first, fmt, ap);
+        va_end(ap);
+    }
+}
+
+// Bit views of floating-point values, for exact comparisons.
+inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+inline uint64_t d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+inline double u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+
+// Error of a float result in units in the last place of the exact value
+// `ref` (given in higher precision), the measure CUDA's math documentation
+// uses for its error bounds.
+inline double ulp_error_f(float got, long double ref) {
+    if (std::isnan((double)ref)) return std::isnan(got) ? 0.0 : 1e30;
+    if (std::isinf((double)ref)) return (got == (float)ref) ? 0.0 : 1e30;
+    float r = (float)ref;
+    int e;
+    frexpl(ref == 0 ? (long double)FLT_MIN : fabsl(ref), &e);
+    // ulp of a float in binade [2^(e-1), 2^e): 2^(e-24), but not below the
+    // subnormal spacing 2^-149.
+    int ue = e - 24 < -149 ? -149 : e - 24;
+    (void)r;
+    return (double)(fabsl((long double)got - ref) / ldexpl(1.0L, ue));
+}
+inline double ulp_error_d(double got, long double ref) {
+    if (std::isnan((double)ref)) return std::isnan(got) ? 0.0 : 1e300;
+    if (std::isinf((double)ref)) return (got == (double)ref) ? 0.0 : 1e300;
+    int e;
+    frexpl(ref == 0 ? (long double)DBL_MIN : fabsl(ref), &e);
+    int ue = e - 53 < -1074 ? -1074 : e - 53;
+    return (double)(fabsl((long double)got - ref) / ldexpl(1.0L, ue));
+}
+
+// Rounding modes for the references below.
+enum RoundMode { RM_RN, RM_RZ, RM_RU, RM_RD };
+
+// Rounds x to a binary floating-point format with p significand bits,
+// minimum normal exponent emin and largest finite value maxv, in the given
+// mode (IEEE semantics including subnormals and overflow). Exact for any
+// double input: the significand is scaled by a power of two and split into
+// integer and fraction, both exactly representable.
+inline double round_to_format(double x, int p, int emin, double maxv, int mode) {
+    if (std::isnan(x) || x == 0 || std::isinf(x)) return x;
+    double ax = fabs(x);
+    int e = ilogb(ax);
+    if (e < emin) e = emin;  // subnormal range: fixed spacing
+    double ulp = ldexp(1.0, e - (p - 1));
+    double q = ax / ulp, fl = floor(q), frac = q - fl;
+    bool neg = x < 0;
+    double r = fl;
+    switch (mode) {
+    case RM_RN: if (frac > 0.5 || (frac == 0.5 && fmod(fl, 2) == 1)) r = fl + 1; break;
+    case RM_RZ: break;
+    case RM_RU: if (!neg && frac > 0) r = fl + 1; break;
+    case RM_RD: if (neg && frac > 0) r = fl + 1; break;
+    }
+    double v = r * ulp;
+    if (v > maxv) {
+        bool to_inf = mode == RM_RN || (mode == RM_RU && !neg) || (mode == RM_RD && neg);
+        v = to_inf ? INFINITY : maxv;
+    }
+    return neg ? -v : v;
+}
+inline double round_half(double x, int mode = RM_RN) { return round_to_format(x, 11, -14, 65504.0, mode); }
+inline double round_bf16(double x, int mode = RM_RN) { return round_to_format(x, 8, -126, 3.3895313892515355e38, mode); }
+// Values of IEEE half and bfloat16 bit patterns.
+inline double half_value(unsigned short h) {
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+inline double bf16_value(unsigned short b) { return (double)u2f((unsigned)b << 16); }
+// Same value including the sign of zero; any NaN equals any NaN.
+inline bool same_value(double got, double want) {
+    if (std::isnan(want)) return std::isnan(got);
+    return got == want && std::signbit(got) == std::signbit(want);
+}
