@@ -177,24 +177,24 @@ worker(void *arg)
 		while (!s->head)
 			pthread_cond_wait(&s->progressed, &s->lock);
 		struct op *op = s->head;
-		/* An event is reached once everything before it is done: count the stream as done
-		 * up to the record first, so a thread woken by the event finds the stream idle. */
+		/* An event is reached once everything before it is done. Recording it under the
+		 * stream's lock, with the stream's progress, means no thread sees one without the
+		 * other: not the stream idle with its last event pending, nor the reverse. */
 		bool record = op->kind == OP_RECORD;
-		pthread_mutex_unlock(&s->lock);
-
-		if (!record)
+		if (!record) {
+			pthread_mutex_unlock(&s->lock);
 			run(op);
+			pthread_mutex_lock(&s->lock);
+		}
 		quit = op->kind == OP_QUIT;
-
-		pthread_mutex_lock(&s->lock);
 		s->head = op->next;
 		if (!s->head)
 			s->tail = NULL;
 		s->done = op->seq;
-		pthread_cond_broadcast(&s->progressed);
-		pthread_mutex_unlock(&s->lock);
 		if (record)
 			run(op);
+		pthread_cond_broadcast(&s->progressed);
+		pthread_mutex_unlock(&s->lock);
 		stub_free(op);
 	}
 	stream_unref(s);
