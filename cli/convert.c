@@ -79,6 +79,11 @@ static void parse_options(int argc, char **argv, ConvertOptions *o)
 			o->report = v;
 		else if ((v = take_value(argc, argv, &i, "--save-temps")))
 			o->save_temps = v;
+		else if ((v = take_value(argc, argv, &i, "--dump"))) {
+			if (strcmp(v, "ptx") && strcmp(v, "ll") && strcmp(v, "ll-opt") && strcmp(v, "asm"))
+				fail_usage("convert: --dump takes ptx, ll, ll-opt or asm, not '%s'", v);
+			o->dump = v;
+		}
 		else if (strcmp(argv[i], "--strict") == 0)
 			o->strict = true;
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -161,6 +166,20 @@ static void add_unit(const Input *in, const ConvertOptions *o, AotBuilder *b, co
 	for (size_t g = 0; g < u->nglobals; g++)
 		aot_add_global(b, m, u->globals[g], u->global_sizes[g],
 		               u->global_const[g] ? AOT_SPACE_CONST : AOT_SPACE_GLOBAL);
+}
+
+/* --dump: each module's text at the stage asked for, per target, on stdout, in order. */
+static void print_dumps(const ConvertOptions *o, const Unit *units, size_t nunits)
+{
+	for (size_t i = 0; i < nunits; i++) {
+		const Unit *u = &units[i];
+
+		for (size_t m = 0; strcmp(o->dump, "ptx") == 0 && m < u->nmembers; m++)
+			printf("// %s: PTX of fatbin %zu\n%s\n", u->name, u->members[m], u->texts[m]);
+		for (size_t t = 0; strcmp(o->dump, "ptx") != 0 && t < o->ntargets; t++)
+			if (u->dump[t])
+				printf("; %s, %s, %s\n%s\n", u->name, o->targets[t]->name, o->dump, u->dump[t]);
+	}
 }
 
 static void write_output(const Input *in, const ConvertOptions *o, Unit *units, size_t nunits)
@@ -383,6 +402,8 @@ int cmd_convert(int argc, char **argv)
 	units_find(&in, &units, &nunits);
 	units_compile(&in, units, nunits, &o);
 	failures = count_failures(&o, units, nunits);
+	if (o.dump)
+		print_dumps(&o, units, nunits);
 	if (!(o.strict && failures)) {
 		write_output(&in, &o, units, nunits);
 		place_stub(&in, &o);

@@ -21,6 +21,7 @@ typedef struct {
 	/* per target, filled by the compile jobs */
 	ZcBytes code[MAX_TARGETS];
 	char *error[MAX_TARGETS];
+	char *dump[MAX_TARGETS];   /* --dump=ll|ll-opt|asm: the text of that stage */
 	struct ptx_kernel_info *kernels; /* from the first target that lowered */
 	uint32_t nkernels;
 	char **globals;                  /* module .global/.const variables */
@@ -37,6 +38,7 @@ typedef struct {
 	bool strict;
 	const char *report;
 	const char *save_temps;
+	const char *dump;         /* NULL, "ptx", "ll", "ll-opt" or "asm" */
 } ConvertOptions;
 
 /* convert_units.c */

@@ -140,6 +140,47 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 	return linked;
 }
 
+static char *llvm_text(LLVMModuleRef m)
+{
+	char *ir = LLVMPrintModuleToString(m), *copy = zc_strndup(ir, strlen(ir));
+
+	LLVMDisposeMessage(ir);
+	return copy;
+}
+
+/* zc_compile's steps one by one, keeping the optimised IR or the assembly for --dump. */
+static int compile_dumping(LLVMModuleRef m, const ZcTarget *target, const char *stage,
+                           ZcBytes *code, char **dump, char **error)
+{
+	ZcCodegenOptions options = {0};
+	LLVMTargetMachineRef machine = zc_target_machine(target, error);
+	ZcBytes object = {0}, assembly = {0};
+	int status;
+
+	if (!machine)
+		return -1;
+	status = zc_codegen_optimize(m, machine, target, &options, error);
+	if (status == 0 && strcmp(stage, "ll-opt") == 0)
+		*dump = llvm_text(m);
+	if (status == 0 && strcmp(stage, "asm") == 0) {
+		/* Code generation changes the module it runs on: the assembly comes from a copy. */
+		LLVMModuleRef copy = LLVMCloneModule(m);
+
+		status = zc_codegen_emit(copy, machine, LLVMAssemblyFile, &assembly, error);
+		LLVMDisposeModule(copy);
+		if (status == 0)
+			*dump = zc_strndup((const char *)assembly.data, assembly.size);
+	}
+	if (status == 0)
+		status = zc_codegen_emit(m, machine, LLVMObjectFile, &object, error);
+	LLVMDisposeTargetMachine(machine);
+	if (status == 0)
+		status = zc_link(target, &object, code, error);
+	free(object.data);
+	free(assembly.data);
+	return status;
+}
+
 static void run_job(Jobs *J, size_t job)
 {
 	Unit *u = &J->units[job / J->o->ntargets];
@@ -156,7 +197,11 @@ static void run_job(Jobs *J, size_t job)
 		LLVMDisposeMessage(ir);
 		free(suffix);
 	}
-	if (m && zc_compile(m, target, &options, &u->code[t], &error) == 0) {
+	if (m && J->o->dump && strcmp(J->o->dump, "ll") == 0)
+		u->dump[t] = llvm_text(m);
+	if (m && (J->o->dump && strcmp(J->o->dump, "ll") != 0 && strcmp(J->o->dump, "ptx") != 0
+	          ? compile_dumping(m, target, J->o->dump, &u->code[t], &u->dump[t], &error)
+	          : zc_compile(m, target, &options, &u->code[t], &error)) == 0) {
 		char *suffix = format("%s.co", target->name);
 		save(J->o, u, suffix, u->code[t].data, u->code[t].size);
 		free(suffix);

@@ -131,6 +131,7 @@ void units_free(Unit *units, size_t nunits)
 		for (size_t t = 0; t < MAX_TARGETS; t++) {
 			free(u->code[t].data);
 			free(u->error[t]);
+			free(u->dump[t]);
 		}
 		for (uint32_t k = 0; k < u->nkernels; k++) {
 			free((char *)u->kernels[k].name);

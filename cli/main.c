@@ -31,6 +31,8 @@ static const char usage_text[] =
 "  --report=FILE.json       write what was translated, skipped and why, as JSON\n"
 "  --strict                 exit 1, writing nothing, if any module fails to translate\n"
 "  --save-temps=DIR         keep each module's PTX, LLVM IR and code objects in DIR\n"
+"  --dump=STAGE             print each module at STAGE on stdout: ptx, ll (the lowered\n"
+"                           LLVM IR), ll-opt (after default<O3>), asm (per target)\n"
 "\n"
 "inspect FILE [--json]      list every fatbin: where it is, whether a wrapper registers it,\n"
 "                           its entries (PTX, cubin, LTO-IR), archs, PTX ISA versions,\n"

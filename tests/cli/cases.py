@@ -41,6 +41,8 @@ CASES = {
                              "gfx1035, gfx1036, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, "
                              "gfx1152, gfx1153, gfx1201, gfx10-3-generic, gfx11-generic, "
                              "gfx12-generic, host\n" + TRY),
+    "convert_bad_dump": (["{fatbin}", "-o", "{tmp}/o", "--dump=obj"], 2, "",
+                         "zluda-convert: convert: --dump takes ptx, ll, ll-opt or asm, not 'obj'\n" + TRY),
     "convert_bad_jobs": (["{fatbin}", "-o", "{tmp}/o", "-j", "0"], 2, "",
                          "zluda-convert: convert: -j needs a number of jobs from 1 to 1024, "
                          "not '0'\n" + TRY),
