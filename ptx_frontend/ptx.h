@@ -222,7 +222,8 @@ void ptx_module_free(struct ptx_module *module);
 void ptx_diag_print(FILE *out, const struct ptx_diag *diag, const char *text, size_t len);
 
 /* The checker (check.c): names declared where used, guards, branch targets, labels,
- * destination widths. Fills *diag with the first problem, located at its operand. */
+ * destination widths. Fills *diag with the first problem, located at its operand; its
+ * file name lives in the module, so use the diagnostic before freeing the module. */
 bool ptx_check(const struct ptx_module *module, struct ptx_diag *diag);
 bool ptx_is_special_register(const char *name);
 
