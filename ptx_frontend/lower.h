@@ -103,9 +103,23 @@ enum ptx_type parse_type_name(const char *mod);
 const struct ptx_operand *op(struct lower *L, unsigned i);
 void expect_operands(struct lower *L, unsigned n);
 
+/* lower_rounding.c: directed rounding built from the round-to-nearest result. */
+enum rounding_mode { ROUND_NEAREST, ROUND_ZERO, ROUND_DOWN, ROUND_UP };
+enum rounding_mode rounding_mode_of(struct lower *L); /* .rn (or none) .rz .rm .rp */
+LLVMValueRef round_add(struct lower *L, enum rounding_mode mode, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef round_mul(struct lower *L, enum rounding_mode mode, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef round_div(struct lower *L, enum rounding_mode mode, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef round_sqrt(struct lower *L, enum rounding_mode mode, LLVMValueRef a);
+LLVMValueRef round_fma(struct lower *L, enum rounding_mode mode, LLVMValueRef a, LLVMValueRef b,
+                       LLVMValueRef c);
+LLVMValueRef round_narrow(struct lower *L, enum rounding_mode mode, LLVMValueRef v, LLVMTypeRef to);
+LLVMValueRef round_from_int(struct lower *L, enum rounding_mode mode, LLVMValueRef v, bool is_signed,
+                            LLVMValueRef r);
+
 /* One lowering function per opcode family; each returns false if it does not know the
  * opcode, so the dispatcher can try the next. */
 bool lower_int(struct lower *L);
+bool lower_video(struct lower *L);
 bool lower_bits(struct lower *L);
 bool lower_float(struct lower *L);
 bool lower_compare(struct lower *L);

@@ -1,4 +1,4 @@
-/* cvt: conversions between every pair of scalar types. */
+/* cvt: conversions between every pair of scalar types, and f32 pairs to f16x2/bf16x2. */
 #include <string.h>
 
 #include "lower.h"
@@ -86,7 +86,6 @@ static LLVMValueRef float_to_int(struct lower *L, LLVMValueRef v, enum ptx_type 
 static LLVMValueRef float_to_float(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
 {
 	static const char *const int_modes[4] = {"rni", "rzi", "rmi", "rpi"};
-	static const char *const modes[4] = {"rn", "rz", "rm", "rp"};
 	unsigned db = type_bits(dt), sb = type_bits(st);
 	int mode;
 
@@ -97,9 +96,9 @@ static LLVMValueRef float_to_float(struct lower *L, LLVMValueRef v, enum ptx_typ
 			lower_fail(L, "integer rounding needs the same source and destination type");
 		v = round_integral(L, v, mode);
 	} else if (db < sb || (db == sb && dt != st)) {
-		if (rounding(L, modes, &mode) && mode != 0)
-			lower_unsupported(L);
-		v = LLVMBuildFPTrunc(L->b, v, ll_type(L, dt), "");
+		if (db == sb) /* f16 <-> bf16 */
+			v = LLVMBuildFPExt(L->b, v, ll_type(L, PTX_TYPE_F32), "");
+		v = round_narrow(L, rounding_mode_of(L), v, ll_type(L, dt));
 	} else if (db > sb) {
 		v = LLVMBuildFPExt(L->b, v, ll_type(L, dt), "");
 	}
@@ -150,15 +149,51 @@ static LLVMValueRef int_to_bf16(struct lower *L, LLVMValueRef v, enum ptx_type s
 
 static LLVMValueRef int_to_float(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
 {
-	static const char *const modes[4] = {"rn", "rz", "rm", "rp"};
-	int mode;
+	enum rounding_mode mode = rounding_mode_of(L);
+	LLVMValueRef r;
 
-	if (rounding(L, modes, &mode) && mode != 0)
-		lower_unsupported(L);
 	if (dt == PTX_TYPE_BF16 && type_bits(st) > 24)
-		return int_to_bf16(L, v, st);
-	return type_is_signed(st) ? LLVMBuildSIToFP(L->b, v, ll_type(L, dt), "")
-	                          : LLVMBuildUIToFP(L->b, v, ll_type(L, dt), "");
+		r = int_to_bf16(L, v, st);
+	else
+		r = type_is_signed(st) ? LLVMBuildSIToFP(L->b, v, ll_type(L, dt), "")
+		                       : LLVMBuildUIToFP(L->b, v, ll_type(L, dt), "");
+	return mode == ROUND_NEAREST ? r : round_from_int(L, mode, v, type_is_signed(st), r);
+}
+
+/* .relu on f16/bf16 results: negative values become +0 and NaN the canonical NaN 0x7fff. */
+static LLVMValueRef relu(struct lower *L, LLVMValueRef v)
+{
+	LLVMTypeRef ty = LLVMTypeOf(v), i16 = ll_int(L, 16);
+	LLVMValueRef negative = LLVMBuildFCmp(L->b, LLVMRealOLT, v, LLVMConstReal(ty, 0), "");
+	LLVMValueRef is_nan = LLVMBuildFCmp(L->b, LLVMRealUNO, v, v, "");
+
+	v = LLVMBuildSelect(L->b, negative, LLVMConstReal(ty, 0), v, "");
+	return LLVMBuildSelect(L->b, is_nan, LLVMBuildBitCast(L->b, LLVMConstInt(i16, 0x7fff, 0), ty, ""), v, "");
+}
+
+/* f32 to a 16-bit float, with the instruction's rounding and .relu. */
+static LLVMValueRef to_half(struct lower *L, LLVMValueRef v, enum ptx_type dt)
+{
+	LLVMValueRef r = float_to_float(L, v, dt, PTX_TYPE_F32);
+
+	return has_mod(L, "relu") ? relu(L, r) : r;
+}
+
+/* cvt.frnd{.relu}.f16x2.f32 d, a, b (and bf16x2): a converted goes to the upper half of d,
+ * b to the lower half. */
+static void convert_pair(struct lower *L, enum ptx_type dt)
+{
+	enum ptx_type half = dt == PTX_TYPE_F16X2 ? PTX_TYPE_F16 : PTX_TYPE_BF16;
+	LLVMTypeRef i16 = ll_int(L, 16), i32 = ll_int(L, 32);
+	LLVMValueRef upper, lower;
+
+	expect_operands(L, 3);
+	upper = LLVMBuildBitCast(L->b, to_half(L, operand_value(L, op(L, 1), PTX_TYPE_F32), half), i16, "");
+	lower = LLVMBuildBitCast(L->b, to_half(L, operand_value(L, op(L, 2), PTX_TYPE_F32), half), i16, "");
+	operand_store(L, op(L, 0),
+	              LLVMBuildOr(L->b, LLVMBuildShl(L->b, LLVMBuildZExt(L->b, upper, i32, ""), LLVMConstInt(i32, 16, 0), ""),
+	                          LLVMBuildZExt(L->b, lower, i32, ""), ""),
+	              PTX_TYPE_B32);
 }
 
 bool lower_convert(struct lower *L)
@@ -170,10 +205,20 @@ bool lower_convert(struct lower *L)
 		return false;
 	dt = mod_type(L, 0);
 	st = mod_type(L, 1);
-	if (st == PTX_TYPE_NONE || has_mod(L, "relu") || has_mod(L, "pack") ||
+	if ((dt == PTX_TYPE_F16X2 || dt == PTX_TYPE_BF16X2) && st == PTX_TYPE_F32 && !has_mod(L, "satfinite")) {
+		convert_pair(L, dt);
+		return true;
+	}
+	if (st == PTX_TYPE_NONE || has_mod(L, "pack") || has_mod(L, "satfinite") ||
+	    (has_mod(L, "relu") && (st != PTX_TYPE_F32 || (dt != PTX_TYPE_F16 && dt != PTX_TYPE_BF16))) ||
 	    dt == PTX_TYPE_F16X2 || dt == PTX_TYPE_BF16X2 || dt == PTX_TYPE_TF32 ||
 	    st == PTX_TYPE_PRED || dt == PTX_TYPE_PRED)
 		lower_unsupported(L);
+	if (has_mod(L, "relu")) {
+		expect_operands(L, 2);
+		operand_store(L, op(L, 0), to_half(L, operand_value(L, op(L, 1), st), dt), dt);
+		return true;
+	}
 	expect_operands(L, 2);
 	v = operand_value(L, op(L, 1), st);
 	if (type_is_float(dt) && type_is_float(st))

@@ -1,8 +1,9 @@
 /* Floating-point arithmetic: f32, f64, and f16/bf16 scalars and pairs.
  *
  * Round-to-nearest is LLVM's default and exact; .approx instructions call the target's
- * builtins (the hardware's approximations on AMDGPU). Directed rounding (.rz .rm .rp) is not
- * lowered yet and says so. */
+ * builtins (the hardware's approximations on AMDGPU). Directed rounding (.rz .rm .rp) of
+ * f32 and f64 is built from the round-to-nearest result (lower_rounding.c); the f16 and bf16
+ * instructions have only .rn. */
 #include <string.h>
 
 #include "lower.h"
@@ -104,10 +105,14 @@ static void result(struct lower *L, enum ptx_type t, LLVMValueRef v)
 	fstore(L, v, t);
 }
 
-static void require_nearest(struct lower *L)
+/* The instruction's rounding mode; directed modes exist for f32 and f64 only. */
+static enum rounding_mode rounding(struct lower *L, enum ptx_type t)
 {
-	if (has_mod(L, "rz") || has_mod(L, "rm") || has_mod(L, "rp"))
+	enum rounding_mode mode = rounding_mode_of(L);
+
+	if (mode != ROUND_NEAREST && t != PTX_TYPE_F32 && t != PTX_TYPE_F64)
 		lower_unsupported(L);
+	return mode;
 }
 
 /* __zc_rcp_approx_f32 and friends: the target's approximation instructions. */
@@ -124,6 +129,7 @@ static LLVMValueRef approx(struct lower *L, const char *what, enum ptx_type t, L
 static bool lower_binary(struct lower *L, const char *o, enum ptx_type t)
 {
 	LLVMValueRef a, b, r;
+	enum rounding_mode mode;
 
 	if (strcmp(o, "add") && strcmp(o, "sub") && strcmp(o, "mul") && strcmp(o, "div") &&
 	    strcmp(o, "min") && strcmp(o, "max") && strcmp(o, "copysign"))
@@ -144,8 +150,12 @@ static bool lower_binary(struct lower *L, const char *o, enum ptx_type t)
 		result(L, t, binary_intrinsic(L, "llvm.copysign", t, b, a));
 		return true;
 	}
-	require_nearest(L);
-	if (!strcmp(o, "add"))
+	mode = rounding(L, t);
+	if (mode != ROUND_NEAREST) /* a - b is a + (-b), zero signs included */
+		r = !strcmp(o, "add") ? round_add(L, mode, a, b)
+		  : !strcmp(o, "sub") ? round_add(L, mode, a, LLVMBuildFNeg(L->b, b, ""))
+		  : !strcmp(o, "mul") ? round_mul(L, mode, a, b) : round_div(L, mode, a, b);
+	else if (!strcmp(o, "add"))
 		r = LLVMBuildFAdd(L->b, a, b, "");
 	else if (!strcmp(o, "sub"))
 		r = LLVMBuildFSub(L->b, a, b, "");
@@ -163,14 +173,18 @@ static bool lower_fused(struct lower *L, const char *o, enum ptx_type t)
 {
 	LLVMTypeRef ty = arith_type(L, t);
 	LLVMValueRef args[3];
+	enum rounding_mode mode;
 
 	if (strcmp(o, "fma") && strcmp(o, "mad"))
 		return false;
-	require_nearest(L);
+	mode = rounding(L, t);
 	args[0] = input(L, 1, t);
 	args[1] = input(L, 2, t);
 	args[2] = input(L, 3, t);
-	result(L, t, call_intrinsic(L, "llvm.fma", &ty, 1, args, 3));
+	if (mode != ROUND_NEAREST)
+		result(L, t, round_fma(L, mode, args[0], args[1], args[2]));
+	else
+		result(L, t, call_intrinsic(L, "llvm.fma", &ty, 1, args, 3));
 	return true;
 }
 
@@ -186,13 +200,16 @@ static bool lower_unary(struct lower *L, const char *o, enum ptx_type t)
 		return true;
 	}
 	if (!strcmp(o, "rcp") || !strcmp(o, "sqrt")) {
+		enum rounding_mode mode = has_mod(L, "approx") ? ROUND_NEAREST : rounding(L, t);
+
 		a = input(L, 1, t);
 		if (has_mod(L, "approx"))
 			r = approx(L, o, t, a);
-		else if (require_nearest(L), o[0] == 'r')
-			r = LLVMBuildFDiv(L->b, fconst(L, t, 1), a, "");
+		else if (o[0] == 'r')
+			r = mode == ROUND_NEAREST ? LLVMBuildFDiv(L->b, fconst(L, t, 1), a, "")
+			                          : round_div(L, mode, fconst(L, t, 1), a);
 		else
-			r = unary_intrinsic(L, "llvm.sqrt", t, a);
+			r = mode == ROUND_NEAREST ? unary_intrinsic(L, "llvm.sqrt", t, a) : round_sqrt(L, mode, a);
 		result(L, t, r);
 		return true;
 	}

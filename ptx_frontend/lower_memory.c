@@ -232,6 +232,9 @@ static LLVMAtomicRMWBinOp rmw_op(struct lower *L, enum ptx_type t)
 	bool f = type_is_float(t) || t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
 
 	if (has_mod(L, "add")) return f ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
+	/* f32 min/max (sm_90): a NaN operand gives the other one, as PTX's min and max do */
+	if (f && t == PTX_TYPE_F32 && has_mod(L, "min")) return LLVMAtomicRMWBinOpFMin;
+	if (f && t == PTX_TYPE_F32 && has_mod(L, "max")) return LLVMAtomicRMWBinOpFMax;
 	if (f)
 		lower_unsupported(L);
 	if (has_mod(L, "min")) return type_is_signed(t) ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
@@ -245,18 +248,25 @@ static LLVMAtomicRMWBinOp rmw_op(struct lower *L, enum ptx_type t)
 	lower_unsupported(L);
 }
 
-/* atom returns the old value; red does not. Without .sem PTX atomics are relaxed. */
+/* atom returns the old value; red does not. Without .sem PTX atomics are relaxed. The
+ * f16x2/bf16x2 adds (.noftz) are an fadd on <2 x half> / <2 x bfloat>: one atomic access
+ * of both halves, which LLVM expands to a compare-exchange loop where the target has no
+ * such instruction. */
 static bool lower_atomic(struct lower *L, bool returns)
 {
 	enum ptx_type t = mod_type(L, 0);
 	unsigned first = returns ? 1 : 0;
 	LLVMValueRef p, v, r;
 	LLVMAtomicOrdering order = ordering(L, LLVMAtomicOrderingMonotonic);
+	bool pair = t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
 
-	if (t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2 || vector_width(L) > 1 || t == PTX_TYPE_B128)
+	if ((pair && !has_mod(L, "add")) || vector_width(L) > 1 || t == PTX_TYPE_B128)
 		lower_unsupported(L);
 	p = address(L, op(L, first), insn_space(L));
 	v = operand_value(L, op(L, first + 1), t);
+	if (pair)
+		v = LLVMBuildBitCast(L->b, v, LLVMVectorType(t == PTX_TYPE_F16X2 ? LLVMHalfTypeInContext(L->ctx)
+		                                                                  : LLVMBFloatTypeInContext(L->ctx), 2), "");
 	if (has_mod(L, "cas")) {
 		LLVMValueRef c = operand_value(L, op(L, first + 2), t);
 		LLVMAtomicOrdering fail = order == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingMonotonic
@@ -268,6 +278,8 @@ static bool lower_atomic(struct lower *L, bool returns)
 	} else {
 		r = LLVMBuildAtomicRMWSyncScope(L->b, rmw_op(L, t), p, v, order, sync_scope(L));
 		LLVMSetAlignment(r, type_bits(t) / 8);
+		if (pair)
+			r = LLVMBuildBitCast(L->b, r, ll_type(L, t), "");
 	}
 	if (returns)
 		operand_store(L, op(L, 0), r, t);

@@ -418,8 +418,8 @@ static void ensure_open_block(struct lower *L)
 static void lower_instruction(struct lower *L)
 {
 	bool (*const families[])(struct lower *) = {
-		lower_bits, lower_int, lower_float, lower_compare, lower_convert, lower_memory, lower_control,
-		lower_parallel,
+		lower_bits, lower_int, lower_video, lower_float, lower_compare, lower_convert, lower_memory,
+		lower_control, lower_parallel,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)

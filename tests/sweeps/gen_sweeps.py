@@ -26,7 +26,7 @@ REG_CLASS = {
     'u16': 'h', 's16': 'h', 'b16': 'h', 'f16': 'h', 'bf16': 'h',
     'u32': 'r', 's32': 'r', 'b32': 'r',
     'u64': 'l', 's64': 'l', 'b64': 'l',
-    'f32': 'f', 'f64': 'g', 'pred': 'p',
+    'f32': 'f', 'f64': 'g', 'pred': 'p', 'f16x2': 'r', 'bf16x2': 'r',
 }
 # How an operand is loaded from and a result stored to its 8-byte slot.
 LOAD = {
@@ -50,6 +50,10 @@ INPUT_OF_TYPE = {
 # How the result is compared: floats compare bit for bit except that any NaN matches any
 # NaN (PTX does not define NaN payloads, see sweep_ref.c).
 CHECK_OF_TYPE = {'f16': 'CHECK_F16', 'bf16': 'CHECK_BF16', 'f32': 'CHECK_F32', 'f64': 'CHECK_F64'}
+
+# Rounding modifiers of float results and their sweep.h enum.
+DIRECTED = ['rz', 'rm', 'rp']
+ROUND_ENUM = {'rn': 'RND_RN', 'rz': 'RND_RZ', 'rm': 'RND_RM', 'rp': 'RND_RP'}
 
 INTS = ['u16', 's16', 'u32', 's32', 'u64', 's64']
 ALL_INTS = ['u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64']
@@ -182,6 +186,16 @@ def int_family():
                     'OP_DP2A', stype=at, imm=1 if bt == 's32' else 0,
                     mods=['M_HI'] if half == 'hi' else [])
 
+    # The SIMD video instructions: every operation on bytes and half-words, signed, unsigned
+    # and mixed lanes, plain, .sat and .add.
+    for opnum, opname in enumerate(['vadd', 'vsub', 'vavrg', 'vabsdiff', 'vmin', 'vmax']):
+        for lanes in [4, 2]:
+            for at, bt, dt in [('u32', 'u32', 'u32'), ('s32', 's32', 's32'), ('u32', 's32', 's32'),
+                               ('s32', 'u32', 'u32')]:
+                for suffix, mods in [('', []), ('.sat', ['M_SAT']), ('.add', ['M_ADD'])]:
+                    insn = f'{opname}{lanes}.{dt}.{at}.{bt}{suffix}'
+                    add(insn, insn, dt, [at, bt, 'u32'], 'OP_VIDEO', imm=opnum, imm2=lanes,
+                        mods=mods)
     # Carry chains. The carry-in comes from operand c (0 or 1): adding 0xffffffff to it
     # sets CC.CF exactly when it is 1. 64-bit a and b are split into 32-bit words.
     carry_in = 'add.cc.u32 %rt, %r7, -1;'
@@ -359,8 +373,9 @@ def convert_family():
     for st in ALL_INTS:
         src_in = {'u8': 'IN_ALL8', 's8': 'IN_ALL8', 'u16': 'IN_ALL16', 's16': 'IN_ALL16'}
         for dt in ['f32', 'f64', 'f16']:
-            add(f'cvt.rn.{dt}.{st}', f'cvt.rn.{dt}.{st}', dt, [st], imm='RND_RN',
-                inputs=[src_in.get(st, INPUT_OF_TYPE[st])])
+            for r in ['rn'] + DIRECTED:
+                add(f'cvt.{r}.{dt}.{st}', f'cvt.{r}.{dt}.{st}', dt, [st], imm=ROUND_ENUM[r],
+                    inputs=[src_in.get(st, INPUT_OF_TYPE[st])])
     # Float to float.
     add('cvt.f64.f32', 'cvt.f64.f32', 'f64', ['f32'], imm='RND_NONE', inputs=['IN_F32_ALL'])
     add('cvt.ftz.f64.f32', 'cvt.ftz.f64.f32', 'f64', ['f32'], imm='RND_NONE', mods=['M_FTZ'])
@@ -369,6 +384,19 @@ def convert_family():
     add('cvt.rn.sat.f32.f64', 'cvt.rn.sat.f32.f64', 'f32', ['f64'], imm='RND_RN', mods=['M_SAT'])
     add('cvt.rn.f16.f32', 'cvt.rn.f16.f32', 'f16', ['f32'], imm='RND_RN')
     add('cvt.rn.f16.f64', 'cvt.rn.f16.f64', 'f16', ['f64'], imm='RND_RN')
+    for r in DIRECTED:
+        add(f'cvt.{r}.f32.f64', f'cvt.{r}.f32.f64', 'f32', ['f64'], imm=ROUND_ENUM[r])
+        add(f'cvt.{r}.f16.f32', f'cvt.{r}.f16.f32', 'f16', ['f32'], imm=ROUND_ENUM[r])
+        add(f'cvt.{r}.f16.f64', f'cvt.{r}.f16.f64', 'f16', ['f64'], imm=ROUND_ENUM[r])
+    for r in ['rn', 'rz']:
+        add(f'cvt.{r}.relu.f16.f32', f'cvt.{r}.relu.f16.f32', 'f16', ['f32'], imm=ROUND_ENUM[r],
+            mods=['M_RELU'], check='CHECK_BITS')
+        add(f'cvt.{r}.f16x2.f32', f'cvt.{r}.f16x2.f32', 'f16x2', ['f32', 'f32'], 'OP_CVT_PACK',
+            dtype='f16', imm=ROUND_ENUM[r], check='CHECK_F16X2')
+    add('cvt.rn.relu.f16x2.f32', 'cvt.rn.relu.f16x2.f32', 'f16x2', ['f32', 'f32'], 'OP_CVT_PACK',
+        dtype='f16', imm='RND_RN', mods=['M_RELU'], check='CHECK_BITS')
+    add('cvt.rz.ftz.f32.f64', 'cvt.rz.ftz.f32.f64', 'f32', ['f64'], imm='RND_RZ', mods=['M_FTZ'])
+    add('cvt.rp.sat.f32.f64', 'cvt.rp.sat.f32.f64', 'f32', ['f64'], imm='RND_RP', mods=['M_SAT'])
     add('cvt.f32.f16', 'cvt.f32.f16', 'f32', ['f16'], imm='RND_NONE')
     add('cvt.f64.f16', 'cvt.f64.f16', 'f64', ['f16'], imm='RND_NONE')
     for t in ['f32', 'f64']:
@@ -421,6 +449,29 @@ def float_family():
             full = t == 'f32' and cls == 'normal'
             add(f'testp.{cls}.{t}', f'testp.{cls}.{t}', 'pred', [t], 'OP_TESTP',
                 imm='CLASS_' + cls.upper(), inputs=['IN_F32_ALL' if full else INPUT_OF_TYPE[t]])
+    # Directed rounding: every operation and mode, and .ftz/.sat on a few.
+    for t in ['f32', 'f64']:
+        for r in DIRECTED:
+            variants = [('', [])]
+            if t == 'f32':
+                variants.append(('.ftz', ['M_FTZ']))
+            for suffix, mods in variants:
+                for opname, op in [('add', 'OP_FADD'), ('sub', 'OP_FSUB'), ('mul', 'OP_FMUL'),
+                                   ('div', 'OP_FDIV')]:
+                    add(f'{opname}.{r}{suffix}.{t}', f'{opname}.{r}{suffix}.{t}', t, [t, t], op,
+                        imm=ROUND_ENUM[r], mods=mods, inputs=[INPUT_OF_TYPE[t], near[t]])
+                add(f'fma.{r}{suffix}.{t}', f'fma.{r}{suffix}.{t}', t, [t, t, t], 'OP_FFMA',
+                    imm=ROUND_ENUM[r], mods=mods, inputs=[INPUT_OF_TYPE[t], near[t], 'IN_FMA_ADDEND'])
+                add(f'sqrt.{r}{suffix}.{t}', f'sqrt.{r}{suffix}.{t}', t, [t], 'OP_FSQRT',
+                    imm=ROUND_ENUM[r], mods=mods)
+                add(f'rcp.{r}{suffix}.{t}', f'rcp.{r}{suffix}.{t}', t, [t], 'OP_FRCP',
+                    imm=ROUND_ENUM[r], mods=mods)
+    add('mad.rm.f32', 'mad.rm.f32', 'f32', ['f32', 'f32', 'f32'], 'OP_FFMA', imm='RND_RM',
+        inputs=['IN_F32', 'IN_F32_NEAR', 'IN_FMA_ADDEND'])
+    add('add.rp.sat.f32', 'add.rp.sat.f32', 'f32', ['f32', 'f32'], 'OP_FADD', imm='RND_RP',
+        mods=['M_SAT'], inputs=['IN_F32', 'IN_F32_NEAR'])
+    add('fma.rz.ftz.sat.f32', 'fma.rz.ftz.sat.f32', 'f32', ['f32', 'f32', 'f32'], 'OP_FFMA',
+        imm='RND_RZ', mods=['M_FTZ', 'M_SAT'], inputs=['IN_F32', 'IN_F32_NEAR', 'IN_FMA_ADDEND'])
     add('div.full.f32', 'div.full.f32', 'f32', ['f32', 'f32'], 'OP_FDIV',
         inputs=['IN_F32', 'IN_F32_NEAR'])
     # Half precision: exhaustive for the unary ones, random pairs for the binary ones.
@@ -457,8 +508,17 @@ def bf16_family():
         cases.append(Case('bf16', 'bf16_' + ident(name), insn, dst, srcs, op, **kw))
 
     for st in ['s32', 'u64', 'u16']:
-        add(f'cvt.rn.bf16.{st}', f'cvt.rn.bf16.{st}', 'bf16', [st], 'OP_CVT', imm='RND_RN')
-    add('cvt.rn.bf16.f32', 'cvt.rn.bf16.f32', 'bf16', ['f32'], 'OP_CVT', imm='RND_RN')
+        for r in ['rn'] + DIRECTED:
+            add(f'cvt.{r}.bf16.{st}', f'cvt.{r}.bf16.{st}', 'bf16', [st], 'OP_CVT', imm=ROUND_ENUM[r])
+    for r in ['rn', 'rz']:
+        add(f'cvt.{r}.relu.bf16.f32', f'cvt.{r}.relu.bf16.f32', 'bf16', ['f32'], 'OP_CVT',
+            imm=ROUND_ENUM[r], mods=['M_RELU'], check='CHECK_BITS')
+        add(f'cvt.{r}.bf16x2.f32', f'cvt.{r}.bf16x2.f32', 'bf16x2', ['f32', 'f32'], 'OP_CVT_PACK',
+            dtype='bf16', imm=ROUND_ENUM[r], check='CHECK_BF16X2')
+    add('cvt.rz.relu.bf16x2.f32', 'cvt.rz.relu.bf16x2.f32', 'bf16x2', ['f32', 'f32'],
+        'OP_CVT_PACK', dtype='bf16', imm='RND_RZ', mods=['M_RELU'], check='CHECK_BITS')
+    for r in ['rn'] + DIRECTED:
+        add(f'cvt.{r}.bf16.f32', f'cvt.{r}.bf16.f32', 'bf16', ['f32'], 'OP_CVT', imm=ROUND_ENUM[r])
     add('cvt.f32.bf16', 'cvt.f32.bf16', 'f32', ['bf16'], 'OP_CVT', imm='RND_NONE')
     t = 'bf16'
     for opname, op in [('add', 'OP_FADD'), ('sub', 'OP_FSUB'), ('mul', 'OP_FMUL')]:

@@ -17,13 +17,14 @@ enum sweep_op {
 	OP_ADD, OP_SUB, OP_MUL_LO, OP_MUL_HI, OP_MUL_WIDE, OP_MAD_LO, OP_MAD_HI, OP_MAD_WIDE,
 	OP_DIV, OP_REM, OP_MIN, OP_MAX, OP_ABS, OP_NEG, OP_SAD, OP_DP4A, OP_DP2A,
 	OP_CHAIN, /* carry chains; imm says which (sweep_ref.c) */
+	OP_VIDEO, /* vop2/vop4: imm the operation (enum video), imm2 the lane count */
 	/* bits */
 	OP_POPC, OP_CLZ, OP_BREV, OP_BFIND, OP_BFE, OP_BFI, OP_BMSK, OP_SZEXT, OP_SHF, OP_PRMT,
 	OP_LOP3, OP_SHL, OP_SHR, OP_AND, OP_OR, OP_XOR, OP_NOT, OP_CNOT,
 	/* comparisons */
 	OP_SETP, OP_SET, OP_SELP, OP_SLCT,
 	/* conversions */
-	OP_CVT,
+	OP_CVT, OP_CVT_PACK, /* OP_CVT_PACK: two f32 to an f16x2/bf16x2 (dtype: the half type) */
 	/* floating point */
 	OP_FADD, OP_FSUB, OP_FMUL, OP_FFMA, OP_FDIV, OP_FSQRT, OP_FRCP, OP_FMIN, OP_FMAX,
 	OP_FABS, OP_FNEG, OP_COPYSIGN, OP_TESTP,
@@ -35,15 +36,17 @@ enum sweep_op {
 enum {
 	M_SAT = 1 << 0, M_FTZ = 1 << 1, M_NAN = 1 << 2, M_SHIFTAMT = 1 << 3, M_CLAMP = 1 << 4,
 	M_WRAP = 1 << 5, M_LEFT = 1 << 6, M_HI = 1 << 7, M_24 = 1 << 8, M_PAIR = 1 << 9,
+	M_RELU = 1 << 10, M_ADD = 1 << 11,
 };
 
 /* imm of comparisons, cvt rounding and testp classes; imm2 of setp's combining. */
 enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_LO, CMP_LS, CMP_HI, CMP_HS,
        CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN };
-enum { RND_NONE, RND_RN, RND_RNI, RND_RZI, RND_RMI, RND_RPI };
+enum { RND_NONE, RND_RN, RND_RNI, RND_RZI, RND_RMI, RND_RPI, RND_RZ, RND_RM, RND_RP };
 enum { CLASS_FINITE, CLASS_INFINITE, CLASS_NUMBER, CLASS_NOTANUMBER, CLASS_NORMAL,
        CLASS_SUBNORMAL };
 enum { BOOL_NONE, BOOL_AND, BOOL_OR, BOOL_XOR };
+enum video { VIDEO_ADD, VIDEO_SUB, VIDEO_AVRG, VIDEO_ABSDIFF, VIDEO_MIN, VIDEO_MAX };
 
 /* Where an operand's values come from (sweep_inputs.c). The exhaustive ones enumerate
  * every value; a case runs over the product of its exhaustive operands, or over
@@ -65,6 +68,7 @@ enum sweep_input {
 enum sweep_check {
 	CHECK_BITS,                   /* bit for bit */
 	CHECK_F16, CHECK_BF16, CHECK_F32, CHECK_F64, /* bit for bit, but any NaN matches any NaN */
+	CHECK_F16X2, CHECK_BF16X2,   /* the same, for each half of a pair */
 	CHECK_APPROX,                 /* within the PTX ISA's bound for the .approx instruction */
 };
 

@@ -156,6 +156,11 @@ static bool result_matches(const struct sweep_case *c, const uint64_t in[3], uin
 	case CHECK_BF16: return float_bits_match(got, *expect, 8, 16);
 	case CHECK_F32: return float_bits_match(got, *expect, 8, 32);
 	case CHECK_F64: return float_bits_match(got, *expect, 11, 64);
+	case CHECK_F16X2: case CHECK_BF16X2: {
+		unsigned exponent_bits = c->check == CHECK_F16X2 ? 5 : 8;
+		return float_bits_match(got & 0xffff, *expect & 0xffff, exponent_bits, 16) &&
+		       float_bits_match(got >> 16, *expect >> 16, exponent_bits, 16);
+	}
 	default: return got == *expect;
 	}
 }

@@ -10,8 +10,12 @@
  *   "clamped to [0.0, 1.0]", and -0.0 is read as below the range.
  * Floating-point arithmetic is IEEE 754 with round to nearest even (what .rn names); the
  * C operators on float and double on x86-64 are that arithmetic, so they serve as the
- * definition for f32 and f64. Rounding to f16, bf16 and from integers is written out
- * below (round_pack) so that no conversion of the compiler is trusted. */
+ * definition for f32 and f64; the directed modes (.rz .rm .rp) are the same operators run
+ * under fesetround (SSE arithmetic, sqrtss and glibc's fma honour it; this file is built
+ * with -frounding-math so that nothing moves across the mode changes). Rounding to f16,
+ * bf16 and from integers is written out below (round_pack, every mode) so that no
+ * conversion of the compiler is trusted. */
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
 
@@ -58,9 +62,10 @@ static unsigned top_bit(uint64_t m)
 	return 63 - (unsigned)__builtin_clzll(m);
 }
 
-/* Rounds (-1)^sign * (m + sticky) * 2^e to the nearest value of the format, ties to
- * even, and packs it; `sticky` says that nonzero bits lie below m's last bit. */
-static uint64_t round_pack(bool sign, uint64_t m, int e, bool sticky, const struct format *f)
+/* Rounds (-1)^sign * (m + sticky) * 2^e to a value of the format and packs it: to the
+ * nearest, ties to even (RND_NONE, RND_RN), toward zero (RND_RZ), down (RND_RM) or up
+ * (RND_RP); `sticky` says that nonzero bits lie below m's last bit. */
+static uint64_t round_pack(bool sign, uint64_t m, int e, bool sticky, const struct format *f, int mode)
 {
 	int p = f->precision, emin = 1 - f->emax;
 	uint64_t sign_bit = (uint64_t)sign << (f->bits - 1);
@@ -98,7 +103,12 @@ static uint64_t round_pack(bool sign, uint64_t m, int e, bool sticky, const stru
 		bool tie = half && rest == half && !sticky;
 		if (shift > 64)
 			above = tie = false;
-		if (above || (tie && (q & 1)))
+		bool inexact = rest || sticky;
+		bool up = mode == RND_RZ ? false
+		        : mode == RND_RP ? inexact && !sign
+		        : mode == RND_RM ? inexact && sign
+		        : above || (tie && (q & 1));
+		if (up)
 			q++;
 	}
 	if (q >> p) { /* rounded up into the next binade */
@@ -107,8 +117,12 @@ static uint64_t round_pack(bool sign, uint64_t m, int e, bool sticky, const stru
 	}
 	if (q >> (p - 1)) {
 		int exponent = ulp_exponent + p - 1;
-		if (exponent > f->emax)
-			return sign_bit | inf;
+		if (exponent > f->emax) {
+			/* overflow: infinity, or the largest finite value when rounding toward zero
+			 * or away from the infinity of this sign */
+			bool to_max = mode == RND_RZ || (mode == RND_RP && sign) || (mode == RND_RM && !sign);
+			return sign_bit | (to_max ? inf - 1 : inf);
+		}
 		return sign_bit | (uint64_t)(exponent + f->emax) << (p - 1) | (q & mask_of((unsigned)p - 1));
 	}
 	return sign_bit | q; /* subnormal (or zero after rounding) */
@@ -140,8 +154,8 @@ static double to_double(uint64_t v, enum sweep_type t)
 	return sign ? -d : d;
 }
 
-/* A double rounded to the format, ties to even. */
-static uint64_t from_double(double d, const struct format *f)
+/* A double rounded to the format in the rounding mode (round_pack's). */
+static uint64_t from_double(double d, const struct format *f, int mode)
 {
 	uint64_t bits;
 	memcpy(&bits, &d, 8);
@@ -152,8 +166,8 @@ static uint64_t from_double(double d, const struct format *f)
 	if (field == 0x7ff)
 		return frac ? nan_of(f) : (uint64_t)sign << (f->bits - 1) | (uint64_t)(2 * f->emax + 1) << (f->precision - 1);
 	if (field == 0)
-		return frac ? round_pack(sign, frac, -1074, false, f) : (uint64_t)sign << (f->bits - 1);
-	return round_pack(sign, frac | 1ull << 52, field - 1075, false, f);
+		return frac ? round_pack(sign, frac, -1074, false, f, mode) : (uint64_t)sign << (f->bits - 1);
+	return round_pack(sign, frac | 1ull << 52, field - 1075, false, f, mode);
 }
 
 static float f32_of(uint64_t v)
@@ -313,6 +327,41 @@ static bool carry_chain(const struct sweep_case *c, const uint64_t in[3], uint64
 	case 6: *d = (uint64_t)((uint64_t)(uint32_t)in[0] * (uint32_t)in[1] + in[2]); return true;
 	}
 	return false;
+}
+
+/* vop4/vop2 (the SIMD video instructions) as the ISA's pseudocode has them: lanes extended
+ * by atype (srcs[0]) and btype (srcs[1]), one result per lane, .sat clamping to dtype's lane
+ * range; .add sums the lanes into c, otherwise the lanes are packed (default mask). */
+static bool video(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
+{
+	unsigned lanes = (unsigned)c->imm2, width = 32 / lanes;
+	int64_t sum = (int64_t)(uint32_t)in[2];
+	uint32_t packed = 0;
+
+	for (unsigned i = 0; i < lanes; i++) {
+		uint64_t x = in[0] >> (i * width) & mask_of(width), y = in[1] >> (i * width) & mask_of(width);
+		int64_t va = sweep_type_signed(c->srcs[0]) ? sign_extend(x, width) : (int64_t)x;
+		int64_t vb = sweep_type_signed(c->srcs[1]) ? sign_extend(y, width) : (int64_t)y;
+		int64_t t = 0;
+		switch (c->imm) {
+		case VIDEO_ADD: t = va + vb; break;
+		case VIDEO_SUB: t = va - vb; break;
+		case VIDEO_AVRG: t = va + vb >= 0 ? (va + vb + 1) >> 1 : (va + vb) >> 1; break;
+		case VIDEO_ABSDIFF: t = va > vb ? va - vb : vb - va; break;
+		case VIDEO_MIN: t = va < vb ? va : vb; break;
+		case VIDEO_MAX: t = va > vb ? va : vb; break;
+		}
+		if (c->mods & M_SAT) {
+			bool is_signed = sweep_type_signed(c->dtype);
+			int64_t hi = is_signed ? (1 << (width - 1)) - 1 : (1 << width) - 1;
+			int64_t lo = is_signed ? -(1 << (width - 1)) : 0;
+			t = t < lo ? lo : t > hi ? hi : t;
+		}
+		sum += t;
+		packed |= (uint32_t)((uint64_t)t & mask_of(width)) << (i * width);
+	}
+	*d = (c->mods & M_ADD) ? (uint32_t)sum : packed;
+	return true;
 }
 
 /* ------------------------------------------------------------------ bits */
@@ -634,7 +683,7 @@ static bool convert(const struct sweep_case *c, const uint64_t in[3], uint64_t *
 		__int128 v = int_value(in[0], st);
 		bool negative = v < 0;
 		uint64_t magnitude = (uint64_t)(negative ? -v : v);
-		*d = magnitude ? round_pack(negative, magnitude, 0, false, format_of(dt))
+		*d = magnitude ? round_pack(negative, magnitude, 0, false, format_of(dt), c->imm)
 		               : 0;
 		return true;
 	}
@@ -642,17 +691,34 @@ static bool convert(const struct sweep_case *c, const uint64_t in[3], uint64_t *
 	double x = to_double(in[0], st);
 	if (st == T_F32 && ftz)
 		x = flush32((float)x);
-	if (c->imm >= RND_RNI)
+	if (c->imm >= RND_RNI && c->imm <= RND_RPI)
 		x = round_integral(x, c->imm);
-	uint64_t r = isnan(x) ? nan_of(format_of(dt)) : from_double(x, format_of(dt));
+	uint64_t r = isnan(x) ? nan_of(format_of(dt)) : from_double(x, format_of(dt), c->imm);
 	if (dt == T_F32 && ftz)
 		r = bits_of_f32(flush32(f32_of(r)));
+	/* .relu: negative results become +0; NaN is already the canonical 0x7fff */
+	if ((c->mods & M_RELU) && r >> 15 == 1 && (r & 0x7fff) != 0 && !isnan(x))
+		r = 0;
 	if (c->mods & M_SAT) {
 		double y = to_double(r, dt);
 		y = y > 0 ? (y < 1 ? y : 1) : 0;
-		r = from_double(y, format_of(dt));
+		r = from_double(y, format_of(dt), RND_RN);
 	}
 	*d = r;
+	return true;
+}
+
+/* cvt.f16x2.f32 d, a, b (and bf16x2): a converted in the upper half, b in the lower. */
+static bool convert_pack(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
+{
+	struct sweep_case half = *c;
+	uint64_t a[3] = {in[0]}, b[3] = {in[1]}, upper, lower;
+
+	half.op = OP_CVT;
+	half.stype = T_F32;
+	if (!convert(&half, a, &upper) || !convert(&half, b, &lower))
+		return false;
+	*d = upper << 16 | lower;
 	return true;
 }
 
@@ -675,7 +741,14 @@ static double saturate(double v)
 	return v > 0 ? (v < 1 ? v : 1) : 0;
 }
 
-static bool float_f32(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
+/* The C rounding mode of a float case's imm: .rz .rm .rp, else to nearest. */
+static int fe_mode(int imm)
+{
+	return imm == RND_RZ ? FE_TOWARDZERO : imm == RND_RM ? FE_DOWNWARD : imm == RND_RP ? FE_UPWARD
+	                                                                           : FE_TONEAREST;
+}
+
+static bool float_f32_rounded(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
 {
 	bool ftz = c->mods & M_FTZ;
 	float a = f32_of(in[0]), b = f32_of(in[1]), cc = f32_of(in[2]), r;
@@ -709,7 +782,7 @@ static bool float_f32(const struct sweep_case *c, const uint64_t in[3], uint64_t
 	return true;
 }
 
-static bool float_f64(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
+static bool float_f64_rounded(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
 {
 	double a = f64_of(in[0]), b = f64_of(in[1]), cc = f64_of(in[2]), r;
 
@@ -732,6 +805,23 @@ static bool float_f64(const struct sweep_case *c, const uint64_t in[3], uint64_t
 	return true;
 }
 
+/* The arithmetic runs in the case's rounding mode; .ftz and .sat are exact afterwards. */
+static bool float_f32(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
+{
+	fesetround(fe_mode(c->imm));
+	bool known = float_f32_rounded(c, in, d);
+	fesetround(FE_TONEAREST);
+	return known;
+}
+
+static bool float_f64(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
+{
+	fesetround(fe_mode(c->imm));
+	bool known = float_f64_rounded(c, in, d);
+	fesetround(FE_TONEAREST);
+	return known;
+}
+
 /* f16 and bf16: the exact result in double (sums and products of two halves are exact
  * there), rounded once to the format. */
 static bool float_half(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
@@ -748,7 +838,7 @@ static bool float_half(const struct sweep_case *c, const uint64_t in[3], uint64_
 	case OP_FNEG: *d = (in[0] ^ 0x8000) & 0xffff; return true;
 	default: return false;
 	}
-	*d = isnan(r) ? nan_of(f) : from_double(r, f);
+	*d = isnan(r) ? nan_of(f) : from_double(r, f, RND_RN);
 	return true;
 }
 
@@ -778,6 +868,8 @@ bool sweep_reference(const struct sweep_case *c, const uint64_t in[3], uint64_t 
 	switch (c->op) {
 	case OP_CHAIN:
 		return carry_chain(c, in, expect);
+	case OP_VIDEO:
+		return video(c, in, expect);
 	case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_BFE: case OP_BFI:
 	case OP_BMSK: case OP_SZEXT: case OP_SHF: case OP_PRMT: case OP_LOP3: case OP_SHL:
 	case OP_SHR: case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT:
@@ -786,6 +878,8 @@ bool sweep_reference(const struct sweep_case *c, const uint64_t in[3], uint64_t 
 		return compare_ops(c, in, expect);
 	case OP_CVT:
 		return convert(c, in, expect);
+	case OP_CVT_PACK:
+		return convert_pack(c, in, expect);
 	case OP_TESTP:
 		return test_class(c, in, expect);
 	case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FFMA: case OP_FDIV: case OP_FSQRT:
