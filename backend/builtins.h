@@ -111,7 +111,8 @@ uint32_t __zc_redux_sync_and(uint32_t mask, uint32_t value);
 uint32_t __zc_redux_sync_or(uint32_t mask, uint32_t value);
 uint32_t __zc_redux_sync_xor(uint32_t mask, uint32_t value);
 
-/* activemask.b32. */
+/* activemask.b32: the lanes of the warp executing it together. On the host target it is a
+ * convergence point: the lanes of a warp that reach one activemask meet there. */
 uint32_t __zc_activemask(void);
 
 /* %clock, %clock64: a per-thread cycle counter. %globaltimer: nanoseconds.

@@ -7,7 +7,13 @@
  *   const uint32_t __zc_host_abi_version;      equal to ZC_HOST_ABI_VERSION below
  *   void KERNEL(const void *params, ZcHostThread *thread);   one per kernel, by its name
  *
- * plus the module's non-static globals (for cuModuleGetGlobal) under their own names.
+ * plus the module's non-static globals (for cuModuleGetGlobal) under their own names, and
+ *
+ *   const uint32_t zluda_convert_shared_layout_size;  bytes of the module's shared layout
+ *
+ * when the module has shared variables: the lowering places them at module-wide offsets
+ * from __zc_shared_base(), so every block of every kernel needs that many bytes (the kernel
+ * table's static size says what the kernel itself reaches, as CUDA reports it).
  *
  * Calling a kernel. `params` is the packed PTX .param buffer: every parameter at the
  * offset the PTX layout gives it (each aligned to its .align or natural alignment), the
@@ -46,7 +52,7 @@
 
 #include <stdint.h>
 
-#define ZC_HOST_ABI_VERSION 2u
+#define ZC_HOST_ABI_VERSION 3u
 
 typedef struct ZcHostThread ZcHostThread;
 typedef struct ZcHostBlock ZcHostBlock;
@@ -86,8 +92,11 @@ typedef struct ZcHostOps {
 	uint32_t (*match_any)(ZcHostThread *t, uint32_t mask, uint64_t value);
 	uint64_t (*match_all)(ZcHostThread *t, uint32_t mask, uint64_t value);
 	uint32_t (*redux)(ZcHostThread *t, enum ZcReduxOp op, uint32_t mask, uint32_t value);
-	/* activemask: the lanes of this thread's warp that have not returned. */
-	uint32_t (*activemask)(ZcHostThread *t);
+	/* activemask: the lanes of this thread's warp executing this same activemask
+	 * instruction with it. `site` names the instruction (the builtin's return address):
+	 * the driver makes the call a convergence point, returning once the warp's lanes
+	 * that can reach the site have, so that divergent branches see only their lanes. */
+	uint32_t (*activemask)(ZcHostThread *t, const void *site);
 	/* nanosleep: may run other fibers meanwhile (spin loops with nanosleep rely on it). */
 	void (*nanosleep)(ZcHostThread *t, uint32_t ns);
 	/* %globaltimer: nanoseconds of a clock that never goes back (e.g. CLOCK_REALTIME). */
@@ -110,8 +119,8 @@ typedef struct ZcHostOps {
 /* One running block, shared by its threads. */
 struct ZcHostBlock {
 	const ZcHostOps *ops;
-	/* The block's shared memory, 16-byte aligned: the kernel's static shared variables at
-	 * the offsets the PTX lowering gave them (the kernel table's static size), then the
+	/* The block's shared memory, 16-byte aligned: the module's shared variables at the
+	 * offsets the PTX lowering gave them (zluda_convert_shared_layout_size bytes), then the
 	 * dynamic shared memory at that size rounded up to 16. __zc_shared_base() returns it;
 	 * contents are undefined at the block's start, as in CUDA. */
 	void *shared;

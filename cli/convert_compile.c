@@ -96,6 +96,16 @@ static void keep_kernels(Unit *u, const struct ptx_lowered *l)
 	u->nkernels += l->nkernels;
 }
 
+/* The size of the unit's shared layout, for the host driver (backend/host_abi.h). */
+static void export_shared_layout(LLVMModuleRef m, uint64_t size)
+{
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+	LLVMValueRef g = LLVMAddGlobal(m, i32, "zluda_convert_shared_layout_size");
+
+	LLVMSetInitializer(g, LLVMConstInt(i32, size, 0));
+	LLVMSetGlobalConstant(g, 1);
+}
+
 /* Parses and lowers every member, links them into one module. The first target (index 0)
  * also records the kernel table and globals: they do not depend on the target. */
 static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, char **error)
@@ -104,13 +114,14 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 	const struct ptx_target *hooks = target->kind == ZC_CODE_OBJECT_HOST ? &ptx_target_host
 	                                                                      : &ptx_target_amdgpu;
 	LLVMModuleRef linked = NULL;
+	uint64_t shared_end = 0; /* linked members lay their shared variables out one after another */
 
 	for (size_t m = 0; m < u->nmembers; m++) {
 		struct ptx_diag diag;
 		struct ptx_module *ast = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
 		struct ptx_lowered l;
 
-		if (!ast || !ptx_check(ast, &diag) || !ptx_lower(ast, hooks, ctx, &l, &diag)) {
+		if (!ast || !ptx_check(ast, &diag) || !ptx_lower(ast, hooks, ctx, shared_end, &l, &diag)) {
 			*error = format("PTX of fatbin %zu, line %u:%u: %s", u->members[m], diag.loc.line,
 			                diag.loc.col, diag.message);
 			if (ast)
@@ -124,6 +135,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 			collect_globals(u, ast);
 		}
 		ptx_module_free(ast);
+		shared_end = l.shared_layout_end;
 		if (!linked) {
 			linked = l.module;
 		} else if (LLVMLinkModules2(linked, l.module)) {
@@ -137,6 +149,8 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 		l.module = NULL; /* owned by `linked` now */
 		ptx_lowered_free(&l);
 	}
+	if (linked && hooks->shared_as_offsets)
+		export_shared_layout(linked, shared_end);
 	return linked;
 }
 

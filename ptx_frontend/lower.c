@@ -196,6 +196,7 @@ void symtab_free(struct symtab *t)
 				free((char *)sh->name);
 				free(sh);
 			}
+			free(s->reaches);
 			free((char *)s->name);
 			free(s);
 		}
@@ -370,10 +371,30 @@ LLVMValueRef shared_base(struct lower *L)
 	return call_builtin(L, "__zc_shared_base", ll_ptr(L, L->target->as_generic), NULL, 0);
 }
 
+/* Records that the function being lowered names a shared variable or a function. */
+void note_reach(struct lower *L, struct sym *s)
+{
+	struct sym *f = L->func_sym;
+
+	if (!f || !(s->kind == SYM_FUNC || (s->kind == SYM_VAR && s->space == PTX_SPACE_SHARED)))
+		return;
+	if (f->nreaches == f->reaches_cap) {
+		f->reaches_cap = f->reaches_cap ? 2 * f->reaches_cap : 8;
+		f->reaches = realloc(f->reaches, f->reaches_cap * sizeof(*f->reaches));
+		if (!f->reaches) {
+			fputs("zluda-convert: out of memory\n", stderr);
+			abort();
+		}
+	}
+	f->reaches[f->nreaches++] = s->kind == SYM_FUNC ? (struct reach){.func = s}
+	                          : (struct reach){.var = s->var, .offset = s->shared_offset};
+}
+
 /* The address of a variable as a pointer into its own state space (host shared memory: into
  * the block's buffer, generic). */
 LLVMValueRef symbol_address(struct lower *L, struct sym *s, unsigned *addrspace)
 {
+	note_reach(L, s);
 	if (s->kind == SYM_FUNC) {
 		*addrspace = L->target->as_generic;
 		return s->value;
@@ -384,6 +405,8 @@ LLVMValueRef symbol_address(struct lower *L, struct sym *s, unsigned *addrspace)
 		LLVMValueRef off = LLVMConstInt(ll_int(L, 64), s->shared_offset, 0);
 
 		*addrspace = L->target->as_generic;
+		if (s->dynamic_shared) /* after every static variable of the unit: the driver knows */
+			return call_builtin(L, "__zc_dynamic_smem", ll_ptr(L, L->target->as_generic), NULL, 0);
 		return LLVMBuildGEP2(L->b, ll_int(L, 8), shared_base(L), &off, 1, "");
 	}
 	*addrspace = s->space == PTX_SPACE_PARAM && L->func && L->func->is_entry
@@ -397,8 +420,15 @@ static LLVMValueRef symbol_number(struct lower *L, struct sym *s, enum ptx_type 
 {
 	unsigned as;
 
-	if (s->kind == SYM_VAR && s->space == PTX_SPACE_SHARED && L->target->shared_as_offsets)
+	if (s->kind == SYM_VAR && s->space == PTX_SPACE_SHARED && L->target->shared_as_offsets) {
+		note_reach(L, s);
+		if (s->dynamic_shared) {
+			LLVMValueRef dyn = LLVMBuildPtrToInt(L->b, symbol_address(L, s, &as), ll_int(L, 64), "");
+			LLVMValueRef base = LLVMBuildPtrToInt(L->b, shared_base(L), ll_int(L, 64), "");
+			return coerce(L, LLVMBuildSub(L->b, dyn, base, ""), t, false);
+		}
 		return LLVMConstInt(ll_type(L, t), s->shared_offset, 0);
+	}
 	return coerce(L, symbol_address(L, s, &as), t, false);
 }
 

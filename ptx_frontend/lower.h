@@ -26,14 +26,28 @@ struct sym {
 	LLVMTypeRef llvm_type;
 	LLVMBasicBlockRef block;          /* SYM_LABEL */
 	uint64_t shared_offset;           /* host shared variables */
+	bool dynamic_shared;              /* an extern .shared array: the launch's dynamic memory */
 	const struct ptx_func *func;      /* SYM_FUNC */
 	const struct ptx_signature *sig;  /* SYM_PROTOTYPE */
 	const char **targets;             /* SYM_BRANCHTARGETS */
 	uint32_t ntargets;
+	/* SYM_FUNC: the shared variables and functions its code names, so that a kernel's
+	 * static shared memory is what it can reach; an indirect call reaches everything. */
+	struct reach *reaches;
+	uint32_t nreaches, reaches_cap;
+	bool calls_indirectly;
 	const struct ptx_var *var;
 	struct sym *shadowed;             /* the same name in an outer scope */
 	struct sym *next_in_bucket;
 	struct sym *next_in_scope;
+};
+
+/* What a function's code names: a function, or a shared variable (kept by its declaration
+ * and offset, since a function-scope variable's symbol ends with its scope). */
+struct reach {
+	struct sym *func;
+	const struct ptx_var *var;
+	uint64_t offset;
 };
 
 struct symtab {
@@ -52,10 +66,12 @@ struct lower {
 	struct symtab globals;
 	struct symtab locals;            /* registers, local variables, params and labels */
 	struct sym *scope_syms;          /* this scope's symbols, to pop when it ends */
-	uint64_t shared_layout_size;     /* host: bytes of static .shared in the module */
+	uint64_t shared_start;           /* where this module's shared layout begins */
+	uint64_t shared_layout_size;     /* where it ends so far */
 	bool uses_dynamic_shared;
 	/* the function being lowered */
 	const struct ptx_func *func;
+	struct sym *func_sym;
 	LLVMValueRef fn;
 	LLVMBasicBlockRef entry;          /* allocas go here */
 	LLVMValueRef carry;               /* CC.CF of the .cc carry chains, created on first use */
@@ -89,6 +105,7 @@ LLVMValueRef coerce(struct lower *L, LLVMValueRef v, enum ptx_type to, bool sign
 LLVMValueRef operand_value(struct lower *L, const struct ptx_operand *op, enum ptx_type t);
 void operand_store(struct lower *L, const struct ptx_operand *op, LLVMValueRef v, enum ptx_type t);
 LLVMValueRef symbol_address(struct lower *L, struct sym *s, unsigned *addrspace);
+void note_reach(struct lower *L, struct sym *s);
 LLVMValueRef shared_base(struct lower *L);
 
 /* lower_module.c */

@@ -89,6 +89,7 @@ static bool lower_call(struct lower *L)
 		proto = op(L, i++);
 	f = callee->kind == PTX_OP_NAME ? sym_lookup(L, callee->name) : NULL;
 	if (f && f->kind == SYM_FUNC) {
+		note_reach(L, f);
 		sig = &f->func->sig;
 		fty = f->llvm_type;
 		target = f->value;
@@ -97,6 +98,7 @@ static bool lower_call(struct lower *L)
 		if (!p || (p->kind != SYM_PROTOTYPE && p->kind != SYM_FUNC))
 			lower_fail(L, "indirect call without a .callprototype");
 		sig = p->kind == SYM_PROTOTYPE ? p->sig : &p->func->sig;
+		L->func_sym->calls_indirectly = true;
 		fty = signature_type(L, sig);
 		target = LLVMBuildIntToPtr(L->b, operand_value(L, callee, PTX_TYPE_U64),
 		                           ll_ptr(L, L->target->as_generic), "");

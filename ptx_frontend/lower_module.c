@@ -147,7 +147,7 @@ static void declare_global_var(struct lower *L, const struct ptx_var *v, const c
 			                                       name, L->target->as_shared);
 			LLVMSetAlignment(s->value, 16);
 		}
-		s->shared_offset = UINT64_MAX; /* resolved once all static variables are laid out */
+		s->dynamic_shared = true;
 		return;
 	}
 	storage = var_storage_type(L, v);
@@ -180,17 +180,6 @@ static void declare_global_var(struct lower *L, const struct ptx_var *v, const c
 	               ? LLVMExternalLinkage : LLVMInternalLinkage);
 	/* .const variables are not LLVM constants: the host writes them (cudaMemcpyToSymbol)
 	 * between launches, so their initial value must never be folded into the code. */
-}
-
-/* Dynamic shared memory follows the static layout, 16-byte aligned (host only). */
-static void place_dynamic_shared(struct lower *L)
-{
-	uint64_t start = (L->shared_layout_size + 15) / 16 * 16;
-
-	for (uint32_t i = 0; i < L->globals.nbuckets; i++)
-		for (struct sym *s = L->globals.buckets[i]; s; s = s->next_in_bucket)
-			if (s->kind == SYM_VAR && s->shared_offset == UINT64_MAX)
-				s->shared_offset = start;
 }
 
 /* ---- functions -------------------------------------------------------------------- */
@@ -355,6 +344,7 @@ static void declare_local(struct lower *L, const struct ptx_var *v)
 			*s = (struct sym){.name = s->name, .kind = SYM_VAR, .type = g->type,
 			                  .space = g->space, .value = g->value, .llvm_type = g->llvm_type,
 			                  .shared_offset = g->shared_offset, .var = v,
+			                  .dynamic_shared = g->dynamic_shared,
 			                  .shadowed = s->shadowed, .next_in_bucket = s->next_in_bucket,
 			                  .next_in_scope = s->next_in_scope};
 		}
@@ -566,6 +556,7 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 	LLVMBasicBlockRef body;
 
 	L->func = f;
+	L->func_sym = s;
 	L->fn = s->value;
 	L->carry = NULL;
 	L->loc = f->loc;
@@ -584,6 +575,7 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 		build_return(L);
 	pop_scope(L, NULL);
 	L->func = NULL;
+	L->func_sym = NULL;
 }
 
 static void fill_kernel_limits(struct ptx_kernel_info *k, const struct ptx_func *f)
@@ -593,14 +585,78 @@ static void fill_kernel_limits(struct ptx_kernel_info *k, const struct ptx_func 
 	memcpy(k->reqntid, f->attrs.reqntid, sizeof(k->reqntid));
 }
 
-/* Static shared memory is reported module-wide: a kernel may reach any variable through
- * the device functions it calls. */
+/* Collects every shared variable a function reaches, through the functions it calls;
+ * false when it calls through a pointer, which may reach anything. */
+static bool reach(struct sym *f, struct reach *seen, uint32_t *nseen, uint32_t cap,
+                  struct sym **visited, uint32_t *nvisited, uint32_t visited_cap)
+{
+	for (uint32_t i = 0; i < *nvisited; i++)
+		if (visited[i] == f)
+			return true;
+	if (f->calls_indirectly || *nvisited == visited_cap)
+		return false;
+	visited[(*nvisited)++] = f;
+	for (uint32_t i = 0; i < f->nreaches; i++) {
+		const struct reach *r = &f->reaches[i];
+		bool known = false;
+
+		if (r->func) {
+			if (!reach(r->func, seen, nseen, cap, visited, nvisited, visited_cap))
+				return false;
+			continue;
+		}
+		for (uint32_t k = 0; k < *nseen; k++)
+			known |= seen[k].var == r->var;
+		if (!known && *nseen == cap)
+			return false;
+		if (!known)
+			seen[(*nseen)++] = *r;
+	}
+	return true;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct reach *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* A kernel's static shared memory, as CUDA reports it: the variables it can reach, in the
+ * module's layout order with their alignment (all of the layout when it calls through a
+ * pointer). */
+static uint32_t kernel_shared(struct lower *L, struct sym *kernel, uint32_t nfuncs)
+{
+	uint32_t cap = 4096, nseen = 0, nvisited = 0;
+	struct reach *seen = lower_alloc(cap * sizeof(*seen));
+	struct sym **visited = lower_alloc((nfuncs + 1) * sizeof(*visited));
+	uint64_t total = 0;
+	bool bounded = reach(kernel, seen, &nseen, cap, visited, &nvisited, nfuncs + 1);
+
+	qsort(seen, nseen, sizeof(*seen), by_offset);
+	for (uint32_t i = 0; bounded && i < nseen; i++) {
+		uint32_t align = var_align(seen[i].var);
+
+		if (var_elements(L, seen[i].var) != 0)
+			total = (total + align - 1) / align * align + var_size(L, seen[i].var);
+	}
+	free(seen);
+	free(visited);
+	return (uint32_t)(bounded ? total : L->shared_layout_size - L->shared_start);
+}
+
 static void fill_shared_sizes(struct lower *L, struct ptx_lowered *out)
 {
+	uint32_t nfuncs = 0;
+
+	for (const struct ptx_item *it = L->module->items; it; it = it->next)
+		nfuncs += it->kind == PTX_ITEM_FUNC;
 	for (uint32_t i = 0; i < out->nkernels; i++) {
-		out->kernels[i].static_shared = (uint32_t)L->shared_layout_size;
+		out->kernels[i].static_shared =
+			kernel_shared(L, symtab_find(&L->globals, out->kernels[i].name), nfuncs);
 		out->kernels[i].dynamic_shared = L->uses_dynamic_shared;
 	}
+	out->shared_layout_end = L->shared_layout_size;
 }
 
 static void lower_module(struct lower *L, struct ptx_lowered *out)
@@ -615,7 +671,6 @@ static void lower_module(struct lower *L, struct ptx_lowered *out)
 			declare_global_var(L, &it->u.var, it->u.var.name);
 		nkernels += it->kind == PTX_ITEM_FUNC && it->u.func.is_entry && it->u.func.has_body;
 	}
-	place_dynamic_shared(L);
 	out->kernels = lower_alloc((nkernels + 1) * sizeof(struct ptx_kernel_info));
 	for (const struct ptx_item *it = L->module->items; it; it = it->next) {
 		const struct ptx_func *f = &it->u.func;
@@ -633,9 +688,11 @@ static void lower_module(struct lower *L, struct ptx_lowered *out)
 }
 
 bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
-               LLVMContextRef ctx, struct ptx_lowered *out, struct ptx_diag *diag)
+               LLVMContextRef ctx, uint64_t shared_start, struct ptx_lowered *out,
+               struct ptx_diag *diag)
 {
-	struct lower L = {.module = module, .target = target, .diag = diag, .ctx = ctx};
+	struct lower L = {.module = module, .target = target, .diag = diag, .ctx = ctx,
+	                  .shared_layout_size = shared_start, .shared_start = shared_start};
 	bool ok;
 
 	memset(out, 0, sizeof(*out));

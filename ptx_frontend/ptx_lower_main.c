@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 	struct ptx_lowered out;
 	LLVMContextRef ctx = LLVMContextCreate();
 	int rc = 0;
-	bool lowered = m && ptx_check(m, &diag) && ptx_lower(m, target, ctx, &out, &diag);
+	bool lowered = m && ptx_check(m, &diag) && ptx_lower(m, target, ctx, 0, &out, &diag);
 	double t2 = now();
 
 	if (stats && lowered) {

@@ -46,13 +46,19 @@ struct ptx_lowered {
 	LLVMModuleRef module;
 	struct ptx_kernel_info *kernels;
 	uint32_t nkernels;
+	/* Where the module's shared variables end in the layout (targets with
+	 * shared_as_offsets address them at those offsets from __zc_shared_base()). */
+	uint64_t shared_layout_end;
 };
 
-/* Lowers a parsed module into a new LLVM module in `ctx`. On error returns false and fills
- * *diag with the location and message (e.g. "not supported yet: tex.2d.v4.f32.f32 in kernel
- * blur"); nothing is left allocated. */
+/* Lowers a parsed module into a new LLVM module in `ctx`. Its shared variables are laid out
+ * from `shared_start` on (the end of the previous module's, when several are linked into
+ * one unit, as an -rdc link is). On error returns false and fills *diag with the location
+ * and message (e.g. "not supported yet: tex.2d.v4.f32.f32 in kernel blur"); nothing is left
+ * allocated. */
 bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
-               LLVMContextRef ctx, struct ptx_lowered *out, struct ptx_diag *diag);
+               LLVMContextRef ctx, uint64_t shared_start, struct ptx_lowered *out,
+               struct ptx_diag *diag);
 void ptx_lowered_free(struct ptx_lowered *out);
 
 /* Bytes a variable occupies; 0 for an unsized array (extern .shared x[]) or one too large

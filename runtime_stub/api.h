@@ -168,6 +168,9 @@ struct zc_function {
 };
 /* A live function handle, else CUDA_ERROR_INVALID_HANDLE. */
 CUresult zc_function_check(CUfunction f);
+/* The registers a kernel reports (CU_FUNC_ATTRIBUTE_NUM_REGS) and occupancy counts with:
+ * registers are the target's business; 32 is what a simple kernel takes on NVIDIA. */
+enum { ZC_REGS_PER_THREAD = 32 };
 
 
 #endif

@@ -219,6 +219,10 @@ typedef enum CUfunction_attribute {
 	CU_FUNC_ATTRIBUTE_MAX = 16,
 } CUfunction_attribute;
 
+/* cuOccupancyMaxPotentialBlockSize's callback: the dynamic shared memory a block size needs. */
+typedef size_t (*CUoccupancyB2DSize)(int blockSize);
+enum { CU_OCCUPANCY_DEFAULT = 0, CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE = 1 };
+
 /* cuLaunchKernelEx's configuration. An attribute is an id, padding, and a 64-byte union. */
 typedef struct CUlaunchAttribute {
 	int id;

@@ -1,90 +1,14 @@
 /* The HIP driver: maps the driver interface onto the user's ROCm HIP runtime, loaded with
- * dlopen (never linked at build time). The few HIP types used are declared here; only
- * plain integers, pointers and opaque handles cross, so HIP 5, 6 and 7 share one ABI for
- * them. Device properties come from hipDeviceGetAttribute, whose numbering is the same in
- * those releases, rather than from hipDeviceProp_t, whose layout changed in HIP 6. */
+ * dlopen (never linked at build time); hip_api.h declares what it calls. Device properties
+ * come from hipDeviceGetAttribute, whose numbering is the same in HIP 5, 6 and 7, rather
+ * than from hipDeviceProp_t, whose layout changed in HIP 6. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
-
-typedef int hipError_t;
-typedef void *hipStream_t;
-typedef void *hipEvent_t;
-
-enum {
-	hipMemcpyDefault = 4,
-	hipHostMallocPortable = 1,
-	hipHostMallocMapped = 2,
-	hipMemAttachGlobal = 1,
-};
-#define hipStreamPerThread ((hipStream_t)2)
-
-/* hipDeviceAttribute_t values. */
-enum {
-	hipDeviceAttributeClockRate = 5,
-	hipDeviceAttributeIntegrated = 16,
-	hipDeviceAttributeL2CacheSize = 19,
-	hipDeviceAttributeComputeCapabilityMajor = 23,
-	hipDeviceAttributeMaxBlocksPerMultiProcessor = 25,
-	hipDeviceAttributeMaxBlockDimX = 26,
-	hipDeviceAttributeMaxBlockDimY = 27,
-	hipDeviceAttributeMaxBlockDimZ = 28,
-	hipDeviceAttributeMaxGridDimX = 29,
-	hipDeviceAttributeMaxGridDimY = 30,
-	hipDeviceAttributeMaxGridDimZ = 31,
-	hipDeviceAttributeMaxThreadsPerBlock = 56,
-	hipDeviceAttributeMaxThreadsPerMultiProcessor = 57,
-	hipDeviceAttributeMemoryBusWidth = 59,
-	hipDeviceAttributeMemoryClockRate = 60,
-	hipDeviceAttributeComputeCapabilityMinor = 61,
-	hipDeviceAttributeMultiprocessorCount = 63,
-	hipDeviceAttributePciBusId = 67,
-	hipDeviceAttributePciDeviceId = 68,
-	hipDeviceAttributePciDomainId = 69,
-	hipDeviceAttributeMaxRegistersPerBlock = 71,
-	hipDeviceAttributeMaxRegistersPerMultiprocessor = 72,
-	hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
-	hipDeviceAttributeSharedMemPerBlockOptin = 75,
-	hipDeviceAttributeSharedMemPerMultiprocessor = 76,
-	hipDeviceAttributeTotalConstantMemory = 83,
-};
-
-#define HIP_FUNCTIONS(X)                                                                   \
-	X(hipInit, (unsigned flags))                                                           \
-	X(hipGetDeviceCount, (int *count))                                                     \
-	X(hipSetDevice, (int device))                                                          \
-	X(hipDeviceGetName, (char *name, int len, int device))                                 \
-	X(hipDeviceTotalMem, (size_t *bytes, int device))                                      \
-	X(hipDeviceGetAttribute, (int *value, int attribute, int device))                      \
-	X(hipMemGetInfo, (size_t *free_bytes, size_t *total_bytes))                            \
-	X(hipMalloc, (void **ptr, size_t bytes))                                               \
-	X(hipFree, (void *ptr))                                                                \
-	X(hipHostMalloc, (void **ptr, size_t bytes, unsigned flags))                           \
-	X(hipHostFree, (void *ptr))                                                            \
-	X(hipMallocManaged, (void **ptr, size_t bytes, unsigned flags))                        \
-	X(hipStreamCreateWithPriority, (hipStream_t * stream, unsigned flags, int priority))   \
-	X(hipStreamDestroy, (hipStream_t stream))                                              \
-	X(hipStreamQuery, (hipStream_t stream))                                                \
-	X(hipStreamSynchronize, (hipStream_t stream))                                          \
-	X(hipStreamWaitEvent, (hipStream_t stream, hipEvent_t event, unsigned flags))          \
-	X(hipStreamAddCallback, (hipStream_t stream,                                           \
-	                         void (*fn)(hipStream_t, hipError_t, void *), void *arg,       \
-	                         unsigned flags))                                              \
-	X(hipMemcpy2DAsync, (void *dst, size_t dst_pitch, const void *src, size_t src_pitch,   \
-	                     size_t width, size_t height, int kind, hipStream_t stream))       \
-	X(hipMemsetD8Async, (void *dst, unsigned char value, size_t count, hipStream_t stream)) \
-	X(hipMemsetD16Async, (void *dst, unsigned short value, size_t count,                   \
-	                      hipStream_t stream))                                             \
-	X(hipMemsetD32Async, (void *dst, int value, size_t count, hipStream_t stream))         \
-	X(hipEventCreateWithFlags, (hipEvent_t * event, unsigned flags))                       \
-	X(hipEventDestroy, (hipEvent_t event))                                                 \
-	X(hipEventRecord, (hipEvent_t event, hipStream_t stream))                              \
-	X(hipEventQuery, (hipEvent_t event))                                                   \
-	X(hipEventSynchronize, (hipEvent_t event))                                             \
-	X(hipEventElapsedTime, (float *ms, hipEvent_t start, hipEvent_t end))
+#include "hip_api.h"
 
 static struct {
 #define DECLARE(name, params) hipError_t(*name) params;
@@ -181,7 +105,7 @@ static CUresult
 hip_device_info(int ordinal, struct zc_device_info *i)
 {
 	static const struct {
-		int attribute;
+		hipDeviceAttribute_t attribute;
 		size_t offset;
 	} attributes[] = {
 #define A(hip_name, field) { hipDeviceAttribute##hip_name, offsetof(struct zc_device_info, field) }
@@ -195,7 +119,7 @@ hip_device_info(int ordinal, struct zc_device_info *i)
 		A(MaxThreadsPerMultiProcessor, max_threads_per_sm),
 		A(MemoryBusWidth, mem_bus_width), A(MemoryClockRate, mem_clock_khz),
 		A(MultiprocessorCount, sm_count), A(PciBusId, pci_bus), A(PciDeviceId, pci_device),
-		A(PciDomainId, pci_domain), A(MaxRegistersPerBlock, regs_per_block),
+		A(PciDomainID, pci_domain), A(MaxRegistersPerBlock, regs_per_block),
 		A(MaxRegistersPerMultiprocessor, regs_per_sm),
 		A(MaxSharedMemoryPerBlock, shared_per_block),
 		A(SharedMemPerBlockOptin, shared_per_block_optin),

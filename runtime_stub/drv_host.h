@@ -10,14 +10,19 @@
 
 typedef void zc_host_entry(const void *params, ZcHostThread *thread);
 
-/* A host driver function is the kernel's entry point itself. */
+/* A host driver function: the kernel's entry point, and the size of its module's shared
+ * memory layout (the lowering places shared variables at module-wide offsets, so a block
+ * needs the whole layout whatever the kernel itself reaches). Owned by its module. */
+struct zc_drv_function {
+	zc_host_entry *entry;
+	uint32_t shared_layout;
+	struct zc_drv_function *next;
+};
+
 static inline zc_host_entry *
 zc_host_entry_of(struct zc_drv_function *function)
 {
-	zc_host_entry *entry;
-
-	memcpy(&entry, &function, sizeof entry);
-	return entry;
+	return function->entry;
 }
 
 CUresult zc_host_code_target(int ordinal, char *name, size_t size);

@@ -5,7 +5,14 @@
  * operation records it and switches back to the block's scheduler, which resumes fibers
  * whose operation completed. The last participant to arrive completes the operation for
  * all and goes on without a switch. A block whose live fibers all wait with none to release
- * them fails the launch instead of hanging. */
+ * them fails the launch instead of hanging.
+ *
+ * activemask is a convergence point, so that a divergent branch sees only its own lanes
+ * (CUDA's coalesced groups rely on it): a lane waits there until no lane of its warp runs
+ * or is runnable; the lanes waiting at the same instruction then go on with their mask.
+ * When the warp waits at several, the one with the lowest address goes first: the
+ * "minimum PC" rule of SIMT emulators, which runs a branch's body before its join point,
+ * where the lanes that skipped it wait for the others. */
 #include <signal.h>
 #include <stdlib.h>
 #include <stdatomic.h>
@@ -41,7 +48,7 @@ enum {
 };
 
 enum fiber_state { FIBER_READY, FIBER_RUNNING, FIBER_WAITING, FIBER_DONE };
-enum wait_kind { WAIT_BARRIER = 1, WAIT_WARP };
+enum wait_kind { WAIT_BARRIER = 1, WAIT_WARP, WAIT_ACTIVEMASK };
 enum warp_kind { WARP_SYNC = 1, WARP_SHUFFLE, WARP_VOTE, WARP_MATCH_ANY, WARP_MATCH_ALL, WARP_REDUX };
 
 /* A warp operation as one lane calls it; lanes meet when kind, mode and mask agree. */
@@ -61,6 +68,12 @@ struct fiber {
 	enum wait_kind waits;
 	uint32_t barrier;
 	struct warp_op op;
+	const void *site;  /* the activemask it waits at */
+	/* In nanosleep, spinning on a condition. `idle`: it checked the condition again with
+	 * no fiber of the block stopped (runner.stops) since the check before; as long as none
+	 * stops, it counts as waiting. */
+	bool sleeping, idle;
+	uint64_t stops_seen;
 	uint64_t result;
 	void *asan_fake_stack;
 };
@@ -83,6 +96,7 @@ struct runner {
 	uint32_t ready_head, ready_count;
 	struct barrier barriers[BARRIERS];
 	uint32_t *warp_gone;  /* per warp: lanes that ended or do not exist */
+	uint64_t stops;       /* times a fiber stopped to wait or ended */
 	struct fiber *current;
 	CUresult error;
 	ZcHostBlock block;
@@ -226,6 +240,52 @@ make_ready(struct runner *r, struct fiber *f)
 	r->ready[(r->ready_head + r->ready_count++) % r->nthreads] = (uint32_t)(f - r->fibers);
 }
 
+/* Releases the lanes of warp w waiting at the lowest activemask site once none of the
+ * warp's live lanes runs or is runnable: a lane that could still reach a site has then
+ * done so. Those waiting elsewhere stay; their operation completes or fails on its own. */
+static void
+settle_activemask(struct runner *r, uint32_t w)
+{
+	struct fiber *base = &r->fibers[w * WARP];
+	const void *site = NULL;
+	uint32_t mask = 0;
+
+	for (uint32_t lane = 0; lane < WARP; lane++) {
+		struct fiber *f = &base[lane];
+		if (r->warp_gone[w] >> lane & 1)
+			continue;
+		bool spins = f->sleeping && f->idle && f->stops_seen == r->stops;
+		if (f->state != FIBER_WAITING && !spins)
+			return;
+		if (f->state == FIBER_WAITING && f->waits == WAIT_ACTIVEMASK &&
+		    (!site || (uintptr_t)f->site < (uintptr_t)site))
+			site = f->site;
+	}
+	if (!site)
+		return;
+	for (uint32_t lane = 0; lane < WARP; lane++)
+		if (!(r->warp_gone[w] >> lane & 1) && base[lane].state == FIBER_WAITING &&
+		    base[lane].waits == WAIT_ACTIVEMASK && base[lane].site == site)
+			mask |= 1u << lane;
+	for (uint32_t lane = 0; lane < WARP; lane++) {
+		if (mask >> lane & 1) {
+			base[lane].result = mask;
+			make_ready(r, &base[lane]);
+		}
+	}
+}
+
+/* The running fiber f stops (it waits or has ended); returns when the scheduler resumes
+ * it, or at once when that made its own activemask complete. */
+static void
+park(struct runner *r, struct fiber *f)
+{
+	r->stops++;
+	settle_activemask(r, (uint32_t)(f - r->fibers) / WARP);
+	if (f->state != FIBER_RUNNING)
+		to_scheduler(r, f);
+}
+
 static struct fiber *
 fiber_of(ZcHostThread *t)
 {
@@ -290,7 +350,7 @@ barrier_wait(ZcHostThread *t, uint32_t id, uint32_t count, uint32_t pred)
 	if (barrier_full(r, id))
 		complete_barrier(r, id);
 	if (f->state == FIBER_WAITING)
-		to_scheduler(r, f);
+		park(r, f);
 	return f->result;
 }
 
@@ -463,7 +523,7 @@ warp_op(ZcHostThread *t, struct warp_op op)
 	f->waits = WAIT_WARP;
 	try_complete_warp(r, index / WARP, &op);
 	if (f->state == FIBER_WAITING)
-		to_scheduler(r, f);
+		park(r, f);
 	return f->result;
 }
 
@@ -505,11 +565,16 @@ op_redux(ZcHostThread *t, enum ZcReduxOp op, uint32_t mask, uint32_t value)
 }
 
 static uint32_t
-op_activemask(ZcHostThread *t)
+op_activemask(ZcHostThread *t, const void *site)
 {
 	struct runner *r = runner_of(t);
+	struct fiber *f = fiber_of(t);
 
-	return ~r->warp_gone[(uint32_t)(fiber_of(t) - r->fibers) / WARP];
+	f->state = FIBER_WAITING;
+	f->waits = WAIT_ACTIVEMASK;
+	f->site = site;
+	park(r, f);
+	return (uint32_t)f->result;
 }
 
 /* ---- time, ends ------------------------------------------------------------ */
@@ -520,16 +585,23 @@ op_nanosleep(ZcHostThread *t, uint32_t ns)
 	struct runner *r = runner_of(t);
 	struct fiber *f = fiber_of(t);
 
-	/* Others of the block may be what this thread waits for; with none runnable, it may be
-	 * another block, so give the OS thread up for a while. */
+	/* Others of the block may be what this thread waits for, lanes of its warp at an
+	 * activemask too (released once all its spinning lanes are idle); with none runnable,
+	 * it may be another block, so give the OS thread up for a while. */
+	f->sleeping = true;
+	f->idle = f->stops_seen == r->stops;
+	f->stops_seen = r->stops;
+	if (f->idle)
+		settle_activemask(r, (uint32_t)(f - r->fibers) / WARP);
 	if (r->ready_count == 0) {
 		struct timespec pause = { 0, ns };
 		nanosleep(&pause, NULL);
-		return;
+	} else {
+		r->current = NULL;  /* so that it is queued behind the others */
+		make_ready(r, f);
+		to_scheduler(r, f);
 	}
-	r->current = NULL;  /* so that it is queued behind the others */
-	make_ready(r, f);
-	to_scheduler(r, f);
+	f->sleeping = false;
 }
 
 static uint64_t
@@ -568,7 +640,7 @@ op_exit(ZcHostThread *t)
 	struct fiber *f = fiber_of(t);
 
 	thread_ended(r, f);
-	to_scheduler(r, f);
+	park(r, f);
 	abort();  /* an ended fiber is never resumed */
 }
 
@@ -626,14 +698,16 @@ fiber_main(void)
 #endif
 	zc_host_entry_of(r->launch->function)(r->launch->params, &f->thread);
 	thread_ended(r, f);
-	to_scheduler(r, f);
+	park(r, f);
 }
 
 static CUresult
 run_block(const struct zc_launch *l, uint64_t index)
 {
 	uint32_t n = l->block[0] * l->block[1] * l->block[2];
-	uint32_t static_size = (l->static_shared + 15) & ~15u;
+	uint32_t layout = l->function->shared_layout > l->static_shared ? l->function->shared_layout
+	                                                                : l->static_shared;
+	uint32_t static_size = (layout + 15) & ~15u;
 	struct runner *r = NULL;
 	CUresult err = prepare_runner(&r, n, (size_t)static_size + l->dynamic_shared);
 
@@ -641,6 +715,7 @@ run_block(const struct zc_launch *l, uint64_t index)
 		return err;
 	r->launch = l;
 	r->nthreads = r->live = n;
+	r->stops = 0;
 	r->ready_head = r->ready_count = 0;
 	r->current = NULL;
 	r->error = CUDA_SUCCESS;
@@ -675,6 +750,8 @@ run_block(const struct zc_launch *l, uint64_t index)
 		f->context.uc_link = NULL;
 		makecontext(&f->context, fiber_main, 0);
 		f->asan_fake_stack = NULL;
+		f->sleeping = false;
+		f->stops_seen = UINT64_MAX;
 		f->state = FIBER_READY;
 		r->ready[i] = i;
 	}

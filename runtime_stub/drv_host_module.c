@@ -11,6 +11,8 @@
 
 struct zc_drv_module {
 	void *handle;
+	uint32_t shared_layout;
+	struct zc_drv_function *functions;
 	/* Open while the module is loaded: glibc recognises an object already loaded by its
 	 * path, so a second module must never be opened through a reused /proc/self/fd/N. */
 	int fd;
@@ -56,6 +58,9 @@ zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_dr
 	}
 	if (r == CUDA_SUCCESS) {
 		const uint32_t *version = dlsym(m->handle, "__zc_host_abi_version");
+		const uint32_t *layout = dlsym(m->handle, "zluda_convert_shared_layout_size");
+
+		m->shared_layout = layout ? *layout : 0;
 		if (!version || *version != ZC_HOST_ABI_VERSION)
 			r = stub_fail(CUDA_ERROR_INVALID_IMAGE,
 			              "the host code object follows ABI version %u, not %u: convert "
@@ -77,22 +82,36 @@ zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_dr
 CUresult
 zc_host_module_unload(struct zc_drv_module *m)
 {
+	for (struct zc_drv_function *f = m->functions, *next; f; f = next) {
+		next = f->next;
+		stub_free(f);
+	}
 	dlclose(m->handle);
 	close(m->fd);
 	stub_free(m);
 	return CUDA_SUCCESS;
 }
 
-/* The entry point itself is the driver's function: nothing to allocate, nothing to free. */
 CUresult
 zc_host_module_function(struct zc_drv_module *m, const char *name,
                         struct zc_drv_function **function)
 {
-	void *entry = dlsym(m->handle, name);
+	void *symbol = dlsym(m->handle, name);
+	zc_host_entry *entry;
+	struct zc_drv_function *f;
 
-	if (!entry)
+	if (!symbol)
 		return stub_fail(CUDA_ERROR_NOT_FOUND, "the code object has no kernel %s", name);
-	*function = (struct zc_drv_function *)entry;
+	memcpy(&entry, &symbol, sizeof entry);
+	for (f = m->functions; f && f->entry != entry; f = f->next)
+		;
+	if (!f) {
+		if (!(f = stub_alloc(sizeof *f)))
+			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "function");
+		*f = (struct zc_drv_function){entry, m->shared_layout, m->functions};
+		m->functions = f;
+	}
+	*function = f;
 	return CUDA_SUCCESS;
 }
 

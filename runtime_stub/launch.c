@@ -198,8 +198,7 @@ get_attribute(int *value, CUfunction_attribute attribute, CUfunction f)
 	switch (attribute) {
 	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = (int)f->max_threads; break;
 	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = (int)f->static_shared; break;
-	/* Registers are the target's business; 32 is what a simple kernel takes on NVIDIA. */
-	case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 32; break;
+	case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = ZC_REGS_PER_THREAD; break;
 	case CU_FUNC_ATTRIBUTE_PTX_VERSION:
 	case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
 		*value = dev->info.cc_major * 10 + dev->info.cc_minor;

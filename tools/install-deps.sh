@@ -6,7 +6,7 @@ apt-get install -y --no-install-recommends \
 	cmake ninja-build pkg-config python3 gcc g++ \
 	llvm-22-dev clang-22 lld-22 liblld-22-dev llvm-22-tools libclang-rt-22-dev \
 	libelf-dev libzstd-dev liblz4-dev libxxhash-dev \
-	gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 patchelf libamdhip64-5
+	gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 patchelf libamdhip64-5 libamdhip64-dev
 # nvcc (CUDA 13) is expected in /usr/local/cuda, where the toolkit installs it.
 if ! command -v nvcc >/dev/null 2>&1 && ! [ -x /usr/local/cuda/bin/nvcc ]; then
 	echo "install-deps: nvcc not found (expected /usr/local/cuda/bin/nvcc): CUDA fixtures will be skipped" >&2

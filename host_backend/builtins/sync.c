@@ -130,8 +130,12 @@ uint32_t __zc_redux_sync_and(uint32_t mask, uint32_t v) { return zc_redux(ZC_RED
 uint32_t __zc_redux_sync_or(uint32_t mask, uint32_t v) { return zc_redux(ZC_REDUX_OR, mask, v); }
 uint32_t __zc_redux_sync_xor(uint32_t mask, uint32_t v) { return zc_redux(ZC_REDUX_XOR, mask, v); }
 
-uint32_t __zc_activemask(void)
+/* Never inlined: its return address then names the kernel's activemask instruction, the
+ * point where the driver lets the lanes that reach it together meet. */
+__attribute__((noinline)) uint32_t __zc_activemask(void)
 {
 	ZcHostThread *t = zc_self();
-	return t->block->ops->activemask(t);
+	uint32_t r = t->block->ops->activemask(t, __builtin_return_address(0));
+	zc_resume(t);
+	return r;
 }

@@ -103,6 +103,36 @@ zk_exit_early(uint32_t *out)
 	out[tid] = mask;
 }
 
+/* activemask in divergent code, one warp at a time by group[tid]: 0 exits; 1 reads it in
+ * its branch, then raises its warp's flag; 2 reads it after a warp sync of its lanes; 3
+ * spins in nanosleep until the flag is up, then reads it. Each group must see just its
+ * own lanes, and all the live lanes meet at the activemask after the branches (the driver
+ * runs branch bodies before their join). 2 words per thread. */
+void
+zk_activemask_groups(const uint32_t *group, uint32_t *out, volatile uint32_t *flag)
+{
+	uint32_t tid = __zc_tid_x(), warp = tid / 32, g = group[tid];
+	uint32_t *o = out + tid * 2;
+
+	if (g == 0)
+		__zc_exit();
+	if (g == 1) {
+		o[0] = __zc_activemask();
+		flag[warp] = 1;
+	} else if (g == 2) {
+		uint32_t mask = 0;
+		for (uint32_t lane = 0; lane < 32 && warp * 32 + lane < __zc_ntid_x(); lane++)
+			mask |= (uint32_t)(group[warp * 32 + lane] == 2) << lane;
+		__zc_bar_warp_sync(mask);
+		o[0] = __zc_activemask();
+	} else {
+		while (!flag[warp])
+			__zc_nanosleep(100);
+		o[0] = __zc_activemask();
+	}
+	o[1] = __zc_activemask();
+}
+
 /* The thread given traps; the others wait at a barrier it never reaches. */
 void
 zk_trap(uint32_t who)

@@ -29,6 +29,7 @@ struct exec_kernel {
 };
 
 static const struct exec_kernel exec_kernels[] = {
+	{ "zk_activemask_groups", 0, 0, 0, 3, { { 0, 8 }, { 8, 8 }, { 16, 8 } } },
 	{ "zk_block_sum", 4096, 0, 1024, 2, { { 0, 8 }, { 8, 8 } } },
 	{ "zk_coords", 0, 0, 32, 1, { { 0, 8 } } },
 	{ "zk_deadlock", 0, 0, 0, 0, { { 0, 0 } } },

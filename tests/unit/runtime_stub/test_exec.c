@@ -138,6 +138,39 @@ test_named_barriers_and_exit(CUfunction named, CUfunction exit_early)
 	cuMemFree_v2(dout);
 }
 
+/* 80 threads: two full warps and a half one, each with lanes of all four groups. */
+static void
+test_activemask_groups(CUfunction f)
+{
+	enum { N = 80 };
+	static uint32_t group[N], out[2 * N];
+	CUdeviceptr dgroup = device_alloc(sizeof group), dout = device_alloc(sizeof out);
+	CUdeviceptr dflag = device_alloc(3 * 4);
+
+	for (uint32_t t = 0; t < N; t++)
+		group[t] = (t * 5 + t / 7) % 4;
+	CALL(CUDA_SUCCESS, cuMemcpyHtoD_v2(dgroup, group, sizeof group));
+	CALL(CUDA_SUCCESS, cuMemsetD32_v2(dout, 0xdeadbeef, 2 * N));
+	CALL(CUDA_SUCCESS, cuMemsetD32_v2(dflag, 0, 3));
+	launch(f, 1, 1, 1, N, 1, 1, 0, (void *[]){ &dgroup, &dout, &dflag });
+	CALL(CUDA_SUCCESS, cuMemcpyDtoH_v2(out, dout, sizeof out));
+	for (uint32_t t = 0; t < N; t++) {
+		uint32_t same = 0, live = 0, w0 = t / 32 * 32;
+		for (uint32_t u = w0; u < w0 + 32 && u < N; u++) {
+			same |= (uint32_t)(group[u] == group[t]) << (u - w0);
+			live |= (uint32_t)(group[u] != 0) << (u - w0);
+		}
+		if (group[t] == 0)
+			same = live = 0xdeadbeef;
+		CHECK(out[2 * t] == same && out[2 * t + 1] == live,
+		      "activemask: thread %u of group %u: 0x%x then 0x%x, want 0x%x then 0x%x", t,
+		      group[t], out[2 * t], out[2 * t + 1], same, live);
+	}
+	cuMemFree_v2(dgroup);
+	cuMemFree_v2(dout);
+	cuMemFree_v2(dflag);
+}
+
 static void
 test_coords(CUfunction f)
 {
@@ -264,6 +297,47 @@ test_attributes(CUlibrary lib, CUfunction sum, CUfunction coords)
 	CALL(CUDA_ERROR_NOT_FOUND, cuLibraryGetKernel(&k, lib, "zk_nothing"));
 }
 
+/* The host device: 1536 threads, 16 blocks, 64K registers and 100 KiB of shared memory
+ * per multiprocessor; kernels take 32 registers a thread. zk_block_sum has 4 KiB of
+ * static shared memory, zk_coords .maxntid 32. */
+static void
+test_occupancy(CUfunction sum, CUfunction coords, CUfunction dynamic)
+{
+	int blocks = -1, grid = -1, block = -1, sms = 0;
+	size_t bytes = 1;
+
+	CALL(CUDA_SUCCESS, cuDeviceGetAttribute(&sms, 16 /* MULTIPROCESSOR_COUNT */, 0));
+	CALL(CUDA_SUCCESS, cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sum, 256, 0));
+	CHECK(blocks == 6, "block_sum, 256 threads: %d blocks (threads allow 6)", blocks);
+	CALL(CUDA_SUCCESS, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, sum, 1024, 0,
+	                                                                        CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE));
+	CHECK(blocks == 1, "block_sum, 1024 threads: %d blocks", blocks);
+	CALL(CUDA_SUCCESS, cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sum, 2048, 0));
+	CHECK(blocks == 0, "block_sum, 2048 threads: %d blocks", blocks);
+	CALL(CUDA_SUCCESS, cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coords, 32, 0));
+	CHECK(blocks == 16, "coords, 32 threads: %d blocks (the block limit)", blocks);
+	CALL(CUDA_SUCCESS, cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coords, 64, 0));
+	CHECK(blocks == 0, "coords, 64 threads (above .maxntid): %d blocks", blocks);
+	CALL(CUDA_SUCCESS, cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, dynamic, 32, 10000));
+	CHECK(blocks == 10, "dynamic, 10000 bytes: %d blocks (shared memory allows 10)", blocks);
+	CALL(CUDA_ERROR_INVALID_VALUE,
+	     cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, sum, 256, 0, 2));
+	CALL(CUDA_ERROR_INVALID_HANDLE,
+	     cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (CUfunction)&blocks, 256, 0));
+
+	/* 768 and 512 threads both fill the 1536 threads; the larger wins. */
+	CALL(CUDA_SUCCESS, cuOccupancyMaxPotentialBlockSize(&grid, &block, sum, NULL, 0, 0));
+	CHECK(block == 768 && grid == 2 * sms, "block_sum potential: %d threads, grid %d", block, grid);
+	CALL(CUDA_SUCCESS, cuOccupancyMaxPotentialBlockSizeWithFlags(&grid, &block, sum, NULL, 0, 100, 0));
+	/* 100 threads take 4 warps of room, 12 blocks: 1200 threads; 96 reach 16 * 96 = 1536. */
+	CHECK(block == 96 && grid == 16 * sms, "block_sum potential up to 100: %d, grid %d", block, grid);
+
+	CALL(CUDA_SUCCESS, cuOccupancyAvailableDynamicSMemPerBlock(&bytes, sum, 4, 256));
+	CHECK(bytes == 100 * 1024 / 4 - 4096, "4 blocks of block_sum: %zu dynamic bytes", bytes);
+	CALL(CUDA_SUCCESS, cuOccupancyAvailableDynamicSMemPerBlock(&bytes, sum, 10, 256));
+	CHECK(bytes == 0, "10 blocks of 256 threads cannot fit: %zu bytes", bytes);
+}
+
 /* 8 threads, each with its own stream, 500 launches each; every result exact. */
 enum { STRESS_THREADS = 8, STRESS_LAUNCHES = 500, STRESS_BLOCK = 64 };
 
@@ -330,7 +404,7 @@ run_main(void)
 {
 	CUmodule mod, by_fatbin, missing;
 	CUlibrary lib;
-	CUfunction sum, warp, named, exit_early, coords, dynamic;
+	CUfunction sum, warp, named, exit_early, coords, dynamic, groups;
 
 	CALL(CUDA_SUCCESS, cuModuleLoadData(&mod, exec_ptx));
 	CALL(CUDA_SUCCESS, cuLibraryLoadData(&lib, &wrapper, NULL, NULL, 0, NULL, NULL, 0));
@@ -345,15 +419,18 @@ run_main(void)
 	CALL(CUDA_SUCCESS, cuModuleGetFunction(&exit_early, mod, "zk_exit_early"));
 	CALL(CUDA_SUCCESS, cuModuleGetFunction(&coords, mod, "zk_coords"));
 	CALL(CUDA_SUCCESS, cuModuleGetFunction(&dynamic, mod, "zk_dynamic"));
+	CALL(CUDA_SUCCESS, cuModuleGetFunction(&groups, mod, "zk_activemask_groups"));
 	if (failures)
 		return 1;
 	test_block_sum(sum);
 	test_warp_ops(warp);
 	test_named_barriers_and_exit(named, exit_early);
+	test_activemask_groups(groups);
 	test_coords(coords);
 	test_dynamic(mod, lib, dynamic);
 	test_launch_errors(sum, coords, dynamic);
 	test_attributes(lib, sum, coords);
+	test_occupancy(sum, coords, dynamic);
 	test_stress(sum);
 	CALL(CUDA_SUCCESS, cuCtxSynchronize());
 	CALL(CUDA_SUCCESS, cuModuleUnload(by_fatbin));

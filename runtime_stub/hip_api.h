@@ -1,0 +1,97 @@
+/* The part of the HIP runtime API the HIP driver (drv_hip.c) calls, declared here so that
+ * the stub builds without ROCm. Only plain integers, pointers and opaque handles cross, so
+ * HIP 5, 6 and 7 share one ABI for them: the stand-in types below have the size and the
+ * calling convention of HIP's own. tests/unit/runtime_stub/test_hip_signatures.c checks
+ * every signature and value against ROCm's hip_runtime_api.h: it includes that header
+ * first and defines ZC_HIP_HEADER_TYPES, so that the lists name HIP's real types. */
+#ifndef ZC_HIP_API_H
+#define ZC_HIP_API_H
+
+#include <stddef.h>
+
+#ifndef ZC_HIP_HEADER_TYPES
+typedef int hipError_t;
+typedef void *hipStream_t;
+typedef void *hipEvent_t;
+typedef int hipDeviceAttribute_t;
+typedef int hipMemcpyKind;
+#define hipStreamPerThread ((hipStream_t)2)
+#endif
+
+/* Enumerators, with the values every HIP release since 5 gives them (PciDomainID: HIP 6
+ * added the spelling PciDomainId and kept this one). */
+#define HIP_CONSTANTS(X)                                                                   \
+	X(hipMemcpyDefault, 4)                                                                 \
+	X(hipHostMallocPortable, 1)                                                            \
+	X(hipHostMallocMapped, 2)                                                              \
+	X(hipMemAttachGlobal, 1)                                                               \
+	X(hipDeviceAttributeClockRate, 5)                                                      \
+	X(hipDeviceAttributeIntegrated, 16)                                                    \
+	X(hipDeviceAttributeL2CacheSize, 19)                                                   \
+	X(hipDeviceAttributeComputeCapabilityMajor, 23)                                        \
+	X(hipDeviceAttributeMaxBlocksPerMultiProcessor, 25)                                    \
+	X(hipDeviceAttributeMaxBlockDimX, 26)                                                  \
+	X(hipDeviceAttributeMaxBlockDimY, 27)                                                  \
+	X(hipDeviceAttributeMaxBlockDimZ, 28)                                                  \
+	X(hipDeviceAttributeMaxGridDimX, 29)                                                   \
+	X(hipDeviceAttributeMaxGridDimY, 30)                                                   \
+	X(hipDeviceAttributeMaxGridDimZ, 31)                                                   \
+	X(hipDeviceAttributeMaxThreadsPerBlock, 56)                                            \
+	X(hipDeviceAttributeMaxThreadsPerMultiProcessor, 57)                                   \
+	X(hipDeviceAttributeMemoryBusWidth, 59)                                                \
+	X(hipDeviceAttributeMemoryClockRate, 60)                                               \
+	X(hipDeviceAttributeComputeCapabilityMinor, 61)                                        \
+	X(hipDeviceAttributeMultiprocessorCount, 63)                                           \
+	X(hipDeviceAttributePciBusId, 67)                                                      \
+	X(hipDeviceAttributePciDeviceId, 68)                                                   \
+	X(hipDeviceAttributePciDomainID, 69)                                                   \
+	X(hipDeviceAttributeMaxRegistersPerBlock, 71)                                          \
+	X(hipDeviceAttributeMaxRegistersPerMultiprocessor, 72)                                 \
+	X(hipDeviceAttributeMaxSharedMemoryPerBlock, 74)                                       \
+	X(hipDeviceAttributeSharedMemPerBlockOptin, 75)                                        \
+	X(hipDeviceAttributeSharedMemPerMultiprocessor, 76)                                    \
+	X(hipDeviceAttributeTotalConstantMemory, 83)
+
+#ifndef ZC_HIP_HEADER_TYPES
+#define ZC_HIP_ENUMERATOR(name, value) name = value,
+enum { HIP_CONSTANTS(ZC_HIP_ENUMERATOR) };
+#undef ZC_HIP_ENUMERATOR
+#endif
+
+/* Every function the driver resolves with dlsym; each returns hipError_t. */
+#define HIP_FUNCTIONS(X)                                                                   \
+	X(hipInit, (unsigned flags))                                                           \
+	X(hipGetDeviceCount, (int *count))                                                     \
+	X(hipSetDevice, (int device))                                                          \
+	X(hipDeviceGetName, (char *name, int len, int device))                                 \
+	X(hipDeviceTotalMem, (size_t *bytes, int device))                                      \
+	X(hipDeviceGetAttribute, (int *value, hipDeviceAttribute_t attribute, int device))     \
+	X(hipMemGetInfo, (size_t *free_bytes, size_t *total_bytes))                            \
+	X(hipMalloc, (void **ptr, size_t bytes))                                               \
+	X(hipFree, (void *ptr))                                                                \
+	X(hipHostMalloc, (void **ptr, size_t bytes, unsigned flags))                           \
+	X(hipHostFree, (void *ptr))                                                            \
+	X(hipMallocManaged, (void **ptr, size_t bytes, unsigned flags))                        \
+	X(hipStreamCreateWithPriority, (hipStream_t * stream, unsigned flags, int priority))   \
+	X(hipStreamDestroy, (hipStream_t stream))                                              \
+	X(hipStreamQuery, (hipStream_t stream))                                                \
+	X(hipStreamSynchronize, (hipStream_t stream))                                          \
+	X(hipStreamWaitEvent, (hipStream_t stream, hipEvent_t event, unsigned flags))          \
+	X(hipStreamAddCallback, (hipStream_t stream,                                           \
+	                         void (*fn)(hipStream_t, hipError_t, void *), void *arg,       \
+	                         unsigned flags))                                              \
+	X(hipMemcpy2DAsync, (void *dst, size_t dst_pitch, const void *src, size_t src_pitch,   \
+	                     size_t width, size_t height, hipMemcpyKind kind,                 \
+	                     hipStream_t stream))                                              \
+	X(hipMemsetD8Async, (void *dst, unsigned char value, size_t count, hipStream_t stream)) \
+	X(hipMemsetD16Async, (void *dst, unsigned short value, size_t count,                   \
+	                      hipStream_t stream))                                             \
+	X(hipMemsetD32Async, (void *dst, int value, size_t count, hipStream_t stream))         \
+	X(hipEventCreateWithFlags, (hipEvent_t * event, unsigned flags))                       \
+	X(hipEventDestroy, (hipEvent_t event))                                                 \
+	X(hipEventRecord, (hipEvent_t event, hipStream_t stream))                              \
+	X(hipEventQuery, (hipEvent_t event))                                                   \
+	X(hipEventSynchronize, (hipEvent_t event))                                             \
+	X(hipEventElapsedTime, (float *ms, hipEvent_t start, hipEvent_t end))
+
+#endif
