@@ -134,6 +134,10 @@ float __zc_tanh_approx_f32(float x);
 
 double __zc_rcp_approx_f64(double x);
 double __zc_rsqrt_approx_f64(double x);
+/* The 8-bit float formats (format 0: e4m3, 1: e5m2): f32 to fp8 (.rn.satfinite, with
+ * .relu when relu is not 0) as the code in bits 0..7, and fp8 to f16 bits (exact). */
+uint32_t __zc_cvt_fp8_from_f32(float x, uint32_t format, uint32_t relu);
+uint32_t __zc_cvt_f16_from_fp8(uint32_t code, uint32_t format);
 /* Correctly rounded (round to nearest even) division, square root and reciprocal. */
 float __zc_div_rn_f32(float a, float b);
 float __zc_sqrt_rn_f32(float x);

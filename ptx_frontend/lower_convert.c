@@ -196,6 +196,79 @@ static void convert_pair(struct lower *L, enum ptx_type dt)
 	              PTX_TYPE_B32);
 }
 
+static LLVMValueRef u32c(struct lower *L, uint32_t v)
+{
+	return LLVMConstInt(ll_int(L, 32), v, 0);
+}
+
+/* The 8-bit float pairs (e4m3x2, e5m2x2), through the builtins all targets share:
+ *   cvt.rn.satfinite{.relu}.e4m3x2.f32 d, a, b     d = {fp8(a) high byte, fp8(b) low}
+ *   cvt.rn.satfinite{.relu}.e4m3x2.f16x2 d, a      each half of a, high half high
+ *   cvt.rn{.relu}.f16x2.e4m3x2 d, a                each byte of a to an f16, high high */
+static bool lower_fp8(struct lower *L, uint32_t format)
+{
+	LLVMValueRef relu = u32c(L, has_mod(L, "relu")), args[3], halves[2];
+	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx), half = LLVMHalfTypeInContext(L->ctx);
+
+	if (!has_mod(L, "rn"))
+		lower_unsupported(L);
+	if (mod_type(L, 0) == PTX_TYPE_F16X2) { /* from fp8 */
+		LLVMValueRef a = operand_value(L, op(L, 1), PTX_TYPE_B16), d;
+
+		expect_operands(L, 2);
+		for (int i = 0; i < 2; i++) {
+			args[0] = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, LLVMBuildZExt(L->b, a, ll_int(L, 32), ""),
+			                                           u32c(L, 8 * (unsigned)i), ""), u32c(L, 0xff), "");
+			args[1] = u32c(L, format);
+			halves[i] = call_builtin(L, "__zc_cvt_f16_from_fp8", ll_int(L, 32), args, 2);
+		}
+		d = LLVMBuildOr(L->b, LLVMBuildShl(L->b, halves[1], u32c(L, 16), ""), halves[0], "");
+		if (has_mod(L, "relu")) /* negative halves to +0; NaN stays */
+			for (int i = 0; i < 2; i++) {
+				LLVMValueRef h = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, d, u32c(L, 16 * (unsigned)i), ""),
+				                              u32c(L, 0xffff), "");
+				LLVMValueRef neg = LLVMBuildAnd(L->b,
+					LLVMBuildICmp(L->b, LLVMIntUGT, h, u32c(L, 0x8000), ""),
+					LLVMBuildICmp(L->b, LLVMIntULE, h, u32c(L, 0xfc00), ""), "");
+				d = LLVMBuildSelect(L->b, neg, LLVMBuildAnd(L->b, d, u32c(L, ~(0xffffu << (16 * i))), ""), d, "");
+			}
+		operand_store(L, op(L, 0), d, PTX_TYPE_B32);
+		return true;
+	}
+	if (!has_mod(L, "satfinite"))
+		lower_unsupported(L);
+	{
+		LLVMValueRef src[2], codes[2];
+
+		if (has_mod(L, "f32")) {
+			expect_operands(L, 3);
+			src[0] = operand_value(L, op(L, 1), PTX_TYPE_F32);
+			src[1] = operand_value(L, op(L, 2), PTX_TYPE_F32);
+		} else if (has_mod(L, "f16x2")) {
+			LLVMValueRef a = operand_value(L, op(L, 1), PTX_TYPE_B32);
+
+			expect_operands(L, 2);
+			for (int i = 0; i < 2; i++) {
+				LLVMValueRef h = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, a, u32c(L, 16 * (unsigned)(1 - i)), ""),
+				                                ll_int(L, 16), "");
+				src[i] = LLVMBuildFPExt(L->b, LLVMBuildBitCast(L->b, h, half, ""), f32, "");
+			}
+		} else {
+			lower_unsupported(L);
+		}
+		for (int i = 0; i < 2; i++) {
+			args[0] = src[i];
+			args[1] = u32c(L, format);
+			args[2] = relu;
+			codes[i] = call_builtin(L, "__zc_cvt_fp8_from_f32", ll_int(L, 32), args, 3);
+		}
+		operand_store(L, op(L, 0), LLVMBuildTrunc(L->b, LLVMBuildOr(L->b,
+		              LLVMBuildShl(L->b, codes[0], u32c(L, 8), ""), codes[1], ""), ll_int(L, 16), ""),
+		              PTX_TYPE_B16);
+	}
+	return true;
+}
+
 bool lower_convert(struct lower *L)
 {
 	enum ptx_type dt, st;
@@ -203,6 +276,8 @@ bool lower_convert(struct lower *L)
 
 	if (strcmp(L->insn->opcode, "cvt") != 0)
 		return false;
+	if (has_mod(L, "e4m3x2") || has_mod(L, "e5m2x2"))
+		return lower_fp8(L, has_mod(L, "e5m2x2"));
 	dt = mod_type(L, 0);
 	st = mod_type(L, 1);
 	if ((dt == PTX_TYPE_F16X2 || dt == PTX_TYPE_BF16X2) && st == PTX_TYPE_F32 && !has_mod(L, "satfinite")) {
