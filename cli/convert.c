@@ -147,7 +147,10 @@ static void add_unit(const Input *in, const ConvertOptions *o, AotBuilder *b, co
 		if (u->error[t])
 			aot_add_untranslated(b, m, o->targets[t]->name, NULL, u->error[t]);
 		else
-			aot_add_code_object(b, m, o->targets[t]->name, u->code[t].data, u->code[t].size, true);
+			/* Host code objects stay uncompressed: the CPU driver writes them to a memfd
+			 * as they are, and they are small beside a library's GPU code. */
+			aot_add_code_object(b, m, o->targets[t]->name, u->code[t].data, u->code[t].size,
+			                    o->targets[t]->kind != ZC_CODE_OBJECT_HOST);
 	}
 	for (uint32_t k = 0; k < u->nkernels; k++) {
 		const struct ptx_kernel_info *ki = &u->kernels[k];
