@@ -1,8 +1,11 @@
 /* The HIP driver: maps the driver interface onto the user's ROCm HIP runtime, loaded with
  * dlopen (never linked at build time); hip_api.h declares what it calls. Device properties
  * come from hipDeviceGetAttribute, whose numbering is the same in HIP 5, 6 and 7, rather
- * than from hipDeviceProp_t, whose layout changed in HIP 6. */
+ * than from hipDeviceProp_t, whose layout changed in HIP 6; only the code object target,
+ * which no attribute gives, is read from hipDeviceProp_t, at the offset of its version. */
 #include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,8 @@
 static struct {
 #define DECLARE(name, params) hipError_t(*name) params;
 	HIP_FUNCTIONS(DECLARE)
+	HIP_OPTIONAL_FUNCTIONS(DECLARE)
+	HIP_OPTIONAL_FUNCTIONS_R0600(DECLARE)
 #undef DECLARE
 } hip;
 
@@ -24,6 +29,19 @@ struct zc_drv_stream {
 struct zc_drv_event {
 	hipEvent_t hip;
 };
+
+struct zc_drv_module {
+	hipModule_t hip;
+	int device;
+};
+
+/* A struct zc_drv_function is a hipFunction_t itself: HIP keeps the function as long as
+ * its module, and the launch needs nothing else. */
+static hipFunction_t
+hip_function(struct zc_drv_function *f)
+{
+	return (hipFunction_t)(void *)f;
+}
 
 /* HIP's codes follow CUDA's runtime numbering; from 100 on they are the driver's too. */
 static CUresult
@@ -85,6 +103,10 @@ load(void)
 	}
 	HIP_FUNCTIONS(RESOLVE)
 #undef RESOLVE
+#define RESOLVE_OPTIONAL(name, params) *(void **)&hip.name = dlsym(lib, #name);
+	HIP_OPTIONAL_FUNCTIONS(RESOLVE_OPTIONAL)
+	HIP_OPTIONAL_FUNCTIONS_R0600(RESOLVE_OPTIONAL)
+#undef RESOLVE_OPTIONAL
 	return CUDA_SUCCESS;
 }
 
@@ -349,6 +371,129 @@ hip_event_elapsed(float *ms, struct zc_drv_event *start, struct zc_drv_event *en
 	return CALL(hipEventElapsedTime, ms, start->hip, end->hip);
 }
 
+/* The device's gcnArchName without its feature suffix ("gfx90a:sramecc+:xnack-" is
+ * gfx90a): the AOT image names its code objects by processor only. HIP 6 and later fill
+ * their own layout through hipGetDevicePropertiesR0600; HIP 5 has only
+ * hipGetDeviceProperties, with its layout. */
+static CUresult
+hip_code_target(int ordinal, char *name, size_t size)
+{
+	_Alignas(max_align_t) char properties[ZC_HIP_PROPS_BUFFER_SIZE] = { 0 };
+	size_t arch_offset;
+	CUresult r;
+
+	if (hip.hipGetDevicePropertiesR0600) {
+		r = CALL(hipGetDevicePropertiesR0600, (hipDeviceProp_tR0600 *)(void *)properties, ordinal);
+		arch_offset = ZC_HIP_PROPS_R0600_GCN_ARCH_NAME;
+	} else if (hip.hipGetDeviceProperties) {
+		r = CALL(hipGetDeviceProperties, (hipDeviceProp_t *)(void *)properties, ordinal);
+		arch_offset = ZC_HIP_PROPS_GCN_ARCH_NAME;
+	} else {
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED,
+		                 "the HIP runtime has neither hipGetDevicePropertiesR0600 nor "
+		                 "hipGetDeviceProperties");
+	}
+	if (r != CUDA_SUCCESS)
+		return r;
+
+	const char *arch = properties + arch_offset;
+	size_t length = strnlen(arch, ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE);
+	const char *features = memchr(arch, ':', length);
+
+	if (features)
+		length = (size_t)(features - arch);
+	if (length == 0 || length == ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE)
+		return stub_fail(CUDA_ERROR_INVALID_DEVICE, "HIP device %d reports no usable gcnArchName",
+		                 ordinal);
+	if (length >= size)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "HIP device %d: gcnArchName %.*s is too long",
+		                 ordinal, (int)length, arch);
+	memcpy(name, arch, length);
+	name[length] = '\0';
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+hip_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_drv_module **out)
+{
+	struct zc_drv_module *m = stub_alloc(sizeof *m);
+	CUresult r;
+
+	if (!m)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "module");
+	m->device = ordinal;
+	/* HIP loads the code object onto the current device, and copies it: the caller frees
+	 * the bytes. The size is not passed: HIP reads it from the ELF headers. */
+	r = use_device(ordinal);
+	if (r == CUDA_SUCCESS)
+		r = CALL(hipModuleLoadData, &m->hip, bytes);
+	if (r != CUDA_SUCCESS) {
+		stub_free(m);
+		return r;
+	}
+	*out = m;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+hip_module_unload(struct zc_drv_module *m)
+{
+	CUresult r = use_device(m->device);
+
+	if (r == CUDA_SUCCESS)
+		r = CALL(hipModuleUnload, m->hip);
+	stub_free(m);
+	return r;
+}
+
+static CUresult
+hip_module_function(struct zc_drv_module *m, const char *name, struct zc_drv_function **out)
+{
+	hipFunction_t function;
+	CUresult r = use_device(m->device);
+
+	if (r == CUDA_SUCCESS)
+		r = CALL(hipModuleGetFunction, &function, m->hip, name);
+	if (r == CUDA_SUCCESS)
+		*out = (struct zc_drv_function *)(void *)function;
+	return r;
+}
+
+static CUresult
+hip_module_global(struct zc_drv_module *m, const char *name, void **address)
+{
+	hipDeviceptr_t global;
+	size_t bytes;  /* some HIP releases refuse a NULL size */
+	CUresult r = use_device(m->device);
+
+	if (r == CUDA_SUCCESS)
+		r = CALL(hipModuleGetGlobal, &global, &bytes, m->hip, name);
+	if (r == CUDA_SUCCESS)
+		*address = global;
+	return r;
+}
+
+/* The .param buffer is already in the AMDGPU kernarg layout, so it goes through extra as
+ * one block; HIP copies it before returning. Static shared memory is not passed: the code
+ * object's kernel descriptor reserves it. */
+static CUresult
+hip_launch(struct zc_drv_stream *s, const struct zc_launch *l)
+{
+	size_t params_size = l->params_size;
+	void *extra[] = {
+		HIP_LAUNCH_PARAM_BUFFER_POINTER, (void *)(uintptr_t)l->params,
+		HIP_LAUNCH_PARAM_BUFFER_SIZE, &params_size,
+		HIP_LAUNCH_PARAM_END,
+	};
+	CUresult r = use_device(s->device);
+
+	if (r == CUDA_SUCCESS)
+		r = CALL(hipModuleLaunchKernel, hip_function(l->function), l->grid[0], l->grid[1],
+		         l->grid[2], l->block[0], l->block[1], l->block[2], l->dynamic_shared,
+		         s->hip, NULL, extra);
+	return r;
+}
+
 const struct zc_driver zc_hip_driver = {
 	.name = "hip",
 	.init = hip_init,
@@ -371,4 +516,10 @@ const struct zc_driver zc_hip_driver = {
 	.event_query = hip_event_query,
 	.event_sync = hip_event_sync,
 	.event_elapsed = hip_event_elapsed,
+	.code_target = hip_code_target,
+	.module_load = hip_module_load,
+	.module_unload = hip_module_unload,
+	.module_function = hip_module_function,
+	.module_global = hip_module_global,
+	.launch = hip_launch,
 };

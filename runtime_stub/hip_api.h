@@ -15,8 +15,27 @@ typedef void *hipStream_t;
 typedef void *hipEvent_t;
 typedef int hipDeviceAttribute_t;
 typedef int hipMemcpyKind;
+typedef void *hipDeviceptr_t;
+typedef struct ihipModule_t *hipModule_t;
+typedef struct ihipModuleSymbol_t *hipFunction_t;
+/* Only ever behind a pointer, into a buffer of ZC_HIP_PROPS_BUFFER_SIZE bytes. */
+typedef struct hipDeviceProp_t hipDeviceProp_t;
+typedef struct hipDeviceProp_tR0600 hipDeviceProp_tR0600;
 #define hipStreamPerThread ((hipStream_t)2)
+#define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
+#define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
+#define HIP_LAUNCH_PARAM_END ((void *)3)
 #endif
+
+/* Where the device properties keep gcnArchName, the only field the driver reads from them:
+ * HIP 5's layout, which hipGetDeviceProperties fills, and HIP 6's, which
+ * hipGetDevicePropertiesR0600 fills (HIP 6 renamed the header's hipGetDeviceProperties to
+ * it). Either struct fits in the buffer; later HIP 5 releases appended fields, so the
+ * buffer is larger than both. */
+#define ZC_HIP_PROPS_GCN_ARCH_NAME 396
+#define ZC_HIP_PROPS_R0600_GCN_ARCH_NAME 1160
+#define ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE 256
+#define ZC_HIP_PROPS_BUFFER_SIZE 4096
 
 /* Enumerators, with the values every HIP release since 5 gives them (PciDomainID: HIP 6
  * added the spelling PciDomainId and kept this one). */
@@ -92,6 +111,25 @@ enum { HIP_CONSTANTS(ZC_HIP_ENUMERATOR) };
 	X(hipEventRecord, (hipEvent_t event, hipStream_t stream))                              \
 	X(hipEventQuery, (hipEvent_t event))                                                   \
 	X(hipEventSynchronize, (hipEvent_t event))                                             \
-	X(hipEventElapsedTime, (float *ms, hipEvent_t start, hipEvent_t end))
+	X(hipEventElapsedTime, (float *ms, hipEvent_t start, hipEvent_t end))                  \
+	X(hipModuleLoadData, (hipModule_t * module, const void *image))                        \
+	X(hipModuleUnload, (hipModule_t module))                                               \
+	X(hipModuleGetFunction, (hipFunction_t * function, hipModule_t module,                 \
+	                         const char *name))                                            \
+	X(hipModuleGetGlobal, (hipDeviceptr_t * address, size_t *bytes, hipModule_t module,    \
+	                       const char *name))                                              \
+	X(hipModuleLaunchKernel, (hipFunction_t function, unsigned grid_x, unsigned grid_y,    \
+	                          unsigned grid_z, unsigned block_x, unsigned block_y,         \
+	                          unsigned block_z, unsigned shared_bytes, hipStream_t stream, \
+	                          void **params, void **extra))
+
+/* Functions the driver resolves when the runtime has them, and does without otherwise:
+ * hipGetDeviceProperties is the HIP 5 header's (a HIP 6 header names R0600 so), and
+ * hipGetDevicePropertiesR0600 only HIP 6's on, so the signature test checks the second
+ * against a HIP 6 header only. */
+#define HIP_OPTIONAL_FUNCTIONS(X)                                                          \
+	X(hipGetDeviceProperties, (hipDeviceProp_t * properties, int device))
+#define HIP_OPTIONAL_FUNCTIONS_R0600(X)                                                    \
+	X(hipGetDevicePropertiesR0600, (hipDeviceProp_tR0600 * properties, int device))
 
 #endif
