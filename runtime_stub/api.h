@@ -137,6 +137,8 @@ struct zc_image {
 /* The image and module holding the code for a wrapper, fatbin or PTX pointer;
  * CUDA_ERROR_NO_BINARY_FOR_GPU, and the reason in the trace, when there is none. */
 CUresult zc_image_find(const void *code, struct zc_image **image, uint32_t *module);
+/* True if a file of the process carries code objects for `target` ("host"). */
+bool zc_images_have_target(const char *target);
 
 /* module.c: a loaded library or module. Its code object is loaded when first needed. */
 struct zc_library {

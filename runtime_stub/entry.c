@@ -28,7 +28,8 @@ start_driver(const struct zc_driver *driver)
 }
 
 /* ZLUDA_CONVERT_DRIVER=hip|host chooses; otherwise HIP when it finds a device, else the
- * CPU. */
+ * CPU when a converted file of the process has code for it, else no device: a program
+ * converted only for GPUs then fails the way it would on a machine without one. */
 static void
 select_driver(void)
 {
@@ -41,8 +42,12 @@ select_driver(void)
 	else if (choice && *choice)
 		init_state.result = stub_fail(CUDA_ERROR_NO_DEVICE,
 		                            "ZLUDA_CONVERT_DRIVER=%s is not hip or host", choice);
-	else if (start_driver(&zc_hip_driver) != CUDA_SUCCESS)
+	else if (start_driver(&zc_hip_driver) != CUDA_SUCCESS && zc_images_have_target("host"))
 		init_state.result = start_driver(&zc_host_driver);
+	else if (!zc_drv)
+		init_state.result = stub_fail(CUDA_ERROR_NO_DEVICE,
+		                            "no AMD GPU, and no converted file of this process has "
+		                            "code for the CPU (--offload-arch=host)");
 	else
 		init_state.result = CUDA_SUCCESS;
 	if (zc_tracing && zc_drv)

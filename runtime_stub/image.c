@@ -2,6 +2,7 @@
  * the pointer lies in, that file's AOT image (located, mapped and parsed once per file), and
  * the module the image keys by the hash of what the pointer points at (design decision 6). */
 #include <fcntl.h>
+#include <stdio.h>
 #include <link.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -142,6 +143,43 @@ search(const char *path, AotKeyKind kind, uint64_t hash, struct zc_image **out, 
 	}
 	*out = NULL;
 	return false;
+}
+
+struct object_paths {
+	char paths[64][512];
+	size_t count;
+};
+
+static int
+collect_path(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct object_paths *objects = data;
+	const char *name = info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
+
+	(void)size;
+	/* the vDSO and other objects without a file of their own have no image */
+	if (name[0] == '/' && objects->count < 64)
+		snprintf(objects->paths[objects->count++], sizeof objects->paths[0], "%s", name);
+	return 0;
+}
+
+bool
+zc_images_have_target(const char *target)
+{
+	static struct object_paths objects;
+	bool found = false;
+
+	pthread_mutex_lock(&cache.lock);
+	objects.count = 0;
+	dl_iterate_phdr(collect_path, &objects);
+	for (size_t i = 0; i < objects.count && !found; i++) {
+		struct zc_image *img = image_of_file(objects.paths[i]);
+
+		for (uint32_t c = 0; img && img->found && c < img->aot.code_objects.count && !found; c++)
+			found = strcmp(aot_code_object(&img->aot, c).target, target) == 0;
+	}
+	pthread_mutex_unlock(&cache.lock);
+	return found;
 }
 
 CUresult
