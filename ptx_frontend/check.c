@@ -156,21 +156,6 @@ static const struct name *use(struct checker *c, const struct ptx_operand *o)
 	check_fail(c, o->loc, "'%s' is not declared", o->name);
 }
 
-static unsigned bits_of(enum ptx_type t)
-{
-	switch (t) {
-	case PTX_TYPE_PRED: return 1;
-	case PTX_TYPE_B8: case PTX_TYPE_U8: case PTX_TYPE_S8: return 8;
-	case PTX_TYPE_B16: case PTX_TYPE_U16: case PTX_TYPE_S16: case PTX_TYPE_F16:
-	case PTX_TYPE_BF16: return 16;
-	case PTX_TYPE_B32: case PTX_TYPE_U32: case PTX_TYPE_S32: case PTX_TYPE_F32:
-	case PTX_TYPE_F16X2: case PTX_TYPE_BF16X2: case PTX_TYPE_TF32: return 32;
-	case PTX_TYPE_B64: case PTX_TYPE_U64: case PTX_TYPE_S64: case PTX_TYPE_F64: return 64;
-	case PTX_TYPE_B128: return 128;
-	default: return 0;
-	}
-}
-
 static void check_operand(struct checker *c, const struct ptx_operand *o)
 {
 	switch (o->kind) {
@@ -200,23 +185,16 @@ static unsigned result_bits(const struct ptx_insn *in)
 	if (!known || in->nops == 0)
 		return 0;
 	for (uint32_t i = 0; i < in->nmods; i++) {
-		static const struct { const char *name; enum ptx_type type; } types[] = {
-			{"u16", PTX_TYPE_U16}, {"s16", PTX_TYPE_S16}, {"b16", PTX_TYPE_B16},
-			{"u32", PTX_TYPE_U32}, {"s32", PTX_TYPE_S32}, {"b32", PTX_TYPE_B32},
-			{"f32", PTX_TYPE_F32}, {"u64", PTX_TYPE_U64}, {"s64", PTX_TYPE_S64},
-			{"b64", PTX_TYPE_B64}, {"f64", PTX_TYPE_F64},
-		};
+		enum ptx_type t = ptx_type_of_modifier(in->mods[i]);
 
-		for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
-			if (strcmp(in->mods[i], types[t].name) != 0)
-				continue;
-			for (uint32_t w = 0; w < in->nmods; w++)
-				if (strcmp(in->mods[w], "wide") == 0)
-					return 2 * bits_of(types[t].type);
-			/* popc and clz write a .u32 count whatever they count */
-			return strcmp(in->opcode, "popc") == 0 || strcmp(in->opcode, "clz") == 0
-			       ? 32 : bits_of(types[t].type);
-		}
+		if (t == PTX_TYPE_NONE)
+			continue;
+		for (uint32_t w = 0; w < in->nmods; w++)
+			if (strcmp(in->mods[w], "wide") == 0)
+				return 2 * ptx_type_bits(t);
+		/* popc and clz write a .u32 count whatever they count */
+		return strcmp(in->opcode, "popc") == 0 || strcmp(in->opcode, "clz") == 0
+		       ? 32 : ptx_type_bits(t);
 	}
 	return 0;
 }
@@ -245,9 +223,9 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 	if (bits && in->ops[0].kind == PTX_OP_NAME) {
 		const struct name *d = lookup(c, in->ops[0].name);
 
-		if (d && d->kind == NAME_REG && bits_of(d->type) && bits_of(d->type) < bits)
+		if (d && d->kind == NAME_REG && ptx_type_bits(d->type) && ptx_type_bits(d->type) < bits)
 			check_fail(c, in->ops[0].loc, "destination '%s' has %u bits; %s writes %u",
-			           in->ops[0].name, bits_of(d->type), in->opcode, bits);
+			           in->ops[0].name, ptx_type_bits(d->type), in->opcode, bits);
 	}
 }
 

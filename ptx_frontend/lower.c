@@ -50,19 +50,12 @@ _Noreturn void lower_unsupported(struct lower *L)
 
 /* ---- types ---------------------------------------------------------------- */
 
+/* Handles (texture, sampler and surface references) are 64-bit, as is an untyped operand. */
 unsigned type_bits(enum ptx_type t)
 {
-	switch (t) {
-	case PTX_TYPE_PRED: return 1;
-	case PTX_TYPE_B8: case PTX_TYPE_U8: case PTX_TYPE_S8: return 8;
-	case PTX_TYPE_B16: case PTX_TYPE_U16: case PTX_TYPE_S16: case PTX_TYPE_F16:
-	case PTX_TYPE_BF16: return 16;
-	case PTX_TYPE_B32: case PTX_TYPE_U32: case PTX_TYPE_S32: case PTX_TYPE_F32:
-	case PTX_TYPE_F16X2: case PTX_TYPE_BF16X2: case PTX_TYPE_TF32: return 32;
-	case PTX_TYPE_B64: case PTX_TYPE_U64: case PTX_TYPE_S64: case PTX_TYPE_F64: return 64;
-	case PTX_TYPE_B128: return 128;
-	default: return 64; /* texture and sampler references are 64-bit handles */
-	}
+	unsigned bits = ptx_type_bits(t);
+
+	return bits ? bits : 64;
 }
 
 bool type_is_float(enum ptx_type t)
@@ -97,24 +90,6 @@ LLVMTypeRef ll_type(struct lower *L, enum ptx_type t)
 	}
 }
 
-enum ptx_type parse_type_name(const char *m)
-{
-	static const struct { const char *name; enum ptx_type type; } types[] = {
-		{"b8", PTX_TYPE_B8}, {"b16", PTX_TYPE_B16}, {"b32", PTX_TYPE_B32},
-		{"b64", PTX_TYPE_B64}, {"b128", PTX_TYPE_B128}, {"u8", PTX_TYPE_U8},
-		{"u16", PTX_TYPE_U16}, {"u32", PTX_TYPE_U32}, {"u64", PTX_TYPE_U64},
-		{"s8", PTX_TYPE_S8}, {"s16", PTX_TYPE_S16}, {"s32", PTX_TYPE_S32},
-		{"s64", PTX_TYPE_S64}, {"f16", PTX_TYPE_F16}, {"f16x2", PTX_TYPE_F16X2},
-		{"bf16", PTX_TYPE_BF16}, {"bf16x2", PTX_TYPE_BF16X2}, {"f32", PTX_TYPE_F32},
-		{"f64", PTX_TYPE_F64}, {"tf32", PTX_TYPE_TF32}, {"pred", PTX_TYPE_PRED},
-	};
-
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (strcmp(m, types[i].name) == 0)
-			return types[i].type;
-	return PTX_TYPE_NONE;
-}
-
 unsigned space_addrspace(struct lower *L, enum ptx_space space)
 {
 	switch (space) {
@@ -140,7 +115,7 @@ bool has_mod(struct lower *L, const char *mod)
 enum ptx_type mod_type(struct lower *L, int which)
 {
 	for (uint32_t i = 0; i < L->insn->nmods; i++) {
-		enum ptx_type t = parse_type_name(L->insn->mods[i]);
+		enum ptx_type t = ptx_type_of_modifier(L->insn->mods[i]);
 
 		if (t != PTX_TYPE_NONE && which-- == 0)
 			return t;

@@ -116,7 +116,6 @@ void build_return(struct lower *L);
 /* Modifier queries on the instruction being lowered. */
 bool has_mod(struct lower *L, const char *mod);
 enum ptx_type mod_type(struct lower *L, int which); /* which: 0 first type modifier, 1 second */
-enum ptx_type parse_type_name(const char *mod);
 const struct ptx_operand *op(struct lower *L, unsigned i);
 void expect_operands(struct lower *L, unsigned n);
 

@@ -193,6 +193,24 @@ const char *ptx_space_name(enum ptx_space space)
 	return "";
 }
 
+enum ptx_type ptx_type_of_modifier(const char *mod)
+{
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(types[i].name + 1, mod) == 0)
+			return types[i].type;
+	return PTX_TYPE_NONE;
+}
+
+unsigned ptx_type_bits(enum ptx_type type)
+{
+	if (type == PTX_TYPE_PRED)
+		return 1;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i].type == type)
+			return 8u * types[i].size;
+	return 0;
+}
+
 const char *ptx_type_name(enum ptx_type type)
 {
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)

@@ -229,6 +229,10 @@ bool ptx_is_special_register(const char *name);
 
 bool ptx_opcode_is_known(const char *opcode);
 const char *ptx_type_name(enum ptx_type type);
+/* The type a modifier names ("u32", no dot), PTX_TYPE_NONE if none; a type's width in bits
+ * (1 for .pred, 0 for PTX_TYPE_NONE). */
+enum ptx_type ptx_type_of_modifier(const char *mod);
+unsigned ptx_type_bits(enum ptx_type type);
 const char *ptx_space_name(enum ptx_space space);
 
 #endif
