@@ -29,8 +29,10 @@ typedef struct {
 	char **code_object_files; /* extract: one per code object of the image */
 } Input;
 
-/* Opens, discovers and lists kernels; on bad input prints the error and exits 1. */
-void input_load(Input *in, const char *path);
+/* Opens and discovers, and with list_kernels decompresses every PTX entry to list its
+ * kernels (convert decompresses the PTX it translates itself); on bad input prints the
+ * error and exits 1. */
+void input_load(Input *in, const char *path, bool list_kernels);
 void input_free(Input *in);
 void input_write_json(const Input *in, Json *j);
 

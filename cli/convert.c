@@ -398,7 +398,7 @@ int cmd_convert(int argc, char **argv)
 	check_output(&o);
 	if (o.save_temps && mkdir(o.save_temps, 0777) != 0 && errno != EEXIST)
 		fail_input(o.save_temps, "cannot create directory: %s", strerror(errno));
-	input_load(&in, o.in);
+	input_load(&in, o.in, false);
 	if (in.bin.format == BIN_RAW_FATBIN)
 		fail_input(o.in, "a bare fatbin has no program to carry the converted code; convert "
 		           "the executable or library that embeds it (inspect and extract read it)");

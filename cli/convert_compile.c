@@ -106,8 +106,29 @@ static void export_shared_layout(LLVMModuleRef m, uint64_t size)
 	LLVMSetGlobalConstant(g, 1);
 }
 
-/* Parses and lowers every member, links them into one module. The first target (index 0)
- * also records the kernel table and globals: they do not depend on the target. */
+static char *diagnostic(const Unit *u, size_t m, const struct ptx_diag *diag)
+{
+	return format("PTX of fatbin %zu, line %u:%u: %s", u->members[m], diag->loc.line,
+	              diag->loc.col, diag->message);
+}
+
+/* Parses and checks every member once, before the jobs, and lists the unit's globals. */
+static void parse_unit(Unit *u)
+{
+	u->asts = zc_alloc((u->nmembers + 1) * sizeof(*u->asts));
+	for (size_t m = 0; m < u->nmembers && !u->parse_error; m++) {
+		struct ptx_diag diag;
+
+		u->asts[m] = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
+		if (!u->asts[m] || !ptx_check(u->asts[m], &diag))
+			u->parse_error = diagnostic(u, m, &diag);
+		else
+			collect_globals(u, u->asts[m]);
+	}
+}
+
+/* Lowers every member and links them into one module. The first target (index 0) also
+ * records the kernel table: it does not depend on the target. */
 static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, char **error)
 {
 	const ZcTarget *target = J->o->targets[t];
@@ -118,23 +139,16 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 
 	for (size_t m = 0; m < u->nmembers; m++) {
 		struct ptx_diag diag;
-		struct ptx_module *ast = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
 		struct ptx_lowered l;
 
-		if (!ast || !ptx_check(ast, &diag) || !ptx_lower(ast, hooks, ctx, shared_end, &l, &diag)) {
-			*error = format("PTX of fatbin %zu, line %u:%u: %s", u->members[m], diag.loc.line,
-			                diag.loc.col, diag.message);
-			if (ast)
-				ptx_module_free(ast);
+		if (!ptx_lower(u->asts[m], hooks, ctx, shared_end, &l, &diag)) {
+			*error = diagnostic(u, m, &diag);
 			if (linked)
 				LLVMDisposeModule(linked);
 			return NULL;
 		}
-		if (t == 0) {
+		if (t == 0)
 			keep_kernels(u, &l);
-			collect_globals(u, ast);
-		}
-		ptx_module_free(ast);
 		shared_end = l.shared_layout_end;
 		if (!linked) {
 			linked = l.module;
@@ -200,10 +214,17 @@ static void run_job(Jobs *J, size_t job)
 	Unit *u = &J->units[job / J->o->ntargets];
 	size_t t = job % J->o->ntargets;
 	const ZcTarget *target = J->o->targets[t];
-	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMContextRef ctx;
 	ZcCodegenOptions options = {0};
 	char *error = NULL;
-	LLVMModuleRef m = lower_unit(J, u, t, ctx, &error);
+	LLVMModuleRef m;
+
+	if (u->parse_error) {
+		u->error[t] = zc_strndup(u->parse_error, strlen(u->parse_error));
+		return;
+	}
+	ctx = LLVMContextCreate();
+	m = lower_unit(J, u, t, ctx, &error);
 
 	if (m && J->o->save_temps) {
 		char *ir = LLVMPrintModuleToString(m), *suffix = format("%s.ll", target->name);
@@ -267,6 +288,9 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 			save(o, &units[i], suffix, units[i].texts[m], strlen(units[i].texts[m]));
 			free(suffix);
 		}
+	for (size_t i = 0; i < nunits; i++)
+		if (!units[i].skip_reason)
+			parse_unit(&units[i]);
 	J.progress = verbosity >= 1 && isatty(2);
 	pthread_mutex_init(&J.lock, NULL);
 	zc_backend_init();

@@ -139,7 +139,7 @@ int cmd_extract(int argc, char **argv)
 		fail_usage("extract: no input file");
 	if (!dir || !*dir)
 		fail_usage("extract: no output directory (use -o DIR)");
-	input_load(&in, path);
+	input_load(&in, path, true);
 	make_directories(dir);
 	extract_all(&in, dir);
 	len = strlen(dir) + sizeof("/index.json");

@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "embed.h"
 
-static void list_kernels(Input *in, size_t ci, size_t ei)
+static void find_kernels(Input *in, size_t ci, size_t ei)
 {
 	const Entry *e = &in->set.containers[ci].entries[ei];
 	EntryExtra *x = &in->extra[ci][ei];
@@ -22,7 +22,7 @@ static void list_kernels(Input *in, size_t ci, size_t ei)
 	free(text);
 }
 
-void input_load(Input *in, const char *path)
+void input_load(Input *in, const char *path, bool list_kernels)
 {
 	ZcError err;
 
@@ -34,8 +34,8 @@ void input_load(Input *in, const char *path)
 	in->extra = zc_alloc(in->set.ncontainers * sizeof(EntryExtra *));
 	for (size_t ci = 0; ci < in->set.ncontainers; ci++) {
 		in->extra[ci] = zc_alloc(in->set.containers[ci].nentries * sizeof(EntryExtra));
-		for (size_t ei = 0; ei < in->set.containers[ci].nentries; ei++)
-			list_kernels(in, ci, ei);
+		for (size_t ei = 0; list_kernels && ei < in->set.containers[ci].nentries; ei++)
+			find_kernels(in, ci, ei);
 	}
 	for (size_t i = 0; i < in->set.nnotes; i++)
 		inform(2, "%s: note: %s", path, in->set.notes[i]);

@@ -128,7 +128,7 @@ int cmd_inspect(int argc, char **argv)
 	}
 	if (!path)
 		fail_usage("inspect: no input file");
-	input_load(&in, path);
+	input_load(&in, path, true);
 	if (json) {
 		Json j;
 
