@@ -24,6 +24,7 @@ typedef struct {
 	Binary bin;
 	FatbinSet set;
 	EntryExtra **extra; /* [container][entry] */
+	EntryExtra ptx_file; /* a PTX file: its kernels */
 	bool has_image;     /* a converted binary: its AOT image, viewed in place */
 	AotImage image;
 	char **code_object_files; /* extract: one per code object of the image */

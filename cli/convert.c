@@ -178,7 +178,7 @@ static void print_dumps(const ConvertOptions *o, const Unit *units, size_t nunit
 		const Unit *u = &units[i];
 
 		for (size_t m = 0; strcmp(o->dump, "ptx") == 0 && m < u->nmembers; m++)
-			printf("// %s: PTX of fatbin %zu\n%s\n", u->name, u->members[m], u->texts[m]);
+			printf("// %s: %s\n%s\n", u->name, unit_member_name(u, m).text, u->texts[m]);
 		for (size_t t = 0; strcmp(o->dump, "ptx") != 0 && t < o->ntargets; t++)
 			if (u->dump[t])
 				printf("; %s, %s, %s\n%s\n", u->name, o->targets[t]->name, o->dump, u->dump[t]);
@@ -399,9 +399,6 @@ int cmd_convert(int argc, char **argv)
 	if (o.save_temps && mkdir(o.save_temps, 0777) != 0 && errno != EEXIST)
 		fail_input(o.save_temps, "cannot create directory: %s", strerror(errno));
 	input_load(&in, o.in, false);
-	if (in.bin.format == BIN_RAW_FATBIN)
-		fail_input(o.in, "a bare fatbin has no program to carry the converted code; convert "
-		           "the executable or library that embeds it (inspect and extract read it)");
 	units_find(&in, &units, &nunits);
 	units_compile(&in, units, nunits, &o);
 	failures = count_failures(&o, units, nunits);
@@ -409,7 +406,9 @@ int cmd_convert(int argc, char **argv)
 		print_dumps(&o, units, nunits);
 	if (!(o.strict && failures)) {
 		write_output(&in, &o, units, nunits);
-		place_stub(&in, &o);
+		/* a module file is loaded by a program, which brings the stub */
+		if (in.bin.format == BIN_ELF || in.bin.format == BIN_PE)
+			place_stub(&in, &o);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;

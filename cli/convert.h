@@ -44,8 +44,17 @@ typedef struct {
 	const char *dump;         /* NULL, "ptx", "ll", "ll-opt" or "asm" */
 } ConvertOptions;
 
+/* A unit member of a PTX file rather than of a fatbin. */
+#define MEMBER_PTX_FILE SIZE_MAX
+
+typedef struct {
+	char text[48];
+} MemberName;
+
 /* convert_units.c */
 void units_find(const Input *in, Unit **units, size_t *nunits);
+/* "PTX of fatbin 3", "the PTX file": what messages call member m. */
+MemberName unit_member_name(const Unit *u, size_t m);
 void units_free(Unit *units, size_t nunits);
 
 /* convert_compile.c */

@@ -108,7 +108,7 @@ static void export_shared_layout(LLVMModuleRef m, uint64_t size)
 
 static char *diagnostic(const Unit *u, size_t m, const struct ptx_diag *diag)
 {
-	return format("PTX of fatbin %zu, line %u:%u: %s", u->members[m], diag->loc.line,
+	return format("%s, line %u:%u: %s", unit_member_name(u, m).text, diag->loc.line,
 	              diag->loc.col, diag->message);
 }
 
@@ -153,8 +153,8 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 		if (!linked) {
 			linked = l.module;
 		} else if (LLVMLinkModules2(linked, l.module)) {
-			*error = format("linking the PTX of fatbin %zu with the other members failed",
-			                u->members[m]);
+			*error = format("linking the %s with the other members failed",
+			                unit_member_name(u, m).text);
 			l.module = NULL;
 			ptx_lowered_free(&l);
 			LLVMDisposeModule(linked);

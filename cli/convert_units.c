@@ -1,6 +1,7 @@
 /* Which loadable units a binary has: one per fatbin that carries PTX (the one cudart
  * registers through its wrapper, or one a library loads by address), and one for all the
- * relocatable fatbins of an -rdc link, keyed by the device-link image cudart registers. */
+ * relocatable fatbins of an -rdc link, keyed by the device-link image cudart registers.
+ * A PTX file is one unit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,32 @@ static int link_image(const Input *in)
 	return -1;
 }
 
+MemberName unit_member_name(const Unit *u, size_t m)
+{
+	MemberName n;
+
+	if (u->members[m] == MEMBER_PTX_FILE)
+		snprintf(n.text, sizeof(n.text), "the PTX file");
+	else
+		snprintf(n.text, sizeof(n.text), "PTX of fatbin %zu", u->members[m]);
+	return n;
+}
+
+/* The text before the first NUL, as the CUDA driver reads it. */
+static void add_ptx_file(const Input *in, Unit **units, size_t *nunits)
+{
+	const char *text = (const char *)in->bin.bytes;
+	Unit *u = add_unit(units, nunits, -1, "PTX file");
+
+	u->members = zc_alloc(sizeof(size_t));
+	u->ptx = zc_alloc(sizeof(Entry *));
+	u->texts = zc_alloc(sizeof(char *));
+	u->members[0] = MEMBER_PTX_FILE;
+	u->ptx[0] = NULL;
+	u->texts[0] = zc_strndup(text, strnlen(text, in->bin.size));
+	u->nmembers = 1;
+}
+
 void units_find(const Input *in, Unit **units, size_t *nunits)
 {
 	const FatbinSet *set = &in->set;
@@ -88,6 +115,10 @@ void units_find(const Input *in, Unit **units, size_t *nunits)
 
 	*units = NULL;
 	*nunits = 0;
+	if (in->bin.format == BIN_PTX) {
+		add_ptx_file(in, units, nunits);
+		return;
+	}
 	for (size_t ci = 0; ci < set->ncontainers; ci++) {
 		const Container *c = &set->containers[ci];
 		bool registered_v1 = c->wrapper >= 0 && set->wrappers[c->wrapper].version == 1;

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "embed.h"
@@ -37,6 +38,10 @@ void input_load(Input *in, const char *path, bool list_kernels)
 		for (size_t ei = 0; list_kernels && ei < in->set.containers[ci].nentries; ei++)
 			find_kernels(in, ci, ei);
 	}
+	if (list_kernels && in->bin.format == BIN_PTX)
+		in->ptx_file.nkernels = ptx_entry_names(
+			(const char *)in->bin.bytes, strnlen((const char *)in->bin.bytes, in->bin.size),
+			&in->ptx_file.kernels);
 	for (size_t i = 0; i < in->set.nnotes; i++)
 		inform(2, "%s: note: %s", path, in->set.notes[i]);
 	if (!binary_aot_image(&in->bin, &in->has_image, &in->image, &err))
@@ -60,6 +65,9 @@ void input_free(Input *in)
 		free(in->extra[ci]);
 	}
 	free(in->extra);
+	for (size_t k = 0; k < in->ptx_file.nkernels; k++)
+		free(in->ptx_file.kernels[k]);
+	free(in->ptx_file.kernels);
 	fatbin_set_free(&in->set);
 	binary_close(&in->bin);
 }
@@ -70,6 +78,7 @@ static const char *format_name(BinaryFormat f)
 	case BIN_ELF: return "elf";
 	case BIN_PE: return "pe";
 	case BIN_RAW_FATBIN: return "fatbin";
+	case BIN_PTX: return "ptx";
 	}
 	return "?";
 }
@@ -255,6 +264,16 @@ void input_write_json(const Input *in, Json *j)
 	for (size_t i = 0; i < in->set.nnotes; i++)
 		json_string(j, in->set.notes[i]);
 	json_array_end(j);
+	json_key(j, "ptx_file_kernels");
+	if (in->bin.format == BIN_PTX) {
+		json_array_begin(j);
+		for (size_t k = 0; k < in->ptx_file.nkernels; k++)
+			json_string(j, in->ptx_file.kernels[k]);
+		json_array_end(j);
+		kernels += in->ptx_file.nkernels;
+	} else {
+		json_null(j);
+	}
 	json_key(j, "aot_image");
 	if (in->has_image)
 		write_image(&in->image, j, in->code_object_files);

@@ -71,13 +71,22 @@ static void print_human(const Input *in)
 {
 	size_t entries = 0, ptx = 0, kernels = 0, registered = 0;
 
-	if (in->bin.format == BIN_RAW_FATBIN)
+	if (in->bin.format == BIN_PTX) {
+		printf("%s: PTX file, %llu bytes\n  kernels (%zu):", in->path,
+		       (unsigned long long)in->bin.size, in->ptx_file.nkernels);
+		for (size_t k = 0; k < in->ptx_file.nkernels; k++)
+			printf(" %s", in->ptx_file.kernels[k]);
+		putchar('\n');
+		ptx = 1;
+		kernels = in->ptx_file.nkernels;
+	} else if (in->bin.format == BIN_RAW_FATBIN)
 		printf("%s: bare fatbin file", in->path);
 	else
 		printf("%s: %s %s", in->path, in->bin.format == BIN_ELF ? "ELF" : "PE", in->bin.machine);
-	printf(", %zu fatbin%s, %zu wrapper%s\n", in->set.ncontainers,
-	       in->set.ncontainers == 1 ? "" : "s", in->set.nwrappers,
-	       in->set.nwrappers == 1 ? "" : "s");
+	if (in->bin.format != BIN_PTX)
+		printf(", %zu fatbin%s, %zu wrapper%s\n", in->set.ncontainers,
+		       in->set.ncontainers == 1 ? "" : "s", in->set.nwrappers,
+		       in->set.nwrappers == 1 ? "" : "s");
 	for (size_t ci = 0; ci < in->set.ncontainers; ci++) {
 		const Container *c = &in->set.containers[ci];
 

@@ -158,8 +158,9 @@ bool aot_code_object_read(const AotCodeObject *co, uint8_t *dst, ZcError *err);
 
 /* ---- finding the image in a converted binary (aot_locate.c) ----------- */
 
-/* File offset and size of the image in an ELF (section .zluda_aot) or PE (trailer) file.
- * *found is false, and the call succeeds, for a well-formed file without an image. */
+/* File offset and size of the image in an ELF (section .zluda_aot), PE (trailer) or module
+ * file (trailer). *found is false, and the call succeeds, for a well-formed file without an
+ * image. */
 bool aot_image_locate(const char *path, bool *found, uint64_t *offset, uint64_t *size,
                       ZcError *err);
 bool aot_image_locate_in_memory(const uint8_t *bytes, uint64_t file_size, bool *found,

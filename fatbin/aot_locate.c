@@ -1,7 +1,8 @@
 /* Finding the AOT image in a converted binary with a few reads of its headers: the runtime stub
  * does this for its own process's files, so no libelf and no reading of the whole file.
  * ELF: the section named .zluda_aot (64-bit little-endian ELF, as every nvcc target is).
- * PE: the trailer embed_pe.c writes as the last bytes of the file. */
+ * PE: the trailer embed_pe.c writes as the last bytes of the file; a module file (fatbin or
+ * PTX): the trailer embed_module.c writes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -135,6 +136,37 @@ static bool locate_pe(const Source *src, bool *found, uint64_t *offset, uint64_t
 	return true;
 }
 
+bool module_trailer(const uint8_t *t, uint64_t file_size, uint64_t *image_offset,
+                    uint64_t *image_size, uint64_t *original_size)
+{
+	if (file_size < MODULE_TRAILER_SIZE || memcmp(t, MODULE_TRAILER_MAGIC, 8) != 0)
+		return false;
+	*image_offset = le(t + 8, 8);
+	*image_size = le(t + 16, 8);
+	*original_size = le(t + 24, 8);
+	uint64_t end = file_size - MODULE_TRAILER_SIZE;
+	return *image_offset <= end && *image_size <= end - *image_offset &&
+	       *original_size <= *image_offset;
+}
+
+static bool locate_module(const Source *src, bool *found, uint64_t *offset, uint64_t *size,
+                          ZcError *err)
+{
+	uint8_t t[MODULE_TRAILER_SIZE];
+	uint64_t original;
+
+	if (src->size < MODULE_TRAILER_SIZE)
+		return true;
+	if (!read_at(src, src->size - MODULE_TRAILER_SIZE, t, sizeof(t), err))
+		return false;
+	if (memcmp(t, MODULE_TRAILER_MAGIC, 8) != 0)
+		return true;
+	if (!module_trailer(t, src->size, offset, size, &original))
+		return zc_fail(err, "module file trailer points outside the file");
+	*found = true;
+	return true;
+}
+
 static bool locate(const Source *src, bool *found, uint64_t *offset, uint64_t *size, ZcError *err)
 {
 	uint8_t magic[4];
@@ -146,7 +178,7 @@ static bool locate(const Source *src, bool *found, uint64_t *offset, uint64_t *s
 		return locate_elf(src, found, offset, size, err);
 	if (magic[0] == 'M' && magic[1] == 'Z')
 		return locate_pe(src, found, offset, size, err);
-	return zc_fail(err, "not an ELF or PE file");
+	return locate_module(src, found, offset, size, err);
 }
 
 bool aot_image_locate_in_memory(const uint8_t *bytes, uint64_t file_size, bool *found,

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fatbin.h"
+#include "embed.h"
 
 static void out_of_memory(size_t size)
 {
@@ -41,6 +41,18 @@ char *zc_strndup(const char *s, size_t n)
 	return d;
 }
 
+/* Text up to its first NUL (or the end), with a .version directive: what a PTX file is. */
+static bool ptx_text_file(const uint8_t *b, uint64_t size)
+{
+	const uint8_t *end = memchr(b, 0, size);
+	uint64_t len = end ? (uint64_t)(end - b) : size;
+
+	for (uint64_t i = 0; i < len; i++)
+		if (b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r' && b[i] != '\f')
+			return false;
+	return memmem(b, len, ".version", 8) != NULL;
+}
+
 static bool dispatch_format(Binary *bin, ZcError *err)
 {
 	const uint8_t *b = bin->bytes;
@@ -53,15 +65,28 @@ static bool dispatch_format(Binary *bin, ZcError *err)
 		bin->format = BIN_PE;
 		return pe_read(bin, err);
 	}
-	if (bin->size >= 4 && b[0] == 0x50 && b[1] == 0xed && b[2] == 0x55 && b[3] == 0xba) {
-		bin->format = BIN_RAW_FATBIN;
-		bin->pointer_size = 8;
-		bin->machine = "none";
-		return true;
-	}
 	if (bin->size == 0)
 		return zc_fail(err, "empty file");
-	return zc_fail(err, "not an ELF or PE binary, nor a fatbin (unknown magic)");
+	/* A converted module file: everything else reads its original bytes. */
+	uint64_t image_offset, image_size, original;
+	if (bin->size >= MODULE_TRAILER_SIZE &&
+	    memcmp(b + bin->size - MODULE_TRAILER_SIZE, MODULE_TRAILER_MAGIC, 8) == 0) {
+		if (!module_trailer(b + bin->size - MODULE_TRAILER_SIZE, bin->size, &image_offset,
+		                    &image_size, &original))
+			return zc_fail(err, "module file trailer points outside the file");
+		bin->size = original;
+	}
+	bin->pointer_size = 8;
+	bin->machine = "none";
+	if (bin->size >= 4 && b[0] == 0x50 && b[1] == 0xed && b[2] == 0x55 && b[3] == 0xba) {
+		bin->format = BIN_RAW_FATBIN;
+		return true;
+	}
+	if (ptx_text_file(b, bin->size)) {
+		bin->format = BIN_PTX;
+		return true;
+	}
+	return zc_fail(err, "not an ELF or PE binary, a fatbin or a PTX file (unknown magic)");
 }
 
 static bool binary_load(Binary *bin, const char *name, const uint8_t *bytes, uint64_t size,
@@ -71,6 +96,7 @@ static bool binary_load(Binary *bin, const char *name, const uint8_t *bytes, uin
 	bin->path = name;
 	bin->bytes = bytes;
 	bin->size = size;
+	bin->file_size = size;
 	bin->writable = writable;
 	if (!dispatch_format(bin, err)) {
 		bin->bytes = NULL; /* the caller unmaps */
@@ -137,7 +163,7 @@ void binary_close(Binary *bin)
 	free(bin->fixups);
 	free(bin->elf_copy);
 	if (bin->owns_mapping && bin->bytes)
-		munmap((void *)bin->bytes, (size_t)bin->size);
+		munmap((void *)bin->bytes, (size_t)bin->file_size);
 	memset(bin, 0, sizeof(*bin));
 }
 

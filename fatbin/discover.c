@@ -350,7 +350,10 @@ bool fatbin_discover(const Binary *bin, FatbinSet *set, ZcError *err)
 			d.by_addr[i] = &bin->symbols[i];
 		qsort(d.by_addr, bin->nsymbols, sizeof(Symbol *), symbol_addr_cmp);
 	}
-	ok = bin->format == BIN_RAW_FATBIN ? discover_raw(&d, err) : discover_sections(&d, err);
+	if (bin->format == BIN_PTX)
+		ok = true; /* a PTX file holds no fatbin */
+	else
+		ok = bin->format == BIN_RAW_FATBIN ? discover_raw(&d, err) : discover_sections(&d, err);
 	free(d.by_addr);
 	if (!ok)
 		fatbin_set_free(set);

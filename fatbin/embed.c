@@ -68,9 +68,7 @@ bool binary_aot_image(const Binary *bin, bool *found, AotImage *img, ZcError *er
 	uint64_t offset, size;
 
 	*found = false;
-	if (bin->format == BIN_RAW_FATBIN)
-		return true;
-	if (!aot_image_locate_in_memory(bin->bytes, bin->size, found, &offset, &size, err))
+	if (!aot_image_locate_in_memory(bin->bytes, bin->file_size, found, &offset, &size, err))
 		return false;
 	return !*found || aot_image_parse(img, bin->bytes + offset, size, err);
 }
@@ -90,7 +88,9 @@ bool embed_image(const Binary *in, const uint8_t *image, uint64_t image_size,
 	switch (in->format) {
 	case BIN_ELF: ok = elf_embed(in->bytes, in->size, image, image_size, &out, err); break;
 	case BIN_PE: ok = pe_embed(in->bytes, in->size, image, image_size, &out, err); break;
-	default: return zc_fail(err, "a bare fatbin file cannot carry an AOT image");
+	case BIN_RAW_FATBIN:
+	case BIN_PTX: ok = module_embed(in, image, image_size, &out); break;
+	default: return zc_fail(err, "unknown binary format");
 	}
 	ok = ok && write_atomically(out_path, out.bytes, out.size, mode, err);
 	free(out.bytes);

@@ -19,10 +19,26 @@
 #define PE_TRAILER_MAGIC "ZLUDAPE1"
 #define PE_TRAILER_SIZE 48
 
+/* A converted module file (a fatbin or PTX file) ends with this trailer: magic, file offset of
+ * the image, image size, size of the original file. */
+#define MODULE_TRAILER_MAGIC "ZLUDAMF1"
+#define MODULE_TRAILER_SIZE 32
+
 typedef struct {
 	uint8_t *bytes;
 	uint64_t size;
 } ByteBuffer;
+
+static inline uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static inline void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
 
 /* Writes `in` with `image` embedded to out_path, through a temporary file in the same
  * directory that is renamed into place (nothing is left behind on failure). out_path must not
@@ -37,6 +53,11 @@ bool binary_aot_image(const Binary *bin, bool *found, AotImage *img, ZcError *er
 /* The converted bytes, malloc'd into *out. */
 bool elf_embed(const uint8_t *file, uint64_t size, const uint8_t *image, uint64_t image_size,
                ByteBuffer *out, ZcError *err);
+bool module_embed(const Binary *in, const uint8_t *image, uint64_t image_size, ByteBuffer *out);
+/* The trailer of a converted module file: `trailer` is its last MODULE_TRAILER_SIZE bytes.
+ * False when those bytes are not a trailer that describes a file of file_size bytes. */
+bool module_trailer(const uint8_t *trailer, uint64_t file_size, uint64_t *image_offset,
+                    uint64_t *image_size, uint64_t *original_size);
 bool pe_embed(const uint8_t *file, uint64_t size, const uint8_t *image, uint64_t image_size,
               ByteBuffer *out, ZcError *err);
 

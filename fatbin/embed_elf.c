@@ -42,11 +42,6 @@ typedef struct {
 	char *path;                /* the new search path */
 } DynamicPlan;
 
-static uint64_t align_up(uint64_t v, uint64_t a)
-{
-	return (v + a - 1) / a * a;
-}
-
 static bool in_file(const ElfFile *f, uint64_t offset, uint64_t len)
 {
 	return offset <= f->size && len <= f->size - offset;

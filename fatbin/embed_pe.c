@@ -30,11 +30,6 @@ typedef struct {
 	unsigned nsections;
 } PeFile;
 
-static uint64_t align_up(uint64_t v, uint64_t a)
-{
-	return (v + a - 1) / a * a;
-}
-
 static uint32_t get32(const uint8_t *p)
 {
 	return (uint32_t)read_le(p, 4);
@@ -43,12 +38,6 @@ static uint32_t get32(const uint8_t *p)
 static void put32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> 8 * i);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
 		p[i] = (uint8_t)(v >> 8 * i);
 }
 

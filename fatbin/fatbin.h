@@ -16,7 +16,9 @@ bool zc_fail(ZcError *err, const char *fmt, ...) __attribute__((format(printf, 2
 
 /* ---- binary files ---------------------------------------------------- */
 
-typedef enum { BIN_ELF, BIN_PE, BIN_RAW_FATBIN } BinaryFormat;
+/* BIN_RAW_FATBIN and BIN_PTX are module files: what cuModuleLoad and cuLibraryLoadFromFile
+ * read from disk. */
+typedef enum { BIN_ELF, BIN_PE, BIN_RAW_FATBIN, BIN_PTX } BinaryFormat;
 
 enum {
 	SEC_ALLOC = 1,  /* mapped at run time */
@@ -58,7 +60,8 @@ typedef struct {
 	BinaryFormat format;
 	const char *path;
 	const uint8_t *bytes;
-	uint64_t size;
+	uint64_t size;      /* a converted module file: only its original bytes */
+	uint64_t file_size; /* the whole file, its appended AOT image included */
 	int pointer_size; /* 4 or 8 */
 	const char *machine; /* "x86-64", "i386", ... for the report */
 	Section *sections;

@@ -137,6 +137,13 @@ struct zc_image {
 /* The image and module holding the code for a wrapper, fatbin or PTX pointer;
  * CUDA_ERROR_NO_BINARY_FOR_GPU, and the reason in the trace, when there is none. */
 CUresult zc_image_find(const void *code, struct zc_image **image, uint32_t *module);
+/* The same for the contents of a module file read from `path`: NUL-terminated, size bytes
+ * before the NUL added. */
+CUresult zc_image_find_file(const char *path, const uint8_t *bytes, size_t size,
+                            struct zc_image **image, uint32_t *module);
+/* library.c: a lazily loaded module for a wrapper or fatbin, as the dark API hands them;
+ * `slot` names the caller in the trace. */
+CUresult zc_module_from_cubin(const char *slot, CUmodule *module, const void *code);
 /* True if a file of the process carries code objects for `target` ("host"). */
 bool zc_images_have_target(const char *target);
 

@@ -28,11 +28,31 @@ primary_context(CUcontext *pctx, CUdevice dev)
 	return TRACE(r, "CUDART_INTERFACE[2] %d", dev);
 }
 
-/* [1], [6], [8]: module loading of older static cudart, which comes with module support. */
+/* [1], [6], [8]: how static cudart before the cuLibrary API registers each fatbin: with its
+ * wrapper, or (ext2) the fatbin itself. Loading is lazy, as for cuLibraryLoadData. The
+ * meaning of the extra arguments is unknown; cudart passes zeros. */
 static CUresult
-module_from_cubin(void)
+module_from_cubin(CUmodule *module, const void *wrapper)
 {
-	return zc_unsupported("CUDART_INTERFACE get_module_from_cubin");
+	return zc_module_from_cubin("CUDART_INTERFACE get_module_from_cubin", module, wrapper);
+}
+
+static CUresult
+module_from_cubin_ext1(CUmodule *module, const void *wrapper, const void *a3, const void *a4,
+                       unsigned a5)
+{
+	if (a3 || a4 || a5)
+		return zc_unsupported("CUDART_INTERFACE get_module_from_cubin_ext1 with non-zero options");
+	return zc_module_from_cubin("CUDART_INTERFACE get_module_from_cubin_ext1", module, wrapper);
+}
+
+static CUresult
+module_from_cubin_ext2(const void *fatbin, CUmodule *module, const void *a3, const void *a4,
+                       unsigned a5)
+{
+	if (a3 || a4 || a5)
+		return zc_unsupported("CUDART_INTERFACE get_module_from_cubin_ext2 with non-zero options");
+	return zc_module_from_cubin("CUDART_INTERFACE get_module_from_cubin_ext2", module, fatbin);
 }
 
 static void
@@ -49,7 +69,7 @@ load_compilers(void)
 
 static void *const cudart_interface[13] = {
 	SIZE(13), FN(module_from_cubin), FN(primary_context), NULL, NULL, NULL,
-	FN(module_from_cubin), FN(ignore_size), FN(module_from_cubin), NULL, NULL, NULL,
+	FN(module_from_cubin_ext1), FN(ignore_size), FN(module_from_cubin_ext2), NULL, NULL, NULL,
 	FN(load_compilers),
 };
 

@@ -1,7 +1,10 @@
 /* Finding the code for a pointer cudart or a program hands over: which file of the process
  * the pointer lies in, that file's AOT image (located, mapped and parsed once per file), and
  * the module the image keys by the hash of what the pointer points at (design decision 6). */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <link.h>
 #include <string.h>
@@ -180,6 +183,65 @@ zc_images_have_target(const char *target)
 	}
 	pthread_mutex_unlock(&cache.lock);
 	return found;
+}
+
+/* A module file's contents: its key, with the fatbin's claimed size checked against what
+ * was read. */
+static CUresult
+key_of_file(const char *path, const uint8_t *bytes, size_t size, AotKeyKind *kind,
+            uint64_t *hash)
+{
+	uint32_t magic = 0;
+	uint64_t fat_size = 0;
+
+	if (size >= 4)
+		memcpy(&magic, bytes, 4);
+	if (magic == CUBIN_MAGIC)
+		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+		                 "%s: a cubin (SASS) cannot be translated: only PTX can", path);
+	if (magic != FATBIN_MAGIC) {
+		*kind = AOT_KEY_PTX;
+		*hash = aot_hash_ptx((const char *)bytes);
+		return CUDA_SUCCESS;
+	}
+	if (size >= FATBIN_HEADER_SIZE)
+		memcpy(&fat_size, bytes + 8, 8);
+	if (size < FATBIN_HEADER_SIZE || fat_size > size - FATBIN_HEADER_SIZE)
+		return stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: a fatbin of %llu bytes in a file of %zu",
+		                 path, (unsigned long long)fat_size, size);
+	*kind = AOT_KEY_FATBIN;
+	*hash = aot_hash(bytes, FATBIN_HEADER_SIZE + fat_size);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct zc_image **image,
+                   uint32_t *module)
+{
+	char real[PATH_MAX];
+	AotKeyKind kind = AOT_KEY_PTX;
+	uint64_t hash = 0;
+	bool found, converted, others_converted;
+	CUresult r = key_of_file(path, bytes, size, &kind, &hash);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!realpath(path, real))
+		return stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: %s", path, strerror(errno));
+	pthread_mutex_lock(&cache.lock);
+	/* its own image, then any image (the same code converted inside another file) */
+	found = search(real, kind, hash, image, module, &converted) ||
+	        search(NULL, kind, hash, image, module, &others_converted);
+	pthread_mutex_unlock(&cache.lock);
+	if (found)
+		return CUDA_SUCCESS;
+	if (!converted)
+		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+		                 "%s: not converted by zluda-convert (no AOT image); run "
+		                 "zluda-convert on it", path);
+	return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+	                 "%s: its AOT image has no module for its contents (hash %016llx); "
+	                 "convert it again", path, (unsigned long long)hash);
 }
 
 CUresult

@@ -2,8 +2,12 @@
  * found in the AOT image of its file (image.c); the code object for the device's target is
  * loaded when first needed, as CUDA's lazy loading does. A CUmodule is a CUlibrary and a
  * CUkernel is a CUfunction (cuda_types.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "api.h"
 
@@ -92,29 +96,26 @@ loaded(struct zc_library *lib)
 	return r;
 }
 
-/* eager: the code object now, and a missing one is this call's error (cuModuleLoad*);
- * otherwise the error waits for the library's first use (cudart loads every registered
- * fatbin at start-up, used or not). */
+/* A library for the module `found` says: eager loads the code object now, and a missing one
+ * is this call's error (cuModuleLoad*); otherwise the error waits for the library's first use
+ * (cudart loads every registered fatbin at start-up, used or not). */
 static CUresult
-load(struct zc_library **out, const void *code, bool eager)
+make_library(struct zc_library **out, CUresult found, struct zc_image *image, uint32_t module,
+             bool eager)
 {
 	struct zc_context *ctx;
 	struct zc_library *lib;
-	CUresult r = zc_initialized();
+	CUresult r = CUDA_SUCCESS;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!out || !code)
-		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module or code");
 	if (!(lib = stub_alloc(sizeof *lib)))
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "library");
 	pthread_mutex_init(&lib->lock, NULL);
 	lib->device = zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->device : 0;
-	struct zc_image *image = NULL;
-	lib->error = zc_image_find(code, &image, &lib->module);
+	lib->error = found;
 	lib->image = image;
+	lib->module = module;
 	if (image) {
-		lib->nkernels = aot_module(&image->aot, lib->module).nkernels;
+		lib->nkernels = aot_module(&image->aot, module).nkernels;
 		if (!(lib->kernels = stub_alloc(lib->nkernels * sizeof *lib->kernels)))
 			lib->error = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel table");
 	}
@@ -132,6 +133,85 @@ load(struct zc_library **out, const void *code, bool eager)
 	}
 	*out = lib;
 	return CUDA_SUCCESS;
+}
+
+static CUresult
+load(struct zc_library **out, const void *code, bool eager)
+{
+	struct zc_image *image = NULL;
+	uint32_t module = 0;
+	CUresult r = zc_initialized();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!out || !code)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module or code");
+	r = zc_image_find(code, &image, &module);
+	return make_library(out, r, image, module, eager);
+}
+
+/* Module files are fatbins or PTX texts, megabytes at most; this bounds a wrong path. */
+enum { MODULE_FILE_LIMIT = 1 << 30 };
+
+/* The file's bytes, NUL-terminated; *size excludes the NUL. */
+static CUresult
+read_module_file(const char *path, uint8_t **bytes, size_t *size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	CUresult r = CUDA_SUCCESS;
+
+	*bytes = NULL;
+	if (fd < 0)
+		return stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		r = stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: not a regular file", path);
+	else if (st.st_size > MODULE_FILE_LIMIT)
+		r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %lld bytes: not a module file", path,
+		              (long long)st.st_size);
+	else if (!(*bytes = stub_alloc((size_t)st.st_size + 1)))
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %lld bytes", path, (long long)st.st_size);
+	for (size_t done = 0; r == CUDA_SUCCESS && done < (size_t)st.st_size;) {
+		ssize_t n = read(fd, *bytes + done, (size_t)st.st_size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			r = stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: cannot read: %s", path,
+			              n < 0 ? strerror(errno) : "the file shrank");
+		else
+			done += (size_t)n;
+	}
+	close(fd);
+	if (r != CUDA_SUCCESS) {
+		stub_free(*bytes);
+		return r;
+	}
+	(*bytes)[st.st_size] = 0;
+	*size = (size_t)st.st_size;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+load_file(struct zc_library **out, const char *path, bool eager)
+{
+	struct zc_image *image = NULL;
+	uint32_t module = 0;
+	uint8_t *bytes;
+	size_t size = 0;
+	CUresult r = zc_initialized();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!out || !path)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module or file name");
+	if ((r = read_module_file(path, &bytes, &size)) != CUDA_SUCCESS)
+		return r;
+	r = zc_image_find_file(path, bytes, size, &image, &module);
+	stub_free(bytes);
+	/* A file that is not there, or not converted, fails now even when lazy. */
+	if (r != CUDA_SUCCESS)
+		return r;
+	return make_library(out, r, image, module, eager);
 }
 
 static CUresult
@@ -278,6 +358,37 @@ cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions
 	CUresult r = load(library, code, false);
 
 	return TRACE(r, "%p -> %p", code, r == CUDA_SUCCESS ? (void *)*library : NULL);
+}
+
+ZC_EXPORT CUresult
+cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions,
+                      void **jitOptionsValues, unsigned int numJitOptions,
+                      CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                      unsigned int numLibraryOptions)
+{
+	CUresult r = load_file(library, fileName, false);
+
+	return TRACE(r, "%s -> %p", fileName ? fileName : "(null)",
+	             r == CUDA_SUCCESS ? (void *)*library : NULL);
+}
+
+ZC_EXPORT CUresult
+cuModuleLoad(CUmodule *module, const char *fname)
+{
+	CUresult r = load_file(module, fname, true);
+
+	return TRACE(r, "%s -> %p", fname ? fname : "(null)",
+	             r == CUDA_SUCCESS ? (void *)*module : NULL);
+}
+
+CUresult
+zc_module_from_cubin(const char *slot, CUmodule *module, const void *code)
+{
+	CUresult r = load(module, code, false);
+
+	return zc_tracing ? zc_trace_call(slot, r, "%p -> %p", code,
+	                                  r == CUDA_SUCCESS ? (void *)*module : NULL)
+	                  : r;
 }
 
 ZC_EXPORT CUresult

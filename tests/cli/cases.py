@@ -1,5 +1,6 @@
 """CLI cases: arguments, and the exact exit code, stdout and stderr each must give.
-In expectations, {fatbin} is a synthetic bare fatbin (synth.py) and {tmp} a scratch folder."""
+In expectations, {fatbin} is a synthetic bare fatbin (synth.py), {ptx} its PTX as a file and
+{tmp} a scratch folder."""
 
 TRY = "Try 'zluda-convert --help' for more information.\n"
 
@@ -26,10 +27,14 @@ CASES = {
                           "zluda-convert: extract: no output directory (use -o DIR)\n" + TRY),
     "extract_o_without_dir": (["extract", "{fatbin}", "-o"], 2, "",
                               "zluda-convert: extract: -o needs a directory\n" + TRY),
-    "convert_bare_fatbin": (["{fatbin}", "-o", "{tmp}/out"], 1, "",
-                           "zluda-convert: {fatbin}: a bare fatbin has no program to carry the "
-                           "converted code; convert the executable or library that embeds it "
-                           "(inspect and extract read it)\n"),
+    # module files (cuModuleLoad): see run_case.check_module_file for what the output holds
+    "convert_module_file_fatbin": (["-q", "{fatbin}", "-o", "{tmp}/out", "--offload-arch=host"],
+                                   0, "", ""),
+    "convert_module_file_ptx": (["-q", "{ptx}", "-o", "{tmp}/out", "--offload-arch=host"],
+                                0, "", ""),
+    "inspect_ptx_file": (["inspect", "{ptx}"], 0,
+                         "{ptx}: PTX file, 171 bytes\n  kernels (2): first_kernel second_kernel\n"
+                         "total: 0 fatbins (0 registered), 0 entries, 1 PTX, 2 kernels in PTX\n", ""),
     "convert_no_output": (["convert", "{fatbin}"], 2, "",
                           "zluda-convert: convert: no output file (use -o OUT)\n" + TRY),
     "convert_output_is_input": (["{fatbin}", "-o", "{fatbin}"], 2, "",

@@ -2,6 +2,7 @@
 
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -17,7 +18,11 @@ def main():
         fatbin = os.path.join(tmp, "sample.fatbin")
         with open(fatbin, "wb") as f:
             f.write(synth.sample())
-        subst = lambda s: s.replace("{fatbin}", fatbin).replace("{tmp}", tmp)
+        ptx = os.path.join(tmp, "sample.ptx")
+        with open(ptx, "wb") as f:
+            f.write(synth.PTX)
+        subst = lambda s: (s.replace("{fatbin}", fatbin).replace("{ptx}", ptx)
+                           .replace("{tmp}", tmp))
         p = subprocess.run([tool] + [subst(a) for a in args], capture_output=True, text=True,
                            timeout=60)
         problems = []
@@ -29,9 +34,35 @@ def main():
             problems.append("stderr:\n%s\nexpected:\n%s" % (p.stderr, subst(want_err)))
         if name.startswith("extract_sample") and not problems:
             problems += check_extracted(os.path.join(tmp, "x"))
+        if name.startswith("convert_module_file") and not problems:
+            source = fatbin if name.endswith("fatbin") else ptx
+            problems += check_module_file(tool, source, os.path.join(tmp, "out"))
     for pr in problems:
         print("FAIL %s: %s" % (name, pr))
     return 1 if problems else 0
+
+
+def check_module_file(tool, source, out):
+    """The original bytes (a PTX text NUL-terminated), the image 64-aligned, a trailer that
+    points at it; inspect reads the original and shows the image."""
+    with open(source, "rb") as f:
+        original = f.read()
+    with open(out, "rb") as f:
+        converted = f.read()
+    problems = []
+    magic, start, size, original_size = struct.unpack("<8sQQQ", converted[-32:])
+    if magic != b"ZLUDAMF1" or original_size != len(original) or start % 64:
+        problems.append("trailer %s" % converted[-32:].hex())
+    if not converted.startswith(original):
+        problems.append("the original bytes are not kept")
+    if source.endswith(".ptx") and converted[len(original)] != 0:
+        problems.append("the PTX text is not NUL-terminated")
+    if converted[start:start + 8] != b"ZLUDAAOT":
+        problems.append("no image at offset %d" % start)
+    p = subprocess.run([tool, "inspect", out], capture_output=True, text=True, timeout=60)
+    if p.returncode != 0 or "2 kernels; host" not in p.stdout or "first_kernel" not in p.stdout:
+        problems.append("inspect of the output:\n%s%s" % (p.stdout, p.stderr))
+    return problems
 
 
 def check_extracted(out):

@@ -277,7 +277,7 @@ def nonexistent_file(i):
 @case
 def random_bytes(i):
     data = b"\x01" + garbage(4095, 1)  # no ELF, MZ or fatbin magic starts with 0x01
-    return Case(data, "not an ELF or PE binary, nor a fatbin (unknown magic)")
+    return Case(data, "not an ELF or PE binary, a fatbin or a PTX file (unknown magic)")
 
 
 # ---- ELF: headers and sections ----------------------------------------------------------------

@@ -1,14 +1,17 @@
 /* The host driver running real host code objects (exec_kernels.c) found in this program's
  * own AOT image, which zc-exec-image embedded after linking. Modes, one process each
  * because CUDA's launch errors are sticky:
- *   main         loading, launching, every block operation, errors, attributes, stress
+ *   main         loading (every path: data, files, dark API), launching, every block
+ *                operation, errors, attributes, stress
  *   trap         a trap fails the launch at the next synchronisation, and later ones
  *   deadlock     threads that can never be released fail the launch instead of hanging
  *   unconverted  (run on the binary without an image) no code, and the reason
  *   printf       device printf's formatting of a packed argument buffer */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "drv_host.h"
 #include "exec_module.h"
@@ -399,6 +402,94 @@ test_stress(CUfunction sum)
 	}
 }
 
+/* A temporary file holding `bytes`; its path in `path`. */
+static void
+write_temp(char path[64], const void *bytes, size_t size)
+{
+	strcpy(path, "/tmp/zc-module-XXXXXX");
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, bytes, size) == (ssize_t)size, "cannot write %s", path);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The block-sum kernel of a module loaded some other way works like the first one. */
+static void
+check_module(CUmodule mod)
+{
+	CUfunction f;
+
+	CALL(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, "zk_block_sum"));
+	if (!failures)
+		test_block_sum(f);
+	CALL(CUDA_SUCCESS, cuModuleUnload(mod));
+}
+
+/* Older static cudart registers fatbins through CUDART_INTERFACE slots 1, 6 and 8. */
+static void
+test_dark_api_modules(void)
+{
+	static const CUuuid cudart_interface = { { 0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a,
+	                                           0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9 } };
+	void *const *table;
+	CUmodule mod;
+
+	CALL(CUDA_SUCCESS, cuGetExportTable((const void **)&table, &cudart_interface));
+	CUresult (*from_cubin)(CUmodule *, const void *) = (CUresult(*)(CUmodule *, const void *))table[1];
+	CUresult (*ext1)(CUmodule *, const void *, void *, void *, unsigned) =
+		(CUresult(*)(CUmodule *, const void *, void *, void *, unsigned))table[6];
+	CUresult (*ext2)(const void *, CUmodule *, void *, void *, unsigned) =
+		(CUresult(*)(const void *, CUmodule *, void *, void *, unsigned))table[8];
+
+	CALL(CUDA_SUCCESS, from_cubin(&mod, &wrapper));
+	check_module(mod);
+	CALL(CUDA_SUCCESS, ext1(&mod, &wrapper, NULL, NULL, 0));
+	check_module(mod);
+	CALL(CUDA_SUCCESS, ext2(exec_fatbin, &mod, NULL, NULL, 0));
+	check_module(mod);
+	CALL(CUDA_ERROR_NOT_SUPPORTED, ext1(&mod, &wrapper, NULL, NULL, 1));
+	CALL(CUDA_ERROR_NOT_SUPPORTED, ext2(exec_fatbin, &mod, &mod, NULL, 0));
+}
+
+/* cuModuleLoad and cuLibraryLoadFromFile: files without an image of their own are found
+ * through the image of this program, which has their module. */
+static void
+test_module_files(void)
+{
+	static const uint8_t cubin[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 0 };
+	static const char unknown[] = "// not in the image\n";
+	char ptx_file[64], fatbin_file[64], cubin_file[64], unknown_file[64], short_file[64];
+	CUmodule mod;
+	CUlibrary lib;
+	CUkernel k;
+
+	write_temp(ptx_file, exec_ptx, strlen(exec_ptx));
+	write_temp(fatbin_file, exec_fatbin, sizeof exec_fatbin);
+	write_temp(cubin_file, cubin, sizeof cubin);
+	write_temp(unknown_file, unknown, strlen(unknown));
+	write_temp(short_file, exec_fatbin, sizeof exec_fatbin - 1);
+	CALL(CUDA_SUCCESS, cuModuleLoad(&mod, ptx_file));
+	check_module(mod);
+	CALL(CUDA_SUCCESS, cuModuleLoad(&mod, fatbin_file));
+	check_module(mod);
+	CALL(CUDA_SUCCESS, cuLibraryLoadFromFile(&lib, fatbin_file, NULL, NULL, 0, NULL, NULL, 0));
+	CALL(CUDA_SUCCESS, cuLibraryGetKernel(&k, lib, "zk_coords"));
+	CALL(CUDA_SUCCESS, cuLibraryUnload(lib));
+	CALL(CUDA_ERROR_FILE_NOT_FOUND, cuModuleLoad(&mod, "/nonexistent/kernels.ptx"));
+	CALL(CUDA_ERROR_FILE_NOT_FOUND, cuModuleLoad(&mod, "/"));
+	CALL(CUDA_ERROR_INVALID_VALUE, cuModuleLoad(&mod, NULL));
+	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoad(&mod, cubin_file));
+	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoad(&mod, unknown_file));
+	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU,
+	     cuLibraryLoadFromFile(&lib, unknown_file, NULL, NULL, 0, NULL, NULL, 0));
+	CALL(CUDA_ERROR_INVALID_IMAGE, cuModuleLoad(&mod, short_file));
+	unlink(ptx_file);
+	unlink(fatbin_file);
+	unlink(cubin_file);
+	unlink(unknown_file);
+	unlink(short_file);
+}
+
 static int
 run_main(void)
 {
@@ -423,6 +514,8 @@ run_main(void)
 	if (failures)
 		return 1;
 	test_block_sum(sum);
+	test_dark_api_modules();
+	test_module_files();
 	test_warp_ops(warp);
 	test_named_barriers_and_exit(named, exit_early);
 	test_activemask_groups(groups);
@@ -469,6 +562,10 @@ run_unconverted(void)
 	CALL(CUDA_SUCCESS, cuLibraryLoadData(&lib, &wrapper, NULL, NULL, 0, NULL, NULL, 0));
 	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuLibraryGetKernel(&k, lib, "zk_block_sum"));
 	CALL(CUDA_SUCCESS, cuLibraryUnload(lib));
+	char ptx_file[64];
+	write_temp(ptx_file, exec_ptx, strlen(exec_ptx));
+	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoad(&mod, ptx_file));
+	unlink(ptx_file);
 	return failures != 0;
 }
 
