@@ -21,6 +21,8 @@ static const char usage_text[] =
 "  FILE -o OUT              write the converted binary to OUT (never over FILE) and the\n"
 "                           runtime driver libcuda.so.1 beside it, found through the\n"
 "                           binary's $ORIGIN search path. OUT still runs on NVIDIA GPUs.\n"
+"                           FILE may also be a fatbin or PTX file a program loads with\n"
+"                           cuModuleLoad: OUT is then that file with the code appended.\n"
 "  --offload-arch=LIST      targets, comma-separated and repeatable; default\n"
 "                           gfx1030,gfx1100,gfx1200. Also any RDNA processor LLVM knows\n"
 "                           (gfx1031..1036, gfx1101..1103, gfx1150..1153, gfx1201), the\n"
