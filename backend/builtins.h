@@ -134,6 +134,10 @@ float __zc_tanh_approx_f32(float x);
 
 double __zc_rcp_approx_f64(double x);
 double __zc_rsqrt_approx_f64(double x);
+/* fns.b32: the position of the offset-th set bit of mask from base (offset > 0 upwards,
+ * < 0 downwards, 0: base itself), or 0xffffffff; a base above 31 finds nothing. */
+uint32_t __zc_fns(uint32_t mask, uint32_t base, int32_t offset);
+
 /* The 8-bit float formats (format 0: e4m3, 1: e5m2): f32 to fp8 (.rn.satfinite, with
  * .relu when relu is not 0) as the code in bits 0..7, and fp8 to f16 bits (exact). */
 uint32_t __zc_cvt_fp8_from_f32(float x, uint32_t format, uint32_t relu);

@@ -331,6 +331,10 @@ static LLVMValueRef special_register(struct lower *L, const struct ptx_operand *
 
 	if (!ptx_is_special_register(o->name))
 		return NULL;
+	/* %envregN: what the driver puts there, and it puts nothing; %pmN, %pmN_64: performance
+	 * monitor counters, which no target here exposes: all read as 0 */
+	if (!strncmp(o->name, "%envreg", 7) || !strncmp(o->name, "%pm", 3))
+		return LLVMConstInt(ll_int(L, strstr(o->name, "_64") ? 64 : 32), 0, 0);
 	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
 		if (strcmp(o->name, wide[i]) == 0)
 			bits = 64;

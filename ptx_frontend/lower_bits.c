@@ -1,4 +1,5 @@
-/* Byte and bit-field instructions: prmt, bfi, bmsk, szext, dp4a, dp2a, mul24/mad24. */
+/* Byte and bit-field instructions: prmt, bfi, bmsk, szext, fns, dp4a, dp2a, mul24/mad24. */
+#include <stdint.h>
 #include <string.h>
 
 #include "lower.h"
@@ -13,8 +14,22 @@ static LLVMValueRef umin(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 	return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntULT, a, b, ""), a, b, "");
 }
 
+/* The special modes of prmt as default-mode selectors, one per value of c's two low bits,
+ * packed 16 bits each (ctl 0 lowest). */
+static const struct {
+	const char *mode;
+	uint64_t selectors;
+} prmt_modes[] = {
+	{ "f4e", 0x6543543243213210 },  /* forward 4 extract */
+	{ "b4e", 0x0123701267015670 },  /* backward 4 extract */
+	{ "rc8", 0x3333222211110000 },  /* replicate 8 */
+	{ "ecl", 0x3333322232113210 },  /* edge clamp left */
+	{ "ecr", 0x3210221011100000 },  /* edge clamp right */
+	{ "rc16", 0x3232101032321010 }, /* replicate 16 */
+};
+
 /* prmt.b32 d, a, b, c: byte i of d is the byte of {b, a} that nibble i of c selects; bit 3 of
- * the nibble replicates that byte's sign instead. */
+ * the nibble replicates that byte's sign instead. A mode picks the selector by c & 3. */
 static bool lower_prmt(struct lower *L)
 {
 	LLVMTypeRef i64 = ll_int(L, 64);
@@ -25,8 +40,15 @@ static bool lower_prmt(struct lower *L)
 	                             LLVMBuildShl(L->b, LLVMBuildZExt(L->b, b, i64, ""),
 	                                          LLVMConstInt(i64, 32, 0), ""), "");
 
-	if (L->insn->nmods != 1) /* the .f4e .b4e .rc8 .ecl .ecr .rc16 modes */
-		lower_unsupported(L);
+	for (size_t m = 0; m < sizeof prmt_modes / sizeof prmt_modes[0]; m++) {
+		if (!has_mod(L, prmt_modes[m].mode))
+			continue;
+		LLVMValueRef at = LLVMBuildZExt(L->b, LLVMBuildMul(L->b, LLVMBuildAnd(L->b, c, u32(L, 3), ""),
+		                                                   u32(L, 16), ""), i64, "");
+		c = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, LLVMConstInt(i64, prmt_modes[m].selectors, 0), at, ""),
+		                   ll_int(L, 32), "");
+		c = LLVMBuildAnd(L->b, c, u32(L, 0xffff), "");
+	}
 	for (unsigned i = 0; i < 4; i++) {
 		LLVMValueRef sel = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, c, u32(L, 4 * i), ""), u32(L, 0xf), "");
 		LLVMValueRef at = LLVMBuildZExt(L->b, LLVMBuildMul(L->b, LLVMBuildAnd(L->b, sel, u32(L, 7), ""),
@@ -136,7 +158,8 @@ static bool lower_dot(struct lower *L, bool four)
 	return true;
 }
 
-/* mul24/mad24: 24-bit operands, the 48-bit product's low 32 bits (.lo) or bits 16..47 (.hi). */
+/* mul24/mad24: 24-bit operands, the 48-bit product's low 32 bits (.lo) or bits 16..47 (.hi);
+ * mad24.hi.sat.s32 adds c to those bits and saturates the sum to s32. */
 static bool lower_mul24(struct lower *L, bool add)
 {
 	enum ptx_type t = mod_type(L, 0);
@@ -149,21 +172,44 @@ static bool lower_mul24(struct lower *L, bool add)
 		x[i] = type_is_signed(t) ? LLVMBuildSExt(L->b, v, i64, "") : LLVMBuildZExt(L->b, v, i64, "");
 	}
 	p = LLVMBuildMul(L->b, x[0], x[1], "");
+	if (add && has_mod(L, "sat")) {
+		if (!has_mod(L, "hi") || t != PTX_TYPE_S32)
+			lower_unsupported(L);
+		LLVMValueRef sum = LLVMBuildAdd(L->b, LLVMBuildAShr(L->b, p, LLVMConstInt(i64, 16, 0), ""),
+		                                LLVMBuildSExt(L->b, operand_value(L, op(L, 3), t), i64, ""), "");
+		LLVMValueRef lo = LLVMConstInt(i64, (uint64_t)INT32_MIN, 1), hi = LLVMConstInt(i64, INT32_MAX, 0);
+		sum = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, sum, lo, ""), lo, sum, "");
+		sum = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, sum, hi, ""), hi, sum, "");
+		operand_store(L, op(L, 0), LLVMBuildTrunc(L->b, sum, ll_int(L, 32), ""), t);
+		return true;
+	}
 	if (has_mod(L, "hi"))
 		p = LLVMBuildLShr(L->b, p, LLVMConstInt(i64, 16, 0), "");
 	p = LLVMBuildTrunc(L->b, p, ll_int(L, 32), "");
-	if (add) {
-		if (has_mod(L, "sat"))
-			lower_unsupported(L);
+	if (add)
 		p = LLVMBuildAdd(L->b, p, operand_value(L, op(L, 3), t), "");
-	}
 	operand_store(L, op(L, 0), p, t);
+	return true;
+}
+
+/* fns.b32 d, mask, base, offset: the position of the offset-th set bit of mask counted from
+ * base (upwards for offset > 0, downwards for offset < 0, base itself for 0), or 0xffffffff. */
+static bool lower_fns(struct lower *L)
+{
+	LLVMValueRef args[3];
+
+	for (unsigned i = 0; i < 3; i++)
+		args[i] = operand_value(L, op(L, i + 1), i == 2 ? PTX_TYPE_S32 : PTX_TYPE_U32);
+	operand_store(L, op(L, 0), call_builtin(L, "__zc_fns", ll_int(L, 32), args, 3), PTX_TYPE_B32);
 	return true;
 }
 
 bool lower_bits(struct lower *L)
 {
 	const char *o = L->insn->opcode;
+
+	if (!strcmp(o, "fns"))
+		return lower_fns(L);
 
 	if (!strcmp(o, "prmt"))
 		return lower_prmt(L);

@@ -1,4 +1,5 @@
 /* cvt: conversions between every pair of scalar types, and f32 pairs to f16x2/bf16x2. */
+#include <stdint.h>
 #include <string.h>
 
 #include "lower.h"
@@ -160,23 +161,123 @@ static LLVMValueRef int_to_float(struct lower *L, LLVMValueRef v, enum ptx_type 
 	return mode == ROUND_NEAREST ? r : round_from_int(L, mode, v, type_is_signed(st), r);
 }
 
-/* .relu on f16/bf16 results: negative values become +0 and NaN the canonical NaN 0x7fff. */
+/* .relu on f16/bf16 results: negative values, -0 included, become +0 and NaN the canonical
+ * NaN 0x7fff (as an H200 does). */
 static LLVMValueRef relu(struct lower *L, LLVMValueRef v)
 {
 	LLVMTypeRef ty = LLVMTypeOf(v), i16 = ll_int(L, 16);
-	LLVMValueRef negative = LLVMBuildFCmp(L->b, LLVMRealOLT, v, LLVMConstReal(ty, 0), "");
+	LLVMValueRef negative = LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildBitCast(L->b, v, i16, ""),
+	                                      LLVMConstInt(i16, 0, 0), "");
 	LLVMValueRef is_nan = LLVMBuildFCmp(L->b, LLVMRealUNO, v, v, "");
 
 	v = LLVMBuildSelect(L->b, negative, LLVMConstReal(ty, 0), v, "");
 	return LLVMBuildSelect(L->b, is_nan, LLVMBuildBitCast(L->b, LLVMConstInt(i16, 0x7fff, 0), ty, ""), v, "");
 }
 
-/* f32 to a 16-bit float, with the instruction's rounding and .relu. */
+/* .satfinite on f16/bf16 results: an infinity becomes the largest finite value of its sign
+ * and a NaN the canonical NaN 0x7fff (as an H200 does). */
+static LLVMValueRef satfinite(struct lower *L, LLVMValueRef v, enum ptx_type dt)
+{
+	LLVMTypeRef i16 = ll_int(L, 16);
+	uint64_t infinity = dt == PTX_TYPE_F16 ? 0x7c00 : 0x7f80;
+	LLVMValueRef h = LLVMBuildBitCast(L->b, v, i16, "");
+	LLVMValueRef mag = LLVMBuildAnd(L->b, h, LLVMConstInt(i16, 0x7fff, 0), "");
+	LLVMValueRef largest = LLVMBuildOr(L->b, LLVMBuildAnd(L->b, h, LLVMConstInt(i16, 0x8000, 0), ""),
+	                                   LLVMConstInt(i16, infinity - 1, 0), "");
+
+	h = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, mag, LLVMConstInt(i16, infinity, 0), ""),
+	                    largest, h, "");
+	h = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntUGT, mag, LLVMConstInt(i16, infinity, 0), ""),
+	                    LLVMConstInt(i16, 0x7fff, 0), h, "");
+	return LLVMBuildBitCast(L->b, h, LLVMTypeOf(v), "");
+}
+
+/* f32 to a 16-bit float, with the instruction's rounding, .relu and .satfinite. */
 static LLVMValueRef to_half(struct lower *L, LLVMValueRef v, enum ptx_type dt)
 {
 	LLVMValueRef r = float_to_float(L, v, dt, PTX_TYPE_F32);
 
-	return has_mod(L, "relu") ? relu(L, r) : r;
+	if (has_mod(L, "relu"))
+		r = relu(L, r);
+	return has_mod(L, "satfinite") ? satfinite(L, r, dt) : r;
+}
+
+/* cvt.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32: an f32 whose low 13 bits are zero, rounded on
+ * its bits (tf32 has f32's exponents, so subnormals round alike and a carry reaches the
+ * exponent). A NaN: .rn and .rz give 0x7fffe000; .rna keeps the payload's upper bits, and with
+ * .satfinite steps them down one tf32 ulp, as it steps an infinity down to the largest finite
+ * value (what an H200 does). */
+static void convert_tf32(struct lower *L)
+{
+	LLVMTypeRef i32 = ll_int(L, 32);
+	LLVMValueRef x = operand_value(L, op(L, 1), PTX_TYPE_B32), r = x;
+	LLVMValueRef keep = LLVMConstInt(i32, ~0x1fffu, 0), exponent = LLVMConstInt(i32, 0x7f800000, 0);
+	LLVMValueRef sign = LLVMBuildAnd(L->b, x, LLVMConstInt(i32, 0x80000000u, 0), "");
+	LLVMValueRef is_nan = LLVMBuildICmp(L->b, LLVMIntUGT, LLVMBuildAnd(L->b, x, LLVMConstInt(i32, 0x7fffffff, 0), ""),
+	                                    exponent, "");
+	bool rna = has_mod(L, "rna"), sat = has_mod(L, "satfinite");
+	LLVMValueRef nan;
+
+	expect_operands(L, 2);
+	if (mod_type(L, 1) != PTX_TYPE_F32 || (!rna && !has_mod(L, "rn") && !has_mod(L, "rz")))
+		lower_unsupported(L);
+	if (rna)
+		r = LLVMBuildAdd(L->b, x, LLVMConstInt(i32, 0x1000, 0), "");
+	else if (has_mod(L, "rn")) /* ties to even: the kept lowest bit decides */
+		r = LLVMBuildAdd(L->b, x, LLVMBuildAdd(L->b, LLVMConstInt(i32, 0xfff, 0),
+		    LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, x, LLVMConstInt(i32, 13, 0), ""), LLVMConstInt(i32, 1, 0), ""), ""), "");
+	r = LLVMBuildAnd(L->b, r, keep, "");
+	if (sat)
+		r = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildAnd(L->b, r, exponent, ""), exponent, ""),
+		                    LLVMBuildOr(L->b, sign, LLVMConstInt(i32, 0x7f7fe000, 0), ""), r, "");
+	if (has_mod(L, "relu"))
+		r = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntNE, sign, LLVMConstInt(i32, 0, 0), ""),
+		                    LLVMConstInt(i32, 0, 0), r, "");
+	nan = LLVMConstInt(i32, 0x7fffe000, 0);
+	if (rna)
+		nan = LLVMBuildAnd(L->b, x, keep, "");
+	if (rna && sat)
+		nan = LLVMBuildSub(L->b, nan, LLVMConstInt(i32, 0x2000, 0), "");
+	operand_store(L, op(L, 0), LLVMBuildSelect(L->b, is_nan, nan, r, ""), PTX_TYPE_B32);
+}
+
+/* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c:
+ * a and b saturated to the lane type, b in the lowest lane and a above it, then c's low bits
+ * above both. */
+static void convert_pack(struct lower *L)
+{
+	static const struct {
+		const char *name;
+		unsigned bits;
+		bool is_signed;
+	} lanes[] = {
+		{ "u16", 16, false }, { "s16", 16, true }, { "u8", 8, false }, { "s8", 8, true },
+		{ "u4", 4, false },   { "s4", 4, true },   { "u2", 2, false }, { "s2", 2, true },
+	};
+	LLVMTypeRef i32 = ll_int(L, 32);
+	LLVMValueRef d = LLVMConstInt(i32, 0, 0);
+	size_t k = 0;
+
+	while (k < sizeof lanes / sizeof lanes[0] && !has_mod(L, lanes[k].name))
+		k++;
+	if (k == sizeof lanes / sizeof lanes[0] || !has_mod(L, "sat"))
+		lower_unsupported(L);
+	unsigned bits = lanes[k].bits;
+	int64_t lo = lanes[k].is_signed ? -(1ll << (bits - 1)) : 0;
+	int64_t hi = lanes[k].is_signed ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
+	expect_operands(L, bits == 16 ? 3 : 4);
+	for (unsigned i = 0; i < 2; i++) {
+		LLVMValueRef v = operand_value(L, op(L, i + 1), PTX_TYPE_S32);
+		LLVMValueRef lov = LLVMConstInt(i32, (uint64_t)lo, 1), hiv = LLVMConstInt(i32, (uint64_t)hi, 1);
+		v = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, v, lov, ""), lov, v, "");
+		v = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, v, hiv, ""), hiv, v, "");
+		v = LLVMBuildAnd(L->b, v, LLVMConstInt(i32, (1u << bits) - 1, 0), "");
+		d = LLVMBuildOr(L->b, d, LLVMBuildShl(L->b, v, LLVMConstInt(i32, i == 0 ? bits : 0, 0), ""), "");
+	}
+	if (bits != 16)
+		d = LLVMBuildOr(L->b, d, LLVMBuildShl(L->b, operand_value(L, op(L, 3), PTX_TYPE_B32),
+		                                      LLVMConstInt(i32, 2 * bits, 0), ""), "");
+	operand_store(L, op(L, 0), d, PTX_TYPE_B32);
 }
 
 /* cvt.frnd{.relu}.f16x2.f32 d, a, b (and bf16x2): a converted goes to the upper half of d,
@@ -278,15 +379,28 @@ bool lower_convert(struct lower *L)
 		return false;
 	if (has_mod(L, "e4m3x2") || has_mod(L, "e5m2x2"))
 		return lower_fp8(L, has_mod(L, "e5m2x2"));
+	if (has_mod(L, "pack")) {
+		convert_pack(L);
+		return true;
+	}
 	dt = mod_type(L, 0);
 	st = mod_type(L, 1);
-	if ((dt == PTX_TYPE_F16X2 || dt == PTX_TYPE_BF16X2) && st == PTX_TYPE_F32 && !has_mod(L, "satfinite")) {
+	if (dt == PTX_TYPE_TF32) {
+		convert_tf32(L);
+		return true;
+	}
+	if ((dt == PTX_TYPE_F16X2 || dt == PTX_TYPE_BF16X2) && st == PTX_TYPE_F32) {
 		convert_pair(L, dt);
 		return true;
 	}
-	if (st == PTX_TYPE_NONE || has_mod(L, "pack") || has_mod(L, "satfinite") ||
+	if (has_mod(L, "satfinite") && (dt == PTX_TYPE_F16 || dt == PTX_TYPE_BF16) && st == PTX_TYPE_F32) {
+		expect_operands(L, 2);
+		operand_store(L, op(L, 0), to_half(L, operand_value(L, op(L, 1), st), dt), dt);
+		return true;
+	}
+	if (st == PTX_TYPE_NONE || has_mod(L, "satfinite") ||
 	    (has_mod(L, "relu") && (st != PTX_TYPE_F32 || (dt != PTX_TYPE_F16 && dt != PTX_TYPE_BF16))) ||
-	    dt == PTX_TYPE_F16X2 || dt == PTX_TYPE_BF16X2 || dt == PTX_TYPE_TF32 ||
+	    dt == PTX_TYPE_F16X2 || dt == PTX_TYPE_BF16X2 ||
 	    st == PTX_TYPE_PRED || dt == PTX_TYPE_PRED)
 		lower_unsupported(L);
 	if (has_mod(L, "relu")) {

@@ -126,6 +126,56 @@ static LLVMValueRef approx(struct lower *L, const char *what, enum ptx_type t, L
 	return call_builtin(L, name, ll_type(L, t), &a, 1);
 }
 
+/* One lane of min/max.xorsign.abs on its bits: on magnitudes the integer order is the float
+ * order. A NaN operand gives the other's magnitude; two NaNs (or one, with .NaN) give the
+ * canonical NaN, positive; the sign is the XOR of the operands' signs (as an H200 does). */
+static LLVMValueRef xorsign_abs_lane(struct lower *L, LLVMValueRef a, LLVMValueRef b, bool is_max,
+                                     unsigned bits, uint64_t infinity, bool ftz)
+{
+	LLVMTypeRef ty = ll_int(L, bits);
+	LLVMValueRef sign_bit = LLVMConstInt(ty, 1ull << (bits - 1), 0);
+	LLVMValueRef magnitude = LLVMConstInt(ty, (1ull << (bits - 1)) - 1, 0), inf = LLVMConstInt(ty, infinity, 0);
+	LLVMValueRef ma = LLVMBuildAnd(L->b, a, magnitude, ""), mb = LLVMBuildAnd(L->b, b, magnitude, "");
+
+	if (ftz) { /* f32 subnormal magnitudes count as zero */
+		LLVMValueRef smallest = LLVMConstInt(ty, 0x00800000, 0), zero = LLVMConstInt(ty, 0, 0);
+		ma = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntULT, ma, smallest, ""), zero, ma, "");
+		mb = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntULT, mb, smallest, ""), zero, mb, "");
+	}
+	LLVMValueRef nan_a = LLVMBuildICmp(L->b, LLVMIntUGT, ma, inf, "");
+	LLVMValueRef nan_b = LLVMBuildICmp(L->b, LLVMIntUGT, mb, inf, "");
+	LLVMValueRef pick = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, is_max ? LLVMIntUGE : LLVMIntULE, ma, mb, ""),
+	                                    ma, mb, "");
+	pick = LLVMBuildSelect(L->b, nan_a, mb, pick, "");
+	pick = LLVMBuildSelect(L->b, nan_b, ma, pick, "");
+	LLVMValueRef r = LLVMBuildOr(L->b, LLVMBuildAnd(L->b, LLVMBuildXor(L->b, a, b, ""), sign_bit, ""), pick, "");
+	LLVMValueRef canonical = has_mod(L, "NaN") ? LLVMBuildOr(L->b, nan_a, nan_b, "")
+	                                           : LLVMBuildAnd(L->b, nan_a, nan_b, "");
+	return LLVMBuildSelect(L->b, canonical, magnitude, r, "");
+}
+
+static void lower_xorsign_abs(struct lower *L, bool is_max, enum ptx_type t)
+{
+	bool f32 = t == PTX_TYPE_F32, bf16 = t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2;
+	unsigned lanes = is_packed(t) ? 2 : 1, bits = f32 ? 32 : 16;
+	enum ptx_type whole = f32 || lanes == 2 ? PTX_TYPE_B32 : PTX_TYPE_B16;
+	LLVMTypeRef wty = ll_int(L, lanes * bits), lty = ll_int(L, bits);
+	LLVMValueRef a = operand_value(L, op(L, 1), whole), b = operand_value(L, op(L, 2), whole);
+	LLVMValueRef d = LLVMConstInt(wty, 0, 0);
+
+	if (t != PTX_TYPE_F32 && t != PTX_TYPE_F16 && t != PTX_TYPE_BF16 && !is_packed(t))
+		lower_unsupported(L);
+	for (unsigned i = 0; i < lanes; i++) {
+		LLVMValueRef at = LLVMConstInt(wty, i * bits, 0);
+		LLVMValueRef x = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, a, at, ""), lty, "");
+		LLVMValueRef y = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, b, at, ""), lty, "");
+		LLVMValueRef r = xorsign_abs_lane(L, x, y, is_max, bits,
+		                                  f32 ? 0x7f800000 : bf16 ? 0x7f80 : 0x7c00, f32 && has_mod(L, "ftz"));
+		d = LLVMBuildOr(L->b, d, LLVMBuildShl(L->b, LLVMBuildZExt(L->b, r, wty, ""), at, ""), "");
+	}
+	operand_store(L, op(L, 0), d, whole);
+}
+
 static bool lower_binary(struct lower *L, const char *o, enum ptx_type t)
 {
 	LLVMValueRef a, b, r;
@@ -134,6 +184,10 @@ static bool lower_binary(struct lower *L, const char *o, enum ptx_type t)
 	if (strcmp(o, "add") && strcmp(o, "sub") && strcmp(o, "mul") && strcmp(o, "div") &&
 	    strcmp(o, "min") && strcmp(o, "max") && strcmp(o, "copysign"))
 		return false;
+	if ((!strcmp(o, "min") || !strcmp(o, "max")) && has_mod(L, "xorsign")) {
+		lower_xorsign_abs(L, o[1] == 'a', t);
+		return true;
+	}
 	a = input(L, 1, t);
 	b = input(L, 2, t);
 	if (!strcmp(o, "min") || !strcmp(o, "max")) {
@@ -141,8 +195,6 @@ static bool lower_binary(struct lower *L, const char *o, enum ptx_type t)
 		 * .NaN propagates NaN (minimum). */
 		const char *name = has_mod(L, "NaN") ? (o[1] == 'i' ? "llvm.minimum" : "llvm.maximum")
 		                                     : (o[1] == 'i' ? "llvm.minimumnum" : "llvm.maximumnum");
-		if (has_mod(L, "xorsign"))
-			lower_unsupported(L);
 		result(L, t, binary_intrinsic(L, name, t, a, b));
 		return true;
 	}

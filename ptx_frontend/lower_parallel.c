@@ -95,20 +95,20 @@ static bool lower_shfl(struct lower *L)
 	lower_unsupported(L);
 }
 
-/* vote.sync.{all,any,uni}.pred d, {!}a, mask and vote.sync.ballot.b32 d, {!}a, mask */
+/* vote.sync.{all,any,uni}.pred d, {!}a, mask and vote.sync.ballot.b32 d, {!}a, mask; the
+ * forms without .sync (PTX before 6.4) vote among the active lanes. */
 static bool lower_vote(struct lower *L)
 {
 	static const char *const modes[] = {"all", "any", "uni", "ballot"};
+	bool sync = has_mod(L, "sync");
 	LLVMValueRef args[2], r;
 	char name[40];
 
-	if (!has_mod(L, "sync"))
-		lower_unsupported(L);
-	expect_operands(L, 3);
+	expect_operands(L, sync ? 3 : 2);
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		if (!has_mod(L, modes[i]))
 			continue;
-		args[0] = u32_operand(L, 2);
+		args[0] = sync ? u32_operand(L, 2) : call_builtin(L, "__zc_activemask", i32(L), NULL, 0);
 		args[1] = pred_as_u32(L, 1);
 		snprintf(name, sizeof(name), "__zc_vote_sync_%s", modes[i]);
 		r = call_builtin(L, name, i32(L), args, 2);

@@ -696,8 +696,9 @@ static bool convert(const struct sweep_case *c, const uint64_t in[3], uint64_t *
 	uint64_t r = isnan(x) ? nan_of(format_of(dt)) : from_double(x, format_of(dt), c->imm);
 	if (dt == T_F32 && ftz)
 		r = bits_of_f32(flush32(f32_of(r)));
-	/* .relu: negative results become +0; NaN is already the canonical 0x7fff */
-	if ((c->mods & M_RELU) && r >> 15 == 1 && (r & 0x7fff) != 0 && !isnan(x))
+	/* .relu: negative results, -0 included, become +0 (an H200 does: ptx_modes_sm90);
+	 * NaN is already the canonical 0x7fff */
+	if ((c->mods & M_RELU) && r >> 15 == 1 && !isnan(x))
 		r = 0;
 	if (c->mods & M_SAT) {
 		double y = to_double(r, dt);
