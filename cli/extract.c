@@ -78,7 +78,7 @@ static void extract_code_objects(Input *in, const char *dir)
 		ZcError err;
 
 		if (!aot_code_object_read(&co, bytes, &err))
-			fail_input(in->path, "AOT image: %s", err.msg);
+			fail_input(in->path, "%s", err.msg);
 		snprintf(name, sizeof(name), "%u.%s.co", co.module, co.target);
 		in->code_object_files[i] = zc_strndup(name, strlen(name));
 		write_file(dir, name, bytes, co.size);

@@ -45,7 +45,7 @@ void input_load(Input *in, const char *path, bool list_kernels)
 	for (size_t i = 0; i < in->set.nnotes; i++)
 		inform(2, "%s: note: %s", path, in->set.notes[i]);
 	if (!binary_aot_image(&in->bin, &in->has_image, &in->image, &err))
-		fail_input(path, "AOT image: %s", err.msg);
+		fail_input(path, "%s", err.msg);
 }
 
 void input_free(Input *in)

@@ -68,8 +68,10 @@ bool binary_aot_image(const Binary *bin, bool *found, AotImage *img, ZcError *er
 	uint64_t offset, size;
 
 	*found = false;
-	if (!aot_image_locate_in_memory(bin->bytes, bin->file_size, found, &offset, &size, err))
-		return false;
+	if (!aot_image_locate_in_memory(bin->bytes, bin->file_size, found, &offset, &size, err)) {
+		ZcError where = *err;
+		return zc_fail(err, "AOT image: %s", where.msg);
+	}
 	return !*found || aot_image_parse(img, bin->bytes + offset, size, err);
 }
 

@@ -280,6 +280,40 @@ def random_bytes(i):
     return Case(data, "not an ELF or PE binary, a fatbin or a PTX file (unknown magic)")
 
 
+PTX_TEXT = b".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n"
+
+
+def module_trailer(image_offset, image_size, original_size):
+    return b"ZLUDAMF1" + struct.pack("<QQQ", image_offset, image_size, original_size)
+
+
+@case
+def text_without_version(i):
+    return Case(b"// a text file, not PTX\n" * 4,
+                "not an ELF or PE binary, a fatbin or a PTX file (unknown magic)")
+
+
+@case
+def module_trailer_image_past_end(i):
+    data = PTX_TEXT + b"\0" * 8
+    return Case(data + module_trailer(len(data), 4096, len(PTX_TEXT)),
+                "module file trailer points outside the file")
+
+
+@case
+def module_trailer_original_past_image(i):
+    data = PTX_TEXT + b"\0" * 8
+    return Case(data + module_trailer(8, 8, len(data)),
+                "module file trailer points outside the file")
+
+
+@case
+def module_trailer_image_not_an_image(i):
+    data = PTX_TEXT + b"\0" * 8
+    return Case(data + b"\xff" * 64 + module_trailer(len(data), 64, len(PTX_TEXT)),
+                "AOT image: no ZLUDAAOT magic")
+
+
 # ---- ELF: headers and sections ----------------------------------------------------------------
 
 @case
