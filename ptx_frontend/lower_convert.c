@@ -393,17 +393,13 @@ bool lower_convert(struct lower *L)
 		convert_pair(L, dt);
 		return true;
 	}
-	if (has_mod(L, "satfinite") && (dt == PTX_TYPE_F16 || dt == PTX_TYPE_BF16) && st == PTX_TYPE_F32) {
-		expect_operands(L, 2);
-		operand_store(L, op(L, 0), to_half(L, operand_value(L, op(L, 1), st), dt), dt);
-		return true;
-	}
-	if (st == PTX_TYPE_NONE || has_mod(L, "satfinite") ||
-	    (has_mod(L, "relu") && (st != PTX_TYPE_F32 || (dt != PTX_TYPE_F16 && dt != PTX_TYPE_BF16))) ||
+	bool clamps = has_mod(L, "relu") || has_mod(L, "satfinite");
+	if (st == PTX_TYPE_NONE ||
+	    (clamps && (st != PTX_TYPE_F32 || (dt != PTX_TYPE_F16 && dt != PTX_TYPE_BF16))) ||
 	    dt == PTX_TYPE_F16X2 || dt == PTX_TYPE_BF16X2 ||
 	    st == PTX_TYPE_PRED || dt == PTX_TYPE_PRED)
 		lower_unsupported(L);
-	if (has_mod(L, "relu")) {
+	if (clamps) {
 		expect_operands(L, 2);
 		operand_store(L, op(L, 0), to_half(L, operand_value(L, op(L, 1), st), dt), dt);
 		return true;

@@ -53,6 +53,12 @@ integer_arg(const uint8_t *args, size_t *offset, size_t size)
 	return narrow;
 }
 
+/* The '*' width and precision arguments come before the value. */
+#define APPEND_STARRED(v)                                          \
+	(nstars == 2 ? append(&out, full, stars[0], stars[1], (v))    \
+	 : nstars == 1 ? append(&out, full, stars[0], (v))             \
+	               : append(&out, full, (v)))
+
 int
 zc_device_vprintf(ZcHostThread *t, const char *format, const void *packed)
 {
@@ -95,51 +101,36 @@ zc_device_vprintf(ZcHostThread *t, const char *format, const void *packed)
 		spec[n] = '\0';
 		p += n + length + 1;
 		count++;
+		char full[40];
 		switch (conversion) {
 		case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c': {
 			int64_t v = integer_arg(args, &offset, wide ? 8 : 4);
-			char full[40];
-			snprintf(full, sizeof full, "%sll%c", spec, conversion == 'c' ? 'd' : conversion);
 			if (conversion == 'c') {
 				snprintf(full, sizeof full, "%sc", spec);
 				v = (unsigned char)v;
-			} else if (!wide) {
-				v = (conversion == 'd' || conversion == 'i') ? (int64_t)(int32_t)v : (int64_t)(uint32_t)v;
+			} else {
+				snprintf(full, sizeof full, "%sll%c", spec, conversion);
+				if (!wide)
+					v = (conversion == 'd' || conversion == 'i') ? (int64_t)(int32_t)v
+					                                             : (int64_t)(uint32_t)v;
 			}
-			if (nstars == 2)
-				append(&out, full, stars[0], stars[1], v);
-			else if (nstars == 1)
-				append(&out, full, stars[0], v);
-			else
-				append(&out, full, v);
+			APPEND_STARRED(v);
 			break;
 		}
 		case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
 			double v;
-			char full[40];
 			memcpy(&v, next_arg(args, &offset, 8), 8);
 			snprintf(full, sizeof full, "%s%c", spec, conversion);
-			if (nstars == 2)
-				append(&out, full, stars[0], stars[1], v);
-			else if (nstars == 1)
-				append(&out, full, stars[0], v);
-			else
-				append(&out, full, v);
+			APPEND_STARRED(v);
 			break;
 		}
 		case 's': case 'p': {
 			const void *v;
-			char full[40];
 			memcpy(&v, next_arg(args, &offset, 8), 8);
 			if (conversion == 's' && !v)
 				v = "(null)";
 			snprintf(full, sizeof full, "%s%c", spec, conversion);
-			if (nstars == 2)
-				append(&out, full, stars[0], stars[1], v);
-			else if (nstars == 1)
-				append(&out, full, stars[0], v);
-			else
-				append(&out, full, v);
+			APPEND_STARRED(v);
 			break;
 		}
 		default:

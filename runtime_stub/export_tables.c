@@ -30,7 +30,7 @@ primary_context(CUcontext *pctx, CUdevice dev)
 
 /* [1], [6], [8]: how static cudart before the cuLibrary API registers each fatbin: with its
  * wrapper, or (ext2) the fatbin itself. Loading is lazy, as for cuLibraryLoadData. The
- * meaning of the extra arguments is unknown; cudart passes zeros. */
+ * meaning of the extra arguments of ext1 and ext2 is unknown; cudart passes zeros. */
 static CUresult
 module_from_cubin(CUmodule *module, const void *wrapper)
 {
@@ -38,21 +38,30 @@ module_from_cubin(CUmodule *module, const void *wrapper)
 }
 
 static CUresult
+module_with_options(const char *name, const char *with_options, CUmodule *module,
+                    const void *code, const void *a3, const void *a4, unsigned a5)
+{
+	if (a3 || a4 || a5)
+		return zc_unsupported(with_options);
+	return zc_module_from_cubin(name, module, code);
+}
+
+static CUresult
 module_from_cubin_ext1(CUmodule *module, const void *wrapper, const void *a3, const void *a4,
                        unsigned a5)
 {
-	if (a3 || a4 || a5)
-		return zc_unsupported("CUDART_INTERFACE get_module_from_cubin_ext1 with non-zero options");
-	return zc_module_from_cubin("CUDART_INTERFACE get_module_from_cubin_ext1", module, wrapper);
+	return module_with_options("CUDART_INTERFACE get_module_from_cubin_ext1",
+	                           "CUDART_INTERFACE get_module_from_cubin_ext1 with non-zero options",
+	                           module, wrapper, a3, a4, a5);
 }
 
 static CUresult
 module_from_cubin_ext2(const void *fatbin, CUmodule *module, const void *a3, const void *a4,
                        unsigned a5)
 {
-	if (a3 || a4 || a5)
-		return zc_unsupported("CUDART_INTERFACE get_module_from_cubin_ext2 with non-zero options");
-	return zc_module_from_cubin("CUDART_INTERFACE get_module_from_cubin_ext2", module, fatbin);
+	return module_with_options("CUDART_INTERFACE get_module_from_cubin_ext2",
+	                           "CUDART_INTERFACE get_module_from_cubin_ext2 with non-zero options",
+	                           module, fatbin, a3, a4, a5);
 }
 
 static void

@@ -96,7 +96,37 @@ image_of_file(const char *path)
 	return open_image(path);
 }
 
-/* What the image keys the code by, or why it has no key. */
+/* What the image keys a container by, or why it has none: a fatbin by its header and the
+ * fat_size bytes it claims (within `size`, when the extent is known), a cubin not at all, else
+ * a PTX text up to its NUL. */
+static CUresult
+key_of_container(const uint8_t *code, size_t size, AotKeyKind *kind, uint64_t *hash)
+{
+	uint32_t magic = 0;
+	uint64_t fat_size = 0;
+
+	if (size >= 4)
+		memcpy(&magic, code, 4);
+	if (magic == CUBIN_MAGIC)
+		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+		                 "a cubin (SASS) cannot be translated: only PTX can");
+	if (magic != FATBIN_MAGIC) {
+		*kind = AOT_KEY_PTX;
+		*hash = aot_hash_ptx((const char *)code);
+		return CUDA_SUCCESS;
+	}
+	if (size >= FATBIN_HEADER_SIZE)
+		memcpy(&fat_size, code + 8, 8);
+	if (size < FATBIN_HEADER_SIZE || fat_size > size - FATBIN_HEADER_SIZE)
+		return stub_fail(CUDA_ERROR_INVALID_IMAGE, "a fatbin of %llu bytes in %zu bytes",
+		                 (unsigned long long)fat_size, size);
+	*kind = AOT_KEY_FATBIN;
+	*hash = aot_hash(code, FATBIN_HEADER_SIZE + fat_size);
+	return CUDA_SUCCESS;
+}
+
+/* The same for a pointer a program hands over, whose extent is unknown; a wrapper is
+ * followed to its container. */
 static CUresult
 key_of(const void *code, AotKeyKind *kind, uint64_t *hash, const void **container)
 {
@@ -107,22 +137,9 @@ key_of(const void *code, AotKeyKind *kind, uint64_t *hash, const void **containe
 		memcpy(&code, (const char *)code + 8, sizeof code);
 		if (!code)
 			return stub_fail(CUDA_ERROR_INVALID_IMAGE, "a fatbin wrapper without data");
-		memcpy(&magic, code, 4);
 	}
 	*container = code;
-	if (magic == FATBIN_MAGIC) {
-		uint64_t fat_size;
-		memcpy(&fat_size, (const char *)code + 8, 8);
-		*kind = AOT_KEY_FATBIN;
-		*hash = aot_hash(code, FATBIN_HEADER_SIZE + fat_size);
-		return CUDA_SUCCESS;
-	}
-	if (magic == CUBIN_MAGIC)
-		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
-		                 "a cubin (SASS) cannot be translated: only PTX can");
-	*kind = AOT_KEY_PTX;
-	*hash = aot_hash_ptx(code);
-	return CUDA_SUCCESS;
+	return key_of_container(code, SIZE_MAX, kind, hash);
 }
 
 /* The module in one image, or in any image when the code lies in no file (a copy the
@@ -185,35 +202,6 @@ zc_images_have_target(const char *target)
 	return found;
 }
 
-/* A module file's contents: its key, with the fatbin's claimed size checked against what
- * was read. */
-static CUresult
-key_of_file(const char *path, const uint8_t *bytes, size_t size, AotKeyKind *kind,
-            uint64_t *hash)
-{
-	uint32_t magic = 0;
-	uint64_t fat_size = 0;
-
-	if (size >= 4)
-		memcpy(&magic, bytes, 4);
-	if (magic == CUBIN_MAGIC)
-		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
-		                 "%s: a cubin (SASS) cannot be translated: only PTX can", path);
-	if (magic != FATBIN_MAGIC) {
-		*kind = AOT_KEY_PTX;
-		*hash = aot_hash_ptx((const char *)bytes);
-		return CUDA_SUCCESS;
-	}
-	if (size >= FATBIN_HEADER_SIZE)
-		memcpy(&fat_size, bytes + 8, 8);
-	if (size < FATBIN_HEADER_SIZE || fat_size > size - FATBIN_HEADER_SIZE)
-		return stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: a fatbin of %llu bytes in a file of %zu",
-		                 path, (unsigned long long)fat_size, size);
-	*kind = AOT_KEY_FATBIN;
-	*hash = aot_hash(bytes, FATBIN_HEADER_SIZE + fat_size);
-	return CUDA_SUCCESS;
-}
-
 CUresult
 zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct zc_image **image,
                    uint32_t *module)
@@ -222,7 +210,7 @@ zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct z
 	AotKeyKind kind = AOT_KEY_PTX;
 	uint64_t hash = 0;
 	bool found, converted, others_converted;
-	CUresult r = key_of_file(path, bytes, size, &kind, &hash);
+	CUresult r = key_of_container(bytes, size, &kind, &hash);
 
 	if (r != CUDA_SUCCESS)
 		return r;
