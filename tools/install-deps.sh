@@ -7,6 +7,20 @@ apt-get install -y --no-install-recommends \
 	llvm-22-dev clang-22 lld-22 liblld-22-dev llvm-22-tools libclang-rt-22-dev \
 	libelf-dev libzstd-dev liblz4-dev libxxhash-dev \
 	gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 patchelf libamdhip64-5 libamdhip64-dev
+# CUDA 11.8's runtime (Debian non-free), for the test that older cudart, which loads modules
+# through the private CUDART_INTERFACE table, accepts the driver. Only the library: its
+# recommended libcuda1 is NVIDIA's driver, which the tests must not find.
+if ! [ -e /etc/apt/sources.list.d/zluda-convert-non-free.sources ]; then
+	cat > /etc/apt/sources.list.d/zluda-convert-non-free.sources <<'SOURCES'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: non-free
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+	apt-get update
+fi
+apt-get install -y --no-install-recommends libcudart11.0
 # nvcc (CUDA 13) is expected in /usr/local/cuda, where the toolkit installs it.
 if ! command -v nvcc >/dev/null 2>&1 && ! [ -x /usr/local/cuda/bin/nvcc ]; then
 	echo "install-deps: nvcc not found (expected /usr/local/cuda/bin/nvcc): CUDA fixtures will be skipped" >&2
