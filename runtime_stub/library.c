@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "embed.h"
 
 ZC_EXPORT CUresult
 cuModuleGetLoadingMode(int *mode)
@@ -153,26 +154,41 @@ load(struct zc_library **out, const void *code, bool eager)
 /* Module files are fatbins or PTX texts, megabytes at most; this bounds a wrong path. */
 enum { MODULE_FILE_LIMIT = 1 << 30 };
 
-/* The file's bytes, NUL-terminated; *size excludes the NUL. */
+/* The bytes the file had before conversion: a converted module file's trailer says how many
+ * (the image after them is mapped once per file by image.c, not read here). */
+static size_t
+original_size(int fd, size_t file_size)
+{
+	uint8_t trailer[MODULE_TRAILER_SIZE];
+	uint64_t image_offset, image_size, original;
+
+	if (file_size < sizeof trailer ||
+	    pread(fd, trailer, sizeof trailer, (off_t)(file_size - sizeof trailer)) != sizeof trailer ||
+	    !module_trailer(trailer, file_size, &image_offset, &image_size, &original))
+		return file_size;
+	return (size_t)original;
+}
+
+/* The file's original bytes, NUL-terminated; *size excludes the NUL. */
 static CUresult
 read_module_file(const char *path, uint8_t **bytes, size_t *size)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	CUresult r = CUDA_SUCCESS;
+	size_t want = 0;
 
 	*bytes = NULL;
 	if (fd < 0)
 		return stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		r = stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: not a regular file", path);
-	else if (st.st_size > MODULE_FILE_LIMIT)
-		r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %lld bytes: not a module file", path,
-		              (long long)st.st_size);
-	else if (!(*bytes = stub_alloc((size_t)st.st_size + 1)))
-		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %lld bytes", path, (long long)st.st_size);
-	for (size_t done = 0; r == CUDA_SUCCESS && done < (size_t)st.st_size;) {
-		ssize_t n = read(fd, *bytes + done, (size_t)st.st_size - done);
+	else if ((want = original_size(fd, (size_t)st.st_size)) > MODULE_FILE_LIMIT)
+		r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %zu bytes: not a module file", path, want);
+	else if (!(*bytes = stub_alloc(want + 1)))
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu bytes", path, want);
+	for (size_t done = 0; r == CUDA_SUCCESS && done < want;) {
+		ssize_t n = read(fd, *bytes + done, want - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -186,8 +202,8 @@ read_module_file(const char *path, uint8_t **bytes, size_t *size)
 		stub_free(*bytes);
 		return r;
 	}
-	(*bytes)[st.st_size] = 0;
-	*size = (size_t)st.st_size;
+	(*bytes)[want] = 0;
+	*size = want;
 	return CUDA_SUCCESS;
 }
 
