@@ -103,15 +103,26 @@ static void parse_options(int argc, char **argv, ConvertOptions *o)
 				o->targets[o->ntargets++] = zc_target_at(i);
 }
 
+/* The output's directory, "." for a bare name; the caller frees it. */
+static char *output_directory(const char *out)
+{
+	char *copy = zc_strndup(out, strlen(out)), *dir;
+
+	dir = dirname(copy);
+	dir = zc_strndup(dir, strlen(dir));
+	free(copy);
+	return dir;
+}
+
 static void check_output(const ConvertOptions *o)
 {
 	struct stat a, b;
-	char *dir = zc_strndup(o->out, strlen(o->out));
+	char *dir = output_directory(o->out);
 
 	if (stat(o->in, &a) == 0 && stat(o->out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		fail_usage("convert: the output %s is the input; converting never modifies its input",
 		           o->out);
-	if (access(dirname(dir), W_OK) != 0)
+	if (access(dir, W_OK) != 0)
 		fail_input(o->out, "cannot write into its directory: %s", strerror(errno));
 	free(dir);
 }
@@ -262,7 +273,7 @@ static bool find_stub(char *path, size_t size)
 static void place_stub(const Input *in, const ConvertOptions *o)
 {
 	char stub[PATH_MAX + 64], dest[PATH_MAX + 64], link[PATH_MAX + 64];
-	char *dir = zc_strndup(o->out, strlen(o->out));
+	char *dir = output_directory(o->out);
 
 	if (in->bin.format != BIN_ELF) {
 		inform(1, "zluda-convert: %s: warning: the Windows driver (nvcuda.dll) is not built "
@@ -272,7 +283,7 @@ static void place_stub(const Input *in, const ConvertOptions *o)
 	}
 	if (!find_stub(stub, sizeof(stub)))
 		fail_input(o->out, "cannot find the runtime stub libcuda.so.1 to place beside it");
-	snprintf(dest, sizeof(dest), "%s/libcuda.so.1", dirname(dir));
+	snprintf(dest, sizeof(dest), "%s/libcuda.so.1", dir);
 	snprintf(link, sizeof(link), "%s/libcuda.so", dir);
 	if (!copy_file(stub, dest))
 		fail_input(dest, "cannot write: %s", strerror(errno));
