@@ -64,6 +64,11 @@ void *__zc_dynamic_smem(void);
  * plus dynamic shared memory of the block. */
 void *__zc_shared_base(void);
 uint32_t __zc_total_smem_size(void);
+/* isspacep.shared, .local and .param: whether a generic address lies in the block's shared
+ * memory, the thread's local memory or the launch's kernel parameters. */
+uint32_t __zc_is_shared(uint64_t address);
+uint32_t __zc_is_local(uint64_t address);
+uint32_t __zc_is_param(uint64_t address);
 /* %smid, %nsmid, %gridid: informational in PTX (any value in range is valid). */
 uint32_t __zc_smid(void);
 uint32_t __zc_nsmid(void);

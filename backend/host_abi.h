@@ -52,7 +52,7 @@
 
 #include <stdint.h>
 
-#define ZC_HOST_ABI_VERSION 3u
+#define ZC_HOST_ABI_VERSION 4u
 
 typedef struct ZcHostThread ZcHostThread;
 typedef struct ZcHostBlock ZcHostBlock;
@@ -127,6 +127,9 @@ struct ZcHostBlock {
 	void *dynamic_smem;          /* the launch's dynamic shared memory, within `shared` */
 	uint32_t dynamic_smem_size;  /* its size in bytes (the launch's sharedMemBytes) */
 	uint32_t shared_size;        /* static rounded up to 16, plus dynamic */
+	/* The launch's parameter buffer, the one the entries receive: isspacep.param's window. */
+	const void *params;
+	uint64_t params_size;
 	void *driver;                /* the driver's own block state; the kernel never reads it */
 };
 
@@ -137,6 +140,9 @@ struct ZcHostThread {
 	uint32_t ctaid[3];
 	uint32_t nctaid[3];
 	ZcHostBlock *block;
+	/* The fiber's stack, where the thread's .local memory lives: isspacep.local's window. */
+	const void *stack;
+	uint64_t stack_size;
 	void *driver;                /* the driver's own thread state; the kernel never reads it */
 };
 

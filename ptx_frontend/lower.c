@@ -97,7 +97,10 @@ unsigned space_addrspace(struct lower *L, enum ptx_space space)
 	case PTX_SPACE_SHARED: return L->target->as_shared;
 	case PTX_SPACE_CONST: return L->target->as_const;
 	case PTX_SPACE_LOCAL: case PTX_SPACE_REG: return L->target->as_local;
-	case PTX_SPACE_PARAM: return L->target->as_local;
+	/* a register address in .param space: a kernel's parameters (their address taken with
+	 * mov), or a device function's, which live on its stack */
+	case PTX_SPACE_PARAM:
+		return L->func && L->func->is_entry ? L->target->as_kernel_param : L->target->as_local;
 	default: return L->target->as_generic;
 	}
 }
@@ -388,8 +391,8 @@ LLVMValueRef symbol_address(struct lower *L, struct sym *s, unsigned *addrspace)
 			return call_builtin(L, "__zc_dynamic_smem", ll_ptr(L, L->target->as_generic), NULL, 0);
 		return LLVMBuildGEP2(L->b, ll_int(L, 8), shared_base(L), &off, 1, "");
 	}
-	*addrspace = s->space == PTX_SPACE_PARAM && L->func && L->func->is_entry
-	           ? L->target->as_kernel_param : space_addrspace(L, s->space);
+	/* a kernel's parameters and the .param variables of its calls differ in address space */
+	*addrspace = LLVMGetPointerAddressSpace(LLVMTypeOf(s->value));
 	return s->value;
 }
 

@@ -148,7 +148,11 @@ bool lower_control(struct lower *L)
 		end_thread(L, "__zc_trap");
 		return true;
 	}
-	if (!strcmp(o, "brkpt"))
-		return true; /* a breakpoint for an attached debugger: none is */
+	if (!strcmp(o, "brkpt") || !strcmp(o, "pmevent"))
+		return true; /* for an attached debugger or profiler: none is */
+	/* Programmatic dependent launch: a grid starts only after the previous one in its
+	 * stream has ended, so what wait waits for has already happened. */
+	if (!strcmp(o, "griddepcontrol"))
+		return true;
 	return false;
 }

@@ -1,4 +1,4 @@
-/* Memory: ld, ldu, st, mov, cvta, atom, red, fences, prefetches. */
+/* Memory: ld, ldu, st, mov, cvta, isspacep, atom, red, fences, cache hints. */
 #include <string.h>
 
 #include "lower.h"
@@ -119,7 +119,7 @@ static bool lower_load(struct lower *L)
 	LLVMValueRef p, v;
 	const struct ptx_operand *dst = op(L, 0);
 
-	if (t == PTX_TYPE_NONE || t == PTX_TYPE_B128)
+	if (t == PTX_TYPE_NONE)
 		lower_unsupported(L);
 	p = address(L, op(L, 1), space);
 	if (n == 1) {
@@ -145,7 +145,7 @@ static bool lower_store(struct lower *L)
 	LLVMValueRef p, v, st;
 	const struct ptx_operand *val = op(L, 1);
 
-	if (t == PTX_TYPE_NONE || t == PTX_TYPE_B128)
+	if (t == PTX_TYPE_NONE)
 		lower_unsupported(L);
 	p = address(L, op(L, 0), insn_space(L));
 	if (n == 1) {
@@ -202,7 +202,8 @@ static bool lower_mov(struct lower *L)
 	return true;
 }
 
-/* cvta.space converts a state-space address to a generic one; cvta.to.space the reverse. */
+/* cvta.space converts a state-space address to a generic one; cvta.to.space the reverse.
+ * .param is a kernel's parameters (__grid_constant__ ones whose address is taken). */
 static bool lower_cvta(struct lower *L)
 {
 	enum ptx_type t = mod_type(L, 0);
@@ -211,7 +212,7 @@ static bool lower_cvta(struct lower *L)
 	LLVMValueRef a = operand_value(L, op(L, 1), t), r;
 	unsigned as = space_addrspace(L, space), gen = L->target->as_generic;
 
-	if (space == PTX_SPACE_PARAM || space == PTX_SPACE_NONE)
+	if (space == PTX_SPACE_NONE || (space == PTX_SPACE_PARAM && !L->func->is_entry))
 		lower_unsupported(L);
 	if (space == PTX_SPACE_SHARED && L->target->shared_as_offsets) {
 		LLVMValueRef base = LLVMBuildPtrToInt(L->b, shared_base(L), ll_type(L, t), "");
@@ -227,14 +228,75 @@ static bool lower_cvta(struct lower *L)
 	return true;
 }
 
+/* Whether generic address a points into one of this module's .const variables: the
+ * constant window, as far as a module can see it. */
+static LLVMValueRef in_const_window(struct lower *L, LLVMValueRef a)
+{
+	LLVMTypeRef i64 = ll_int(L, 64);
+	LLVMValueRef in = LLVMConstInt(ll_int(L, 1), 0, 0);
+
+	for (const struct ptx_item *it = L->module->items; it; it = it->next) {
+		struct sym *s;
+		uint64_t size;
+		unsigned as;
+		LLVMValueRef start;
+
+		if (it->kind != PTX_ITEM_VAR || it->u.var.space != PTX_SPACE_CONST)
+			continue;
+		s = symtab_find(&L->globals, it->u.var.name);
+		size = ptx_var_size(&it->u.var);
+		if (!s || s->kind != SYM_VAR || !size)
+			continue;
+		start = symbol_address(L, s, &as);
+		if (as != L->target->as_generic)
+			start = LLVMBuildAddrSpaceCast(L->b, start, ll_ptr(L, L->target->as_generic), "");
+		start = LLVMBuildPtrToInt(L->b, start, i64, "");
+		in = LLVMBuildOr(L->b, in, LLVMBuildICmp(L->b, LLVMIntULT, LLVMBuildSub(L->b, a, start, ""),
+		                                         LLVMConstInt(i64, size, 0), ""), "");
+	}
+	return in;
+}
+
+static LLVMValueRef in_window(struct lower *L, const char *builtin, LLVMValueRef a)
+{
+	LLVMValueRef r = call_builtin(L, builtin, ll_int(L, 32), &a, 1);
+
+	return LLVMBuildICmp(L->b, LLVMIntNE, r, LLVMConstInt(ll_int(L, 32), 0, 0), "");
+}
+
+/* isspacep.space p, a. The shared, local and parameter windows are the target's; a global
+ * address is one in none of the shared, local and constant windows (kernel parameters
+ * count as global, as PTX says). */
+static bool lower_isspacep(struct lower *L)
+{
+	enum ptx_space space = insn_space(L);
+	LLVMValueRef a, in;
+
+	expect_operands(L, 2);
+	a = operand_value(L, op(L, 1), PTX_TYPE_U64);
+	switch (space) {
+	case PTX_SPACE_SHARED: in = in_window(L, "__zc_is_shared", a); break;
+	case PTX_SPACE_LOCAL: in = in_window(L, "__zc_is_local", a); break;
+	case PTX_SPACE_PARAM: in = in_window(L, "__zc_is_param", a); break;
+	case PTX_SPACE_CONST: in = in_const_window(L, a); break;
+	case PTX_SPACE_GLOBAL:
+		in = LLVMBuildOr(L->b, in_window(L, "__zc_is_shared", a), in_window(L, "__zc_is_local", a), "");
+		in = LLVMBuildNot(L->b, LLVMBuildOr(L->b, in, in_const_window(L, a), ""), "");
+		break;
+	default: lower_unsupported(L);
+	}
+	operand_store(L, op(L, 0), in, PTX_TYPE_PRED);
+	return true;
+}
+
 static LLVMAtomicRMWBinOp rmw_op(struct lower *L, enum ptx_type t)
 {
 	bool f = type_is_float(t) || t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
 
 	if (has_mod(L, "add")) return f ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
-	/* f32 min/max (sm_90): a NaN operand gives the other one, as PTX's min and max do */
-	if (f && t == PTX_TYPE_F32 && has_mod(L, "min")) return LLVMAtomicRMWBinOpFMin;
-	if (f && t == PTX_TYPE_F32 && has_mod(L, "max")) return LLVMAtomicRMWBinOpFMax;
+	/* float min/max (sm_90): a NaN operand gives the other one, as PTX's min and max do */
+	if (f && has_mod(L, "min")) return LLVMAtomicRMWBinOpFMin;
+	if (f && has_mod(L, "max")) return LLVMAtomicRMWBinOpFMax;
 	if (f)
 		lower_unsupported(L);
 	if (has_mod(L, "min")) return type_is_signed(t) ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
@@ -248,41 +310,62 @@ static LLVMAtomicRMWBinOp rmw_op(struct lower *L, enum ptx_type t)
 	lower_unsupported(L);
 }
 
-/* atom returns the old value; red does not. Without .sem PTX atomics are relaxed. The
- * f16x2/bf16x2 adds (.noftz) are an fadd on <2 x half> / <2 x bfloat>: one atomic access
- * of both halves, which LLVM expands to a compare-exchange loop where the target has no
- * such instruction. */
-static bool lower_atomic(struct lower *L, bool returns)
+/* One atomic read-modify-write; the f16x2/bf16x2 ones work on <2 x half> / <2 x bfloat>, one
+ * atomic access of both halves, which LLVM expands to a compare-exchange loop where the
+ * target has no such instruction. */
+static LLVMValueRef atomic_rmw(struct lower *L, LLVMValueRef p, LLVMValueRef v, enum ptx_type t,
+                               LLVMAtomicOrdering order)
 {
-	enum ptx_type t = mod_type(L, 0);
-	unsigned first = returns ? 1 : 0;
-	LLVMValueRef p, v, r;
-	LLVMAtomicOrdering order = ordering(L, LLVMAtomicOrderingMonotonic);
 	bool pair = t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
+	LLVMValueRef r;
 
-	if ((pair && !has_mod(L, "add")) || vector_width(L) > 1 || t == PTX_TYPE_B128)
-		lower_unsupported(L);
-	p = address(L, op(L, first), insn_space(L));
-	v = operand_value(L, op(L, first + 1), t);
 	if (pair)
 		v = LLVMBuildBitCast(L->b, v, LLVMVectorType(t == PTX_TYPE_F16X2 ? LLVMHalfTypeInContext(L->ctx)
 		                                                                  : LLVMBFloatTypeInContext(L->ctx), 2), "");
+	r = LLVMBuildAtomicRMWSyncScope(L->b, rmw_op(L, t), p, v, order, sync_scope(L));
+	LLVMSetAlignment(r, type_bits(t) / 8);
+	return pair ? LLVMBuildBitCast(L->b, r, ll_type(L, t), "") : r;
+}
+
+/* atom returns the old value; red does not. Without .sem PTX atomics are relaxed. The
+ * vector forms (sm_90: .v2/.v4 of f32, f16x2, bf16x2, .v2/.v4/.v8 of f16, bf16) are one
+ * atomic operation per element, which is what PTX guarantees of them. */
+static bool lower_atomic(struct lower *L, bool returns)
+{
+	enum ptx_type t = mod_type(L, 0);
+	unsigned first = returns ? 1 : 0, n = vector_width(L), size = type_bits(t) / 8;
+	const struct ptx_operand *dst = returns ? op(L, 0) : NULL, *src = op(L, first + 1);
+	LLVMValueRef p, r;
+	LLVMAtomicOrdering order = ordering(L, LLVMAtomicOrderingMonotonic);
+
+	if (t == PTX_TYPE_B128)
+		lower_unsupported(L);
+	p = address(L, op(L, first), insn_space(L));
+	if (n > 1) {
+		if (src->kind != PTX_OP_BRACES || src->count != n || (dst && (dst->kind != PTX_OP_BRACES || dst->count != n)))
+			lower_fail(L, "a .v%u atomic takes %u values in braces", n, n);
+		for (unsigned i = 0; i < n; i++) {
+			r = atomic_rmw(L, byte_offset(L, p, (int64_t)i * size), operand_value(L, &src->items[i], t),
+			               t, order);
+			if (dst)
+				operand_store(L, &dst->items[i], r, t);
+		}
+		return true;
+	}
 	if (has_mod(L, "cas")) {
 		LLVMValueRef c = operand_value(L, op(L, first + 2), t);
 		LLVMAtomicOrdering fail = order == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingMonotonic
 		                        : order == LLVMAtomicOrderingAcquireRelease ? LLVMAtomicOrderingAcquire
 		                        : order;
-		r = LLVMBuildAtomicCmpXchgSyncScope(L->b, p, v, c, order, fail, sync_scope(L));
-		LLVMSetAlignment(r, type_bits(t) / 8);
+		r = LLVMBuildAtomicCmpXchgSyncScope(L->b, p, operand_value(L, src, t), c, order, fail,
+		                                    sync_scope(L));
+		LLVMSetAlignment(r, size);
 		r = LLVMBuildExtractValue(L->b, r, 0, "");
 	} else {
-		r = LLVMBuildAtomicRMWSyncScope(L->b, rmw_op(L, t), p, v, order, sync_scope(L));
-		LLVMSetAlignment(r, type_bits(t) / 8);
-		if (pair)
-			r = LLVMBuildBitCast(L->b, r, ll_type(L, t), "");
+		r = atomic_rmw(L, p, operand_value(L, src, t), t, order);
 	}
-	if (returns)
-		operand_store(L, op(L, 0), r, t);
+	if (dst)
+		operand_store(L, dst, r, t);
 	return true;
 }
 
@@ -314,7 +397,16 @@ bool lower_memory(struct lower *L)
 		return lower_atomic(L, false);
 	if (!strcmp(o, "membar") || !strcmp(o, "fence"))
 		return lower_fence(L);
-	if (!strcmp(o, "prefetch") || !strcmp(o, "prefetchu"))
-		return true; /* a hint */
+	if (!strcmp(o, "isspacep"))
+		return lower_isspacep(L);
+	/* Cache hints. A discarded line's contents become undefined, so keeping them is right;
+	 * a cache policy is only ever handed back to instructions whose hints are ignored. */
+	if (!strcmp(o, "prefetch") || !strcmp(o, "prefetchu") || !strcmp(o, "discard") ||
+	    !strcmp(o, "applypriority"))
+		return true;
+	if (!strcmp(o, "createpolicy")) {
+		operand_store(L, op(L, 0), LLVMConstInt(ll_int(L, 64), 0, 0), PTX_TYPE_B64);
+		return true;
+	}
 	return false;
 }

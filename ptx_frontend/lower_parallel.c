@@ -170,6 +170,24 @@ static bool lower_redux(struct lower *L)
 	lower_unsupported(L);
 }
 
+/* elect.sync d|p, membermask: the leader is the lowest lane of the mask (every lane of the
+ * mask executes the instruction, so the lowest one is active). */
+static bool lower_elect(struct lower *L)
+{
+	const struct ptx_operand *dst = op(L, 0);
+	LLVMTypeRef ty = i32(L);
+	LLVMValueRef args[2] = { u32_operand(L, 1), LLVMConstInt(ll_int(L, 1), 0, 0) };
+	LLVMValueRef leader = call_intrinsic(L, "llvm.cttz", &ty, 1, args, 2);
+	LLVMValueRef lane = call_builtin(L, "__zc_laneid", ty, NULL, 0);
+
+	expect_operands(L, 2);
+	if (dst->kind != PTX_OP_PAIR)
+		lower_fail(L, "elect.sync needs a destination pair d|p");
+	operand_store(L, &dst->items[0], leader, PTX_TYPE_B32);
+	operand_store(L, &dst->items[1], LLVMBuildICmp(L->b, LLVMIntEQ, lane, leader, ""), PTX_TYPE_PRED);
+	return true;
+}
+
 bool lower_parallel(struct lower *L)
 {
 	const char *o = L->insn->opcode;
@@ -184,6 +202,8 @@ bool lower_parallel(struct lower *L)
 		return lower_match(L);
 	if (!strcmp(o, "redux"))
 		return lower_redux(L);
+	if (!strcmp(o, "elect"))
+		return lower_elect(L);
 	if (!strcmp(o, "activemask")) {
 		operand_store(L, op(L, 0), call_builtin(L, "__zc_activemask", i32(L), NULL, 0), PTX_TYPE_B32);
 		return true;

@@ -262,7 +262,7 @@ static struct ptx_operand parse_operand(struct parser *p, bool in_call)
 		break;
 	}
 	op = parse_simple_operand(p);
-	if (op.kind == PTX_OP_NAME && p->tok.kind == TOK_PIPE) {
+	if ((op.kind == PTX_OP_NAME || op.kind == PTX_OP_SINK) && p->tok.kind == TOK_PIPE) {
 		advance(p);
 		struct ptx_operand *pair = parse_alloc(p, 2 * sizeof(*pair));
 		pair[0] = op;

@@ -728,6 +728,8 @@ run_block(const struct zc_launch *l, uint64_t index)
 		.dynamic_smem = r->shared + static_size,
 		.dynamic_smem_size = l->dynamic_shared,
 		.shared_size = static_size + l->dynamic_shared,
+		.params = l->params,
+		.params_size = l->params_size,
 		.driver = r,
 	};
 	uint32_t ctaid[3] = {
@@ -743,6 +745,8 @@ run_block(const struct zc_launch *l, uint64_t index)
 			.ctaid = { ctaid[0], ctaid[1], ctaid[2] },
 			.nctaid = { l->grid[0], l->grid[1], l->grid[2] },
 			.block = &r->block,
+			.stack = f->stack,
+			.stack_size = STACK_SIZE,
 			.driver = f,
 		};
 		f->context.uc_stack.ss_sp = f->stack;

@@ -79,6 +79,22 @@ void __zc_nanosleep(uint32_t ns)
 
 _Noreturn void __zc_trap(void) { __builtin_trap(); }
 
+typedef const __attribute__((address_space(0))) void *zc_flat_ptr;
+
+uint32_t __zc_is_shared(uint64_t address) { return __builtin_amdgcn_is_shared((zc_flat_ptr)address); }
+uint32_t __zc_is_local(uint64_t address) { return __builtin_amdgcn_is_private((zc_flat_ptr)address); }
+
+/* A device function cannot know its kernel's parameter size, so the window is the largest
+ * CUDA allows (32,764 bytes) from the kernarg segment's start: only the hidden arguments,
+ * which no PTX names, lie there besides the parameters. The segment's address comes from
+ * the dispatch packet: llvm.amdgcn.kernarg.segment.ptr is null outside a kernel, and the
+ * end of the explicit arguments (llvm.amdgcn.implicitarg.ptr) would make every kernel ask
+ * for every hidden argument. */
+uint32_t __zc_is_param(uint64_t address)
+{
+	return address - zc_packet()->kernarg_address < 32764;
+}
+
 uint32_t __zc_total_smem_size(void) { return zc_packet()->group_segment_size; }
 uint32_t __zc_smid(void) { return 0; }
 uint32_t __zc_nsmid(void) { return 1; }

@@ -43,6 +43,24 @@ uint32_t __zc_lanemask_ge(void) { return ~__zc_lanemask_lt(); }
 uint32_t __zc_dynamic_smem_size(void) { return zc_self()->block->dynamic_smem_size; }
 uint32_t __zc_total_smem_size(void) { return zc_self()->block->shared_size; }
 void *__zc_shared_base(void) { return zc_self()->block->shared; }
+uint32_t __zc_is_shared(uint64_t address)
+{
+	const ZcHostBlock *b = zc_self()->block;
+	return address - (uint64_t)b->shared < b->shared_size;
+}
+
+uint32_t __zc_is_local(uint64_t address)
+{
+	const ZcHostThread *t = zc_self();
+	return address - (uint64_t)t->stack < t->stack_size;
+}
+
+uint32_t __zc_is_param(uint64_t address)
+{
+	const ZcHostBlock *b = zc_self()->block;
+	return address - (uint64_t)b->params < b->params_size;
+}
+
 uint32_t __zc_smid(void) { return 0; }
 uint32_t __zc_nsmid(void) { return 1; }
 uint64_t __zc_gridid(void) { return 0; }
