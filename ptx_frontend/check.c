@@ -156,15 +156,36 @@ static const struct name *use(struct checker *c, const struct ptx_operand *o)
 	check_fail(c, o->loc, "'%s' is not declared", o->name);
 }
 
-static void check_operand(struct checker *c, const struct ptx_operand *o)
+static bool is_video(const char *opcode)
+{
+	static const char *const names[] = {
+		"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset", "vavrg",
+	};
+	size_t n = strlen(opcode);
+
+	if (n > 1 && (opcode[n - 1] == '2' || opcode[n - 1] == '4'))
+		n--;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && strncmp(opcode, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* Lane selectors belong to a video instruction's own operands, and a minus to vmad's. */
+static void check_operand(struct checker *c, const struct ptx_operand *o, const char *video)
 {
 	switch (o->kind) {
 	case PTX_OP_NAME:
+		if (o->selector && !video)
+			check_fail(c, o->loc, "lane selector .%s applies only to the operands of video "
+			           "instructions", o->selector);
+		if (o->minus && !(video && strcmp(video, "vmad") == 0))
+			check_fail(c, o->loc, "only vmad negates a register operand ('-%s')", o->name);
 		use(c, o);
 		break;
 	case PTX_OP_BRACES: case PTX_OP_MEMORY: case PTX_OP_LIST: case PTX_OP_PAIR:
 		for (uint32_t i = 0; i < o->count; i++)
-			check_operand(c, &o->items[i]);
+			check_operand(c, &o->items[i], NULL);
 		break;
 	default:
 		break;
@@ -219,7 +240,7 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 		return;
 	}
 	for (uint32_t i = 0; i < in->nops; i++)
-		check_operand(c, &in->ops[i]);
+		check_operand(c, &in->ops[i], is_video(in->opcode) ? in->opcode : NULL);
 	if (bits && in->ops[0].kind == PTX_OP_NAME) {
 		const struct name *d = lookup(c, in->ops[0].name);
 

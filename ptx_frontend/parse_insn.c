@@ -132,6 +132,20 @@ static char component_of(const struct token *t)
 	return c ? names[(c - names) % 4] : 0;
 }
 
+/* .b0 .h1 .h10 .b3210 ...: bytes numbered 0-7 or half-words 0-3 of a video operand pair. */
+static bool is_lane_selector(const struct token *t)
+{
+	size_t digits = t->len - 2;
+	char last = t->text[1] == 'h' ? '3' : '7';
+
+	if (t->len < 3 || (t->text[1] != 'h' && t->text[1] != 'b') || digits > (t->text[1] == 'h' ? 2u : 4u))
+		return false;
+	for (size_t i = 2; i < t->len; i++)
+		if (t->text[i] < '0' || t->text[i] > last)
+			return false;
+	return true;
+}
+
 static struct ptx_operand parse_name_operand(struct parser *p)
 {
 	struct ptx_operand op = { .kind = PTX_OP_NAME, .loc = p->tok.loc };
@@ -154,13 +168,19 @@ static struct ptx_operand parse_name_operand(struct parser *p)
 		advance(p);
 		expect(p, TOK_RPAREN, "')'");
 	}
-	/* %tid.x: the component is written right after the name; a directive after a space
-	 * belongs to the next statement and means a ';' is missing. */
+	/* %tid.x, %r1.h10: the component or lane selector is written right after the name; a
+	 * directive after a space belongs to the next statement and means a ';' is missing. */
 	if (p->tok.kind == TOK_DIRECTIVE && p->tok.loc.line == p->prev_end.line &&
 	    p->tok.loc.col == p->prev_end.col) {
 		op.component = component_of(&p->tok);
-		if (!op.component)
-			parse_fail(p, p->tok.loc, "expected a vector component .x, .y, .z or .w");
+		if (!op.component && is_lane_selector(&p->tok)) {
+			struct token name = p->tok;
+			name.text++, name.len--;
+			op.selector = tok_intern(p, &name);
+		} else if (!op.component) {
+			parse_fail(p, p->tok.loc, "expected a vector component .x, .y, .z or .w, or a "
+			           "video lane selector such as .b0, .h10 or .b3210");
+		}
 		advance(p);
 	}
 	parse_offset(p, &op);
@@ -174,8 +194,16 @@ static struct ptx_operand parse_simple_operand(struct parser *p)
 	struct token t = p->tok;
 	bool negative_float = false;
 	if (t.kind == TOK_MINUS) {
-		enum tok_kind next = peek(p).kind;
-		negative_float = next == TOK_F32 || next == TOK_F64;
+		struct token next = peek(p);
+		/* vmad's negated operands: -%r1 */
+		if (next.kind == TOK_IDENT && next.text[0] == '%') {
+			advance(p);
+			op = parse_name_operand(p);
+			op.minus = true;
+			op.loc = t.loc;
+			return op;
+		}
+		negative_float = next.kind == TOK_F32 || next.kind == TOK_F64;
 		if (negative_float) {
 			advance(p);
 			t = p->tok;

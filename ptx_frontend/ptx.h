@@ -69,8 +69,10 @@ struct ptx_operand {
 	enum ptx_operand_kind kind;
 	struct ptx_loc loc;
 	bool negated;     /* !%p */
+	bool minus;       /* -%r, a negated operand of vmad */
 	bool generic;     /* generic(sym) in an initializer */
 	char component;   /* x y z w for %tid.x, v.y; r g b a map to x y z w; 0 for none */
+	const char *selector; /* a video instruction's lane selector or mask: "b0", "h10", "b3210" */
 	const char *name; /* PTX_OP_NAME, PTX_OP_FIELD */
 	int64_t offset;   /* PTX_OP_NAME: sym+offset */
 	uint64_t bits;    /* PTX_OP_INT, PTX_OP_F32, PTX_OP_F64 */
