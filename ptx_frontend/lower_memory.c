@@ -1,4 +1,4 @@
-/* Memory: ld, ldu, st, mov, cvta, isspacep, atom, red, fences, cache hints. */
+/* Memory: ld, ldu, st, mov, cvta, isspacep, alloca, atom, red, fences, cache hints. */
 #include <string.h>
 
 #include "lower.h"
@@ -289,6 +289,41 @@ static bool lower_isspacep(struct lower *L)
 	return true;
 }
 
+/* alloca.type d, size{, align}: size bytes of local memory, freed when the function returns
+ * or by stackrestore; stacksave/stackrestore take and give back the local stack pointer. */
+static bool lower_stack(struct lower *L)
+{
+	enum ptx_type t = mod_type(L, 0);
+	LLVMTypeRef local = ll_ptr(L, L->target->as_local);
+	LLVMValueRef v;
+
+	if (t == PTX_TYPE_NONE)
+		lower_unsupported(L);
+	if (!strcmp(L->insn->opcode, "alloca")) {
+		uint64_t align = 8;  /* PTX's default */
+		if (L->insn->nops == 3) {
+			if (op(L, 2)->kind != PTX_OP_INT || !op(L, 2)->bits || op(L, 2)->bits > 4096 ||
+			    (op(L, 2)->bits & (op(L, 2)->bits - 1)))
+				lower_fail(L, "alloca's alignment must be a power of two up to 4096");
+			align = op(L, 2)->bits;
+		} else {
+			expect_operands(L, 2);
+		}
+		v = LLVMBuildArrayAlloca(L->b, ll_int(L, 8), operand_value(L, op(L, 1), t), "");
+		LLVMSetAlignment(v, (unsigned)align);
+		operand_store(L, op(L, 0), LLVMBuildPtrToInt(L->b, v, ll_type(L, t), ""), t);
+	} else if (!strcmp(L->insn->opcode, "stacksave")) {
+		expect_operands(L, 1);
+		v = call_intrinsic(L, "llvm.stacksave", &local, 1, NULL, 0);
+		operand_store(L, op(L, 0), LLVMBuildPtrToInt(L->b, v, ll_type(L, t), ""), t);
+	} else {
+		expect_operands(L, 1);
+		v = LLVMBuildIntToPtr(L->b, operand_value(L, op(L, 0), t), local, "");
+		call_intrinsic(L, "llvm.stackrestore", &local, 1, &v, 1);
+	}
+	return true;
+}
+
 static LLVMAtomicRMWBinOp rmw_op(struct lower *L, enum ptx_type t)
 {
 	bool f = type_is_float(t) || t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
@@ -399,6 +434,8 @@ bool lower_memory(struct lower *L)
 		return lower_fence(L);
 	if (!strcmp(o, "isspacep"))
 		return lower_isspacep(L);
+	if (!strcmp(o, "alloca") || !strcmp(o, "stacksave") || !strcmp(o, "stackrestore"))
+		return lower_stack(L);
 	/* Cache hints. A discarded line's contents become undefined, so keeping them is right;
 	 * a cache policy is only ever handed back to instructions whose hints are ignored. */
 	if (!strcmp(o, "prefetch") || !strcmp(o, "prefetchu") || !strcmp(o, "discard") ||
