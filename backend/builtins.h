@@ -143,10 +143,15 @@ double __zc_rsqrt_approx_f64(double x);
  * < 0 downwards, 0: base itself), or 0xffffffff; a base above 31 finds nothing. */
 uint32_t __zc_fns(uint32_t mask, uint32_t base, int32_t offset);
 
-/* The 8-bit float formats (format 0: e4m3, 1: e5m2): f32 to fp8 (.rn.satfinite, with
- * .relu when relu is not 0) as the code in bits 0..7, and fp8 to f16 bits (exact). */
-uint32_t __zc_cvt_fp8_from_f32(float x, uint32_t format, uint32_t relu);
-uint32_t __zc_cvt_f16_from_fp8(uint32_t code, uint32_t format);
+/* The narrow float formats (format 0: e4m3, 1: e5m2, 2: e2m3, 3: e3m2, 4: e2m1): f32 to the
+ * format (.rn.satfinite, with .relu when relu is not 0) as the code in its low bits, sign
+ * at the top, and a code to f16 bits (exact). ue8m0 (2^(code-127)) from bf16 bits or f32,
+ * .rz or .rp (round_up), with or without .satfinite, and to bf16 bits. */
+uint32_t __zc_cvt_narrow_from_f32(float x, uint32_t format, uint32_t relu);
+uint32_t __zc_cvt_f16_from_narrow(uint32_t code, uint32_t format);
+uint32_t __zc_cvt_ue8m0_from_bf16(uint32_t bits, uint32_t round_up, uint32_t satfinite);
+uint32_t __zc_cvt_ue8m0_from_f32(float x, uint32_t round_up, uint32_t satfinite);
+uint32_t __zc_cvt_bf16_from_ue8m0(uint32_t code);
 /* Correctly rounded (round to nearest even) division, square root and reciprocal. */
 float __zc_div_rn_f32(float a, float b);
 float __zc_sqrt_rn_f32(float x);

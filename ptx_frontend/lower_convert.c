@@ -302,32 +302,51 @@ static LLVMValueRef u32c(struct lower *L, uint32_t v)
 	return LLVMConstInt(ll_int(L, 32), v, 0);
 }
 
-/* The 8-bit float pairs (e4m3x2, e5m2x2), through the builtins all targets share:
- *   cvt.rn.satfinite{.relu}.e4m3x2.f32 d, a, b     d = {fp8(a) high byte, fp8(b) low}
- *   cvt.rn.satfinite{.relu}.e4m3x2.f16x2 d, a      each half of a, high half high
- *   cvt.rn{.relu}.f16x2.e4m3x2 d, a                each byte of a to an f16, high high */
-static bool lower_fp8(struct lower *L, uint32_t format)
+/* Where modifier `name` is among the instruction's, -1 if absent: of two types, the first
+ * is the destination's. */
+static int mod_position(struct lower *L, const char *name)
 {
-	LLVMValueRef relu = u32c(L, has_mod(L, "relu")), args[3], halves[2];
+	for (uint32_t i = 0; i < L->insn->nmods; i++)
+		if (strcmp(L->insn->mods[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Field i (from the low end) of v, `width` bits wide. */
+static LLVMValueRef field(struct lower *L, LLVMValueRef v, unsigned i, unsigned width)
+{
+	return LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, v, u32c(L, width * i), ""), u32c(L, (1u << width) - 1), "");
+}
+
+/* The narrow float pairs, through the builtins all targets share; the first operand goes to
+ * the high field (a byte each, a nibble each for e2m1x2):
+ *   cvt.rn.satfinite{.relu}.e4m3x2.f32 d, a, b     d = {narrow(a), narrow(b)}
+ *   cvt.rn.satfinite{.relu}.e4m3x2.f16x2 d, a      each half of a
+ *   cvt.rn{.relu}.f16x2.e4m3x2 d, a                each field of a to an f16
+ * and the same for e5m2x2 and (sm_100) e2m3x2, e3m2x2, e2m1x2. */
+static bool lower_narrow(struct lower *L, const char *name, uint32_t format)
+{
+	LLVMValueRef relu = u32c(L, has_mod(L, "relu")), args[3], parts[2];
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx), half = LLVMHalfTypeInContext(L->ctx);
+	unsigned width = format == 4 ? 4 : 8;
+	int wide = mod_position(L, "f16x2");
 
 	if (!has_mod(L, "rn"))
 		lower_unsupported(L);
-	if (mod_type(L, 0) == PTX_TYPE_F16X2) { /* from fp8 */
-		LLVMValueRef a = operand_value(L, op(L, 1), PTX_TYPE_B16), d;
+	if (wide >= 0 && wide < mod_position(L, name)) { /* to f16x2 */
+		LLVMValueRef a = LLVMBuildZExt(L->b, operand_value(L, op(L, 1), width == 4 ? PTX_TYPE_B8 : PTX_TYPE_B16),
+		                               ll_int(L, 32), ""), d;
 
 		expect_operands(L, 2);
 		for (int i = 0; i < 2; i++) {
-			args[0] = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, LLVMBuildZExt(L->b, a, ll_int(L, 32), ""),
-			                                           u32c(L, 8 * (unsigned)i), ""), u32c(L, 0xff), "");
+			args[0] = field(L, a, (unsigned)i, width);
 			args[1] = u32c(L, format);
-			halves[i] = call_builtin(L, "__zc_cvt_f16_from_fp8", ll_int(L, 32), args, 2);
+			parts[i] = call_builtin(L, "__zc_cvt_f16_from_narrow", ll_int(L, 32), args, 2);
 		}
-		d = LLVMBuildOr(L->b, LLVMBuildShl(L->b, halves[1], u32c(L, 16), ""), halves[0], "");
+		d = LLVMBuildOr(L->b, LLVMBuildShl(L->b, parts[1], u32c(L, 16), ""), parts[0], "");
 		if (has_mod(L, "relu")) /* negative halves to +0; NaN stays */
 			for (int i = 0; i < 2; i++) {
-				LLVMValueRef h = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, d, u32c(L, 16 * (unsigned)i), ""),
-				                              u32c(L, 0xffff), "");
+				LLVMValueRef h = field(L, d, (unsigned)i, 16);
 				LLVMValueRef neg = LLVMBuildAnd(L->b,
 					LLVMBuildICmp(L->b, LLVMIntUGT, h, u32c(L, 0x8000), ""),
 					LLVMBuildICmp(L->b, LLVMIntULE, h, u32c(L, 0xfc00), ""), "");
@@ -338,35 +357,76 @@ static bool lower_fp8(struct lower *L, uint32_t format)
 	}
 	if (!has_mod(L, "satfinite"))
 		lower_unsupported(L);
-	{
-		LLVMValueRef src[2], codes[2];
+	if (has_mod(L, "f32")) {
+		expect_operands(L, 3);
+		parts[0] = operand_value(L, op(L, 1), PTX_TYPE_F32);
+		parts[1] = operand_value(L, op(L, 2), PTX_TYPE_F32);
+	} else if (wide >= 0 && width == 8) {
+		LLVMValueRef a = operand_value(L, op(L, 1), PTX_TYPE_B32);
 
-		if (has_mod(L, "f32")) {
-			expect_operands(L, 3);
-			src[0] = operand_value(L, op(L, 1), PTX_TYPE_F32);
-			src[1] = operand_value(L, op(L, 2), PTX_TYPE_F32);
-		} else if (has_mod(L, "f16x2")) {
-			LLVMValueRef a = operand_value(L, op(L, 1), PTX_TYPE_B32);
-
-			expect_operands(L, 2);
-			for (int i = 0; i < 2; i++) {
-				LLVMValueRef h = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, a, u32c(L, 16 * (unsigned)(1 - i)), ""),
-				                                ll_int(L, 16), "");
-				src[i] = LLVMBuildFPExt(L->b, LLVMBuildBitCast(L->b, h, half, ""), f32, "");
-			}
-		} else {
-			lower_unsupported(L);
-		}
-		for (int i = 0; i < 2; i++) {
-			args[0] = src[i];
-			args[1] = u32c(L, format);
-			args[2] = relu;
-			codes[i] = call_builtin(L, "__zc_cvt_fp8_from_f32", ll_int(L, 32), args, 3);
-		}
-		operand_store(L, op(L, 0), LLVMBuildTrunc(L->b, LLVMBuildOr(L->b,
-		              LLVMBuildShl(L->b, codes[0], u32c(L, 8), ""), codes[1], ""), ll_int(L, 16), ""),
-		              PTX_TYPE_B16);
+		expect_operands(L, 2);
+		for (int i = 0; i < 2; i++)
+			parts[i] = LLVMBuildFPExt(L->b, LLVMBuildBitCast(L->b, LLVMBuildTrunc(L->b, field(L, a, (unsigned)(1 - i), 16),
+			                                                                      ll_int(L, 16), ""), half, ""), f32, "");
+	} else {
+		lower_unsupported(L);
 	}
+	for (int i = 0; i < 2; i++) {
+		args[0] = parts[i];
+		args[1] = u32c(L, format);
+		args[2] = relu;
+		parts[i] = call_builtin(L, "__zc_cvt_narrow_from_f32", ll_int(L, 32), args, 3);
+	}
+	operand_store(L, op(L, 0), LLVMBuildOr(L->b, LLVMBuildShl(L->b, parts[0], u32c(L, width), ""), parts[1], ""),
+	              width == 4 ? PTX_TYPE_B8 : PTX_TYPE_B16);
+	return true;
+}
+
+/* ue8m0x2 (sm_100), the first operand in the high byte:
+ *   cvt.{rz,rp}{.satfinite}.ue8m0x2.f32 d, a, b    cvt.{rz,rp}{.satfinite}.ue8m0x2.bf16x2 d, a
+ *   cvt.rn.bf16x2.ue8m0x2 d, a */
+static bool lower_ue8m0(struct lower *L)
+{
+	int wide = mod_position(L, "bf16x2");
+	LLVMValueRef args[3], parts[2];
+
+	if (wide >= 0 && wide < mod_position(L, "ue8m0x2")) {
+		LLVMValueRef a = LLVMBuildZExt(L->b, operand_value(L, op(L, 1), PTX_TYPE_B16), ll_int(L, 32), "");
+
+		expect_operands(L, 2);
+		if (!has_mod(L, "rn"))
+			lower_unsupported(L);
+		for (int i = 0; i < 2; i++) {
+			args[0] = field(L, a, (unsigned)i, 8);
+			parts[i] = call_builtin(L, "__zc_cvt_bf16_from_ue8m0", ll_int(L, 32), args, 1);
+		}
+		operand_store(L, op(L, 0), LLVMBuildOr(L->b, LLVMBuildShl(L->b, parts[1], u32c(L, 16), ""), parts[0], ""),
+		              PTX_TYPE_B32);
+		return true;
+	}
+	if (!has_mod(L, "rz") && !has_mod(L, "rp"))
+		lower_unsupported(L);
+	args[1] = u32c(L, has_mod(L, "rp"));
+	args[2] = u32c(L, has_mod(L, "satfinite"));
+	if (has_mod(L, "f32")) {
+		expect_operands(L, 3);
+		for (int i = 0; i < 2; i++) {
+			args[0] = operand_value(L, op(L, 1 + (unsigned)i), PTX_TYPE_F32);
+			parts[i] = call_builtin(L, "__zc_cvt_ue8m0_from_f32", ll_int(L, 32), args, 3);
+		}
+	} else if (wide >= 0) {
+		LLVMValueRef a = operand_value(L, op(L, 1), PTX_TYPE_B32);
+
+		expect_operands(L, 2);
+		for (int i = 0; i < 2; i++) {
+			args[0] = field(L, a, (unsigned)(1 - i), 16);
+			parts[i] = call_builtin(L, "__zc_cvt_ue8m0_from_bf16", ll_int(L, 32), args, 3);
+		}
+	} else {
+		lower_unsupported(L);
+	}
+	operand_store(L, op(L, 0), LLVMBuildOr(L->b, LLVMBuildShl(L->b, parts[0], u32c(L, 8), ""), parts[1], ""),
+	              PTX_TYPE_B16);
 	return true;
 }
 
@@ -377,8 +437,12 @@ bool lower_convert(struct lower *L)
 
 	if (strcmp(L->insn->opcode, "cvt") != 0)
 		return false;
-	if (has_mod(L, "e4m3x2") || has_mod(L, "e5m2x2"))
-		return lower_fp8(L, has_mod(L, "e5m2x2"));
+	static const char *const narrow[] = {"e4m3x2", "e5m2x2", "e2m3x2", "e3m2x2", "e2m1x2"};
+	for (uint32_t f = 0; f < sizeof(narrow) / sizeof(narrow[0]); f++)
+		if (has_mod(L, narrow[f]))
+			return lower_narrow(L, narrow[f], f);
+	if (has_mod(L, "ue8m0x2"))
+		return lower_ue8m0(L);
 	if (has_mod(L, "pack")) {
 		convert_pack(L);
 		return true;

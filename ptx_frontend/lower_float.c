@@ -298,11 +298,53 @@ static bool lower_testp(struct lower *L, enum ptx_type t)
 	lower_unsupported(L);
 }
 
+/* add/sub/mul/fma{.rnd}{.ftz}.f32x2 (sm_100): two f32 lanes of 64-bit registers, each
+ * computed as the .f32 instruction computes it. */
+static bool lower_f32x2(struct lower *L, const char *o)
+{
+	bool fused = !strcmp(o, "fma"), ftz = has_mod(L, "ftz");
+	unsigned n = fused ? 3 : 2;
+	enum rounding_mode mode = rounding_mode_of(L);
+	LLVMTypeRef i32 = ll_int(L, 32), i64 = ll_int(L, 64), f32 = LLVMFloatTypeInContext(L->ctx);
+	LLVMValueRef src[3], v[3], r, d = LLVMConstInt(i64, 0, 0);
+
+	if (!fused && strcmp(o, "add") && strcmp(o, "sub") && strcmp(o, "mul"))
+		lower_unsupported(L);
+	expect_operands(L, n + 1);
+	for (unsigned k = 0; k < n; k++)
+		src[k] = operand_value(L, op(L, 1 + k), PTX_TYPE_B64);
+	for (unsigned lane = 0; lane < 2; lane++) {
+		for (unsigned k = 0; k < n; k++) {
+			v[k] = LLVMBuildBitCast(L->b, LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, src[k],
+			                        LLVMConstInt(i64, 32 * lane, 0), ""), i32, ""), f32, "");
+			if (ftz)
+				v[k] = flush(L, PTX_TYPE_F32, v[k]);
+		}
+		if (!strcmp(o, "sub"))
+			v[1] = LLVMBuildFNeg(L->b, v[1], ""); /* a - b is a + (-b), zero signs included */
+		if (fused)
+			r = mode != ROUND_NEAREST ? round_fma(L, mode, v[0], v[1], v[2])
+			                          : call_intrinsic(L, "llvm.fma", &f32, 1, v, 3);
+		else if (!strcmp(o, "mul"))
+			r = mode != ROUND_NEAREST ? round_mul(L, mode, v[0], v[1]) : LLVMBuildFMul(L->b, v[0], v[1], "");
+		else
+			r = mode != ROUND_NEAREST ? round_add(L, mode, v[0], v[1]) : LLVMBuildFAdd(L->b, v[0], v[1], "");
+		if (ftz)
+			r = flush(L, PTX_TYPE_F32, r);
+		r = LLVMBuildZExt(L->b, LLVMBuildBitCast(L->b, r, i32, ""), i64, "");
+		d = LLVMBuildOr(L->b, d, LLVMBuildShl(L->b, r, LLVMConstInt(i64, 32 * lane, 0), ""), "");
+	}
+	operand_store(L, op(L, 0), d, PTX_TYPE_B64);
+	return true;
+}
+
 bool lower_float(struct lower *L)
 {
 	const char *o = L->insn->opcode;
 	enum ptx_type t = mod_type(L, 0);
 
+	if (has_mod(L, "f32x2"))
+		return lower_f32x2(L, o);
 	if (t == PTX_TYPE_NONE)
 		return false;
 	if (!strcmp(o, "testp"))

@@ -142,6 +142,39 @@ static bool lower_match(struct lower *L)
 	return true;
 }
 
+/* redux.sync.{min,max}{.abs}{.NaN}.f32 d, a, mask (sm_100a) as an integer min/max of keys
+ * ordered as the floats are (-0 below +0): a negative float's magnitude bits inverted.
+ * NaN keys lose (NaN inputs are ignored) unless .NaN, where any NaN gives the canonical
+ * NaN; all NaN gives it too. */
+static void redux_f32(struct lower *L, bool is_max)
+{
+	LLVMTypeRef t = i32(L);
+	LLVMValueRef mask = u32_operand(L, 2), bits = operand_value(L, op(L, 1), PTX_TYPE_B32), args[2];
+	LLVMValueRef magnitude_bits = LLVMConstInt(t, 0x7fffffff, 0), canonical = magnitude_bits;
+	LLVMValueRef is_nan, key, any_nan, r;
+
+	if (has_mod(L, "abs"))
+		bits = LLVMBuildAnd(L->b, bits, magnitude_bits, "");
+	is_nan = LLVMBuildICmp(L->b, LLVMIntUGT, LLVMBuildAnd(L->b, bits, magnitude_bits, ""),
+	                       LLVMConstInt(t, 0x7f800000, 0), "");
+	key = LLVMBuildXor(L->b, bits, LLVMBuildAnd(L->b, LLVMBuildAShr(L->b, bits, LLVMConstInt(t, 31, 0), ""),
+	                                            magnitude_bits, ""), "");
+	key = LLVMBuildSelect(L->b, is_nan, LLVMConstInt(t, is_max ? 0x80000000u : 0x7fffffffu, 0), key, "");
+	args[0] = mask;
+	args[1] = key;
+	r = call_builtin(L, is_max ? "__zc_redux_sync_max_s32" : "__zc_redux_sync_min_s32", t, args, 2);
+	args[1] = LLVMBuildZExt(L->b, is_nan, t, "");
+	any_nan = LLVMBuildICmp(L->b, LLVMIntNE, call_builtin(L, "__zc_redux_sync_or", t, args, 2),
+	                        LLVMConstInt(t, 0, 0), "");
+	r = LLVMBuildXor(L->b, r, LLVMBuildAnd(L->b, LLVMBuildAShr(L->b, r, LLVMConstInt(t, 31, 0), ""),
+	                                       magnitude_bits, ""), "");
+	/* every input a NaN: the winning key is a NaN's */
+	any_nan = has_mod(L, "NaN") ? any_nan
+	        : LLVMBuildICmp(L->b, LLVMIntUGT, LLVMBuildAnd(L->b, r, magnitude_bits, ""),
+	                        LLVMConstInt(t, 0x7f800000, 0), "");
+	operand_store(L, op(L, 0), LLVMBuildSelect(L->b, any_nan, canonical, r, ""), PTX_TYPE_B32);
+}
+
 /* redux.sync.op.type d, a, mask */
 static bool lower_redux(struct lower *L)
 {
@@ -154,6 +187,10 @@ static bool lower_redux(struct lower *L)
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 		if (!has_mod(L, ops[i]))
 			continue;
+		if (t == PTX_TYPE_F32 && (i == 1 || i == 2)) {
+			redux_f32(L, i == 2);
+			return true;
+		}
 		if (type_bits(t) != 32 || type_is_float(t))
 			lower_unsupported(L);
 		args[0] = u32_operand(L, 2);
