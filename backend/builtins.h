@@ -116,6 +116,14 @@ uint32_t __zc_redux_sync_and(uint32_t mask, uint32_t value);
 uint32_t __zc_redux_sync_or(uint32_t mask, uint32_t value);
 uint32_t __zc_redux_sync_xor(uint32_t mask, uint32_t value);
 
+/* atom.exch.b128 and atom.cas.b128 (is_cas) on the 16 bytes at address: writes the old
+ * value to the 16 bytes at `old` (a generic address), lo 64 bits first. No AMD GPU has
+ * 128-bit atomics: there the operations of one code object serialize on a lock that the
+ * address picks, which makes them atomic among themselves but not against other accesses
+ * (ld.b128 included) or against another module's. */
+void __zc_atom_b128(uint64_t address, uint64_t compare_lo, uint64_t compare_hi, uint64_t value_lo,
+                    uint64_t value_hi, uint32_t is_cas, uint64_t old);
+
 /* activemask.b32: the lanes of the warp executing it together. On the host target it is a
  * convergence point: the lanes of a warp that reach one activemask meet there. */
 uint32_t __zc_activemask(void);

@@ -48,6 +48,7 @@ static void zc_init_targets(void)
 	LLVMInitializeX86Target();
 	LLVMInitializeX86TargetMC();
 	LLVMInitializeX86AsmPrinter();
+	LLVMInitializeX86AsmParser(); /* the host builtins hold inline assembly (cmpxchg16b) */
 }
 
 void zc_backend_init(void)

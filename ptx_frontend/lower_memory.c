@@ -362,6 +362,33 @@ static LLVMValueRef atomic_rmw(struct lower *L, LLVMValueRef p, LLVMValueRef v, 
 	return pair ? LLVMBuildBitCast(L->b, r, ll_type(L, t), "") : r;
 }
 
+/* atom.{exch,cas}.b128 through the target's builtin (no AMD GPU has 128-bit atomics): the
+ * address and the old value's home as generic addresses, the values in 64-bit halves. */
+static void atomic_b128(struct lower *L, LLVMValueRef p, unsigned first, const struct ptx_operand *dst)
+{
+	bool cas = has_mod(L, "cas");
+	LLVMTypeRef i64 = ll_int(L, 64), i128 = ll_int(L, 128), generic = ll_ptr(L, L->target->as_generic);
+	LLVMValueRef old = entry_alloca(L, i128, 16, "old"), args[7], compare, value;
+
+	if (!cas && !has_mod(L, "exch"))
+		lower_unsupported(L);
+	compare = cas ? operand_value(L, op(L, first + 1), PTX_TYPE_B128) : LLVMConstInt(i128, 0, 0);
+	value = operand_value(L, op(L, first + (cas ? 2 : 1)), PTX_TYPE_B128);
+	if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) != L->target->as_generic)
+		p = LLVMBuildAddrSpaceCast(L->b, p, generic, "");
+	args[0] = LLVMBuildPtrToInt(L->b, p, i64, "");
+	args[1] = LLVMBuildTrunc(L->b, compare, i64, "");
+	args[2] = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, compare, LLVMConstInt(i128, 64, 0), ""), i64, "");
+	args[3] = LLVMBuildTrunc(L->b, value, i64, "");
+	args[4] = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, value, LLVMConstInt(i128, 64, 0), ""), i64, "");
+	args[5] = LLVMConstInt(ll_int(L, 32), cas, 0);
+	args[6] = LLVMBuildPtrToInt(L->b, L->target->as_local == L->target->as_generic ? old
+	                            : LLVMBuildAddrSpaceCast(L->b, old, generic, ""), i64, "");
+	call_builtin(L, "__zc_atom_b128", LLVMVoidTypeInContext(L->ctx), args, 7);
+	if (dst)
+		operand_store(L, dst, LLVMBuildLoad2(L->b, i128, old, ""), PTX_TYPE_B128);
+}
+
 /* atom returns the old value; red does not. Without .sem PTX atomics are relaxed. The
  * vector forms (sm_90: .v2/.v4 of f32, f16x2, bf16x2, .v2/.v4/.v8 of f16, bf16) are one
  * atomic operation per element, which is what PTX guarantees of them. */
@@ -373,9 +400,11 @@ static bool lower_atomic(struct lower *L, bool returns)
 	LLVMValueRef p, r;
 	LLVMAtomicOrdering order = ordering(L, LLVMAtomicOrderingMonotonic);
 
-	if (t == PTX_TYPE_B128)
-		lower_unsupported(L);
 	p = address(L, op(L, first), insn_space(L));
+	if (t == PTX_TYPE_B128) {
+		atomic_b128(L, p, first, dst);
+		return true;
+	}
 	if (n > 1) {
 		if (src->kind != PTX_OP_BRACES || src->count != n || (dst && (dst->kind != PTX_OP_BRACES || dst->count != n)))
 			lower_fail(L, "a .v%u atomic takes %u values in braces", n, n);

@@ -198,3 +198,30 @@ ZC_REDUX(__zc_redux_sync_max_s32, int32_t, INT32_MIN, x > acc ? x : acc)
 ZC_REDUX(__zc_redux_sync_and, uint32_t, ~0u, acc & x)
 ZC_REDUX(__zc_redux_sync_or, uint32_t, 0u, acc | x)
 ZC_REDUX(__zc_redux_sync_xor, uint32_t, 0u, acc ^ x)
+
+/* The lanes of a wave take the lock one after another, in a loop the whole wave runs: a
+ * lane waiting for a lock that another lane of its wave holds would never see it released,
+ * as the lanes of a wave execute together. */
+static __attribute__((address_space(1))) uint32_t zc_b128_locks[64];
+
+void __zc_atom_b128(uint64_t address, uint64_t compare_lo, uint64_t compare_hi, uint64_t value_lo,
+                    uint64_t value_hi, uint32_t is_cas, uint64_t old)
+{
+	__attribute__((address_space(1))) uint32_t *lock = &zc_b128_locks[address >> 4 & 63];
+	volatile uint64_t *word = (volatile uint64_t *)address, *out = (uint64_t *)old;
+
+	for (uint32_t pending = zc_exec(); pending; pending &= pending - 1) {
+		if (zc_lane() != (uint32_t)__builtin_ctz(pending))
+			continue;
+		while (__atomic_exchange_n(lock, 1u, __ATOMIC_ACQUIRE) != 0)
+			__builtin_amdgcn_s_sleep(1);
+		uint64_t lo = word[0], hi = word[1];
+		if (!is_cas || (lo == compare_lo && hi == compare_hi)) {
+			word[0] = value_lo;
+			word[1] = value_hi;
+		}
+		out[0] = lo;
+		out[1] = hi;
+		__atomic_store_n(lock, 0u, __ATOMIC_RELEASE);
+	}
+}

@@ -139,3 +139,31 @@ __attribute__((noinline)) uint32_t __zc_activemask(void)
 	zc_resume(t);
 	return r;
 }
+
+/* lock cmpxchg16b, which every x86-64 processor since 2006 has, written out: the compiler
+ * would otherwise call libatomic, which host code objects do not link. RDX:RAX holds what
+ * is expected and gets what was there; RCX:RBX is stored when they were equal. */
+static int zc_cmpxchg16b(uint64_t address, uint64_t *lo, uint64_t *hi, uint64_t new_lo, uint64_t new_hi)
+{
+	uint8_t equal;
+
+	__asm__ __volatile__("lock cmpxchg16b (%[p])\n\tsete %[equal]"
+	                     : [equal] "=q"(equal), "+a"(*lo), "+d"(*hi)
+	                     : [p] "r"(address), "b"(new_lo), "c"(new_hi)
+	                     : "memory", "cc");
+	return equal;
+}
+
+void __zc_atom_b128(uint64_t address, uint64_t compare_lo, uint64_t compare_hi, uint64_t value_lo,
+                    uint64_t value_hi, uint32_t is_cas, uint64_t old)
+{
+	uint64_t *out = (uint64_t *)old, lo = compare_lo, hi = compare_hi;
+
+	if (is_cas)
+		zc_cmpxchg16b(address, &lo, &hi, value_lo, value_hi);
+	else /* each failure loads what is there: the next try expects it */
+		while (!zc_cmpxchg16b(address, &lo, &hi, value_lo, value_hi))
+			;
+	out[0] = lo;
+	out[1] = hi;
+}
