@@ -86,6 +86,8 @@ static void parse_options(int argc, char **argv, ConvertOptions *o)
 		}
 		else if (strcmp(argv[i], "--strict") == 0)
 			o->strict = true;
+		else if (strcmp(argv[i], "--no-line-info") == 0)
+			o->no_line_info = true;
 		else if (argv[i][0] == '-' && argv[i][1])
 			fail_usage("convert: unknown option '%s'", argv[i]);
 		else if (o->in)

@@ -39,6 +39,7 @@ typedef struct {
 	size_t ntargets;
 	int jobs;
 	bool strict;
+	bool no_line_info;        /* drop the PTX's .loc lines instead of keeping line tables */
 	const char *report;
 	const char *save_temps;
 	const char *dump;         /* NULL, "ptx", "ll", "ll-opt" or "asm" */

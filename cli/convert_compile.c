@@ -135,13 +135,14 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 	const struct ptx_target *hooks = target->kind == ZC_CODE_OBJECT_HOST ? &ptx_target_host
 	                                                                      : &ptx_target_amdgpu;
 	LLVMModuleRef linked = NULL;
-	uint64_t shared_end = 0; /* linked members lay their shared variables out one after another */
+	/* linked members lay their shared variables out one after another */
+	struct ptx_lower_options options = {.shared_start = 0, .line_info = !J->o->no_line_info};
 
 	for (size_t m = 0; m < u->nmembers; m++) {
 		struct ptx_diag diag;
 		struct ptx_lowered l;
 
-		if (!ptx_lower(u->asts[m], hooks, ctx, shared_end, &l, &diag)) {
+		if (!ptx_lower(u->asts[m], hooks, ctx, &options, &l, &diag)) {
 			*error = diagnostic(u, m, &diag);
 			if (linked)
 				LLVMDisposeModule(linked);
@@ -149,7 +150,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 		}
 		if (t == 0)
 			keep_kernels(u, &l);
-		shared_end = l.shared_layout_end;
+		options.shared_start = l.shared_layout_end;
 		if (!linked) {
 			linked = l.module;
 		} else if (LLVMLinkModules2(linked, l.module)) {
@@ -164,7 +165,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 		ptx_lowered_free(&l);
 	}
 	if (linked && hooks->shared_as_offsets)
-		export_shared_layout(linked, shared_end);
+		export_shared_layout(linked, options.shared_start);
 	return linked;
 }
 

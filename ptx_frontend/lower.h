@@ -5,6 +5,8 @@
 
 #include <setjmp.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "ptx.h"
 #include "target.h"
 
@@ -77,6 +79,10 @@ struct lower {
 	LLVMValueRef carry;               /* CC.CF of the .cc carry chains, created on first use */
 	const struct ptx_insn *insn;      /* for diagnostics */
 	struct ptx_loc loc;
+	/* line tables (lower_debug.c); dib is NULL when none are kept */
+	LLVMDIBuilderRef dib;
+	LLVMMetadataRef debug_file, debug_unit, debug_subprogram;
+	LLVMMetadataRef *debug_scopes;    /* per .file number, in the current function */
 };
 
 /* lower.c */
@@ -107,6 +113,13 @@ void operand_store(struct lower *L, const struct ptx_operand *op, LLVMValueRef v
 LLVMValueRef symbol_address(struct lower *L, struct sym *s, unsigned *addrspace);
 void note_reach(struct lower *L, struct sym *s);
 LLVMValueRef shared_base(struct lower *L);
+
+/* lower_debug.c */
+void debug_begin(struct lower *L, bool line_info);
+void debug_function(struct lower *L, const struct ptx_func *f);
+void debug_instruction(struct lower *L, const struct ptx_insn *insn);
+void debug_end_function(struct lower *L);
+void debug_end(struct lower *L, bool ok);
 
 /* lower_module.c */
 LLVMValueRef entry_alloca(struct lower *L, LLVMTypeRef ty, uint32_t align, const char *name);

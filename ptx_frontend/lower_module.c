@@ -425,6 +425,7 @@ static void lower_guarded(struct lower *L, const struct ptx_insn *insn)
 	LLVMBasicBlockRef then, cont;
 
 	L->insn = insn;
+	debug_instruction(L, insn);
 	if (!insn->guard) {
 		lower_instruction(L);
 		return;
@@ -563,6 +564,7 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 	L->entry = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "entry");
 	body = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "body");
 	LLVMPositionBuilderAtEnd(L->b, L->entry);
+	debug_function(L, f);
 	if (f->is_entry)
 		bind_kernel_params(L, f, k);
 	else
@@ -574,6 +576,7 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 	if (!block_terminated(L))
 		build_return(L);
 	pop_scope(L, NULL);
+	debug_end_function(L);
 	L->func = NULL;
 	L->func_sym = NULL;
 }
@@ -688,11 +691,12 @@ static void lower_module(struct lower *L, struct ptx_lowered *out)
 }
 
 bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
-               LLVMContextRef ctx, uint64_t shared_start, struct ptx_lowered *out,
-               struct ptx_diag *diag)
+               LLVMContextRef ctx, const struct ptx_lower_options *options,
+               struct ptx_lowered *out, struct ptx_diag *diag)
 {
 	struct lower L = {.module = module, .target = target, .diag = diag, .ctx = ctx,
-	                  .shared_layout_size = shared_start, .shared_start = shared_start};
+	                  .shared_layout_size = options->shared_start,
+	                  .shared_start = options->shared_start};
 	bool ok;
 
 	memset(out, 0, sizeof(*out));
@@ -703,8 +707,11 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	symtab_init(&L.globals, 4096);
 	symtab_init(&L.locals, 4096);
 	ok = setjmp(L.fail) == 0;
-	if (ok)
+	if (ok) {
+		debug_begin(&L, options->line_info);
 		lower_module(&L, out);
+	}
+	debug_end(&L, ok);
 	LLVMDisposeBuilder(L.b);
 	L.scope_syms = NULL;
 	symtab_free(&L.globals);

@@ -54,6 +54,7 @@ int main(int argc, char **argv)
 	const struct ptx_target *target = &ptx_target_amdgpu;
 	const char *path = NULL;
 	bool kernels = false, stats = false;
+	struct ptx_lower_options options = {0};
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--target=host") == 0)
@@ -62,16 +63,18 @@ int main(int argc, char **argv)
 			target = &ptx_target_amdgpu;
 		else if (strcmp(argv[i], "--kernels") == 0)
 			kernels = true;
+		else if (strcmp(argv[i], "--line-info") == 0)
+			options.line_info = true;
 		else if (strcmp(argv[i], "--stats") == 0)
 			stats = true; /* timings instead of the IR, for bench/ */
 		else if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--stats] FILE.ptx\n");
+			fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--stats] FILE.ptx\n");
 			return 2;
 		} else
 			path = argv[i];
 	}
 	if (!path) {
-		fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] FILE.ptx\n");
+		fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--stats] FILE.ptx\n");
 		return 2;
 	}
 	size_t len;
@@ -87,7 +90,7 @@ int main(int argc, char **argv)
 	struct ptx_lowered out;
 	LLVMContextRef ctx = LLVMContextCreate();
 	int rc = 0;
-	bool lowered = m && ptx_check(m, &diag) && ptx_lower(m, target, ctx, 0, &out, &diag);
+	bool lowered = m && ptx_check(m, &diag) && ptx_lower(m, target, ctx, &options, &out, &diag);
 	double t2 = now();
 
 	if (stats && lowered) {

@@ -51,14 +51,20 @@ struct ptx_lowered {
 	uint64_t shared_layout_end;
 };
 
-/* Lowers a parsed module into a new LLVM module in `ctx`. Its shared variables are laid out
- * from `shared_start` on (the end of the previous module's, when several are linked into
- * one unit, as an -rdc link is). On error returns false and fills *diag with the location
- * and message (e.g. "not supported yet: tex.2d.v4.f32.f32 in kernel blur"); nothing is left
- * allocated. */
+struct ptx_lower_options {
+	/* Where this module's shared variables begin in the layout: the end of the previous
+	 * module's, when several are linked into one unit, as an -rdc link is. */
+	uint64_t shared_start;
+	/* Keep the .loc lines as DWARF line tables (when the module has a .file). */
+	bool line_info;
+};
+
+/* Lowers a parsed module into a new LLVM module in `ctx`. On error returns false and fills
+ * *diag with the location and message (e.g. "not supported yet: tex.2d.v4.f32.f32 in kernel
+ * blur"); nothing is left allocated. */
 bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
-               LLVMContextRef ctx, uint64_t shared_start, struct ptx_lowered *out,
-               struct ptx_diag *diag);
+               LLVMContextRef ctx, const struct ptx_lower_options *options,
+               struct ptx_lowered *out, struct ptx_diag *diag);
 void ptx_lowered_free(struct ptx_lowered *out);
 
 /* Bytes a variable occupies; 0 for an unsized array (extern .shared x[]) or one too large

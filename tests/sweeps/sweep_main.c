@@ -99,7 +99,7 @@ static void *build_code_object(const char *path)
 	struct ptx_lowered lowered;
 	void *object = NULL;
 
-	if (!module || !ptx_lower(module, &ptx_target_host, context, 0, &lowered, &diag)) {
+	if (!module || !ptx_lower(module, &ptx_target_host, context, &(struct ptx_lower_options){0}, &lowered, &diag)) {
 		ptx_diag_print(stderr, &diag, text, len);
 	} else {
 		ZcCodegenOptions options = {0};
