@@ -548,6 +548,8 @@ cuCtxSetLimit(CUlimit limit, size_t value)
 
 	if (r == CUDA_SUCCESS && ((unsigned)limit >= CU_LIMIT_COUNT))
 		r = stub_fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "limit %d", (int)limit);
+	if (r == CUDA_SUCCESS && limit == CU_LIMIT_STACK_SIZE && zc_drv->set_stack_size)
+		r = zc_drv->set_stack_size(c->device, value);
 	if (r == CUDA_SUCCESS)
 		c->limits[limit] = value;
 	return TRACE(r, "%d, %zu", (int)limit, value);

@@ -112,6 +112,10 @@ struct zc_driver {
 	                            struct zc_drv_function **function);
 	/* The address of a module-scope variable. */
 	CUresult (*module_global)(struct zc_drv_module *module, const char *name, void **address);
+	/* The stack each thread of later launches gets (cuCtxSetLimit's CU_LIMIT_STACK_SIZE):
+	 * what recursion and alloca need beyond the code object's fixed frame. NULL when the
+	 * driver's stacks are always large enough (the CPU driver's 256 KiB fibers). */
+	CUresult (*set_stack_size)(int ordinal, size_t bytes);
 	/* Queues a launch; the driver copies what it keeps of it. A launch that fails while
 	 * it runs makes the driver's later synchronisations fail: CUDA's sticky errors. */
 	CUresult (*launch)(struct zc_drv_stream *stream, const struct zc_launch *launch);

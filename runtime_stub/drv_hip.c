@@ -17,7 +17,7 @@ static struct {
 #define DECLARE(name, params) hipError_t(*name) params;
 	HIP_FUNCTIONS(DECLARE)
 	HIP_OPTIONAL_FUNCTIONS(DECLARE)
-	HIP_OPTIONAL_FUNCTIONS_R0600(DECLARE)
+	HIP_OPTIONAL_FUNCTIONS_6(DECLARE)
 #undef DECLARE
 } hip;
 
@@ -105,7 +105,7 @@ load(void)
 #undef RESOLVE
 #define RESOLVE_OPTIONAL(name, params) *(void **)&hip.name = dlsym(lib, #name);
 	HIP_OPTIONAL_FUNCTIONS(RESOLVE_OPTIONAL)
-	HIP_OPTIONAL_FUNCTIONS_R0600(RESOLVE_OPTIONAL)
+	HIP_OPTIONAL_FUNCTIONS_6(RESOLVE_OPTIONAL)
 #undef RESOLVE_OPTIONAL
 	return CUDA_SUCCESS;
 }
@@ -473,6 +473,18 @@ hip_module_global(struct zc_drv_module *m, const char *name, void **address)
 	return r;
 }
 
+/* HIP sizes the scratch of a kernel whose stack is not fixed (recursion, alloca) by this
+ * limit; a runtime without hipDeviceSetLimit keeps its default. */
+static CUresult
+hip_set_stack_size(int ordinal, size_t bytes)
+{
+	CUresult r = use_device(ordinal);
+
+	if (r == CUDA_SUCCESS && hip.hipDeviceSetLimit)
+		r = CALL(hipDeviceSetLimit, ZC_HIP_LIMIT_STACK_SIZE, bytes);
+	return r;
+}
+
 /* The .param buffer is already in the AMDGPU kernarg layout, so it goes through extra as
  * one block; HIP copies it before returning. Static shared memory is not passed: the code
  * object's kernel descriptor reserves it. */
@@ -521,5 +533,6 @@ const struct zc_driver zc_hip_driver = {
 	.module_unload = hip_module_unload,
 	.module_function = hip_module_function,
 	.module_global = hip_module_global,
+	.set_stack_size = hip_set_stack_size,
 	.launch = hip_launch,
 };

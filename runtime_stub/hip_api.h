@@ -15,6 +15,7 @@ typedef void *hipStream_t;
 typedef void *hipEvent_t;
 typedef int hipDeviceAttribute_t;
 typedef int hipMemcpyKind;
+typedef int zc_hip_limit;
 typedef void *hipDeviceptr_t;
 typedef struct ihipModule_t *hipModule_t;
 typedef struct ihipModuleSymbol_t *hipFunction_t;
@@ -25,6 +26,8 @@ typedef struct hipDeviceProp_tR0600 hipDeviceProp_tR0600;
 #define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
 #define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
 #define HIP_LAUNCH_PARAM_END ((void *)3)
+#else
+typedef enum hipLimit_t zc_hip_limit;
 #endif
 
 /* Where the device properties keep gcnArchName, the only field the driver reads from them:
@@ -124,12 +127,14 @@ enum { HIP_CONSTANTS(ZC_HIP_ENUMERATOR) };
 	                          void **params, void **extra))
 
 /* Functions the driver resolves when the runtime has them, and does without otherwise:
- * hipGetDeviceProperties is the HIP 5 header's (a HIP 6 header names R0600 so), and
- * hipGetDevicePropertiesR0600 only HIP 6's on, so the signature test checks the second
- * against a HIP 6 header only. */
+ * hipGetDeviceProperties is the HIP 5 header's (a HIP 6 header names R0600 so); the
+ * second list is only in HIP 6's headers on (the signature test checks it against one
+ * only), as is hipLimitStackSize, CUDA's value for the same limit. */
 #define HIP_OPTIONAL_FUNCTIONS(X)                                                          \
 	X(hipGetDeviceProperties, (hipDeviceProp_t * properties, int device))
-#define HIP_OPTIONAL_FUNCTIONS_R0600(X)                                                    \
-	X(hipGetDevicePropertiesR0600, (hipDeviceProp_tR0600 * properties, int device))
+#define HIP_OPTIONAL_FUNCTIONS_6(X)                                                        \
+	X(hipGetDevicePropertiesR0600, (hipDeviceProp_tR0600 * properties, int device))        \
+	X(hipDeviceSetLimit, (zc_hip_limit limit, size_t value))
+#define ZC_HIP_LIMIT_STACK_SIZE 0
 
 #endif

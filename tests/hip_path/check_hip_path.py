@@ -2,7 +2,8 @@
 """The runtime stub's HIP driver end to end over fake_hip.c: hip_probe.cu is built by nvcc,
 converted for gfx1030, gfx1100 and gfx1200, and run with ZLUDA_CONVERT_DRIVER=hip on a
 stand-in HIP runtime reporting each of those (and one the binary has no code for). The
-stand-in's log must show the code object of the device's processor loaded, the kernel and
+stand-in's log must show the stack size the program set, the code object of the device's
+processor loaded, the kernel and
 the __constant__ variable found by name, and the launch with the program's geometry and its
 arguments in the PTX .param layout.
 
@@ -53,6 +54,7 @@ def main():
         # out at 0, n at 8, f at 12, the 4-aligned Pair at 16, the double at 24
         args = struct.pack("<Qifiid", pointer, 200, 2.5, -1, 9, 0.125)
         want = [
+            "hipDeviceSetLimit 0 8192",
             "hipMalloc 1024 -> %#x" % pointer,
             "hipModuleLoadData: AMDGPU ELF, mach %#x, OS ABI 64 version 3" % MACH[arch.split(":")[0]],
             "hipModuleGetGlobal scale: 16 bytes",

@@ -1,8 +1,8 @@
 // Runs under the runtime stub's HIP driver over a stand-in HIP runtime that executes no
 // kernel (fake_hip.c): what the stub hands HIP is what check_hip_path.py reads back from
-// the stand-in's log. The program prints the device pointer and the arguments it launched
-// with; the data it copies in comes back untouched (no kernel ran) through device memory,
-// a memset and a __constant__ variable.
+// the stand-in's log. It sets a stack size, prints the device pointer it launches with, and
+// checks that the data it copies in comes back untouched (no kernel ran) through device
+// memory, a memset and a __constant__ variable.
 #include <cstdio>
 #include <cstring>
 
@@ -34,6 +34,7 @@ int main()
     for (int i = 0; i < 256; i++)
         host[i] = i * 7 - 3;
     int *dev;
+    CHECK(cudaDeviceSetLimit(cudaLimitStackSize, 8192));
     CHECK(cudaMalloc(&dev, sizeof host));
     CHECK(cudaMemcpy(dev, host, sizeof host, cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dev + 200, 0x5a, 10 * sizeof(int)));

@@ -17,7 +17,8 @@ HIP_OPTIONAL_FUNCTIONS(SAME_PROTOTYPE)
 /* The properties' layouts: whichever this header has, hip_api.h must agree with it (HIP 6's
  * header names its struct hipDeviceProp_tR0600 and no longer declares HIP 5's). */
 #if HIP_VERSION_MAJOR >= 6
-HIP_OPTIONAL_FUNCTIONS_R0600(SAME_PROTOTYPE)
+HIP_OPTIONAL_FUNCTIONS_6(SAME_PROTOTYPE)
+_Static_assert(hipLimitStackSize == ZC_HIP_LIMIT_STACK_SIZE, "hipLimitStackSize");
 _Static_assert(offsetof(hipDeviceProp_tR0600, gcnArchName) == ZC_HIP_PROPS_R0600_GCN_ARCH_NAME,
                "gcnArchName in hipDeviceProp_tR0600");
 _Static_assert(sizeof(hipDeviceProp_tR0600) <= ZC_HIP_PROPS_BUFFER_SIZE, "hipDeviceProp_tR0600");
