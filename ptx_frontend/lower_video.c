@@ -245,7 +245,7 @@ static bool scalar(struct lower *L, enum video_op kind)
 	LLVMTypeRef i32 = ll_int(L, 32), i128 = ll_int(L, 128);
 	LLVMValueRef a, b, r, c;
 	unsigned shift, width;
-	bool is_signed = type_is_signed(dt);
+	bool is_signed = type_is_signed(dt), combine;
 
 	if (at == PTX_TYPE_NONE || bt == PTX_TYPE_NONE)
 		lower_unsupported(L);
@@ -277,15 +277,14 @@ static bool scalar(struct lower *L, enum video_op kind)
 		r = LLVMBuildAnd(L->b, r, LLVMConstInt(i128, (1ull << width) - 1, 0), "");
 	}
 	r = LLVMBuildTrunc(L->b, r, i32, "");
-	if (kind == VIDEO_MAD || L->insn->nops == 3) {
-		/* no c to combine with (vmad's c is an addend) */
-	} else if (dst->selector) {
+	combine = kind != VIDEO_MAD && L->insn->nops == 4; /* vmad's c is an addend */
+	if (combine && dst->selector) {
 		LLVMValueRef part = LLVMConstInt(i32, (width == 32 ? ~0u : (1u << width) - 1) << shift, 0);
 		c = LLVMBuildAnd(L->b, raw_operand(L, 3), LLVMBuildNot(L->b, part, ""), "");
 		if (strcmp(dst->selector, "h1") != 0)
 			r = LLVMBuildShl(L->b, r, LLVMConstInt(i32, shift, 0), "");
 		r = LLVMBuildOr(L->b, c, LLVMBuildAnd(L->b, r, part, ""), "");
-	} else {
+	} else if (combine) {
 		c = raw_operand(L, 3);
 		if (has_mod(L, "add"))
 			r = LLVMBuildAdd(L->b, r, c, "");
@@ -296,12 +295,7 @@ static bool scalar(struct lower *L, enum video_op kind)
 		else
 			lower_fail(L, "%s with c needs .add, .min, .max or a destination selector", L->insn->opcode);
 	}
-	{
-		struct ptx_operand plain = *dst;
-
-		plain.selector = NULL;
-		operand_store(L, &plain, r, dt);
-	}
+	operand_store(L, dst, r, dt); /* the register whole: the selector was applied above */
 	return true;
 }
 
