@@ -41,7 +41,8 @@ void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_
 
 enum {
 	STACK_SIZE = 256 << 10,  /* a fiber's stack: its CUDA thread's local memory too */
-	GUARD_SIZE = 4096,       /* below each stack, so an overflow faults */
+	GUARD_SIZE = 64 << 10,   /* below each stack, so an overflow faults there */
+	SIGNAL_STACK_SIZE = 64 << 10,
 	BARRIERS = 16,           /* bar.sync ids 0..15 */
 	WARP = 32,
 	MAX_POOL = 64,
@@ -99,10 +100,12 @@ struct runner {
 	uint64_t stops;       /* times a fiber stopped to wait or ended */
 	struct fiber *current;
 	CUresult error;
+	struct fiber *overflowed;  /* the fiber that ran past its stack, set by on_fault */
 	ZcHostBlock block;
 	char *shared;
 	size_t shared_capacity;
 	const struct zc_launch *launch;
+	void *signal_stack;        /* on_fault's, when this thread had none */
 };
 
 static const ZcHostOps ops;
@@ -123,6 +126,11 @@ free_runner(void *arg)
 {
 	struct runner *r = arg;
 
+	if (r->signal_stack) {
+		stack_t none = { .ss_flags = SS_DISABLE };
+		sigaltstack(&none, NULL);
+		stub_free(r->signal_stack);
+	}
 	for (uint32_t i = 0; i < r->capacity; i++)
 		if (r->fibers[i].stack)
 			munmap(r->fibers[i].stack - GUARD_SIZE, STACK_SIZE + GUARD_SIZE);
@@ -133,10 +141,62 @@ free_runner(void *arg)
 	stub_free(r);
 }
 
+/* ---- stack overflow ---------------------------------------------------- */
+
+/* A CUDA thread that runs past its fiber's stack faults in the guard below it. The handler,
+ * on a stack of its own, ends that thread and fails the launch as a trap does; any other
+ * fault goes back to whoever handled it before (the fault comes again, to them). */
+static struct sigaction previous_segv, previous_bus;
+
+static void
+on_fault(int sig, siginfo_t *info, void *context)
+{
+	struct runner *r = this_runner;
+	struct fiber *f = r ? r->current : NULL;
+	const char *address = info->si_addr;
+
+	(void)context;
+	if (f && f->state == FIBER_RUNNING && address >= f->stack - GUARD_SIZE && address < f->stack) {
+		r->overflowed = f;
+		if (r->error == CUDA_SUCCESS)
+			r->error = CUDA_ERROR_LAUNCH_FAILED;
+		f->state = FIBER_DONE;
+		swapcontext(&f->context, &r->scheduler);  /* never resumed */
+	}
+	sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, NULL);
+}
+
+static void
+catch_overflows(void)
+{
+	struct sigaction action = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+
+	sigemptyset(&action.sa_mask);
+	sigaction(SIGSEGV, &action, &previous_segv);
+	sigaction(SIGBUS, &action, &previous_bus);
+}
+
 static void
 make_runner_key(void)
 {
 	pthread_key_create(&runner_key, free_runner);
+	catch_overflows();
+}
+
+/* The handler's stack on this thread, unless the program gave it one. */
+static void
+give_signal_stack(struct runner *r)
+{
+	stack_t current, ours = { .ss_size = SIGNAL_STACK_SIZE };
+
+	if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE))
+		return;
+	if (!(ours.ss_sp = stub_alloc(SIGNAL_STACK_SIZE)))
+		return;
+	if (sigaltstack(&ours, NULL) == 0)
+		r->signal_stack = ours.ss_sp;
+	else
+		stub_free(ours.ss_sp);
 }
 
 /* Room for a block of n threads and shared bytes. */
@@ -150,6 +210,7 @@ prepare_runner(struct runner **out, uint32_t n, size_t shared)
 			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "block runner");
 		pthread_once(&runner_once, make_runner_key);
 		pthread_setspecific(runner_key, r);
+		give_signal_stack(r);
 		this_runner = r;
 	}
 	if (n > r->capacity) {
@@ -767,6 +828,13 @@ run_block(const struct zc_launch *l, uint64_t index)
 		to_fiber(r, f);
 	}
 	r->current = NULL;
+	if (r->overflowed) {
+		const ZcHostThread *t = &r->overflowed->thread;
+		r->overflowed = NULL;
+		stub_fail(CUDA_ERROR_LAUNCH_FAILED, "%s: block (%u,%u,%u), thread (%u,%u,%u): stack overflow "
+		          "(a thread has %d KiB for its local memory and calls)", l->name, t->ctaid[0],
+		          t->ctaid[1], t->ctaid[2], t->tid[0], t->tid[1], t->tid[2], STACK_SIZE >> 10);
+	}
 	if (r->error == CUDA_SUCCESS && r->live)
 		r->error = stub_fail(CUDA_ERROR_LAUNCH_FAILED,
 		                     "%s: block (%u,%u,%u): %u threads wait in block operations "
@@ -855,8 +923,11 @@ start_pool(void)
 		sigset_t all, old;
 		pthread_attr_init(&attr);
 		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		/* Signals are the program's business, not the pool's. */
+		/* Signals are the program's business, not the pool's; but a fault must reach
+		 * on_fault (a blocked one kills the process). */
 		sigfillset(&all);
+		sigdelset(&all, SIGSEGV);
+		sigdelset(&all, SIGBUS);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
 		if (pthread_create(&thread, &attr, pool_worker, NULL) == 0)
 			pool.workers++;
