@@ -343,10 +343,8 @@ bool lower_float(struct lower *L)
 	const char *o = L->insn->opcode;
 	enum ptx_type t = mod_type(L, 0);
 
-	if (has_mod(L, "f32x2"))
-		return lower_f32x2(L, o);
-	if (t == PTX_TYPE_NONE)
-		return false;
+	if (t == PTX_TYPE_NONE) /* f32x2 is no register type */
+		return has_mod(L, "f32x2") && lower_f32x2(L, o);
 	if (!strcmp(o, "testp"))
 		return lower_testp(L, t);
 	if (!type_is_float(t) && !is_packed(t))
