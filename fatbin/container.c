@@ -134,7 +134,13 @@ static bool parse_entry(const Binary *bin, uint64_t at, uint64_t end, size_t ind
 	if (opt != 0 && opt <= e->header_size && e->header_size - opt >= 8)
 		e->options = header_string(bin, at, e->header_size, rd(bin, at + opt, 4),
 		                           rd(bin, at + opt + 4, 4));
-	return check_compression(e, index, at, err);
+	if (!check_compression(e, index, at, err)) {
+		free(e->identifier);
+		free(e->options);
+		e->identifier = e->options = NULL;
+		return false;
+	}
+	return true;
 }
 
 static bool parse_outer_header(const Binary *bin, uint64_t offset, uint64_t limit,

@@ -77,6 +77,7 @@ def put(b, fmt, off, value):
 class Entry:
     HEADER_FIELDS = {"kind": (0, "H"), "format": (2, "H"), "header_size": (4, "I"),
                      "payload_size": (8, "Q"), "compressed_size": (0x10, "I"),
+                     "ident": (0x20, "I"), "ident_len": (0x24, "I"),
                      "flags": (0x28, "Q"), "uncompressed_size": (0x38, "Q")}
 
     def __init__(self, b, off):
@@ -656,6 +657,18 @@ def fatbin_both_compression_flags(i):
     n, e = ptx_entry(i)
     return Case(e.patch(i.fatbin, "flags", e.flags | FLAG_LZ4),
                 f"entry {n} at {h(e.offset)} is flagged both LZ4 and zstd compressed")
+
+
+@case
+def fatbin_named_entry_both_compression_flags(i):
+    """An entry that names itself (the identifier: one byte of its header, the sm's 'P')
+    and has bad compression flags: the name read before the flags are checked is freed
+    (the fuzzer found it leaked)."""
+    n, e = ptx_entry(i)
+    data = e.patch(i.fatbin, "flags", e.flags | FLAG_LZ4)
+    data = e.patch(data, "ident", 0x1c)
+    data = e.patch(data, "ident_len", 1)
+    return Case(data, f"entry {n} at {h(e.offset)} is flagged both LZ4 and zstd compressed")
 
 
 def compressed_size_misfit(i, size):
