@@ -161,8 +161,8 @@ static bool lower_arith(struct lower *L, const char *o)
 	    strcmp(o, "sad"))
 		return false;
 	t = mod_type(L, 0);
-	if (t == PTX_TYPE_NONE || type_is_float(t) || t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2)
-		return false; /* untyped (add.f32x2) is not integer arithmetic */
+	if (type_is_float(t) || t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2)
+		return false;
 
 	a = src(L, 1, t);
 	b = src(L, 2, t);
@@ -200,8 +200,8 @@ static bool lower_unary(struct lower *L, const char *o)
 	    strcmp(o, "popc") && strcmp(o, "clz") && strcmp(o, "brev") && strcmp(o, "bfind"))
 		return false;
 	t = mod_type(L, 0);
-	if (t == PTX_TYPE_NONE || type_is_float(t) || t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2)
-		return false; /* untyped (add.f32x2) is not integer arithmetic */
+	if (type_is_float(t) || t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2)
+		return false;
 	a = src(L, 1, t);
 	if (!strcmp(o, "abs"))
 		r = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, a, konst(L, t, 0), ""),
@@ -236,8 +236,6 @@ static bool lower_logic(struct lower *L, const char *o)
 	    strcmp(o, "shr"))
 		return false;
 	t = mod_type(L, 0);
-	if (t == PTX_TYPE_NONE)
-		return false;
 	a = src(L, 1, t);
 	if (o[0] == 's') {
 		r = shift(L, t, a, src(L, 2, PTX_TYPE_U32), o);
@@ -416,5 +414,7 @@ bool lower_int(struct lower *L)
 		return lower_shf(L);
 	if (!strcmp(o, "bfe"))
 		return lower_bfe(L);
+	if (mod_type(L, 0) == PTX_TYPE_NONE)
+		return false; /* untyped (add.f32x2) is not integer arithmetic */
 	return lower_arith(L, o) || lower_unary(L, o) || lower_logic(L, o);
 }
