@@ -176,6 +176,26 @@ static void lower_xorsign_abs(struct lower *L, bool is_max, enum ptx_type t)
 	operand_store(L, op(L, 0), d, whole);
 }
 
+/* add sub mul div, and fma/mad on v[0..2], in `mode`: round to nearest is LLVM's own
+ * operation, the directed modes lower_rounding.c's. */
+static LLVMValueRef rounded(struct lower *L, const char *o, enum rounding_mode mode, LLVMTypeRef ty,
+                            LLVMValueRef *v)
+{
+	bool nearest = mode == ROUND_NEAREST;
+
+	if (!strcmp(o, "fma") || !strcmp(o, "mad"))
+		return nearest ? call_intrinsic(L, "llvm.fma", &ty, 1, v, 3) : round_fma(L, mode, v[0], v[1], v[2]);
+	if (!strcmp(o, "add"))
+		return nearest ? LLVMBuildFAdd(L->b, v[0], v[1], "") : round_add(L, mode, v[0], v[1]);
+	if (!strcmp(o, "sub")) /* a - b is a + (-b), zero signs included */
+		return nearest ? LLVMBuildFSub(L->b, v[0], v[1], "")
+		               : round_add(L, mode, v[0], LLVMBuildFNeg(L->b, v[1], ""));
+	if (!strcmp(o, "mul"))
+		return nearest ? LLVMBuildFMul(L->b, v[0], v[1], "") : round_mul(L, mode, v[0], v[1]);
+	/* div .rn, and .full which needs only 2 ulp */
+	return nearest ? LLVMBuildFDiv(L->b, v[0], v[1], "") : round_div(L, mode, v[0], v[1]);
+}
+
 static bool lower_binary(struct lower *L, const char *o, enum ptx_type t)
 {
 	LLVMValueRef a, b, r;
@@ -203,27 +223,18 @@ static bool lower_binary(struct lower *L, const char *o, enum ptx_type t)
 		return true;
 	}
 	mode = rounding(L, t);
-	if (mode != ROUND_NEAREST) /* a - b is a + (-b), zero signs included */
-		r = !strcmp(o, "add") ? round_add(L, mode, a, b)
-		  : !strcmp(o, "sub") ? round_add(L, mode, a, LLVMBuildFNeg(L->b, b, ""))
-		  : !strcmp(o, "mul") ? round_mul(L, mode, a, b) : round_div(L, mode, a, b);
-	else if (!strcmp(o, "add"))
-		r = LLVMBuildFAdd(L->b, a, b, "");
-	else if (!strcmp(o, "sub"))
-		r = LLVMBuildFSub(L->b, a, b, "");
-	else if (!strcmp(o, "mul"))
-		r = LLVMBuildFMul(L->b, a, b, "");
-	else if (has_mod(L, "approx"))
+	if (!strcmp(o, "div") && has_mod(L, "approx")) {
 		r = LLVMBuildFMul(L->b, a, approx(L, "rcp", t, b), "");
-	else
-		r = LLVMBuildFDiv(L->b, a, b, ""); /* .rn, and .full which needs only 2 ulp */
+	} else {
+		LLVMValueRef v[2] = {a, b};
+		r = rounded(L, o, mode, arith_type(L, t), v);
+	}
 	result(L, t, r);
 	return true;
 }
 
 static bool lower_fused(struct lower *L, const char *o, enum ptx_type t)
 {
-	LLVMTypeRef ty = arith_type(L, t);
 	LLVMValueRef args[3];
 	enum rounding_mode mode;
 
@@ -233,10 +244,7 @@ static bool lower_fused(struct lower *L, const char *o, enum ptx_type t)
 	args[0] = input(L, 1, t);
 	args[1] = input(L, 2, t);
 	args[2] = input(L, 3, t);
-	if (mode != ROUND_NEAREST)
-		result(L, t, round_fma(L, mode, args[0], args[1], args[2]));
-	else
-		result(L, t, call_intrinsic(L, "llvm.fma", &ty, 1, args, 3));
+	result(L, t, rounded(L, o, mode, arith_type(L, t), args));
 	return true;
 }
 
@@ -320,15 +328,7 @@ static bool lower_f32x2(struct lower *L, const char *o)
 			if (ftz)
 				v[k] = flush(L, PTX_TYPE_F32, v[k]);
 		}
-		if (!strcmp(o, "sub"))
-			v[1] = LLVMBuildFNeg(L->b, v[1], ""); /* a - b is a + (-b), zero signs included */
-		if (fused)
-			r = mode != ROUND_NEAREST ? round_fma(L, mode, v[0], v[1], v[2])
-			                          : call_intrinsic(L, "llvm.fma", &f32, 1, v, 3);
-		else if (!strcmp(o, "mul"))
-			r = mode != ROUND_NEAREST ? round_mul(L, mode, v[0], v[1]) : LLVMBuildFMul(L->b, v[0], v[1], "");
-		else
-			r = mode != ROUND_NEAREST ? round_add(L, mode, v[0], v[1]) : LLVMBuildFAdd(L->b, v[0], v[1], "");
+		r = rounded(L, o, mode, f32, v);
 		if (ftz)
 			r = flush(L, PTX_TYPE_F32, r);
 		r = LLVMBuildZExt(L->b, LLVMBuildBitCast(L->b, r, i32, ""), i64, "");
