@@ -163,6 +163,8 @@ static bool is_video(const char *opcode)
 	};
 	size_t n = strlen(opcode);
 
+	if (opcode[0] != 'v')
+		return false;
 	if (n > 1 && (opcode[n - 1] == '2' || opcode[n - 1] == '4'))
 		n--;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -223,6 +225,7 @@ static unsigned result_bits(const struct ptx_insn *in)
 static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
 {
 	unsigned bits = result_bits(in);
+	const char *video = is_video(in->opcode) ? in->opcode : NULL; /* may take selectors */
 
 	if (in->guard) {
 		const struct name *g = lookup(c, in->guard);
@@ -240,7 +243,7 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 		return;
 	}
 	for (uint32_t i = 0; i < in->nops; i++)
-		check_operand(c, &in->ops[i], is_video(in->opcode) ? in->opcode : NULL);
+		check_operand(c, &in->ops[i], video);
 	if (bits && in->ops[0].kind == PTX_OP_NAME) {
 		const struct name *d = lookup(c, in->ops[0].name);
 
