@@ -83,6 +83,7 @@ struct lower {
 	LLVMDIBuilderRef dib;
 	LLVMMetadataRef debug_file, debug_unit, debug_subprogram;
 	LLVMMetadataRef *debug_scopes;    /* per .file number, in the current function */
+	LLVMMetadataRef *debug_files;     /* per .file number, made on first use */
 };
 
 /* lower.c */

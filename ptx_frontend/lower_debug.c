@@ -33,6 +33,7 @@ void debug_begin(struct lower *L, bool line_info)
 	                                               producer, sizeof(producer) - 1, 1, "", 0, 0, "", 0,
 	                                               LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
 	L->debug_scopes = lower_alloc(sizeof(LLVMMetadataRef) * L->module->nfiles);
+	L->debug_files = lower_alloc(sizeof(LLVMMetadataRef) * L->module->nfiles);
 }
 
 void debug_function(struct lower *L, const struct ptx_func *f)
@@ -60,9 +61,10 @@ void debug_instruction(struct lower *L, const struct ptx_insn *insn)
 	if (!L->dib || !L->debug_subprogram || file == 0 || file >= L->module->nfiles || !L->module->files[file])
 		return;
 	scope = &L->debug_scopes[file];
+	if (!L->debug_files[file])
+		L->debug_files[file] = file_of(L, L->module->files[file]);
 	if (!*scope)
-		*scope = LLVMDIBuilderCreateLexicalBlockFile(L->dib, L->debug_subprogram,
-		                                             file_of(L, L->module->files[file]), 0);
+		*scope = LLVMDIBuilderCreateLexicalBlockFile(L->dib, L->debug_subprogram, L->debug_files[file], 0);
 	LLVMSetCurrentDebugLocation2(L->b, LLVMDIBuilderCreateDebugLocation(L->ctx, insn->debug.line,
 	                                                                    insn->debug.col, *scope, NULL));
 }
@@ -90,5 +92,6 @@ void debug_end(struct lower *L, bool ok)
 	}
 	LLVMDisposeDIBuilder(L->dib);
 	free(L->debug_scopes);
+	free(L->debug_files);
 	L->dib = NULL;
 }
