@@ -1,0 +1,992 @@
+/* libzc-emu-hip.so: a HIP runtime whose one device is the AMDGPU emulator (emulator.h),
+ * so that the runtime stub's unmodified HIP driver (runtime_stub/drv_hip.c) runs the AMD
+ * code of converted programs where there is no AMD GPU. It exports what
+ * runtime_stub/hip_api.h lists, with its prototypes, so that a signature the stub does not
+ * expect fails to compile.
+ *
+ * - The device is the processor named by ZC_EMU_PROCESSOR (default gfx1100; a feature
+ *   suffix such as ":xnack-" goes into gcnArchName as given) and reports the figures of a
+ *   real card of that processor (devices.c).
+ * - Memory is host memory, 256-byte aligned and registered with the emulator, so that
+ *   emulated code may address it and nothing else.
+ * - Everything runs at the call: a stream operation has completed when it returns, so
+ *   streams and events are always done and a stream callback runs at once. Events keep a
+ *   monotonic timestamp for hipEventElapsedTime.
+ * - A launch that fails (a fault, a trap, an instruction not emulated) prints the
+ *   emulator's message on stderr and breaks the context as on a GPU: that call and every
+ *   later one return hipErrorLaunchFailure.
+ * - ZC_EMU_HIP_LOG=FILE appends a line for each allocation, module, symbol, limit and
+ *   launch, with what the caller passed (tests/hip_path checks what the stub hands HIP). */
+#include <elf.h>
+#include <pthread.h>
+#include <search.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "devices.h"
+#include "emulator.h"
+#include "hip_api.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define DECLARE(name, params) EXPORT hipError_t name params;
+HIP_FUNCTIONS(DECLARE)
+HIP_OPTIONAL_FUNCTIONS_6(DECLARE)
+#undef DECLARE
+
+/* HIP's error codes (CUDA's runtime numbering). */
+enum {
+	hipSuccess = 0,
+	hipErrorInvalidValue = 1,
+	hipErrorOutOfMemory = 2,
+	hipErrorNoDevice = 100,
+	hipErrorInvalidDevice = 101,
+	hipErrorInvalidImage = 200,
+	hipErrorNoBinaryForGpu = 209,
+	hipErrorUnsupportedLimit = 215,
+	hipErrorInvalidHandle = 400,
+	hipErrorNotFound = 500,
+	hipErrorLaunchFailure = 719,
+};
+
+/* Device attributes beyond those hip_api.h names, with HIP's numbers. */
+enum {
+	ATTRIBUTE_CAN_MAP_HOST_MEMORY = 3,
+	ATTRIBUTE_CONCURRENT_KERNELS = 8,
+	ATTRIBUTE_MANAGED_MEMORY = 24,
+	ATTRIBUTE_UNIFIED_ADDRESSING = 85,
+	ATTRIBUTE_WARP_SIZE = 87,
+	ATTRIBUTE_CLOCK_INSTRUCTION_RATE = 10000,
+	ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 10002,
+};
+
+enum { LIMIT_PRINTF_FIFO_SIZE = 1, LIMIT_MALLOC_HEAP_SIZE = 2 };
+enum { EVENT_DISABLE_TIMING = 2 };
+
+/* Figures every RDNA card reports through HIP. */
+enum {
+	WARP_SIZE = 32,
+	MAX_THREADS_PER_BLOCK = 1024,
+	MAX_THREADS_PER_CU = 2048,
+	MAX_BLOCKS_PER_CU = 32,
+	SHARED_PER_BLOCK = 65536,
+	REGISTERS = 65536,
+	PCI_BUS = 3,
+	CLOCK_INSTRUCTION_KHZ = 100000,  /* s_memrealtime counts at 100 MHz */
+	ALIGNMENT = 256,
+	DEFAULT_STACK_SIZE = 1024,       /* HIP's default stack-size limit */
+};
+#define MAX_GRID_X 2147483647
+#define MAX_GRID_YZ 65536
+#define TOTAL_CONST_MEM 2147483647
+
+static struct {
+	pthread_once_t once;
+	hipError_t status;                /* of initialisation */
+	struct zc_emu_card card;
+	int cc_major, cc_minor;
+	char arch[ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE];  /* gcnArchName: ZC_EMU_PROCESSOR as given */
+	char processor[ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE];  /* without its features */
+	atomic_bool broken;               /* a launch failed: the context is lost */
+	atomic_size_t stack_size;
+
+	pthread_mutex_t lock;             /* the fields below */
+	void *allocations;                /* tsearch tree of struct allocation */
+	size_t device_bytes;              /* hipMalloc'd, counted against the card's memory */
+
+	pthread_mutex_t log_lock;
+} rt = {
+	.once = PTHREAD_ONCE_INIT,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.log_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void
+log_line(const char *fmt, ...)
+{
+	const char *path = getenv("ZC_EMU_HIP_LOG");
+	va_list ap;
+	FILE *f;
+
+	if (!path || !*path)
+		return;
+	pthread_mutex_lock(&rt.log_lock);
+	if ((f = fopen(path, "a"))) {
+		va_start(ap, fmt);
+		vfprintf(f, fmt, ap);
+		va_end(ap);
+		fputc('\n', f);
+		fclose(f);
+	}
+	pthread_mutex_unlock(&rt.log_lock);
+}
+
+static void
+initialize(void)
+{
+	const char *arch = getenv("ZC_EMU_PROCESSOR");
+	size_t length;
+
+	if (!arch || !*arch)
+		arch = "gfx1100";
+	length = strlen(arch);
+	atomic_store(&rt.stack_size, DEFAULT_STACK_SIZE);
+	if (length >= sizeof rt.arch || !zc_emu_card_for(arch, &rt.card)) {
+		fprintf(stderr, "zc-emu-hip: ZC_EMU_PROCESSOR=%s: not a processor the emulator runs "
+		        "(it runs gfx10.3, gfx11 and gfx12 processors, such as gfx1030, gfx1100 and "
+		        "gfx1200)\n", arch);
+		rt.status = hipErrorNoDevice;
+		return;
+	}
+	memcpy(rt.arch, arch, length + 1);
+	length = strcspn(arch, ":");
+	memcpy(rt.processor, arch, length);
+	rt.processor[length] = '\0';
+	/* HIP's compute capability is the processor's major and minor version: gfx1030 is
+	 * 10.3, gfx1100 11.0, gfx1151 11.5, gfx1201 12.0. */
+	rt.cc_major = (rt.processor[3] - '0') * 10 + (rt.processor[4] - '0');
+	rt.cc_minor = (int)strtol((char[]){ rt.processor[5], '\0' }, NULL, 16);
+	rt.status = hipSuccess;
+}
+
+/* What every call checks first: HIP initialises itself on its first call, and a broken
+ * context fails every call. */
+static hipError_t
+enter(void)
+{
+	pthread_once(&rt.once, initialize);
+	if (rt.status != hipSuccess)
+		return rt.status;
+	return atomic_load(&rt.broken) ? hipErrorLaunchFailure : hipSuccess;
+}
+
+#define ENTER()                               \
+	do {                                      \
+		hipError_t entered_ = enter();        \
+		if (entered_ != hipSuccess)           \
+			return entered_;                  \
+	} while (0)
+
+/* --- the device --- */
+
+EXPORT hipError_t
+hipInit(unsigned flags)
+{
+	ENTER();
+	return flags == 0 ? hipSuccess : hipErrorInvalidValue;
+}
+
+EXPORT hipError_t
+hipGetDeviceCount(int *count)
+{
+	hipError_t e = enter();
+
+	if (!count)
+		return hipErrorInvalidValue;
+	*count = e == hipErrorNoDevice ? 0 : 1;
+	return e;
+}
+
+EXPORT hipError_t
+hipSetDevice(int device)
+{
+	ENTER();
+	return device == 0 ? hipSuccess : hipErrorInvalidDevice;
+}
+
+EXPORT hipError_t
+hipDeviceGetName(char *name, int len, int device)
+{
+	ENTER();
+	if (device != 0)
+		return hipErrorInvalidDevice;
+	if (!name || len <= 0)
+		return hipErrorInvalidValue;
+	snprintf(name, (size_t)len, "%s", rt.card.name);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipDeviceTotalMem(size_t *bytes, int device)
+{
+	ENTER();
+	if (device != 0)
+		return hipErrorInvalidDevice;
+	if (!bytes)
+		return hipErrorInvalidValue;
+	*bytes = rt.card.memory_bytes;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute, int device)
+{
+	ENTER();
+	if (device != 0)
+		return hipErrorInvalidDevice;
+	if (!value)
+		return hipErrorInvalidValue;
+	switch (attribute) {
+	case hipDeviceAttributeClockRate: *value = rt.card.clock_khz; break;
+	case hipDeviceAttributeIntegrated: *value = 0; break;
+	case hipDeviceAttributeL2CacheSize: *value = rt.card.l2_bytes; break;
+	case hipDeviceAttributeComputeCapabilityMajor: *value = rt.cc_major; break;
+	case hipDeviceAttributeComputeCapabilityMinor: *value = rt.cc_minor; break;
+	case hipDeviceAttributeMaxBlocksPerMultiProcessor: *value = MAX_BLOCKS_PER_CU; break;
+	case hipDeviceAttributeMaxBlockDimX:
+	case hipDeviceAttributeMaxBlockDimY:
+	case hipDeviceAttributeMaxBlockDimZ:
+	case hipDeviceAttributeMaxThreadsPerBlock: *value = MAX_THREADS_PER_BLOCK; break;
+	case hipDeviceAttributeMaxGridDimX: *value = MAX_GRID_X; break;
+	case hipDeviceAttributeMaxGridDimY:
+	case hipDeviceAttributeMaxGridDimZ: *value = MAX_GRID_YZ; break;
+	case hipDeviceAttributeMaxThreadsPerMultiProcessor: *value = MAX_THREADS_PER_CU; break;
+	case hipDeviceAttributeMemoryBusWidth: *value = rt.card.memory_bus_width; break;
+	case hipDeviceAttributeMemoryClockRate: *value = rt.card.memory_clock_khz; break;
+	case hipDeviceAttributeMultiprocessorCount: *value = rt.card.compute_units; break;
+	case hipDeviceAttributePciBusId: *value = PCI_BUS; break;
+	case hipDeviceAttributePciDeviceId:
+	case hipDeviceAttributePciDomainID: *value = 0; break;
+	case hipDeviceAttributeMaxRegistersPerBlock:
+	case hipDeviceAttributeMaxRegistersPerMultiprocessor: *value = REGISTERS; break;
+	case hipDeviceAttributeMaxSharedMemoryPerBlock:
+	case hipDeviceAttributeSharedMemPerBlockOptin:
+	case hipDeviceAttributeSharedMemPerMultiprocessor:
+	case ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *value = SHARED_PER_BLOCK; break;
+	case hipDeviceAttributeTotalConstantMemory: *value = TOTAL_CONST_MEM; break;
+	case ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+	case ATTRIBUTE_CONCURRENT_KERNELS:
+	case ATTRIBUTE_MANAGED_MEMORY:
+	case ATTRIBUTE_UNIFIED_ADDRESSING: *value = 1; break;
+	case ATTRIBUTE_WARP_SIZE: *value = WARP_SIZE; break;
+	case ATTRIBUTE_CLOCK_INSTRUCTION_RATE: *value = CLOCK_INSTRUCTION_KHZ; break;
+	default: return hipErrorInvalidValue;
+	}
+	return hipSuccess;
+}
+
+/* HIP 6's hipDeviceProp_tR0600, as its header lays it out (the static assertion below
+ * checks gcnArchName's offset against hip_api.h's). */
+struct properties_r0600 {
+	char name[256];
+	char uuid[16];
+	char luid[8];
+	unsigned luidDeviceNodeMask;
+	size_t totalGlobalMem;
+	size_t sharedMemPerBlock;
+	int regsPerBlock;
+	int warpSize;
+	size_t memPitch;
+	int maxThreadsPerBlock;
+	int maxThreadsDim[3];
+	int maxGridSize[3];
+	int clockRate;
+	size_t totalConstMem;
+	int major;
+	int minor;
+	size_t textureAlignment;
+	size_t texturePitchAlignment;
+	int deviceOverlap;
+	int multiProcessorCount;
+	int kernelExecTimeoutEnabled;
+	int integrated;
+	int canMapHostMemory;
+	int computeMode;
+	int texture_and_surface_limits[40];  /* maxTexture1D ... maxSurfaceCubemapLayered[2] */
+	size_t surfaceAlignment;
+	int concurrentKernels;
+	int ECCEnabled;
+	int pciBusID;
+	int pciDeviceID;
+	int pciDomainID;
+	int tccDriver;
+	int asyncEngineCount;
+	int unifiedAddressing;
+	int memoryClockRate;
+	int memoryBusWidth;
+	int l2CacheSize;
+	int persistingL2CacheMaxSize;
+	int maxThreadsPerMultiProcessor;
+	int streamPrioritiesSupported;
+	int globalL1CacheSupported;
+	int localL1CacheSupported;
+	size_t sharedMemPerMultiprocessor;
+	int regsPerMultiprocessor;
+	int managedMemory;
+	int isMultiGpuBoard;
+	int multiGpuBoardGroupID;
+	int hostNativeAtomicSupported;
+	int singleToDoublePrecisionPerfRatio;
+	int pageableMemoryAccess;
+	int concurrentManagedAccess;
+	int computePreemptionSupported;
+	int canUseHostPointerForRegisteredMem;
+	int cooperativeLaunch;
+	int cooperativeMultiDeviceLaunch;
+	size_t sharedMemPerBlockOptin;
+	int pageableMemoryAccessUsesHostPageTables;
+	int directManagedMemAccessFromHost;
+	int maxBlocksPerMultiProcessor;
+	int accessPolicyMaxWindowSize;
+	size_t reservedSharedMemPerBlock;
+	int hostRegisterSupported;
+	int sparseHipArraySupported;
+	int hostRegisterReadOnlySupported;
+	int timelineSemaphoreInteropSupported;
+	int memoryPoolsSupported;
+	int gpuDirectRDMASupported;
+	unsigned gpuDirectRDMAFlushWritesOptions;
+	int gpuDirectRDMAWritesOrdering;
+	unsigned memoryPoolSupportedHandleTypes;
+	int deferredMappingHipArraySupported;
+	int ipcEventSupported;
+	int clusterLaunch;
+	int unifiedFunctionPointers;
+	int reserved[63];
+	int hipReserved[32];
+	char gcnArchName[256];
+	size_t maxSharedMemoryPerMultiProcessor;
+	int clockInstructionRate;
+	unsigned arch;  /* hipDeviceArch_t's feature bits: left 0 */
+};
+_Static_assert(offsetof(struct properties_r0600, gcnArchName) == ZC_HIP_PROPS_R0600_GCN_ARCH_NAME,
+               "hipDeviceProp_tR0600 layout");
+_Static_assert(sizeof(struct properties_r0600) <= ZC_HIP_PROPS_BUFFER_SIZE, "properties buffer");
+
+EXPORT hipError_t
+hipGetDevicePropertiesR0600(hipDeviceProp_tR0600 *properties, int device)
+{
+	struct properties_r0600 *p = (struct properties_r0600 *)(void *)properties;
+
+	ENTER();
+	if (device != 0)
+		return hipErrorInvalidDevice;
+	if (!p)
+		return hipErrorInvalidValue;
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "%s", rt.card.name);
+	p->totalGlobalMem = rt.card.memory_bytes;
+	p->sharedMemPerBlock = SHARED_PER_BLOCK;
+	p->regsPerBlock = REGISTERS;
+	p->warpSize = WARP_SIZE;
+	p->memPitch = MAX_GRID_X;
+	p->maxThreadsPerBlock = MAX_THREADS_PER_BLOCK;
+	for (int i = 0; i < 3; i++) {
+		p->maxThreadsDim[i] = MAX_THREADS_PER_BLOCK;
+		p->maxGridSize[i] = i == 0 ? MAX_GRID_X : MAX_GRID_YZ;
+	}
+	p->clockRate = rt.card.clock_khz;
+	p->totalConstMem = TOTAL_CONST_MEM;
+	p->major = rt.cc_major;
+	p->minor = rt.cc_minor;
+	p->textureAlignment = ALIGNMENT;
+	p->texturePitchAlignment = ALIGNMENT;
+	p->deviceOverlap = 1;
+	p->multiProcessorCount = rt.card.compute_units;
+	p->canMapHostMemory = 1;
+	p->concurrentKernels = 1;
+	p->pciBusID = PCI_BUS;
+	p->unifiedAddressing = 1;
+	p->memoryClockRate = rt.card.memory_clock_khz;
+	p->memoryBusWidth = rt.card.memory_bus_width;
+	p->l2CacheSize = rt.card.l2_bytes;
+	p->maxThreadsPerMultiProcessor = MAX_THREADS_PER_CU;
+	p->sharedMemPerMultiprocessor = SHARED_PER_BLOCK;
+	p->regsPerMultiprocessor = REGISTERS;
+	p->managedMemory = 1;
+	p->sharedMemPerBlockOptin = SHARED_PER_BLOCK;
+	p->maxBlocksPerMultiProcessor = MAX_BLOCKS_PER_CU;
+	snprintf(p->gcnArchName, sizeof p->gcnArchName, "%s", rt.arch);
+	p->maxSharedMemoryPerMultiProcessor = SHARED_PER_BLOCK;
+	p->clockInstructionRate = CLOCK_INSTRUCTION_KHZ;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipDeviceSetLimit(zc_hip_limit limit, size_t value)
+{
+	ENTER();
+	log_line("hipDeviceSetLimit %d %zu", (int)limit, value);
+	if (limit == ZC_HIP_LIMIT_STACK_SIZE)
+		atomic_store(&rt.stack_size, value);
+	else if (limit != LIMIT_PRINTF_FIFO_SIZE && limit != LIMIT_MALLOC_HEAP_SIZE)
+		return hipErrorUnsupportedLimit;
+	return hipSuccess;
+}
+
+/* --- memory --- */
+
+struct allocation {
+	void *base;
+	size_t size;   /* rounded up to ALIGNMENT: all of it is registered */
+	bool device;   /* counted against the card's memory */
+};
+
+static int
+compare_allocations(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct allocation *)a)->base;
+	uintptr_t y = (uintptr_t)((const struct allocation *)b)->base;
+
+	return x < y ? -1 : x > y;
+}
+
+static hipError_t
+allocate(void **ptr, size_t bytes, bool device, const char *what)
+{
+	struct allocation *a;
+	size_t size;
+
+	ENTER();
+	if (!ptr)
+		return hipErrorInvalidValue;
+	*ptr = NULL;
+	if (bytes == 0) {
+		log_line("%s %zu -> %p", what, bytes, *ptr);
+		return hipSuccess;
+	}
+	if (bytes > SIZE_MAX - ALIGNMENT)
+		return hipErrorOutOfMemory;
+	size = (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+	if (!(a = malloc(sizeof *a)))
+		return hipErrorOutOfMemory;
+	*a = (struct allocation){ .size = size, .device = device };
+	pthread_mutex_lock(&rt.lock);
+	if (device && size > rt.card.memory_bytes - rt.device_bytes) {
+		pthread_mutex_unlock(&rt.lock);
+		free(a);
+		return hipErrorOutOfMemory;
+	}
+	if (!(a->base = aligned_alloc(ALIGNMENT, size)) || !tsearch(a, &rt.allocations, compare_allocations)) {
+		pthread_mutex_unlock(&rt.lock);
+		free(a->base);
+		free(a);
+		return hipErrorOutOfMemory;
+	}
+	if (device)
+		rt.device_bytes += size;
+	pthread_mutex_unlock(&rt.lock);
+	memset(a->base, 0, size);
+	zc_emu_map(a->base, size);
+	log_line("%s %zu -> %p", what, bytes, a->base);
+	*ptr = a->base;
+	return hipSuccess;
+}
+
+static hipError_t
+release(void *ptr)
+{
+	struct allocation key = { .base = ptr }, *a;
+	void **node;
+
+	ENTER();
+	if (!ptr)
+		return hipSuccess;
+	pthread_mutex_lock(&rt.lock);
+	if (!(node = tfind(&key, &rt.allocations, compare_allocations))) {
+		pthread_mutex_unlock(&rt.lock);
+		return hipErrorInvalidValue;
+	}
+	a = *node;
+	tdelete(&key, &rt.allocations, compare_allocations);
+	if (a->device)
+		rt.device_bytes -= a->size;
+	pthread_mutex_unlock(&rt.lock);
+	zc_emu_unmap(a->base);
+	free(a->base);
+	free(a);
+	return hipSuccess;
+}
+
+EXPORT hipError_t hipMalloc(void **ptr, size_t bytes) { return allocate(ptr, bytes, true, "hipMalloc"); }
+EXPORT hipError_t hipFree(void *ptr) { return release(ptr); }
+EXPORT hipError_t hipHostFree(void *ptr) { return release(ptr); }
+
+EXPORT hipError_t
+hipHostMalloc(void **ptr, size_t bytes, unsigned flags)
+{
+	return allocate(ptr, bytes, false, "hipHostMalloc");
+}
+
+EXPORT hipError_t
+hipMallocManaged(void **ptr, size_t bytes, unsigned flags)
+{
+	return allocate(ptr, bytes, false, "hipMallocManaged");
+}
+
+EXPORT hipError_t
+hipMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+	ENTER();
+	if (!free_bytes || !total_bytes)
+		return hipErrorInvalidValue;
+	pthread_mutex_lock(&rt.lock);
+	*total_bytes = rt.card.memory_bytes;
+	*free_bytes = rt.card.memory_bytes - rt.device_bytes;
+	pthread_mutex_unlock(&rt.lock);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemcpy2DAsync(void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
+                 size_t height, hipMemcpyKind kind, hipStream_t stream)
+{
+	ENTER();
+	if (width == 0 || height == 0)
+		return hipSuccess;
+	if (!dst || !src || (height > 1 && (width > dst_pitch || width > src_pitch)))
+		return hipErrorInvalidValue;
+	for (size_t y = 0; y < height; y++)
+		memmove((char *)dst + y * dst_pitch, (const char *)src + y * src_pitch, width);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemsetD8Async(void *dst, unsigned char value, size_t count, hipStream_t stream)
+{
+	ENTER();
+	if (count && !dst)
+		return hipErrorInvalidValue;
+	if (count)
+		memset(dst, value, count);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemsetD16Async(void *dst, unsigned short value, size_t count, hipStream_t stream)
+{
+	ENTER();
+	if (count && !dst)
+		return hipErrorInvalidValue;
+	for (size_t i = 0; i < count; i++)
+		memcpy((char *)dst + 2 * i, &value, 2);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemsetD32Async(void *dst, int value, size_t count, hipStream_t stream)
+{
+	ENTER();
+	if (count && !dst)
+		return hipErrorInvalidValue;
+	for (size_t i = 0; i < count; i++)
+		memcpy((char *)dst + 4 * i, &value, 4);
+	return hipSuccess;
+}
+
+/* --- streams and events: everything has completed when its call returns --- */
+
+struct stream {
+	unsigned flags;
+	int priority;
+};
+
+EXPORT hipError_t
+hipStreamCreateWithPriority(hipStream_t *stream, unsigned flags, int priority)
+{
+	struct stream *s;
+
+	ENTER();
+	if (!stream)
+		return hipErrorInvalidValue;
+	if (!(s = malloc(sizeof *s)))
+		return hipErrorOutOfMemory;
+	*s = (struct stream){ flags, priority };
+	*stream = s;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipStreamDestroy(hipStream_t stream)
+{
+	ENTER();
+	if (!stream || stream == hipStreamPerThread)
+		return hipErrorInvalidHandle;
+	free(stream);
+	return hipSuccess;
+}
+
+EXPORT hipError_t hipStreamQuery(hipStream_t stream) { ENTER(); return hipSuccess; }
+EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) { ENTER(); return hipSuccess; }
+
+EXPORT hipError_t
+hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned flags)
+{
+	ENTER();
+	return event ? hipSuccess : hipErrorInvalidHandle;
+}
+
+EXPORT hipError_t
+hipStreamAddCallback(hipStream_t stream, void (*fn)(hipStream_t, hipError_t, void *), void *arg,
+                     unsigned flags)
+{
+	ENTER();
+	if (!fn || flags != 0)
+		return hipErrorInvalidValue;
+	fn(stream, hipSuccess, arg);
+	return hipSuccess;
+}
+
+struct event {
+	unsigned flags;
+	bool recorded;
+	struct timespec when;
+};
+
+EXPORT hipError_t
+hipEventCreateWithFlags(hipEvent_t *event, unsigned flags)
+{
+	struct event *e;
+
+	ENTER();
+	if (!event)
+		return hipErrorInvalidValue;
+	if (!(e = calloc(1, sizeof *e)))
+		return hipErrorOutOfMemory;
+	e->flags = flags;
+	*event = e;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipEventDestroy(hipEvent_t event)
+{
+	ENTER();
+	if (!event)
+		return hipErrorInvalidHandle;
+	free(event);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipEventRecord(hipEvent_t event, hipStream_t stream)
+{
+	struct event *e = event;
+	struct timespec now;
+
+	ENTER();
+	if (!e)
+		return hipErrorInvalidHandle;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	pthread_mutex_lock(&rt.lock);
+	e->when = now;
+	e->recorded = true;
+	pthread_mutex_unlock(&rt.lock);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipEventQuery(hipEvent_t event)
+{
+	ENTER();
+	return event ? hipSuccess : hipErrorInvalidHandle;
+}
+
+EXPORT hipError_t
+hipEventSynchronize(hipEvent_t event)
+{
+	ENTER();
+	return event ? hipSuccess : hipErrorInvalidHandle;
+}
+
+EXPORT hipError_t
+hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t end)
+{
+	struct event *a = start, *b = end;
+	hipError_t e = hipSuccess;
+
+	ENTER();
+	if (!ms)
+		return hipErrorInvalidValue;
+	if (!a || !b)
+		return hipErrorInvalidHandle;
+	pthread_mutex_lock(&rt.lock);
+	/* CUDA's rule: both recorded, neither without timing. */
+	if (!a->recorded || !b->recorded || (a->flags | b->flags) & EVENT_DISABLE_TIMING)
+		e = hipErrorInvalidHandle;
+	else
+		*ms = (float)((double)(b->when.tv_sec - a->when.tv_sec) * 1e3 +
+		              (double)(b->when.tv_nsec - a->when.tv_nsec) / 1e6);
+	pthread_mutex_unlock(&rt.lock);
+	return e;
+}
+
+/* --- modules --- */
+
+struct ihipModuleSymbol_t {
+	const struct zc_emu_kernel *kernel;
+	struct ihipModuleSymbol_t *next;
+	char name[];
+};
+
+struct logged_global {
+	struct logged_global *next;
+	char name[];
+};
+
+struct ihipModule_t {
+	struct zc_emu_object *object;
+	pthread_mutex_t lock;                   /* the lists */
+	struct ihipModuleSymbol_t *functions;   /* handed out, freed with the module */
+	struct logged_global *globals;          /* looked up so far: logged the first time */
+};
+
+/* Extends *end over [offset, offset + length), refusing ranges no code object has. */
+static bool
+extend(uint64_t *end, uint64_t offset, uint64_t length)
+{
+	const uint64_t limit = (uint64_t)1 << 32;
+
+	if (offset > limit || length > limit - offset)
+		return false;
+	if (offset + length > *end)
+		*end = offset + length;
+	return true;
+}
+
+/* HIP is handed no size: an ELF's size is the end of its headers and of what they
+ * describe. Writes why an image is refused into WHY. */
+static bool
+elf_size(const void *image, size_t *size, char *why, size_t why_size)
+{
+	const Elf64_Ehdr *e = image;
+	uint64_t end = sizeof *e;
+
+	if (memcmp(e->e_ident, ELFMAG, SELFMAG) != 0) {
+		snprintf(why, why_size, "not an ELF file");
+		return false;
+	}
+	if (e->e_ident[EI_CLASS] != ELFCLASS64 || e->e_ident[EI_DATA] != ELFDATA2LSB ||
+	    e->e_machine != EM_AMDGPU) {
+		snprintf(why, why_size, "not an AMDGPU code object (ELF class %u, machine %u)",
+		         e->e_ident[EI_CLASS], e->e_machine);
+		return false;
+	}
+	if (e->e_phnum && (e->e_phentsize != sizeof(Elf64_Phdr) ||
+	                   !extend(&end, e->e_phoff, (uint64_t)e->e_phnum * sizeof(Elf64_Phdr)))) {
+		snprintf(why, why_size, "bad program header table (%u entries of %u bytes at %#llx)",
+		         e->e_phnum, e->e_phentsize, (unsigned long long)e->e_phoff);
+		return false;
+	}
+	if ((e->e_shoff && !e->e_shnum) ||
+	    (e->e_shnum && (e->e_shentsize != sizeof(Elf64_Shdr) ||
+	                    !extend(&end, e->e_shoff, (uint64_t)e->e_shnum * sizeof(Elf64_Shdr))))) {
+		snprintf(why, why_size, "bad section header table (%u entries of %u bytes at %#llx)",
+		         e->e_shnum, e->e_shentsize, (unsigned long long)e->e_shoff);
+		return false;
+	}
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)((const char *)image + e->e_phoff);
+	for (unsigned i = 0; i < e->e_phnum; i++)
+		if (!extend(&end, ph[i].p_offset, ph[i].p_filesz)) {
+			snprintf(why, why_size, "program header %u lies past any code object's size", i);
+			return false;
+		}
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)((const char *)image + e->e_shoff);
+	for (unsigned i = 0; i < e->e_shnum; i++)
+		if (sh[i].sh_type != SHT_NOBITS && !extend(&end, sh[i].sh_offset, sh[i].sh_size)) {
+			snprintf(why, why_size, "section %u lies past any code object's size", i);
+			return false;
+		}
+	*size = (size_t)end;
+	return true;
+}
+
+EXPORT hipError_t
+hipModuleLoadData(hipModule_t *module, const void *image)
+{
+	const Elf64_Ehdr *e = image;
+	char error[ZC_EMU_ERROR_SIZE];
+	struct ihipModule_t *m;
+	enum zc_emu_status status;
+	size_t size;
+
+	ENTER();
+	if (!module || !image)
+		return hipErrorInvalidValue;
+	if (!elf_size(image, &size, error, sizeof error)) {
+		log_line("hipModuleLoadData: not an AMDGPU ELF");
+		fprintf(stderr, "zc-emu-hip: hipModuleLoadData: %s\n", error);
+		return hipErrorInvalidImage;
+	}
+	log_line("hipModuleLoadData: AMDGPU ELF, mach 0x%x, OS ABI %u version %u", e->e_flags & 0xff,
+	         e->e_ident[EI_OSABI], e->e_ident[EI_ABIVERSION]);
+	if (!(m = calloc(1, sizeof *m)))
+		return hipErrorOutOfMemory;
+	status = zc_emu_load(image, size, rt.processor, &m->object, error);
+	if (status != ZC_EMU_OK) {
+		fprintf(stderr, "zc-emu-hip: %s\n", error);
+		free(m);
+		return status == ZC_EMU_WRONG_PROCESSOR ? hipErrorNoBinaryForGpu : hipErrorInvalidImage;
+	}
+	pthread_mutex_init(&m->lock, NULL);
+	*module = m;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipModuleUnload(hipModule_t module)
+{
+	struct ihipModule_t *m = module;
+
+	ENTER();
+	if (!m)
+		return hipErrorInvalidHandle;
+	zc_emu_unload(m->object);
+	for (struct ihipModuleSymbol_t *f = m->functions, *next; f; f = next) {
+		next = f->next;
+		free(f);
+	}
+	for (struct logged_global *g = m->globals, *next; g; g = next) {
+		next = g->next;
+		free(g);
+	}
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *name)
+{
+	char error[ZC_EMU_ERROR_SIZE];
+	const struct zc_emu_kernel *kernel;
+	struct ihipModuleSymbol_t *f;
+	enum zc_emu_status status;
+
+	ENTER();
+	if (!function || !name)
+		return hipErrorInvalidValue;
+	if (!module)
+		return hipErrorInvalidHandle;
+	status = zc_emu_find_kernel(module->object, name, &kernel, error);
+	if (status == ZC_EMU_NOT_FOUND) {
+		log_line("hipModuleGetFunction %s: not found", name);
+		return hipErrorNotFound;
+	}
+	if (status != ZC_EMU_OK) {
+		fprintf(stderr, "zc-emu-hip: %s\n", error);
+		return hipErrorInvalidValue;
+	}
+	if (!(f = malloc(sizeof *f + strlen(name) + 1)))
+		return hipErrorOutOfMemory;
+	f->kernel = kernel;
+	strcpy(f->name, name);
+	pthread_mutex_lock(&module->lock);
+	f->next = module->functions;
+	module->functions = f;
+	pthread_mutex_unlock(&module->lock);
+	log_line("hipModuleGetFunction %s", name);
+	*function = f;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipModuleGetGlobal(hipDeviceptr_t *address, size_t *bytes, hipModule_t module, const char *name)
+{
+	char error[ZC_EMU_ERROR_SIZE];
+	enum zc_emu_status status;
+	struct logged_global *g;
+	bool first = true;
+	void *where;
+	size_t size;
+
+	ENTER();
+	if (!name)
+		return hipErrorInvalidValue;
+	if (!module)
+		return hipErrorInvalidHandle;
+	status = zc_emu_find_global(module->object, name, &where, &size, error);
+	if (status == ZC_EMU_NOT_FOUND) {
+		log_line("hipModuleGetGlobal %s: not found", name);
+		return hipErrorNotFound;
+	}
+	if (status != ZC_EMU_OK) {
+		fprintf(stderr, "zc-emu-hip: %s\n", error);
+		return hipErrorInvalidValue;
+	}
+	pthread_mutex_lock(&module->lock);
+	for (g = module->globals; g && first; g = g->next)
+		first = strcmp(g->name, name) != 0;
+	if (first && (g = malloc(sizeof *g + strlen(name) + 1))) {
+		strcpy(g->name, name);
+		g->next = module->globals;
+		module->globals = g;
+	}
+	pthread_mutex_unlock(&module->lock);
+	if (first)
+		log_line("hipModuleGetGlobal %s: %zu bytes", name, size);
+	if (address)
+		*address = where;
+	if (bytes)
+		*bytes = size;
+	return hipSuccess;
+}
+
+/* --- launches --- */
+
+EXPORT hipError_t
+hipModuleLaunchKernel(hipFunction_t function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+                      unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,
+                      hipStream_t stream, void **params, void **extra)
+{
+	char error[ZC_EMU_ERROR_SIZE];
+	const unsigned char *buffer = NULL;
+	size_t size = 0;
+	enum zc_emu_status status;
+	char *hex;
+
+	ENTER();
+	if (!function)
+		return hipErrorInvalidHandle;
+	if (params) {
+		/* The emulator knows each kernel's kernarg size but not where each argument lies
+		 * in it, so the pointers in params cannot be laid out. */
+		fprintf(stderr, "zc-emu-hip: hipModuleLaunchKernel %s: arguments through kernelParams "
+		        "are not supported; pass them as one buffer through extra\n", function->name);
+		return hipErrorInvalidValue;
+	}
+	for (size_t i = 0; extra && extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
+		if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER)
+			buffer = extra[i + 1];
+		else if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
+			size = *(const size_t *)extra[i + 1];
+		else
+			return hipErrorInvalidValue;
+	}
+	if (size && !buffer)
+		return hipErrorInvalidValue;
+	if ((hex = malloc(2 * size + 1))) {
+		hex[0] = '\0';
+		for (size_t i = 0; i < size; i++)
+			snprintf(hex + 2 * i, 3, "%02x", buffer[i]);
+		log_line("hipModuleLaunchKernel %s grid %u %u %u block %u %u %u shared %u args %s",
+		         function->name, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes,
+		         hex);
+		free(hex);
+	}
+	size_t stack_size = atomic_load(&rt.stack_size);
+	struct zc_emu_dispatch dispatch = {
+		.grid = { grid_x, grid_y, grid_z },
+		.block = { block_x, block_y, block_z },
+		.dynamic_lds = shared_bytes,
+		.stack_size = stack_size > UINT32_MAX ? UINT32_MAX : (uint32_t)stack_size,
+		.kernarg = buffer,
+		.kernarg_size = size,
+	};
+	status = zc_emu_launch(function->kernel, &dispatch, error);
+	if (status == ZC_EMU_OK)
+		return hipSuccess;
+	fprintf(stderr, "zc-emu-hip: %s\n", error);
+	if (status == ZC_EMU_INVALID_VALUE)
+		return hipErrorInvalidValue;
+	/* As on a GPU, a kernel that faulted leaves the context unusable. */
+	atomic_store(&rt.broken, true);
+	return hipErrorLaunchFailure;
+}
