@@ -136,23 +136,26 @@ uint32_t __zc_vote_sync_uni(uint32_t mask, uint32_t pred)
 
 uint32_t __zc_activemask(void) { return zc_exec(); }
 
-/* match.any: peel off one distinct value per round, led by the lowest lane not yet
- * matched; every lane takes part in every round, so the loop stays uniform. */
+/* The mask is a per-lane value: lanes of one wave may name different groups (a tile of
+ * cooperative groups, a divergent match), so no loop may take a lane index from it, which
+ * would make readlane's index differ between lanes. Every loop below walks the active
+ * lanes, which all lanes agree on, and each lane keeps what its own mask selects. */
+static uint64_t zc_lane_value(uint64_t value, uint32_t lane)
+{
+	uint32_t lo = __builtin_amdgcn_readlane((uint32_t)value, lane);
+	uint32_t hi = __builtin_amdgcn_readlane((uint32_t)(value >> 32), lane);
+	return (uint64_t)hi << 32 | lo;
+}
+
 uint32_t __zc_match_any_sync_b64(uint32_t mask, uint64_t value)
 {
-	uint32_t left = mask & zc_exec();
-	uint32_t mine = 0;
-	while (left) {
-		uint32_t leader = (uint32_t)__builtin_ctz(left);
-		uint32_t lo = __builtin_amdgcn_readlane((uint32_t)value, leader);
-		uint32_t hi = __builtin_amdgcn_readlane((uint32_t)(value >> 32), leader);
-		uint64_t leader_value = (uint64_t)hi << 32 | lo;
-		uint32_t same = __builtin_amdgcn_ballot_w32(value == leader_value) & left;
-		if (value == leader_value)
-			mine = same;
-		left &= ~same;
+	uint32_t same = 0;
+	for (uint32_t left = zc_exec(); left; left &= left - 1) {
+		uint32_t lane = (uint32_t)__builtin_ctz(left);
+		if (zc_lane_value(value, lane) == value)
+			same |= 1u << lane;
 	}
-	return mine;
+	return same & mask;
 }
 
 uint32_t __zc_match_any_sync_b32(uint32_t mask, uint32_t value)
@@ -165,11 +168,13 @@ uint64_t __zc_match_all_sync_b64(uint32_t mask, uint64_t value)
 	uint32_t members = mask & zc_exec();
 	if (members == 0)
 		return 0;
-	uint32_t first = (uint32_t)__builtin_ctz(members);
-	uint32_t lo = __builtin_amdgcn_readlane((uint32_t)value, first);
-	uint32_t hi = __builtin_amdgcn_readlane((uint32_t)(value >> 32), first);
-	uint32_t same = __builtin_amdgcn_ballot_w32(value == ((uint64_t)hi << 32 | lo)) & members;
-	return same == members ? (uint64_t)mask | (uint64_t)1 << 32 : 0;
+	uint32_t same = 0;
+	for (uint32_t left = zc_exec(); left; left &= left - 1) {
+		uint32_t lane = (uint32_t)__builtin_ctz(left);
+		if (zc_lane_value(value, lane) == value)
+			same |= 1u << lane;
+	}
+	return (same & members) == members ? (uint64_t)mask | (uint64_t)1 << 32 : 0;
 }
 
 uint64_t __zc_match_all_sync_b32(uint32_t mask, uint32_t value)
@@ -177,15 +182,16 @@ uint64_t __zc_match_all_sync_b32(uint32_t mask, uint32_t value)
 	return __zc_match_all_sync_b64(mask, value);
 }
 
-/* redux: fold the lanes of mask in lane order with readlane; the loop is uniform. */
+/* redux: fold, in lane order, the lanes of each lane's own mask. */
 #define ZC_REDUX(name, type, identity, combine)                                   \
 	type name(uint32_t mask, type value)                                          \
 	{                                                                             \
 		type acc = identity;                                                      \
-		for (uint32_t left = mask & zc_exec(); left; left &= left - 1) {          \
-			type x = (type)__builtin_amdgcn_readlane((uint32_t)value,             \
-			                                         (uint32_t)__builtin_ctz(left)); \
-			acc = combine;                                                        \
+		for (uint32_t left = zc_exec(); left; left &= left - 1) {                 \
+			uint32_t lane = (uint32_t)__builtin_ctz(left);                        \
+			type x = (type)__builtin_amdgcn_readlane((uint32_t)value, lane);      \
+			if (mask >> lane & 1)                                                 \
+				acc = combine;                                                    \
 		}                                                                         \
 		return acc;                                                               \
 	}
