@@ -1,0 +1,721 @@
+/* Vector float instructions: f32, f64 and f16 arithmetic with source modifiers, output
+ * modifiers and clamping, the MODE register's rounding and denormal modes, conversions,
+ * packed f16, the mixed-precision fma, and the division helpers. Built with -frounding-math:
+ * the host's rounding mode is the wave's while an instruction runs. */
+#include <fenv.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "emu.h"
+#include "fp.h"
+
+#define EACH for (int l = 0; l < LANES; l++)
+
+static const int host_rounding[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+
+/* Sets the host's rounding to the wave's for f32 (wide = 0) or f16/f64; returns whether it
+ * must be restored. */
+static bool enter_rounding(const struct wave *w, int wide)
+{
+	unsigned mode = wide ? w->mode >> 2 & 3 : w->mode & 3;
+	if (mode == 0)
+		return false;
+	fesetround(host_rounding[mode]);
+	return true;
+}
+
+static void leave_rounding(bool changed)
+{
+	if (changed)
+		fesetround(FE_TONEAREST);
+}
+
+static bool flush_in32(const struct wave *w) { return !(w->mode >> 4 & 1); }
+static bool flush_out32(const struct wave *w) { return !(w->mode >> 5 & 1); }
+static bool flush_in64(const struct wave *w) { return !(w->mode >> 6 & 1); }
+static bool flush_out64(const struct wave *w) { return !(w->mode >> 7 & 1); }
+
+static uint32_t bits32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+static uint16_t bits16(_Float16 h) { uint16_t b; memcpy(&b, &h, 2); return b; }
+static float as_f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static double as_f64(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+
+static double omod_clamp(const struct insn *in, double x)
+{
+	if (in->omod == 1) x *= 2;
+	else if (in->omod == 2) x *= 4;
+	else if (in->omod == 3) x *= 0.5;
+	if (in->clamp)
+		x = isnan(x) ? 0 : x < 0 ? 0 : x > 1 ? 1 : x;
+	return x;
+}
+
+static uint32_t out32(const struct wave *w, const struct insn *in, float r)
+{
+	if (in->omod || in->clamp)
+		r = (float)omod_clamp(in, r);
+	uint32_t b = bits32(r);
+	if (flush_out32(w) && (b & 0x7f800000u) == 0)
+		b &= 0x80000000u;
+	return b;
+}
+
+static uint64_t out64(const struct wave *w, const struct insn *in, double r)
+{
+	if (in->omod || in->clamp)
+		r = omod_clamp(in, r);
+	uint64_t b = bits64(r);
+	if (flush_out64(w) && (b & 0x7ff0000000000000ull) == 0)
+		b &= 0x8000000000000000ull;
+	return b;
+}
+
+static uint16_t out16(const struct wave *w, const struct insn *in, double r)
+{
+	if (in->omod || in->clamp)
+		r = omod_clamp(in, r);
+	uint16_t b = bits16((_Float16)r);
+	if (flush_out64(w) && (b & 0x7c00) == 0)
+		b &= 0x8000;
+	return b;
+}
+
+/* IEEE-754 minNum/maxNum as the ISA's min/max: a NaN operand gives the other one. The
+ * ISA orders -0 below +0. */
+static double fmin_ieee(double a, double b)
+{
+	if (isnan(a)) return isnan(b) ? a : b;
+	if (isnan(b)) return a;
+	if (a == b) return signbit(a) ? a : b;
+	return a < b ? a : b;
+}
+
+static double fmax_ieee(double a, double b)
+{
+	if (isnan(a)) return isnan(b) ? a : b;
+	if (isnan(b)) return a;
+	if (a == b) return signbit(a) ? b : a;
+	return a > b ? a : b;
+}
+
+static double med3(double a, double b, double c)
+{
+	if (isnan(a) || isnan(b) || isnan(c))
+		return fmin_ieee(fmin_ieee(a, b), c);
+	double mx = fmax_ieee(a, b), mn = fmin_ieee(a, b);
+	return fmax_ieee(mn, fmin_ieee(mx, c));
+}
+
+enum fop {
+	F_ADD, F_SUB, F_SUBREV, F_MUL, F_FMA, F_FMAC, F_FMAAK, F_FMAMK, F_MIN, F_MAX, F_MIN3,
+	F_MAX3, F_MED3, F_MINMAX, F_MAXMIN, F_RCP, F_RSQ, F_SQRT, F_EXP, F_LOG, F_SIN, F_COS,
+	F_TRUNC, F_CEIL, F_FLOOR, F_RNDNE, F_FRACT, F_LDEXP, F_FREXP_MANT, F_MUL_LEGACY, F_MOV,
+	F_DIV_FMAS, F_DIV_FIXUP, F_MAXIMUM, F_MINIMUM,
+};
+
+static double unary(unsigned op, double a, bool is64)
+{
+	switch (op) {
+	case F_RCP: return 1.0 / a;
+	case F_RSQ: return 1.0 / sqrt(a);
+	case F_SQRT: return sqrt(a);
+	case F_EXP: return exp2(a);
+	case F_LOG: return log2(a);
+	case F_SIN: return sin(a * 2 * M_PI);
+	case F_COS: return cos(a * 2 * M_PI);
+	case F_TRUNC: return trunc(a);
+	case F_CEIL: return ceil(a);
+	case F_FLOOR: return floor(a);
+	case F_RNDNE: return nearbyint(a);
+	case F_FRACT: {
+		if (isinf(a)) return NAN;
+		double f = a - floor(a);
+		/* the largest value below 1 of the width */
+		double top = is64 ? 0x1.fffffffffffffp-1 : 0x1.fffffep-1;
+		return f < top ? f : top;
+	}
+	case F_FREXP_MANT: {
+		if (isinf(a) || isnan(a)) return a;
+		int e;
+		return frexp(a, &e);
+	}
+	case F_MOV: return a;
+	default: return NAN;
+	}
+}
+
+static void fop32(struct wave *w, const struct insn *in)
+{
+	uint32_t a[LANES], b[LANES], c[LANES], r[LANES], mask = exec_mask(w);
+	int n = in->nopnd;
+	bool fi = flush_in32(w);
+	vget32(w, &in->o[1], a);
+	if (in->dpp)
+		mask &= dpp_apply(w, in, a);
+	if (n > 2)
+		vget32(w, &in->o[2], b);
+	if (n > 3)
+		vget32(w, &in->o[3], c);
+	if (in->op == F_FMAC)
+		vget32(w, &in->o[0], c);
+	bool changed = enter_rounding(w, 0);
+	EACH {
+		if (!(mask >> l & 1))
+			continue;
+		float x = emu_f32_in(emu_f32_mods(a[l], &in->o[1]), fi);
+		float y = n > 2 ? emu_f32_in(emu_f32_mods(b[l], &in->o[2]), fi) : 0;
+		float z = n > 3 ? emu_f32_in(emu_f32_mods(c[l], &in->o[3]), fi)
+		                : in->op == F_FMAC ? emu_f32_in(c[l], fi) : 0;
+		float v;
+		switch (in->op) {
+		case F_ADD: v = x + y; break;
+		case F_SUB: v = x - y; break;
+		case F_SUBREV: v = y - x; break;
+		case F_MUL: v = x * y; break;
+		case F_MUL_LEGACY: v = (x == 0 || y == 0) ? 0.0f : x * y; break;
+		case F_FMA: case F_FMAC: v = fmaf(x, y, z); break;
+		case F_FMAAK: v = fmaf(x, y, z); break;                   /* d = a * b + K */
+		case F_FMAMK: v = fmaf(x, z, y); break;                   /* d = a * K + b */
+		case F_MIN: v = (float)fmin_ieee(x, y); break;
+		case F_MAX: v = (float)fmax_ieee(x, y); break;
+		case F_MINIMUM: v = isnan(x) || isnan(y) ? NAN : (float)fmin_ieee(x, y); break;
+		case F_MAXIMUM: v = isnan(x) || isnan(y) ? NAN : (float)fmax_ieee(x, y); break;
+		case F_MIN3: v = (float)fmin_ieee(fmin_ieee(x, y), z); break;
+		case F_MAX3: v = (float)fmax_ieee(fmax_ieee(x, y), z); break;
+		case F_MED3: v = (float)med3(x, y, z); break;
+		case F_MINMAX: v = (float)fmax_ieee(fmin_ieee(x, y), z); break;
+		case F_MAXMIN: v = (float)fmin_ieee(fmax_ieee(x, y), z); break;
+		case F_LDEXP: v = ldexpf(x, (int32_t)b[l] > 300 ? 300 : (int32_t)b[l] < -300 ? -300 : (int32_t)b[l]); break;
+		case F_DIV_FMAS: {
+			v = fmaf(x, y, z);
+			if (w->s[SREG_VCC_LO] >> l & 1)
+				v = ldexpf(v, fabsf(z) >= 1.0f ? 64 : -64);
+			break;
+		}
+		case F_DIV_FIXUP: {
+			/* x: the quotient, y: the denominator, z: the numerator */
+			bool sign = signbit(y) != signbit(z);
+			if (isnan(z)) v = z;
+			else if (isnan(y)) v = y;
+			else if (y == 0 && z == 0) v = as_f32(0xffc00000u);
+			else if (isinf(y) && isinf(z)) v = as_f32(0xffc00000u);
+			else if (y == 0 || isinf(z)) v = sign ? -INFINITY : INFINITY;
+			else if (isinf(y) || z == 0) v = sign ? -0.0f : 0.0f;
+			else if (ilogbf(z) - ilogbf(y) < -150) v = sign ? -0.0f : 0.0f;
+			else v = sign ? -fabsf(x) : fabsf(x);
+			break;
+		}
+		case F_RCP: v = 1.0f / x; break;
+		case F_SQRT: v = sqrtf(x); break;
+		case F_RSQ: v = 1.0f / sqrtf(x); break;
+		default: v = (float)unary(in->op, x, false); break;
+		}
+		if (isnan(v) && !isnan(x) && !isnan(y) && !isnan(z))
+			v = as_f32(0x7fc00000u);
+		r[l] = out32(w, in, v);
+	}
+	leave_rounding(changed);
+	vset32(w, &in->o[0], r, mask);
+}
+
+static void fop64(struct wave *w, const struct insn *in)
+{
+	uint64_t a[LANES], b[LANES], c[LANES], r[LANES];
+	uint32_t mask = exec_mask(w), bi[LANES];
+	int n = in->nopnd;
+	bool fi = flush_in64(w);
+	vget64f(w, &in->o[1], a);
+	if (n > 2) {
+		vget64f(w, &in->o[2], b);
+		vget32(w, &in->o[2], bi);
+	}
+	if (n > 3)
+		vget64f(w, &in->o[3], c);
+	bool changed = enter_rounding(w, 1);
+	EACH {
+		if (!(mask >> l & 1))
+			continue;
+		double x = emu_f64_in(emu_f64_mods(a[l], &in->o[1]), fi);
+		double y = n > 2 ? emu_f64_in(emu_f64_mods(b[l], &in->o[2]), fi) : 0;
+		double z = n > 3 ? emu_f64_in(emu_f64_mods(c[l], &in->o[3]), fi) : 0;
+		double v;
+		switch (in->op) {
+		case F_ADD: v = x + y; break;
+		case F_MUL: v = x * y; break;
+		case F_FMA: v = fma(x, y, z); break;
+		case F_MIN: v = fmin_ieee(x, y); break;
+		case F_MAX: v = fmax_ieee(x, y); break;
+		case F_MINIMUM: v = isnan(x) || isnan(y) ? NAN : fmin_ieee(x, y); break;
+		case F_MAXIMUM: v = isnan(x) || isnan(y) ? NAN : fmax_ieee(x, y); break;
+		case F_LDEXP: v = ldexp(x, (int32_t)bi[l] > 3000 ? 3000 : (int32_t)bi[l] < -3000 ? -3000 : (int32_t)bi[l]); break;
+		case F_DIV_FMAS:
+			v = fma(x, y, z);
+			if (w->s[SREG_VCC_LO] >> l & 1)
+				v = ldexp(v, fabs(z) >= 1.0 ? 128 : -128);
+			break;
+		case F_DIV_FIXUP: {
+			bool sign = signbit(y) != signbit(z);
+			if (isnan(z)) v = z;
+			else if (isnan(y)) v = y;
+			else if (y == 0 && z == 0) v = as_f64(0xfff8000000000000ull);
+			else if (isinf(y) && isinf(z)) v = as_f64(0xfff8000000000000ull);
+			else if (y == 0 || isinf(z)) v = sign ? -INFINITY : INFINITY;
+			else if (isinf(y) || z == 0) v = sign ? -0.0 : 0.0;
+			else if (ilogb(z) - ilogb(y) < -1075) v = sign ? -0.0 : 0.0;
+			else v = sign ? -fabs(x) : fabs(x);
+			break;
+		}
+		default: v = unary(in->op, x, true); break;
+		}
+		if (isnan(v) && !isnan(x) && !isnan(y) && !isnan(z))
+			v = as_f64(0x7ff8000000000000ull);
+		r[l] = out64(w, in, v);
+	}
+	leave_rounding(changed);
+	vset64(w, &in->o[0], r, mask);
+}
+
+static void fop16(struct wave *w, const struct insn *in)
+{
+	uint16_t a[LANES], b[LANES], c[LANES], r[LANES];
+	uint32_t mask = exec_mask(w), bi[LANES];
+	int n = in->nopnd;
+	bool fi = flush_in64(w);
+	vget16(w, &in->o[1], in->op_sel & 1, a);
+	if (n > 2) {
+		vget16(w, &in->o[2], in->op_sel >> 1 & 1, b);
+		vget32(w, &in->o[2], bi);
+	}
+	if (n > 3)
+		vget16(w, &in->o[3], in->op_sel >> 2 & 1, c);
+	if (in->op == F_FMAC)
+		vget16(w, &in->o[0], in->op_sel >> 3 & 1, c);
+	bool changed = enter_rounding(w, 1);
+	EACH {
+		if (!(mask >> l & 1))
+			continue;
+		double x = emu_f16_to_double(emu_f16_mods(a[l], &in->o[1]), fi);
+		double y = n > 2 ? emu_f16_to_double(emu_f16_mods(b[l], &in->o[2]), fi) : 0;
+		double z = n > 3 ? emu_f16_to_double(emu_f16_mods(c[l], &in->o[3]), fi)
+		                 : in->op == F_FMAC ? emu_f16_to_double(c[l], fi) : 0;
+		double v;
+		switch (in->op) {
+		case F_ADD: v = x + y; break;
+		case F_SUB: v = x - y; break;
+		case F_SUBREV: v = y - x; break;
+		case F_MUL: v = x * y; break;
+		case F_FMA: case F_FMAC: v = fma(x, y, z); break;
+		case F_FMAAK: v = fma(x, y, z); break;
+		case F_FMAMK: v = fma(x, z, y); break;
+		case F_MIN: v = fmin_ieee(x, y); break;
+		case F_MAX: v = fmax_ieee(x, y); break;
+		case F_MIN3: v = fmin_ieee(fmin_ieee(x, y), z); break;
+		case F_MAX3: v = fmax_ieee(fmax_ieee(x, y), z); break;
+		case F_MED3: v = med3(x, y, z); break;
+		case F_MINMAX: v = fmax_ieee(fmin_ieee(x, y), z); break;
+		case F_MAXMIN: v = fmin_ieee(fmax_ieee(x, y), z); break;
+		case F_LDEXP: v = ldexp(x, (int16_t)bi[l]); break;
+		default: v = unary(in->op, x, false); break;
+		}
+		if (isnan(v) && !isnan(x) && !isnan(y) && !isnan(z))
+			v = NAN;
+		r[l] = out16(w, in, v);
+		if (isnan(v))
+			r[l] = isnan(x) ? (uint16_t)(emu_f16_mods(a[l], &in->o[1]) | 0x200)
+			     : isnan(y) ? (uint16_t)(emu_f16_mods(b[l], &in->o[2]) | 0x200) : 0x7e00;
+	}
+	leave_rounding(changed);
+	emu_write16(w, in, r, mask);
+}
+
+/* Conversions: the selector is the source and destination types. */
+enum cvt {
+	CVT_F32_F64, CVT_F64_F32, CVT_F32_I32, CVT_F32_U32, CVT_I32_F32, CVT_U32_F32, CVT_F64_I32,
+	CVT_F64_U32, CVT_I32_F64, CVT_U32_F64, CVT_F16_F32, CVT_F32_F16, CVT_F32_UBYTE0,
+	CVT_F32_UBYTE1, CVT_F32_UBYTE2, CVT_F32_UBYTE3, CVT_F16_I16, CVT_F16_U16, CVT_I16_F16,
+	CVT_U16_F16, CVT_PKRTZ_F16_F32, FREXP_EXP_I32_F32, FREXP_EXP_I32_F64, FREXP_EXP_I16_F16,
+	CVT_FLR_I32_F32, CVT_RPI_I32_F32, CVT_I32_I16, CVT_U32_U16, CVT_PK_I16_I32, CVT_PK_U16_U32,
+	CVT_PK_NORM_I16_F32, CVT_PK_NORM_U16_F32, CVT_OFF_F32_I4,
+};
+
+static uint32_t f_to_i32(double x)
+{
+	if (isnan(x)) return 0;
+	if (x >= 2147483647.0) return 0x7fffffffu;
+	if (x <= -2147483648.0) return 0x80000000u;
+	return (uint32_t)(int32_t)x;
+}
+
+static uint32_t f_to_u32(double x)
+{
+	if (isnan(x) || x <= 0) return 0;
+	if (x >= 4294967295.0) return 0xffffffffu;
+	return (uint32_t)x;
+}
+
+static uint16_t f_to_i16(double x)
+{
+	if (isnan(x)) return 0;
+	if (x >= 32767.0) return 0x7fff;
+	if (x <= -32768.0) return 0x8000;
+	return (uint16_t)(int16_t)x;
+}
+
+static uint16_t f_to_u16(double x)
+{
+	if (isnan(x) || x <= 0) return 0;
+	if (x >= 65535.0) return 0xffff;
+	return (uint16_t)x;
+}
+
+static int frexp_exp(double x)
+{
+	int e = 0;
+	if (isinf(x) || isnan(x) || x == 0)
+		return 0;
+	frexp(x, &e);
+	return e;
+}
+
+static void convert(struct wave *w, const struct insn *in)
+{
+	const struct operand *s = &in->o[1], *d = &in->o[0];
+	uint32_t mask = exec_mask(w), a[LANES], b[LANES], r[LANES];
+	uint64_t A[LANES], R[LANES];
+	uint16_t h[LANES], hr[LANES];
+	bool changed = false;
+	enum cvt op = (enum cvt)in->op;
+
+	switch (op) {
+	case CVT_F32_F64: case CVT_I32_F64: case CVT_U32_F64: case FREXP_EXP_I32_F64:
+		vget64f(w, s, A);
+		changed = enter_rounding(w, 0);
+		EACH {
+			double x = emu_f64_in(emu_f64_mods(A[l], s), flush_in64(w));
+			switch (op) {
+			case CVT_F32_F64: r[l] = out32(w, in, (float)x); break;
+			case CVT_I32_F64: r[l] = f_to_i32(trunc(x)); break;
+			case CVT_U32_F64: r[l] = f_to_u32(trunc(x)); break;
+			default: r[l] = (uint32_t)frexp_exp(x); break;
+			}
+		}
+		leave_rounding(changed);
+		vset32(w, d, r, mask);
+		return;
+	case CVT_F64_F32: case CVT_F64_I32: case CVT_F64_U32:
+		vget32(w, s, a);
+		if (in->dpp)
+			mask &= dpp_apply(w, in, a);
+		EACH {
+			double x = op == CVT_F64_F32 ? emu_f32_in(emu_f32_mods(a[l], s), flush_in32(w))
+			         : op == CVT_F64_I32 ? (double)(int32_t)a[l] : (double)a[l];
+			R[l] = out64(w, in, x);
+		}
+		vset64(w, d, R, mask);
+		return;
+	case CVT_F32_F16: case CVT_I16_F16: case CVT_U16_F16: case CVT_F16_I16: case CVT_F16_U16:
+	case FREXP_EXP_I16_F16: case CVT_I32_I16: case CVT_U32_U16:
+		vget16(w, s, in->op_sel & 1, h);
+		changed = enter_rounding(w, 1);
+		EACH {
+			double x = emu_f16_to_double(emu_f16_mods(h[l], s), flush_in64(w));
+			switch (op) {
+			case CVT_F32_F16: r[l] = out32(w, in, (float)x); break;
+			case CVT_I32_I16: r[l] = (uint32_t)(int32_t)(int16_t)h[l]; break;
+			case CVT_U32_U16: r[l] = h[l]; break;
+			case CVT_I16_F16: hr[l] = f_to_i16(trunc(x)); break;
+			case CVT_U16_F16: hr[l] = f_to_u16(trunc(x)); break;
+			case CVT_F16_I16: hr[l] = out16(w, in, (double)(int16_t)h[l]); break;
+			case CVT_F16_U16: hr[l] = out16(w, in, (double)h[l]); break;
+			default: hr[l] = (uint16_t)frexp_exp(x); break;
+			}
+		}
+		leave_rounding(changed);
+		if (op == CVT_F32_F16 || op == CVT_I32_I16 || op == CVT_U32_U16)
+			vset32(w, d, r, mask);
+		else
+			emu_write16(w, in, hr, mask);
+		return;
+	default:
+		break;
+	}
+	vget32(w, s, a);
+	if (in->dpp)
+		mask &= dpp_apply(w, in, a);
+	if (in->nopnd > 2)
+		vget32(w, &in->o[2], b);
+	changed = enter_rounding(w, op == CVT_F16_F32);
+	EACH {
+		float x = emu_f32_in(emu_f32_mods(a[l], s), flush_in32(w));
+		switch (op) {
+		case CVT_F32_I32: r[l] = out32(w, in, (float)(int32_t)a[l]); break;
+		case CVT_F32_U32: r[l] = out32(w, in, (float)a[l]); break;
+		case CVT_I32_F32: r[l] = f_to_i32(truncf(x)); break;
+		case CVT_U32_F32: r[l] = f_to_u32(truncf(x)); break;
+		case CVT_FLR_I32_F32: r[l] = f_to_i32(floorf(x)); break;
+		case CVT_RPI_I32_F32: r[l] = f_to_i32(floorf(x + 0.5f)); break;
+		case CVT_F16_F32: hr[l] = out16(w, in, x); break;
+		case CVT_F32_UBYTE0: case CVT_F32_UBYTE1: case CVT_F32_UBYTE2: case CVT_F32_UBYTE3:
+			r[l] = bits32((float)(a[l] >> (8 * (op - CVT_F32_UBYTE0)) & 0xff));
+			break;
+		case FREXP_EXP_I32_F32: r[l] = (uint32_t)frexp_exp(x); break;
+		case CVT_PKRTZ_F16_F32: {
+			float y = emu_f32_in(emu_f32_mods(b[l], &in->o[2]), flush_in32(w));
+			fesetround(FE_TOWARDZERO);
+			uint16_t lo = bits16((_Float16)x), hi = bits16((_Float16)y);
+			fesetround(FE_TONEAREST);
+			r[l] = lo | (uint32_t)hi << 16;
+			break;
+		}
+		case CVT_PK_I16_I32: {
+			int32_t p = (int32_t)a[l], q = (int32_t)b[l];
+			p = p > 32767 ? 32767 : p < -32768 ? -32768 : p;
+			q = q > 32767 ? 32767 : q < -32768 ? -32768 : q;
+			r[l] = (uint16_t)p | (uint32_t)(uint16_t)q << 16;
+			break;
+		}
+		case CVT_PK_U16_U32: {
+			uint32_t p = a[l] > 0xffff ? 0xffff : a[l], q = b[l] > 0xffff ? 0xffff : b[l];
+			r[l] = p | q << 16;
+			break;
+		}
+		case CVT_PK_NORM_I16_F32: case CVT_PK_NORM_U16_F32: {
+			float y = emu_f32_in(emu_f32_mods(b[l], &in->o[2]), flush_in32(w));
+			float lo = op == CVT_PK_NORM_I16_F32 ? -1.0f : 0.0f;
+			float s1 = op == CVT_PK_NORM_I16_F32 ? 32767.0f : 65535.0f;
+			float p = isnan(x) ? 0 : fminf(fmaxf(x, lo), 1.0f), q = isnan(y) ? 0 : fminf(fmaxf(y, lo), 1.0f);
+			int32_t pi = (int32_t)nearbyintf(p * s1), qi = (int32_t)nearbyintf(q * s1);
+			r[l] = (uint16_t)pi | (uint32_t)(uint16_t)qi << 16;
+			break;
+		}
+		case CVT_OFF_F32_I4: r[l] = bits32((float)((int32_t)(a[l] << 28) >> 28) * 0.0625f); break;
+		default: r[l] = 0; break;
+		}
+	}
+	leave_rounding(changed);
+	if (op == CVT_F16_F32)
+		emu_write16(w, in, hr, mask);
+	else
+		vset32(w, d, r, mask);
+}
+
+/* v_div_scale_f32/f64 dst, vcc-out, s0, s1, s2 as the ISA's pseudo-code gives it. */
+static void div_scale(struct wave *w, const struct insn *in)
+{
+	uint32_t mask = exec_mask(w), vcc = 0;
+	if (in->op == 64) {
+		uint64_t a[LANES], b[LANES], c[LANES], r[LANES];
+		vget64f(w, &in->o[2], a);
+		vget64f(w, &in->o[3], b);
+		vget64f(w, &in->o[4], c);
+		EACH {
+			double s0 = as_f64(emu_f64_mods(a[l], &in->o[2])), s1 = as_f64(emu_f64_mods(b[l], &in->o[3]));
+			double s2 = as_f64(emu_f64_mods(c[l], &in->o[4])), d = s0;
+			int e1 = (int)(bits64(s1) >> 52 & 0x7ff), e2 = (int)(bits64(s2) >> 52 & 0x7ff);
+			bool v = false;
+			if (s2 == 0 || s1 == 0) d = NAN;
+			else if (e2 - e1 >= 768) { v = true; if (s0 == s1) d = ldexp(s0, 128); }
+			else if (fpclassify(s1) == FP_SUBNORMAL) d = ldexp(s0, 128);
+			else if (fpclassify(1.0 / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
+				v = true;
+				if (s0 == s1) d = ldexp(s0, 128);
+			} else if (fpclassify(1.0 / s1) == FP_SUBNORMAL) d = ldexp(s0, -128);
+			else if (fpclassify(s2 / s1) == FP_SUBNORMAL) { v = true; if (s0 == s2) d = ldexp(s0, 128); }
+			else if (e2 <= 53) d = ldexp(s0, 128);
+			r[l] = bits64(d);
+			if (v && (mask >> l & 1))
+				vcc |= 1u << l;
+		}
+		vset64(w, &in->o[0], r, mask);
+	} else {
+		uint32_t a[LANES], b[LANES], c[LANES], r[LANES];
+		vget32(w, &in->o[2], a);
+		vget32(w, &in->o[3], b);
+		vget32(w, &in->o[4], c);
+		EACH {
+			float s0 = as_f32(emu_f32_mods(a[l], &in->o[2])), s1 = as_f32(emu_f32_mods(b[l], &in->o[3]));
+			float s2 = as_f32(emu_f32_mods(c[l], &in->o[4])), d = s0;
+			int e1 = (int)(bits32(s1) >> 23 & 0xff), e2 = (int)(bits32(s2) >> 23 & 0xff);
+			bool v = false;
+			if (s2 == 0 || s1 == 0) d = NAN;
+			else if (e2 - e1 >= 96) { v = true; if (s0 == s1) d = ldexpf(s0, 64); }
+			else if (fpclassify(s1) == FP_SUBNORMAL) d = ldexpf(s0, 64);
+			else if (fpclassify(1.0 / (double)s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
+				v = true;
+				if (s0 == s1) d = ldexpf(s0, 64);
+			} else if (fpclassify(1.0 / (double)s1) == FP_SUBNORMAL) d = ldexpf(s0, -64);
+			else if (fpclassify(s2 / s1) == FP_SUBNORMAL) { v = true; if (s0 == s2) d = ldexpf(s0, 64); }
+			else if (e2 <= 23) d = ldexpf(s0, 64);
+			r[l] = bits32(d);
+			if (v && (mask >> l & 1))
+				vcc |= 1u << l;
+		}
+		vset32(w, &in->o[0], r, mask);
+	}
+	mask_set(w, &in->o[1], vcc);
+}
+
+/* Packed f16 (VOP3P): op_sel picks each source's half for the low result, op_sel_hi for
+ * the high one; neg_lo/neg_hi negate them. */
+enum pk { PK_ADD, PK_MUL, PK_FMA, PK_MIN, PK_MAX, PK_ADD_U16, PK_SUB_U16, PK_MUL_LO_U16,
+          PK_LSHL, PK_LSHR, PK_ASHR, PK_ADD_I16, PK_SUB_I16, PK_MIN_U16, PK_MAX_U16, PK_MIN_I16,
+          PK_MAX_I16, PK_MAD_U16 };
+
+static void packed(struct wave *w, const struct insn *in)
+{
+	uint32_t s[3][LANES], r[LANES], mask = exec_mask(w);
+	int n = in->nopnd - 1;
+	/* op_sel_hi is 1 for each source when not printed */
+	uint8_t hi_sel = in->op_sel_hi & OP_SEL_HI_GIVEN ? in->op_sel_hi & 7 : 7;
+	for (int i = 0; i < n && i < 3; i++)
+		vget32(w, &in->o[i + 1], s[i]);
+	bool fi = flush_in64(w), changed = enter_rounding(w, 1);
+	EACH {
+		uint16_t out[2];
+		for (int half = 0; half < 2; half++) {
+			uint16_t v[3];
+			double f[3];
+			for (int i = 0; i < n && i < 3; i++) {
+				int sel = half ? hi_sel >> i & 1 : in->op_sel >> i & 1;
+				v[i] = (uint16_t)(s[i][l] >> (sel ? 16 : 0));
+				if (in->o[i + 1].kind == OPND_CONST)
+					v[i] = sel && half ? in->o[i + 1].c16 : in->o[i + 1].c16;
+				if ((half ? in->neg_hi : in->neg_lo) >> i & 1)
+					v[i] ^= in->op >= PK_ADD_U16 ? 0 : 0x8000;
+				f[i] = emu_f16_to_double(v[i], fi);
+			}
+			double x;
+			switch (in->op) {
+			case PK_ADD: x = f[0] + f[1]; break;
+			case PK_MUL: x = f[0] * f[1]; break;
+			case PK_FMA: x = fma(f[0], f[1], f[2]); break;
+			case PK_MIN: x = fmin_ieee(f[0], f[1]); break;
+			case PK_MAX: x = fmax_ieee(f[0], f[1]); break;
+			default: x = 0; break;
+			}
+			switch (in->op) {
+			case PK_ADD_U16: out[half] = (uint16_t)(v[0] + v[1]); break;
+			case PK_SUB_U16: out[half] = (uint16_t)(v[0] - v[1]); break;
+			case PK_ADD_I16: out[half] = (uint16_t)(v[0] + v[1]); break;
+			case PK_SUB_I16: out[half] = (uint16_t)(v[0] - v[1]); break;
+			case PK_MUL_LO_U16: out[half] = (uint16_t)(v[0] * v[1]); break;
+			case PK_MAD_U16: out[half] = (uint16_t)(v[0] * v[1] + v[2]); break;
+			case PK_LSHL: out[half] = (uint16_t)(v[1] << (v[0] & 15)); break;
+			case PK_LSHR: out[half] = (uint16_t)(v[1] >> (v[0] & 15)); break;
+			case PK_ASHR: out[half] = (uint16_t)((int16_t)v[1] >> (v[0] & 15)); break;
+			case PK_MIN_U16: out[half] = v[0] < v[1] ? v[0] : v[1]; break;
+			case PK_MAX_U16: out[half] = v[0] > v[1] ? v[0] : v[1]; break;
+			case PK_MIN_I16: out[half] = (int16_t)v[0] < (int16_t)v[1] ? v[0] : v[1]; break;
+			case PK_MAX_I16: out[half] = (int16_t)v[0] > (int16_t)v[1] ? v[0] : v[1]; break;
+			default: out[half] = isnan(x) ? 0x7e00 : out16(w, in, x); break;
+			}
+		}
+		r[l] = out[0] | (uint32_t)out[1] << 16;
+	}
+	leave_rounding(changed);
+	vset32(w, &in->o[0], r, mask);
+}
+
+/* v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16: each source f32, or the f16 half
+ * op_sel names when op_sel_hi says it is f16. */
+enum { MIX_F32, MIX_LO, MIX_HI };
+
+static void fma_mix(struct wave *w, const struct insn *in)
+{
+	uint32_t s[3][LANES], r[LANES], mask = exec_mask(w);
+	for (int i = 0; i < 3; i++)
+		vget32(w, &in->o[i + 1], s[i]);
+	bool changed = enter_rounding(w, 0);
+	uint16_t h[LANES];
+	EACH {
+		float f[3];
+		for (int i = 0; i < 3; i++) {
+			const struct operand *o = &in->o[i + 1];
+			if (!(in->op_sel_hi >> i & 1)) {
+				f[i] = emu_f32_in(emu_f32_mods(s[i][l], o), flush_in32(w));
+			} else {
+				uint16_t x = o->kind == OPND_CONST ? o->c16 : (uint16_t)(s[i][l] >> ((in->op_sel >> i & 1) ? 16 : 0));
+				f[i] = (float)emu_f16_to_double(emu_f16_mods(x, o), flush_in64(w));
+			}
+		}
+		float v = fmaf(f[0], f[1], f[2]);
+		if (in->op == MIX_F32)
+			r[l] = out32(w, in, v);
+		else
+			h[l] = out16(w, in, v);
+	}
+	leave_rounding(changed);
+	if (in->op == MIX_F32) {
+		vset32(w, &in->o[0], r, mask);
+		return;
+	}
+	vset16(w, &in->o[0], in->op == MIX_HI, h, mask);
+}
+
+#define F32(name, op) {"v_" name "_f32", fop32, op}
+#define F64(name, op) {"v_" name "_f64", fop64, op}
+#define F16(name, op) {"v_" name "_f16", fop16, op}
+
+const struct opcode emu_float_opcodes[] = {
+	F32("add", F_ADD), F32("sub", F_SUB), F32("subrev", F_SUBREV), F32("mul", F_MUL),
+	F32("fma", F_FMA), F32("fmac", F_FMAC), F32("fmaak", F_FMAAK), F32("fmamk", F_FMAMK),
+	F32("min", F_MIN), F32("max", F_MAX), F32("min3", F_MIN3), F32("max3", F_MAX3),
+	F32("med3", F_MED3), F32("minmax", F_MINMAX), F32("maxmin", F_MAXMIN), F32("rcp", F_RCP),
+	F32("rcp_iflag", F_RCP), F32("rsq", F_RSQ), F32("sqrt", F_SQRT), F32("exp", F_EXP),
+	F32("log", F_LOG), F32("sin", F_SIN), F32("cos", F_COS), F32("trunc", F_TRUNC),
+	F32("ceil", F_CEIL), F32("floor", F_FLOOR), F32("rndne", F_RNDNE), F32("fract", F_FRACT),
+	F32("ldexp", F_LDEXP), F32("frexp_mant", F_FREXP_MANT), F32("mul_legacy", F_MUL_LEGACY),
+	F32("div_fmas", F_DIV_FMAS), F32("div_fixup", F_DIV_FIXUP), F32("maximum", F_MAXIMUM),
+	F32("minimum", F_MINIMUM), {"v_mul_dx9_zero_f32", fop32, F_MUL_LEGACY},
+	{"v_fmac_legacy_f32", fop32, F_FMAC},
+	F64("add", F_ADD), F64("mul", F_MUL), F64("fma", F_FMA), F64("min", F_MIN),
+	F64("max", F_MAX), F64("rcp", F_RCP), F64("rsq", F_RSQ), F64("sqrt", F_SQRT),
+	F64("trunc", F_TRUNC), F64("ceil", F_CEIL), F64("floor", F_FLOOR), F64("rndne", F_RNDNE),
+	F64("fract", F_FRACT), F64("ldexp", F_LDEXP), F64("frexp_mant", F_FREXP_MANT),
+	F64("div_fmas", F_DIV_FMAS), F64("div_fixup", F_DIV_FIXUP), F64("maximum", F_MAXIMUM),
+	F64("minimum", F_MINIMUM), {"v_add_f64_e64", fop64, F_ADD},
+	F16("add", F_ADD), F16("sub", F_SUB), F16("subrev", F_SUBREV), F16("mul", F_MUL),
+	F16("fma", F_FMA), F16("fmac", F_FMAC), F16("fmaak", F_FMAAK), F16("fmamk", F_FMAMK),
+	F16("min", F_MIN), F16("max", F_MAX), F16("min3", F_MIN3), F16("max3", F_MAX3),
+	F16("med3", F_MED3), F16("minmax", F_MINMAX), F16("maxmin", F_MAXMIN), F16("rcp", F_RCP),
+	F16("rsq", F_RSQ), F16("sqrt", F_SQRT), F16("exp", F_EXP), F16("log", F_LOG),
+	F16("sin", F_SIN), F16("cos", F_COS), F16("trunc", F_TRUNC), F16("ceil", F_CEIL),
+	F16("floor", F_FLOOR), F16("rndne", F_RNDNE), F16("fract", F_FRACT), F16("ldexp", F_LDEXP),
+	F16("frexp_mant", F_FREXP_MANT),
+	{"v_cvt_f32_f64", convert, CVT_F32_F64}, {"v_cvt_f64_f32", convert, CVT_F64_F32},
+	{"v_cvt_f32_i32", convert, CVT_F32_I32}, {"v_cvt_f32_u32", convert, CVT_F32_U32},
+	{"v_cvt_i32_f32", convert, CVT_I32_F32}, {"v_cvt_u32_f32", convert, CVT_U32_F32},
+	{"v_cvt_f64_i32", convert, CVT_F64_I32}, {"v_cvt_f64_u32", convert, CVT_F64_U32},
+	{"v_cvt_i32_f64", convert, CVT_I32_F64}, {"v_cvt_u32_f64", convert, CVT_U32_F64},
+	{"v_cvt_f16_f32", convert, CVT_F16_F32}, {"v_cvt_f32_f16", convert, CVT_F32_F16},
+	{"v_cvt_f32_ubyte0", convert, CVT_F32_UBYTE0}, {"v_cvt_f32_ubyte1", convert, CVT_F32_UBYTE1},
+	{"v_cvt_f32_ubyte2", convert, CVT_F32_UBYTE2}, {"v_cvt_f32_ubyte3", convert, CVT_F32_UBYTE3},
+	{"v_cvt_f16_i16", convert, CVT_F16_I16}, {"v_cvt_f16_u16", convert, CVT_F16_U16},
+	{"v_cvt_i16_f16", convert, CVT_I16_F16}, {"v_cvt_u16_f16", convert, CVT_U16_F16},
+	{"v_cvt_pkrtz_f16_f32", convert, CVT_PKRTZ_F16_F32},
+	{"v_cvt_pk_rtz_f16_f32", convert, CVT_PKRTZ_F16_F32},
+	{"v_frexp_exp_i32_f32", convert, FREXP_EXP_I32_F32},
+	{"v_frexp_exp_i32_f64", convert, FREXP_EXP_I32_F64},
+	{"v_frexp_exp_i16_f16", convert, FREXP_EXP_I16_F16},
+	{"v_cvt_flr_i32_f32", convert, CVT_FLR_I32_F32}, {"v_cvt_floor_i32_f32", convert, CVT_FLR_I32_F32},
+	{"v_cvt_rpi_i32_f32", convert, CVT_RPI_I32_F32}, {"v_cvt_nearest_i32_f32", convert, CVT_RPI_I32_F32},
+	{"v_cvt_i32_i16", convert, CVT_I32_I16}, {"v_cvt_u32_u16", convert, CVT_U32_U16},
+	{"v_cvt_pk_i16_i32", convert, CVT_PK_I16_I32}, {"v_cvt_pk_u16_u32", convert, CVT_PK_U16_U32},
+	{"v_cvt_pk_norm_i16_f32", convert, CVT_PK_NORM_I16_F32},
+	{"v_cvt_pk_norm_u16_f32", convert, CVT_PK_NORM_U16_F32},
+	{"v_cvt_off_f32_i4", convert, CVT_OFF_F32_I4},
+	{"v_div_scale_f32", div_scale, 32}, {"v_div_scale_f64", div_scale, 64},
+	{"v_pk_add_f16", packed, PK_ADD}, {"v_pk_mul_f16", packed, PK_MUL},
+	{"v_pk_fma_f16", packed, PK_FMA}, {"v_pk_min_f16", packed, PK_MIN},
+	{"v_pk_max_f16", packed, PK_MAX}, {"v_pk_add_u16", packed, PK_ADD_U16},
+	{"v_pk_sub_u16", packed, PK_SUB_U16}, {"v_pk_add_i16", packed, PK_ADD_I16},
+	{"v_pk_sub_i16", packed, PK_SUB_I16}, {"v_pk_mul_lo_u16", packed, PK_MUL_LO_U16},
+	{"v_pk_mad_u16", packed, PK_MAD_U16}, {"v_pk_lshlrev_b16", packed, PK_LSHL},
+	{"v_pk_lshrrev_b16", packed, PK_LSHR}, {"v_pk_ashrrev_i16", packed, PK_ASHR},
+	{"v_pk_min_u16", packed, PK_MIN_U16}, {"v_pk_max_u16", packed, PK_MAX_U16},
+	{"v_pk_min_i16", packed, PK_MIN_I16}, {"v_pk_max_i16", packed, PK_MAX_I16},
+	{"v_fma_mix_f32", fma_mix, MIX_F32}, {"v_fma_mixlo_f16", fma_mix, MIX_LO},
+	{"v_fma_mixhi_f16", fma_mix, MIX_HI},
+	{NULL, NULL, 0},
+};
