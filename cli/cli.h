@@ -12,6 +12,9 @@ _Noreturn void fail_input(const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 _Noreturn void fail_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void inform(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Applies A if it is one of the options every command shares (-v, -q, -h, -V and their
+ * long forms) and says whether it was. */
+bool take_global_option(const char *a);
 
 typedef struct {
 	char **kernels;
@@ -40,5 +43,6 @@ void input_write_json(const Input *in, Json *j);
 int cmd_inspect(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const char usage_text[] =
 "Usage: zluda-convert [convert] FILE -o OUT [OPTIONS]\n"
 "       zluda-convert inspect FILE [--json]\n"
 "       zluda-convert extract FILE -o DIR\n"
+"       zluda-convert run [--emulate=PROCESSOR] [--] PROGRAM [ARGS...]\n"
 "\n"
 "Ahead-of-time rewriter for CUDA binaries: finds the fatbins that nvcc embedded in a\n"
 "Linux ELF or Windows PE executable or library, translates their PTX into AMD GPU code\n"
@@ -47,15 +48,23 @@ static const char usage_text[] =
 "extract FILE -o DIR        write every entry as DIR/<fatbin>.<arch>.ptx|cubin|ltoir, the\n"
 "                           code objects of a converted binary as DIR/<module>.<target>.co,\n"
 "                           and DIR/index.json describing them.\n"
+"run [--emulate=PROCESSOR] [--] PROGRAM [ARGS...]\n"
+"                           run a converted program with its AMD code on the AMDGPU\n"
+"                           emulator, as on one AMD GPU of PROCESSOR (default gfx1100;\n"
+"                           gfx10.3, gfx11 and gfx12 processors). Its output and exit\n"
+"                           status are the program's; an instruction the emulator does\n"
+"                           not implement fails the launch with a message saying which.\n"
+"                           Everything after PROGRAM goes to the program.\n"
 "\n"
-"Options (anywhere on the command line):\n"
+"Options (anywhere on the command line; with run, before PROGRAM):\n"
 "  -v, --verbose            say more (notes about skipped data, files written); repeatable\n"
 "  -q, --quiet              say less: only errors\n"
 "  -h, --help               show this help\n"
 "  -V, --version            show the version\n"
 "\n"
 "Exit status: 0 success, 1 bad input or failed translation (the message names the file\n"
-"and what is wrong), 2 bad usage.\n";
+"and what is wrong), 2 bad usage; run: the program's, or 127 when it cannot be found\n"
+"(126 when it cannot be executed).\n";
 
 _Noreturn void fail_input(const char *path, const char *fmt, ...)
 {
@@ -93,6 +102,39 @@ void inform(int level, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* Whether A is one of the options every command shares: -v/-q (also repeated, -vv),
+ * their long forms, -h/--help and -V/--version. */
+static bool is_global_option(const char *a)
+{
+	static const char *const names[] = {"-h", "--help", "-V", "--version", "--verbose", "--quiet"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(a, names[i]) == 0)
+			return true;
+	return a[0] == '-' && a[1] &&
+	       (strspn(a + 1, "v") == strlen(a + 1) || strspn(a + 1, "q") == strlen(a + 1));
+}
+
+bool take_global_option(const char *a)
+{
+	if (!is_global_option(a))
+		return false;
+	if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+		fputs(usage_text, stdout);
+		exit(0);
+	} else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
+		printf("zluda-convert %s\n", ZC_VERSION);
+		exit(0);
+	} else if (strcmp(a, "--verbose") == 0) {
+		verbosity++;
+	} else if (strcmp(a, "--quiet") == 0 || a[1] == 'q') {
+		verbosity = 0;
+	} else {
+		verbosity += (int)strlen(a + 1);
+	}
+	return true;
+}
+
 /* Takes the options every command shares out of argv, wherever they are; returns the new argc. */
 static int take_global_options(int argc, char **argv)
 {
@@ -102,33 +144,26 @@ static int take_global_options(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!options_end && strcmp(a, "--") == 0) {
+		if (!options_end && strcmp(a, "--") == 0)
 			options_end = true;
-		} else if (options_end || a[0] != '-') {
+		else if (options_end || a[0] != '-' || !take_global_option(a))
 			argv[kept++] = argv[i];
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage_text, stdout);
-			exit(0);
-		} else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
-			printf("zluda-convert %s\n", ZC_VERSION);
-			exit(0);
-		} else if (strcmp(a, "--verbose") == 0) {
-			verbosity++;
-		} else if (strcmp(a, "--quiet") == 0) {
-			verbosity = 0;
-		} else if (a[1] && strspn(a + 1, "v") == strlen(a + 1)) {
-			verbosity += (int)strlen(a + 1);
-		} else if (a[1] && strspn(a + 1, "q") == strlen(a + 1)) {
-			verbosity = 0;
-		} else {
-			argv[kept++] = argv[i];
-		}
 	}
 	return kept;
 }
 
 int main(int argc, char **argv)
 {
+	/* run: what follows the program is the program's, options included, so only the
+	 * shared options before the command are taken. */
+	int command = 1;
+
+	while (command < argc && is_global_option(argv[command]))
+		command++;
+	if (command < argc && strcmp(argv[command], "run") == 0) {
+		take_global_options(command - 1, argv + 1);
+		return cmd_run(argc - command - 1, argv + command + 1);
+	}
 	argc = take_global_options(argc - 1, argv + 1);
 	argv++;
 	if (argc == 0)

@@ -67,6 +67,25 @@ CASES = {
     "extract_sample": (["extract", "-o", "{tmp}/x", "{fatbin}"], 0, "",
                        "{fatbin}: extracted 1 fatbin to {tmp}/x\n"),
     "extract_sample_quiet": (["extract", "-q", "--output={tmp}/x", "{fatbin}"], 0, "", ""),
+    # run: the emulator's processors are the converter's targets that it runs
+    "run_unknown_processor": (["run", "--emulate=gfx906", "--", "true"], 2, "",
+                              "zluda-convert: run: unknown --emulate processor 'gfx906'; valid: "
+                              "gfx1030, gfx1100, gfx1200, gfx1031, gfx1032, gfx1033, gfx1034, "
+                              "gfx1035, gfx1036, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, "
+                              "gfx1152, gfx1153, gfx1201\n" + TRY),
+    "run_missing_program": (["run", "--emulate", "gfx1200", "{tmp}/missing", "-v"], 127, "",
+                            "zluda-convert: {tmp}/missing: cannot run: No such file or directory\n"),
+    "run_no_program": (["run", "--emulate=gfx1100"], 2, "", "zluda-convert: run: no program given\n" + TRY),
+    "run_unknown_option": (["run", "--emulat=gfx1100", "true"], 2, "",
+                           "zluda-convert: run: unknown option '--emulat=gfx1100'\n" + TRY),
+    # the environment the program gets (the runtime's path absolute), its own arguments
+    # (options included) and its exit status
+    "run_environment": (["-q", "run", "--emulate=gfx1030:xnack-", "sh", "-c",
+                         'echo "$ZLUDA_CONVERT_DRIVER $ZC_EMU_PROCESSOR '
+                         '[${ZLUDA_CONVERT_HIP_PATH%%/*}]${ZLUDA_CONVERT_HIP_PATH##*/} $*"; exit 3',
+                         "sh", "-v", "--help", "--"], 3,
+                        "hip gfx1030:xnack- []libzc-emu-hip.so -v --help --\n", ""),
+    "run_default_processor": (["run", "--", "sh", "-c", 'echo "$ZC_EMU_PROCESSOR"'], 0, "gfx1100\n", ""),
 }
 
 if __name__ == "__main__":

@@ -1,0 +1,115 @@
+/* `run`: a converted program with its AMD code on the emulator. The program's own runtime
+ * stub (libcuda.so.1) is told to use its HIP driver over the emulator's HIP runtime,
+ * libzc-emu-hip.so, for one device of the processor asked for; then the program replaces
+ * this process, so that its output and exit status are its own. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "emulator.h"
+#include "backend.h" /* its target.h: the target table */
+
+#ifndef ZC_EMU_HIP_BUILD_DIR
+#define ZC_EMU_HIP_BUILD_DIR ""
+#endif
+
+#define EMU_HIP_LIBRARY "libzc-emu-hip.so"
+
+/* The emulator's HIP runtime lives next to the tool, as the runtime stub does: in the
+ * build tree, or installed beside it. Its absolute path goes into PATH. */
+static bool find_emu_hip(char *path)
+{
+	char exe[PATH_MAX], candidate[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *dirs[3] = {ZC_EMU_HIP_BUILD_DIR, NULL, NULL};
+	char installed[PATH_MAX + 32], sibling[PATH_MAX + 32];
+
+	if (n > 0) {
+		exe[n] = '\0';
+		const char *dir = dirname(exe);
+		snprintf(installed, sizeof(installed), "%s/../lib/zluda-convert", dir);
+		snprintf(sibling, sizeof(sibling), "%s/../amdgpu_emulator/hip", dir);
+		dirs[1] = installed;
+		dirs[2] = sibling;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		if (!dirs[i] || !*dirs[i])
+			continue;
+		snprintf(candidate, sizeof(candidate), "%s/%s", dirs[i], EMU_HIP_LIBRARY);
+		if (access(candidate, R_OK) == 0 && realpath(candidate, path))
+			return true;
+	}
+	return false;
+}
+
+/* The converter's targets the emulator runs, for the message about one it does not. */
+static void emulated_names(char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < zc_target_count() && used < size; i++) {
+		const ZcTarget *t = zc_target_at(i);
+		if (t->kind == ZC_CODE_OBJECT_AMDHSA && zc_emu_generation(t->name) != 0)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", t->name);
+	}
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *processor = "gfx1100";
+	char library[PATH_MAX];
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0')
+			break;
+		if (strncmp(a, "--emulate=", 10) == 0) {
+			processor = a + 10;
+		} else if (strcmp(a, "--emulate") == 0) {
+			if (i + 1 == argc)
+				fail_usage("run: --emulate needs a processor");
+			processor = argv[++i];
+		} else if (!take_global_option(a)) {
+			fail_usage("run: unknown option '%s'", a);
+		}
+	}
+	if (zc_emu_generation(processor) == 0) {
+		char names[2048];
+
+		emulated_names(names, sizeof(names));
+		fail_usage("run: unknown --emulate processor '%s'; valid: %s", processor, names);
+	}
+	if (i >= argc)
+		fail_usage("run: no program given");
+	if (!find_emu_hip(library)) {
+		fprintf(stderr, "zluda-convert: run: cannot find the emulator's HIP runtime %s\n",
+		        EMU_HIP_LIBRARY);
+		return 1;
+	}
+	if (setenv("ZLUDA_CONVERT_DRIVER", "hip", 1) != 0 ||
+	    setenv("ZLUDA_CONVERT_HIP_PATH", library, 1) != 0 ||
+	    setenv("ZC_EMU_PROCESSOR", processor, 1) != 0) {
+		fprintf(stderr, "zluda-convert: run: cannot set the environment: %s\n", strerror(errno));
+		return 1;
+	}
+	inform(2, "zluda-convert: run: %s on the emulator (%s), HIP runtime %s", argv[i], processor,
+	       library);
+	fflush(NULL);
+	execvp(argv[i], argv + i);
+	/* As a shell says it: 127 for a program that is not there, 126 for one that cannot run. */
+	int e = errno;
+	fprintf(stderr, "zluda-convert: %s: cannot run: %s\n", argv[i], strerror(e));
+	return e == ENOENT || e == ENOTDIR ? 127 : 126;
+}
