@@ -1,8 +1,9 @@
-// Runs under the runtime stub's HIP driver over a stand-in HIP runtime that executes no
-// kernel (fake_hip.c): what the stub hands HIP is what check_hip_path.py reads back from
-// the stand-in's log. It sets a stack size, prints the device pointer it launches with, and
-// checks that the data it copies in comes back untouched (no kernel ran) through device
-// memory, a memset and a __constant__ variable.
+// Runs under the runtime stub's HIP driver over the emulator's HIP runtime
+// (libzc-emu-hip.so), which executes the kernel's AMD code: what the stub hands HIP is what
+// check_hip_path.py reads back from the runtime's log. It sets a stack size, prints the
+// device pointer it launches with, and checks what comes back through device memory, a
+// memset and a __constant__ variable against what it computes on the host: the kernel's
+// results where it wrote, the copied-in data and the memset elsewhere.
 #include <cstdio>
 #include <cstring>
 
@@ -44,10 +45,24 @@ int main()
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(back, dev, sizeof back, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpyFromSymbol(scales_back, scale, sizeof scales_back));
+    // What the kernel computes, for the 3 x 64 threads of each row of blocks (both rows
+    // write the same values): out[i] for i < 192; the rest keeps the copy and the memset.
+    int want[256];
+    memcpy(want, host, sizeof want);
     for (int i = 200; i < 210; i++)
-        host[i] = 0x5a5a5a5a;
-    if (memcmp(host, back, sizeof host) || memcmp(scales, scales_back, sizeof scales)) {
-        printf("FAIL: the data did not come back\n");
+        want[i] = 0x5a5a5a5a;
+    float f = 2.5f;
+    Pair p{-1, 9};
+    double d = 0.125;
+    for (int i = 0; i < 3 * 64; i++)
+        want[i] = (int)(f * scales[i % 4] + p.first + p.second + d) + i;
+    for (int i = 0; i < 256; i++)
+        if (back[i] != want[i]) {
+            printf("FAIL: out[%d] is %d, want %d\n", i, back[i], want[i]);
+            return 1;
+        }
+    if (memcmp(scales, scales_back, sizeof scales)) {
+        printf("FAIL: the __constant__ variable did not come back\n");
         return 1;
     }
     printf("device pointer %p\n", (void *)dev);
