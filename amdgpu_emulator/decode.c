@@ -25,6 +25,7 @@ static const char *const renames[][2] = {
 	{"s_add_co_u32", "s_add_u32"}, {"s_add_co_ci_u32", "s_addc_u32"},
 	{"s_sub_co_u32", "s_sub_u32"}, {"s_sub_co_ci_u32", "s_subb_u32"},
 	{"s_add_co_i32", "s_add_i32"}, {"s_sub_co_i32", "s_sub_i32"},
+	{"v_mad_co_u64_u32", "v_mad_u64_u32"}, {"v_mad_co_i64_i32", "v_mad_i64_i32"},
 	{"v_ffbh_u32", "v_clz_i32_u32"}, {"v_ffbl_b32", "v_ctz_i32_b32"}, {"v_ffbh_i32", "v_cls_i32"},
 	{"v_max_num_f32", "v_max_f32"}, {"v_min_num_f32", "v_min_f32"},
 	{"v_max_num_f64", "v_max_f64"}, {"v_min_num_f64", "v_min_f64"},
@@ -521,6 +522,8 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 				second->text = in->text;
 				second->address = in->address;
 				in->pair = second;
+				in->first = in->exec;
+				in->exec = emu_vopd;
 			}
 		} else {
 			ok = decode_text(in->text, in, o->generation);

@@ -33,7 +33,19 @@ struct launch {
 	bool failed;
 	char *error;
 	double deadline;        /* seconds of the monotonic clock; 0: none */
+	FILE *trace;            /* ZC_EMU_TRACE: every instruction executed */
 };
+
+/* One line per instruction: where, which wave, EXEC, the text. For finding where emulated
+ * code goes another way than the CPU driver's. */
+static void trace(const struct wave *w, const struct insn *in)
+{
+	const struct launch *l = w->wg->launch;
+	flockfile(l->trace);
+	fprintf(l->trace, "wg(%u,%u,%u) w%u %05x exec=%08x scc=%u  %s\n", w->wg->id[0], w->wg->id[1],
+	        w->wg->id[2], w->id, in->address, w->s[SREG_EXEC_LO], w->scc, in->text);
+	funlockfile(l->trace);
+}
 
 static double now(void)
 {
@@ -76,6 +88,28 @@ void emu_not_emulated(struct wave *w, const struct insn *in)
 		w->wg->failed = true;
 		snprintf(w->wg->error, ZC_EMU_ERROR_SIZE, "not emulated: %s at %s", in->text, at);
 	}
+}
+
+void emu_vopd(struct wave *w, const struct insn *in)
+{
+	const struct insn *y = in->pair;
+	unsigned d = in->o[0].reg;
+	bool reads = false;
+	for (int i = 1; i < y->nopnd; i++)
+		reads |= y->o[i].kind == OPND_VGPR && y->o[i].reg == d;
+	if (!reads) {
+		in->first(w, in);
+		y->exec(w, y);
+		return;
+	}
+	/* The second reads what the first writes: it must see the value from before. */
+	uint32_t before[LANES], after[LANES];
+	memcpy(before, w->v[d], sizeof before);
+	in->first(w, in);
+	memcpy(after, w->v[d], sizeof after);
+	memcpy(w->v[d], before, sizeof before);
+	y->exec(w, y);
+	memcpy(w->v[d], after, sizeof after);
 }
 
 void emu_barrier(struct wave *w)
@@ -206,9 +240,9 @@ static void run_workgroup(struct workgroup *wg, struct launch *l)
 			uint64_t n = 0;
 			while (w->state == WAVE_RUNNING && n < QUANTUM && !w->sleep) {
 				const struct insn *in = &code[w->pc++];
+				if (l->trace)
+					trace(w, in);
 				in->exec(w, in);
-				if (in->pair)
-					in->pair->exec(w, in->pair);
 				n++;
 			}
 			w->executed += n;
@@ -256,6 +290,7 @@ static void *work(void *arg)
 
 	wg->kernel = k;
 	wg->dispatch = d;
+	wg->launch = l;
 	wg->error = me->error;
 	for (;;) {
 		uint64_t g = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
@@ -355,7 +390,7 @@ enum zc_emu_status zc_emu_launch(const struct zc_emu_kernel *k, const struct zc_
 	}
 	o->code[o->ncode].exec = ran_off_the_end;
 	size_t kernarg_size = k->kernarg_size > d->kernarg_size ? k->kernarg_size : d->kernarg_size;
-	struct launch l = {k, d, NULL, NULL, 0, groups, PTHREAD_MUTEX_INITIALIZER, false, error, 0};
+	struct launch l = {k, d, NULL, NULL, 0, groups, PTHREAD_MUTEX_INITIALIZER, false, error, 0, NULL};
 	l.kernarg = aligned_alloc(64, (kernarg_size + 64 + 63) & ~(size_t)63);
 	l.packet = aligned_alloc(64, 64);
 	if (!l.kernarg || !l.packet) {
@@ -382,6 +417,9 @@ enum zc_emu_status zc_emu_launch(const struct zc_emu_kernel *k, const struct zc_
 	memcpy(p + 40, &kernarg_address, 8);
 	zc_emu_map(l.kernarg, kernarg_size + 64);
 	zc_emu_map(l.packet, 64);
+	const char *trace_path = getenv("ZC_EMU_TRACE");
+	if (trace_path && *trace_path)
+		l.trace = fopen(trace_path, "w");
 	const char *timeout = getenv("ZC_EMU_TIMEOUT");
 	if (timeout && *timeout && atof(timeout) > 0)
 		l.deadline = now() + atof(timeout);
@@ -415,6 +453,8 @@ enum zc_emu_status zc_emu_launch(const struct zc_emu_kernel *k, const struct zc_
 	}
 	__atomic_fetch_add(&executed_total, executed, __ATOMIC_RELAXED);
 	free(workers);
+	if (l.trace)
+		fclose(l.trace);
 	zc_emu_unmap(l.kernarg);
 	zc_emu_unmap(l.packet);
 	free(l.kernarg);

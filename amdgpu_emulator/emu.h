@@ -76,6 +76,7 @@ struct insn {
 	uint16_t hw_id, hw_offset, hw_size;
 	struct operand o[MAX_OPERANDS];
 	const struct insn *pair;   /* VOPD: the second operation */
+	exec_fn first;             /* VOPD: the first operation's handler (exec runs both) */
 	const char *text;          /* as LLVM prints it, for messages */
 };
 
@@ -124,6 +125,7 @@ struct zc_emu_object {
 enum wave_state { WAVE_RUNNING, WAVE_BARRIER, WAVE_ENDED, WAVE_FAULTED };
 
 struct workgroup;
+struct launch;
 
 struct wave {
 	uint32_t s[SREG_COUNT];
@@ -156,7 +158,7 @@ struct workgroup {
 	bool failed;
 	void *kernarg;               /* the kernarg segment: explicit, then implicit arguments */
 	void *dispatch_packet;
-	uint32_t barrier_generation;
+	const struct launch *launch;
 };
 
 /* Decoding (decode.c, operands.c). */
@@ -183,6 +185,8 @@ const struct symbol *emu_symbol_at(const struct zc_emu_object *o, uint64_t addre
 void emu_fault(struct wave *w, const struct insn *in, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void emu_not_emulated(struct wave *w, const struct insn *in);
+/* A VOPD pair: both operations read their sources before either writes. */
+void emu_vopd(struct wave *w, const struct insn *in);
 
 /* Reading and writing operands (operands.c). Vector reads give all 32 lanes. */
 uint32_t sget32(const struct wave *w, const struct operand *o);

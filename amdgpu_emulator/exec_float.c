@@ -653,6 +653,53 @@ static void fma_mix(struct wave *w, const struct insn *in)
 	vset16(w, &in->o[0], in->op == MIX_HI, h, mask);
 }
 
+/* gfx12's scalar float instructions: one value, the wave's f32 modes, SCC for compares. */
+enum sfop { S_ADD, S_SUB, S_MUL, S_FMAC, S_FMAAK, S_FMAMK, S_MIN, S_MAX, S_CVT_F32_I32,
+            S_CVT_F32_U32, S_CVT_I32_F32, S_CVT_U32_F32, S_CVT_F16_F32, S_CVT_F32_F16,
+            S_CVT_HI_F32_F16, S_CEIL, S_FLOOR, S_TRUNC, S_RNDNE, S_CMP };
+
+static void sfop(struct wave *w, const struct insn *in)
+{
+	bool fi = flush_in32(w), changed = enter_rounding(w, 0);
+	unsigned op = in->op & 0xff;
+	uint32_t a = sget32(w, &in->o[op == S_CMP ? 0 : 1]);
+	uint32_t b = in->nopnd > (op == S_CMP ? 1 : 2) ? sget32(w, &in->o[op == S_CMP ? 1 : 2]) : 0;
+	uint32_t c = in->nopnd > 3 ? sget32(w, &in->o[3]) : op == S_FMAC ? sget32(w, &in->o[0]) : 0;
+	float x = emu_f32_in(a, fi), y = emu_f32_in(b, fi), z = emu_f32_in(c, fi), v = 0;
+	uint32_t r = 0;
+	bool is_float = true;
+	switch (op) {
+	case S_ADD: v = x + y; break;
+	case S_SUB: v = x - y; break;
+	case S_MUL: v = x * y; break;
+	case S_FMAC: case S_FMAAK: v = fmaf(x, y, z); break;
+	case S_FMAMK: v = fmaf(x, z, y); break;
+	case S_MIN: v = (float)fmin_ieee(x, y); break;
+	case S_MAX: v = (float)fmax_ieee(x, y); break;
+	case S_CVT_F32_I32: v = (float)(int32_t)a; break;
+	case S_CVT_F32_U32: v = (float)a; break;
+	case S_CVT_I32_F32: r = f_to_i32(truncf(x)); is_float = false; break;
+	case S_CVT_U32_F32: r = f_to_u32(truncf(x)); is_float = false; break;
+	case S_CVT_F16_F32: r = bits16((_Float16)x); is_float = false; break;
+	case S_CVT_F32_F16: v = (float)emu_f16_to_double((uint16_t)a, false); break;
+	case S_CVT_HI_F32_F16: v = (float)emu_f16_to_double((uint16_t)(a >> 16), false); break;
+	case S_CEIL: v = ceilf(x); break;
+	case S_FLOOR: v = floorf(x); break;
+	case S_TRUNC: v = truncf(x); break;
+	case S_RNDNE: v = nearbyintf(x); break;
+	case S_CMP: {
+		w->scc = emu_float_condition(in->op >> 8, x, y);
+		leave_rounding(changed);
+		return;
+	}
+	}
+	leave_rounding(changed);
+	if (is_float)
+		r = out32(w, in, v);
+	sset32(w, &in->o[0], r);
+}
+
+#define SCMP(cond, code) {"s_cmp_" cond "_f32", sfop, S_CMP | (code) << 8}
 #define F32(name, op) {"v_" name "_f32", fop32, op}
 #define F64(name, op) {"v_" name "_f64", fop64, op}
 #define F16(name, op) {"v_" name "_f16", fop16, op}
@@ -715,6 +762,18 @@ const struct opcode emu_float_opcodes[] = {
 	{"v_pk_lshrrev_b16", packed, PK_LSHR}, {"v_pk_ashrrev_i16", packed, PK_ASHR},
 	{"v_pk_min_u16", packed, PK_MIN_U16}, {"v_pk_max_u16", packed, PK_MAX_U16},
 	{"v_pk_min_i16", packed, PK_MIN_I16}, {"v_pk_max_i16", packed, PK_MAX_I16},
+	{"s_add_f32", sfop, S_ADD}, {"s_sub_f32", sfop, S_SUB}, {"s_mul_f32", sfop, S_MUL},
+	{"s_fmac_f32", sfop, S_FMAC}, {"s_fmaak_f32", sfop, S_FMAAK}, {"s_fmamk_f32", sfop, S_FMAMK},
+	{"s_min_f32", sfop, S_MIN}, {"s_max_f32", sfop, S_MAX}, {"s_min_num_f32", sfop, S_MIN},
+	{"s_max_num_f32", sfop, S_MAX}, {"s_cvt_f32_i32", sfop, S_CVT_F32_I32},
+	{"s_cvt_f32_u32", sfop, S_CVT_F32_U32}, {"s_cvt_i32_f32", sfop, S_CVT_I32_F32},
+	{"s_cvt_u32_f32", sfop, S_CVT_U32_F32}, {"s_cvt_f16_f32", sfop, S_CVT_F16_F32},
+	{"s_cvt_f32_f16", sfop, S_CVT_F32_F16}, {"s_cvt_hi_f32_f16", sfop, S_CVT_HI_F32_F16},
+	{"s_ceil_f32", sfop, S_CEIL}, {"s_floor_f32", sfop, S_FLOOR}, {"s_trunc_f32", sfop, S_TRUNC},
+	{"s_rndne_f32", sfop, S_RNDNE},
+	SCMP("lt", 1), SCMP("eq", 2), SCMP("le", 3), SCMP("gt", 4), SCMP("lg", 16), SCMP("ge", 6),
+	SCMP("o", 7), SCMP("u", 8), SCMP("nge", 9), SCMP("nlg", 10), SCMP("ngt", 11), SCMP("nle", 12),
+	SCMP("neq", 13), SCMP("nlt", 14),
 	{"v_fma_mix_f32", fma_mix, MIX_F32}, {"v_fma_mixlo_f16", fma_mix, MIX_LO},
 	{"v_fma_mixhi_f16", fma_mix, MIX_HI},
 	{NULL, NULL, 0},

@@ -436,7 +436,7 @@ static void smem(struct wave *w, const struct insn *in)
 			w->s[d->reg + i] = p[i];
 }
 
-#define CMPK(cond, ty, sel) {"s_cmpk_" #cond "_" #ty, sopk, (sel) | CMP_##cond##_##ty << 8}
+#define CMPK(name, cond, ty, sel) {"s_cmpk_" name, sopk, (sel) | CMP_##cond##_##ty << 8}
 
 const struct opcode emu_scalar_opcodes[] = {
 	{"s_add_u32", sop2, ADD_U32}, {"s_sub_u32", sop2, SUB_U32}, {"s_addc_u32", sop2, ADDC_U32},
@@ -492,10 +492,10 @@ const struct opcode emu_scalar_opcodes[] = {
 	{"s_bitcmp0_b64", sopc, BITCMP0_B64}, {"s_bitcmp1_b64", sopc, BITCMP1_B64},
 	{"s_movk_i32", sopk, MOVK}, {"s_cmovk_i32", sopk, CMOVK}, {"s_addk_i32", sopk, ADDK},
 	{"s_addk_co_i32", sopk, ADDK}, {"s_mulk_i32", sopk, MULK}, {"s_call_b64", sopk, CALL},
-	CMPK(EQ, I32, CMPK_SIGNED), CMPK(LG, I32, CMPK_SIGNED), CMPK(GT, I32, CMPK_SIGNED),
-	CMPK(GE, I32, CMPK_SIGNED), CMPK(LT, I32, CMPK_SIGNED), CMPK(LE, I32, CMPK_SIGNED),
-	CMPK(EQ, U32, CMPK_UNSIGNED), CMPK(LG, U32, CMPK_UNSIGNED), CMPK(GT, U32, CMPK_UNSIGNED),
-	CMPK(GE, U32, CMPK_UNSIGNED), CMPK(LT, U32, CMPK_UNSIGNED), CMPK(LE, U32, CMPK_UNSIGNED),
+	CMPK("eq_i32", EQ, I32, CMPK_SIGNED), CMPK("lg_i32", LG, I32, CMPK_SIGNED), CMPK("gt_i32", GT, I32, CMPK_SIGNED),
+	CMPK("ge_i32", GE, I32, CMPK_SIGNED), CMPK("lt_i32", LT, I32, CMPK_SIGNED), CMPK("le_i32", LE, I32, CMPK_SIGNED),
+	CMPK("eq_u32", EQ, U32, CMPK_UNSIGNED), CMPK("lg_u32", LG, U32, CMPK_UNSIGNED), CMPK("gt_u32", GT, U32, CMPK_UNSIGNED),
+	CMPK("ge_u32", GE, U32, CMPK_UNSIGNED), CMPK("lt_u32", LT, U32, CMPK_UNSIGNED), CMPK("le_u32", LE, U32, CMPK_UNSIGNED),
 	{"s_getreg_b32", sreg, GETREG}, {"s_setreg_b32", sreg, SETREG},
 	{"s_setreg_imm32_b32", sreg, SETREG_IMM},
 	{"s_endpgm", sopp, ENDPGM}, {"s_branch", sopp, BRANCH},

@@ -377,7 +377,7 @@ enum cmp_type { T_I16, T_U16, T_I32, T_U32, T_I64, T_U64, T_F16, T_F32, T_F64 };
 enum cond { C_F, C_LT, C_EQ, C_LE, C_GT, C_NE, C_GE, C_O, C_U, C_NGE, C_NLG, C_NGT, C_NLE,
             C_NEQ, C_NLT, C_T, C_LG, C_CLASS };
 
-static bool float_cond(unsigned c, double x, double y)
+bool emu_float_condition(unsigned c, double x, double y)
 {
 	bool un = isnan(x) || isnan(y);
 	switch (c) {
@@ -487,7 +487,7 @@ static void compare(struct wave *w, const struct insn *in)
 					k = (ha & 0x7c00) ? (ha >> 15 ? 1u << 3 : 1u << 8) : (ha >> 15 ? 1u << 4 : 1u << 7);
 				r = (b32[l] & k) != 0;
 			} else {
-				r = float_cond(c, x, emu_f16_to_double(hb, false));
+				r = emu_float_condition(c, x, emu_f16_to_double(hb, false));
 			}
 			break;
 		}
@@ -501,7 +501,7 @@ static void compare(struct wave *w, const struct insn *in)
 					k = (fa & 0x7f800000u) ? (fa >> 31 ? 1u << 3 : 1u << 8) : (fa >> 31 ? 1u << 4 : 1u << 7);
 				r = (b32[l] & k) != 0;
 			} else {
-				r = float_cond(c, emu_f32_in(fa, flush32), emu_f32_in(fb, flush32));
+				r = emu_float_condition(c, emu_f32_in(fa, flush32), emu_f32_in(fb, flush32));
 			}
 			break;
 		}
@@ -516,7 +516,7 @@ static void compare(struct wave *w, const struct insn *in)
 					                                 : (da >> 63 ? 1u << 4 : 1u << 7);
 				r = (b32[l] & k) != 0;
 			} else {
-				r = float_cond(c, emu_f64_in(da, flush64), emu_f64_in(emu_f64_mods(B[l], pb), flush64));
+				r = emu_float_condition(c, emu_f64_in(da, flush64), emu_f64_in(emu_f64_mods(B[l], pb), flush64));
 			}
 			break;
 		}

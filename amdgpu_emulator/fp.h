@@ -64,4 +64,8 @@ static inline double emu_f16_to_double(uint16_t bits, bool flush)
  * clears the other half (exec_vector.c). */
 void emu_write16(struct wave *w, const struct insn *in, const uint16_t r[LANES], uint32_t mask);
 
+/* A float compare's condition (the encoding's order: f lt eq le gt ne ge o u nge nlg ngt
+ * nle neq nlt t lg), on values exact in double (exec_vector.c). */
+bool emu_float_condition(unsigned cond, double x, double y);
+
 #endif

@@ -356,6 +356,8 @@ void zc_emu_unload(struct zc_emu_object *o)
 		free(o->kernels[i].args);
 	}
 	free(o->kernels);
+	for (uint32_t i = 0; o->code && i < o->ncode; i++)
+		free((void *)o->code[i].pair);
 	free(o->code);
 	free(o->index_of);
 	free(o->texts);

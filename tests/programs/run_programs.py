@@ -13,7 +13,11 @@ changed). Then, for each program:
     is run once per built binary (the shared library of a library pair too),
     writing into BUILD_DIR/<name>/converted/; --check, if given, is run on
     every converted file ({out}) and must exit 0;
-  * without --convert, the nvcc binary itself is run (needs an NVIDIA GPU).
+  * without --convert, the nvcc binary itself is run (needs an NVIDIA GPU);
+  * with --converted, nothing is built or converted: the converted binaries an
+    earlier --convert run left in BUILD_DIR/<name>/converted/ are run, with the
+    environment --env adds (the emulator's HIP runtime, say), and known gaps may
+    name a program as NAME or NAME@TAG, where TAG is --gap-tag.
 A program passes when it exits 0, its last stdout line is exactly "PASS", and,
 when tests/programs/<name>.expected exists, its whole stdout equals that file.
 
@@ -168,8 +172,13 @@ def convert(prog, products, template, check, build_dir):
     return converted[-1], None
 
 
-def run_program(prog, exe, timeout):
-    rc, out, err = run_cmd([exe], cwd=os.path.dirname(exe), timeout=timeout)
+def run_program(prog, exe, timeout, env=None):
+    try:
+        p = subprocess.run([exe], cwd=os.path.dirname(exe), capture_output=True,
+                           timeout=timeout, env=env)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        rc, out, err = None, b"", b"timeout"
     if rc is None:
         return f"timed out after {timeout} s"
     text = out.decode(errors="replace")
@@ -187,9 +196,11 @@ def run_program(prog, exe, timeout):
                     return f"stdout line {i + 1} is {g!r}, expected {w!r}"
             return "stdout differs from expected file (line endings?)"
     if rc != 0:
+        detail = err.decode(errors="replace").strip().splitlines()
+        why = f"; stderr: {detail[-1]}" if detail else ""
         if rc < 0:
-            return f"killed by signal {-rc}; last line: {last}"
-        return f"exit {rc}; last line: {last}"
+            return f"killed by signal {-rc}; last line: {last}{why}"
+        return f"exit {rc}; last line: {last}{why}"
     if last != "PASS":
         return f"last line is {last!r}, not PASS"
     return None
@@ -206,12 +217,21 @@ def main():
     ap.add_argument("--check", help="command run on each converted file ({out}); must exit 0")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per program run")
     ap.add_argument("--build-only", action="store_true")
+    ap.add_argument("--converted", action="store_true",
+                    help="run the binaries an earlier --convert run left; build nothing")
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                    help="set in the environment of each program run (repeatable)")
+    ap.add_argument("--gap-tag", help="known gaps listed as NAME@TAG apply to this run")
     ap.add_argument("--manifest", default=os.path.join(HERE, "programs.txt"))
     ap.add_argument("--known-gaps", help="file of `name | issue | reason` lines: programs "
                     "expected to fail after conversion (reported, not counted as failures; "
                     "one that passes is a failure, so the list stays true)")
     args = ap.parse_args()
-    gaps = parse_known_gaps(args.known_gaps) if args.known_gaps else {}
+    gaps = parse_known_gaps(args.known_gaps, args.gap_tag) if args.known_gaps else {}
+    env = dict(os.environ)
+    for item in args.env:
+        name, _, value = item.partition("=")
+        env[name] = value
 
     programs = parse_manifest(args.manifest)
     if args.only:
@@ -221,6 +241,11 @@ def main():
     os.makedirs(build_dir, exist_ok=True)
 
     def one(prog):
+        if args.converted:
+            exe = os.path.join(build_dir, prog.name, "converted", prog.name)
+            if not os.path.exists(exe):
+                return "not converted (run the conversion first)"
+            return run_program(prog, exe, args.timeout, env)
         products, exe, err = build(prog, build_dir, args.nvcc)
         if err or args.build_only:
             return err
@@ -255,14 +280,16 @@ def main():
     return 1 if failed else 0
 
 
-def parse_known_gaps(path):
+def parse_known_gaps(path, tag=None):
     gaps = {}
     with open(path) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
             if line:
                 name, issue, reason = (x.strip() for x in line.split("|"))
-                gaps[name] = f"{issue}: {reason}"
+                name, _, only = name.partition("@")
+                if not only or only == tag:
+                    gaps[name] = f"{issue}: {reason}"
     return gaps
 
 
