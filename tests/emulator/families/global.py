@@ -1,0 +1,101 @@
+"""Global memory: loads and stores with an SGPR base and a VGPR offset, or a 64-bit VGPR
+address and a signed immediate offset; atomics that return the value before the operation
+(GLOBAL_ATOMIC_ADD_U32, GLOBAL_ATOMIC_CMPSWAP_B32 with DATA = { cmp, src } and
+GLOBAL_ATOMIC_CMPSWAP_B64 with DATA[63:0] = src, DATA[127:64] = cmp) and a non-returning
+add from every lane to one word."""
+import random
+
+from emutest import Kernel, M32, M64
+
+R = random.Random(7)
+
+
+def loads_stores(t):
+    k = Kernel(t, "loads_stores")
+    a = [R.getrandbits(32) for _ in range(32)]
+    b = [R.getrandbits(64) for _ in range(32)]
+    before = [R.getrandbits(32) for _ in range(32)]
+    k.data(before)
+    off_a = k.data(a)
+    off_b = k.data(b, dwords=2)
+    k.asm(f"""
+        v_add_nc_u32 v2, {off_a:#x}, v1
+        global_load_b32 v3, v2, s[2:3]
+        v_lshlrev_b32 v4, 3, v0
+        v_add_nc_u32 v4, {off_b:#x}, v4
+        global_load_b64 v[5:6], v4, s[2:3]
+        v_add_co_u32 v7, vcc_lo, s2, v2
+        v_add_co_ci_u32_e64 v8, null, s3, 0, vcc_lo
+        global_load_b32 v9, v[7:8], off offset:4
+        global_load_b32 v10, v[7:8], off offset:-128
+        WAIT_LOAD
+    """)
+    k.check_v("v3", a)
+    k.check_v("v5", [x & M32 for x in b]).check_v("v6", [x >> 32 for x in b])
+    # offset 4: the next lane's word; lane 31's is the first word of the next slot
+    k.check_v("v9", a[1:] + [b[0] & M32])
+    # -128: the same lane's word in the slot before
+    k.check_v("v10", before)
+    # a 64-bit store
+    out = k.slot(2)
+    k.asm(f"""
+        v_lshlrev_b32 v11, 3, v0
+        v_add_nc_u32 v11, {out * 32 * 4:#x}, v11
+        global_store_b64 v11, v[5:6], s[2:3]
+    """)
+    for l in range(32):
+        k.expect[out * 32 + 2 * l] = b[l] & M32
+        k.expect[out * 32 + 2 * l + 1] = b[l] >> 32
+    return k
+
+
+def atomics(t):
+    k = Kernel(t, "atomics")
+    mem = [R.getrandbits(32) for _ in range(32)]
+    add = [R.getrandbits(32) for _ in range(32)]
+    off = k.data(mem, expect=[(m + a) & M32 for m, a in zip(mem, add)])
+    k.input("v3", add)
+    k.asm(f"""
+        v_add_nc_u32 v2, {off:#x}, v1
+        global_atomic_add_u32 v4, v2, v3, s[2:3] RTN
+        WAIT_LOAD
+    """)
+    k.check_v("v4", mem)
+    # every lane adds to one word
+    total = k.data([0x1000] + [0] * 31, expect=[0x1000 + sum(range(32)) * 3] + [0] * 31)
+    k.asm(f"""
+        v_mov_b32 v5, {total:#x}
+        v_mul_u32_u24 v6, 3, v0
+        global_atomic_add_u32 v5, v6, s[2:3]
+        WAIT_STORE
+    """)
+    # 32-bit compare-swap: even lanes match
+    mem32 = [R.getrandbits(32) for _ in range(32)]
+    src32 = [R.getrandbits(32) for _ in range(32)]
+    cmp32 = [m if l % 2 == 0 else m ^ 1 for l, m in enumerate(mem32)]
+    off32 = k.data(mem32, expect=[s if l % 2 == 0 else m for l, (m, s) in enumerate(zip(mem32, src32))])
+    k.input("v[8:9]", [s | c << 32 for s, c in zip(src32, cmp32)], dwords=2)
+    k.asm(f"""
+        v_add_nc_u32 v7, {off32:#x}, v1
+        global_atomic_cmpswap_b32 v10, v7, v[8:9], s[2:3] RTN
+        WAIT_LOAD
+    """)
+    k.check_v("v10", mem32)
+    # 64-bit compare-swap: lanes 0 mod 3 match, the others differ in the high half only
+    mem64 = [R.getrandbits(64) for _ in range(32)]
+    src64 = [R.getrandbits(64) for _ in range(32)]
+    cmp64 = [m if l % 3 == 0 else m ^ (1 << 40) for l, m in enumerate(mem64)]
+    off64 = k.data(mem64, dwords=2,
+                   expect=[s if l % 3 == 0 else m for l, (m, s) in enumerate(zip(mem64, src64))])
+    k.input("v[12:15]", [s | c << 64 for s, c in zip(src64, cmp64)], dwords=4)
+    k.asm(f"""
+        v_lshlrev_b32 v11, 3, v0
+        v_add_nc_u32 v11, {off64:#x}, v11
+        global_atomic_cmpswap_b64 v[16:17], v11, v[12:15], s[2:3] RTN
+        WAIT_LOAD
+    """)
+    k.check_v64("v[16:17]", mem64)
+    return k
+
+
+CASES = [loads_stores, atomics]

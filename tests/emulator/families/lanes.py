@@ -1,0 +1,65 @@
+"""Cross-lane moves: V_READLANE_B32 (lane S1[4:0] in wave32, whether active or not),
+V_WRITELANE_B32 (writes one lane, whatever EXEC says), V_READFIRSTLANE_B32 (the lowest
+active lane; lane 0 when EXEC is 0)."""
+from emutest import Kernel, KEEP
+
+
+def value(l):
+    return 5 * l + 1
+
+
+def lanes(t):
+    k = Kernel(t, "lanes")
+    k.asm("""
+        v_mul_u32_u24 v2, 5, v0
+        v_add_nc_u32 v2, 1, v2
+        v_readlane_b32 s4, v2, 7
+        s_mov_b32 s5, 19
+        v_readlane_b32 s6, v2, s5
+        s_mov_b32 s5, 0x3d
+        v_readlane_b32 s7, v2, s5
+    """)
+    k.check_s("s4", value(7)).check_s("s6", value(19)).check_s("s7", value(0x3d & 31))
+    # readfirstlane under a partial EXEC, and with EXEC = 0
+    k.asm("""
+        s_mov_b32 exec_lo, 0xfff0
+        v_readfirstlane_b32 s8, v2
+        s_mov_b32 exec_lo, 0x80000000
+        v_readfirstlane_b32 s9, v2
+        s_mov_b32 exec_lo, 0
+        v_readfirstlane_b32 s10, v2
+        s_mov_b32 exec_lo, -1
+    """)
+    k.check_s("s8", value(4)).check_s("s9", value(31)).check_s("s10", value(0))
+    # readlane of an inactive lane
+    k.asm("""
+        s_mov_b32 exec_lo, 1
+        v_readlane_b32 s11, v2, 30
+        s_mov_b32 exec_lo, -1
+    """)
+    k.check_s("s11", value(30))
+    # writelane: one lane, active or not; the others keep their value
+    k.asm("""
+        v_mov_b32 v3, 0x77
+        s_mov_b32 s12, 0x1234
+        v_writelane_b32 v3, s12, 10
+        s_mov_b32 exec_lo, 0xffff0000
+        s_mov_b32 s13, 2
+        v_writelane_b32 v3, 0x4321, s13
+        s_mov_b32 s13, 0x3f
+        v_writelane_b32 v3, 0x5555, s13
+        s_mov_b32 exec_lo, -1
+    """)
+    want = [0x77] * 32
+    want[10], want[2], want[31] = 0x1234, 0x4321, 0x5555
+    k.check_v("v3", want)
+    # readlane into a scalar then back to every lane: a broadcast
+    k.asm("""
+        v_readlane_b32 s14, v2, 13
+        v_mov_b32 v4, s14
+    """)
+    k.check_v("v4", value(13))
+    return k
+
+
+CASES = [lanes]
