@@ -308,9 +308,32 @@ static bool parse_modifier(const char *m, struct insn *in)
 		return parse_hwreg(m, in);
 	} else if (strncmp(m, "sendmsg(", 8) == 0) {
 		return parse_sendmsg(m, in);
+	} else if (strncmp(m, "src0_sel:", 9) == 0 || strncmp(m, "src1_sel:", 9) == 0 ||
+	           strncmp(m, "dst_sel:", 8) == 0) {
+		static const char *const sels[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0",
+		                                   "WORD_1", "DWORD"};
+		uint8_t sel = 0xff;
+		for (uint8_t i = 0; i < 7; i++)
+			if (strcmp(v, sels[i]) == 0)
+				sel = i;
+		if (sel == 0xff)
+			return false;
+		if (m[0] == 'd')
+			in->dst_sel = sel;
+		else
+			in->src_sel[m[3] - '0'] = sel;
+	} else if (strncmp(m, "dst_unused:", 11) == 0) {
+		if (strcmp(v, "UNUSED_PAD") == 0)
+			in->dst_unused = 0;
+		else if (strcmp(v, "UNUSED_SEXT") == 0)
+			in->dst_unused = 1;
+		else if (strcmp(v, "UNUSED_PRESERVE") == 0)
+			in->dst_unused = 2;
+		else
+			return false;
 	} else if (strcmp(m, "slc") == 0 || strcmp(m, "dlc") == 0 || strcmp(m, "nv") == 0 ||
 	           strcmp(m, "sc1") == 0 || strncmp(m, "th:", 3) == 0 || strncmp(m, "scope:", 6) == 0 ||
-	           strncmp(m, "dst_unused:", 11) == 0) {
+	           0) {
 		/* cache and scope hints: no effect on a single-level memory */
 	} else {
 		return false;
@@ -367,7 +390,7 @@ static bool decode_text(const char *text, struct insn *in, int generation)
 		size_t k = strlen(suffixes[i]), len = strlen(name);
 		if (len > k && strcmp(name + len - k, suffixes[i]) == 0) {
 			if (strcmp(suffixes[i], "_sdwa") == 0)
-				return false;
+				in->sdwa = 1;
 			name[len - k] = 0;
 			break;
 		}
@@ -379,6 +402,7 @@ static bool decode_text(const char *text, struct insn *in, int generation)
 	in->exec = op.exec;
 	in->op = op.op;
 	in->row_mask = in->bank_mask = 0xf;
+	in->src_sel[0] = in->src_sel[1] = in->dst_sel = SDWA_DWORD;
 	char *parts[MAX_OPERANDS + 2];
 	int count = rest[0] ? split_operands(rest, parts, MAX_OPERANDS + 2) : 0;
 	if (count > MAX_OPERANDS)
@@ -535,6 +559,10 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 				ok = false;
 			else
 				in->target = o->index_of[target / 4];
+		}
+		if (ok && in->sdwa) {
+			in->first = in->exec;
+			in->exec = emu_sdwa;
 		}
 		if (!ok) {
 			in->exec = not_decoded;

@@ -112,6 +112,56 @@ void emu_vopd(struct wave *w, const struct insn *in)
 	memcpy(w->v[d], after, sizeof after);
 }
 
+static uint32_t sdwa_select(uint32_t x, unsigned sel, bool sign)
+{
+	if (sel < 4) {
+		x = x >> (8 * sel) & 0xff;
+		return sign ? (uint32_t)(int32_t)(int8_t)x : x;
+	}
+	if (sel < 6) {
+		x = x >> (16 * (sel - 4)) & 0xffff;
+		return sign ? (uint32_t)(int32_t)(int16_t)x : x;
+	}
+	return x;
+}
+
+void emu_sdwa(struct wave *w, const struct insn *in)
+{
+	struct insn copy = *in;
+	copy.exec = in->first;
+	/* The first two sources are src0 and src1; a compare's first operand is its mask. */
+	for (int i = 1, k = 0; i < in->nopnd && k < 2; i++, k++) {
+		const struct operand *o = &in->o[i];
+		if (o->kind != OPND_VGPR || (in->src_sel[k] == SDWA_DWORD && !o->sext))
+			continue;
+		unsigned scratch = 256 + (unsigned)k;
+		for (int l = 0; l < LANES; l++)
+			w->v[scratch][l] = sdwa_select(w->v[o->reg][l], in->src_sel[k], o->sext);
+		copy.o[i].reg = (uint16_t)scratch;
+	}
+	const struct operand *d = &in->o[0];
+	if (d->kind != OPND_VGPR || (in->dst_sel == SDWA_DWORD)) {
+		copy.first(w, &copy);
+		return;
+	}
+	unsigned result = 256 + 2;
+	memcpy(w->v[result], w->v[d->reg], sizeof w->v[result]);
+	copy.o[0].reg = (uint16_t)result;
+	copy.first(w, &copy);
+	unsigned sel = in->dst_sel, shift = sel < 4 ? 8 * sel : 16 * (sel - 4), bits = sel < 4 ? 8 : 16;
+	uint32_t field = ((1u << bits) - 1) << shift, e = exec_mask(w);
+	for (int l = 0; l < LANES; l++) {
+		if (!(e >> l & 1))
+			continue;
+		uint32_t v = (w->v[result][l] << shift) & field, old = w->v[d->reg][l];
+		if (in->dst_unused == 2)
+			v |= old & ~field;
+		else if (in->dst_unused == 1 && (v >> (shift + bits - 1) & 1))
+			v |= ~0u << (shift + bits);
+		w->v[d->reg][l] = v;
+	}
+}
+
 void emu_barrier(struct wave *w)
 {
 	w->state = WAVE_BARRIER;
@@ -168,8 +218,8 @@ static void init_wave(struct wave *w, struct workgroup *wg, struct launch *l, ui
 	/* User SGPRs, in the order the descriptor enables them. */
 	uint64_t kernarg = (uint64_t)(uintptr_t)l->kernarg, packet = (uint64_t)(uintptr_t)l->packet;
 	if (k->code_properties & 1) {  /* private segment buffer: a V# over the lanes' scratch */
-		s[n++] = (uint32_t)PRIVATE_APERTURE;
-		s[n++] = (uint32_t)(PRIVATE_APERTURE >> 32);
+		s[n++] = (uint32_t)BUFFER_SCRATCH;
+		s[n++] = (uint32_t)(BUFFER_SCRATCH >> 32);
 		s[n++] = 0xffffffffu;
 		s[n++] = 0;
 	}
@@ -340,7 +390,7 @@ static bool setup_worker(struct worker *me, struct launch *l, uint32_t lds, uint
 		w->wg = wg;
 		w->object = l->kernel->object;
 		w->nvgpr = 256;
-		w->v = calloc(256, sizeof *w->v);
+		w->v = calloc(256 + SDWA_REGISTERS, sizeof *w->v);
 		w->scratch_per_lane = scratch;
 		w->scratch = calloc((size_t)scratch * LANES + 16, 1);
 		if (!w->v || !w->scratch)

@@ -28,6 +28,9 @@ enum {
 #define SHARED_APERTURE 0x0001000000000000ull
 #define PRIVATE_APERTURE 0x0002000000000000ull
 #define APERTURE_SIZE 0x0000000100000000ull
+/* gfx10's scratch is reached through a buffer resource, whose base has 48 bits: the
+ * resource the launch hands a kernel starts here, above the host's user addresses too. */
+#define BUFFER_SCRATCH 0x0000800000000000ull
 
 enum operand_kind {
 	OPND_NONE,
@@ -41,7 +44,7 @@ enum operand_kind {
 struct operand {
 	uint8_t kind;
 	uint8_t count;
-	uint8_t neg, abs, half;
+	uint8_t neg, abs, half, sext;
 	uint8_t literal;     /* a 32-bit literal rather than an inline constant */
 	uint16_t reg;
 	uint16_t c16;
@@ -68,6 +71,8 @@ struct insn {
 #define OP_SEL_HI_GIVEN 0x80                    /* op_sel_hi was printed: not its default */
 	uint8_t glc, offen, idxen, gds;
 	uint8_t dpp;               /* 0 none, 1 dpp16, 2 dpp8 */
+	uint8_t sdwa;              /* gfx10's sub-dword addressing: the selections below */
+	uint8_t src_sel[2], dst_sel, dst_unused;
 	uint8_t row_mask, bank_mask, bound_ctrl, fi;
 	uint16_t dpp_ctrl;
 	uint32_t dpp8;             /* 3 bits per lane of each group of 8 */
@@ -185,6 +190,10 @@ const struct symbol *emu_symbol_at(const struct zc_emu_object *o, uint64_t addre
 void emu_fault(struct wave *w, const struct insn *in, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void emu_not_emulated(struct wave *w, const struct insn *in);
+/* SDWA (gfx10): the sources' selected bytes or words in, the result into a part of the
+ * destination. */
+void emu_sdwa(struct wave *w, const struct insn *in);
+enum { SDWA_DWORD = 6, SDWA_REGISTERS = 4 };
 /* A VOPD pair: both operations read their sources before either writes. */
 void emu_vopd(struct wave *w, const struct insn *in);
 

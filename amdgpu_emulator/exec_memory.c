@@ -48,6 +48,9 @@ static uint8_t *locate(struct wave *w, const struct insn *in, enum space space, 
 		if (address - PRIVATE_APERTURE < APERTURE_SIZE) {
 			address -= PRIVATE_APERTURE;
 			space = SCRATCH;
+		} else if (space == BUFFER && address - BUFFER_SCRATCH < APERTURE_SIZE) {
+			address -= BUFFER_SCRATCH;
+			space = SCRATCH;
 		}
 	}
 	if (space == SCRATCH) {
@@ -86,6 +89,10 @@ static void addresses(struct wave *w, const struct insn *in, enum space space, b
 		a->data = kind == LOAD ? -1 : 0;
 		uint64_t base = sget64(w, &in->o[2]) & 0xffffffffffffull;
 		uint64_t soff = in->nopnd > 3 ? sget32(w, &in->o[3]) : 0;
+		/* Scratch is swizzled: a lane's data lies one element in each wave-sized row, so
+		 * an offset in an SGPR (the stack pointer) counts bytes of the whole wave. */
+		if (base - BUFFER_SCRATCH < APERTURE_SIZE)
+			soff /= LANES;
 		uint32_t off[LANES];
 		vget32(w, &in->o[1], off);
 		EACH a->address[l] = base + soff + (in->offen && in->o[1].kind == OPND_VGPR ? off[l] : 0) +

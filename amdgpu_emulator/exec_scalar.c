@@ -13,6 +13,7 @@ enum sop2 {
 	XNOR_B64, LSHL_B32, LSHL_B64, LSHR_B32, LSHR_B64, ASHR_I32, ASHR_I64, BFM_B32, BFM_B64,
 	MUL_I32, MUL_HI_U32, MUL_HI_I32, BFE_U32, BFE_I32, BFE_U64, BFE_I64, ABSDIFF_I32,
 	LSHL1_ADD, LSHL2_ADD, LSHL3_ADD, LSHL4_ADD, PACK_LL, PACK_LH, PACK_HH, PACK_HL,
+	ADD_NC_U64, SUB_NC_U64, MUL_U64,
 };
 
 static uint32_t bfe32(uint32_t x, uint32_t spec, bool sign)
@@ -139,6 +140,12 @@ static void sop2(struct wave *w, const struct insn *in)
 		r = (uint32_t)t;
 		w->scc = (t >> 32) != 0;
 		set_scc = false;
+		break;
+	case ADD_NC_U64: case SUB_NC_U64: case MUL_U64:
+		X = sget64(w, a);
+		Y = sget64(w, b);
+		R = in->op == ADD_NC_U64 ? X + Y : in->op == SUB_NC_U64 ? X - Y : X * Y;
+		wide = true;
 		break;
 	case PACK_LL: r = (x & 0xffff) | y << 16; set_scc = false; break;
 	case PACK_LH: r = (x & 0xffff) | (y & 0xffff0000u); set_scc = false; break;
@@ -418,13 +425,29 @@ static void smem(struct wave *w, const struct insn *in)
 	const struct operand *d = &in->o[0];
 	uint64_t base = sget64(w, &in->o[1]);
 	uint32_t dwords = in->op & 0xff;
-	bool buffer = in->op >> 8;
+	bool buffer = in->op >> 8 & 1;
+	unsigned small = in->op >> 9;  /* 1: u8, 2: i8, 3: u16, 4: i16 */
 	int64_t off = in->offset;
 	if (buffer)
 		base &= 0xffffffffffffull;
 	if (in->nopnd > 2)
 		off += in->o[2].kind == OPND_CONST ? (int64_t)(int32_t)in->o[2].c32 : sget32(w, &in->o[2]);
-	uint64_t address = (base + (uint64_t)off) & ~3ull;
+	uint64_t address = (base + (uint64_t)off) & (small ? ~0ull : ~3ull);
+	if (small) {
+		unsigned bytes = small <= 2 ? 1 : 2;
+		if (!emu_mapped(address, bytes)) {
+			emu_fault(w, in, "memory access fault: scalar load of %u bytes at 0x%llx", bytes,
+			          (unsigned long long)address);
+			return;
+		}
+		const uint8_t *p = (const uint8_t *)(uintptr_t)address;
+		uint16_t h = 0;
+		memcpy(&h, p, bytes);
+		uint32_t v = small == 1 ? p[0] : small == 2 ? (uint32_t)(int32_t)(int8_t)p[0]
+		           : small == 3 ? h : (uint32_t)(int32_t)(int16_t)h;
+		sset32(w, d, v);
+		return;
+	}
 	if (!emu_mapped(address, dwords * 4ull)) {
 		emu_fault(w, in, "memory access fault: scalar load of %u bytes at 0x%llx", dwords * 4,
 		          (unsigned long long)address);
@@ -459,7 +482,8 @@ const struct opcode emu_scalar_opcodes[] = {
 	{"s_bfe_i64", sop2, BFE_I64}, {"s_absdiff_i32", sop2, ABSDIFF_I32},
 	{"s_lshl1_add_u32", sop2, LSHL1_ADD}, {"s_lshl2_add_u32", sop2, LSHL2_ADD},
 	{"s_lshl3_add_u32", sop2, LSHL3_ADD}, {"s_lshl4_add_u32", sop2, LSHL4_ADD},
-	{"s_pack_ll_b32_b16", sop2, PACK_LL}, {"s_pack_lh_b32_b16", sop2, PACK_LH},
+	{"s_add_nc_u64", sop2, ADD_NC_U64}, {"s_sub_nc_u64", sop2, SUB_NC_U64},
+	{"s_mul_u64", sop2, MUL_U64}, {"s_pack_ll_b32_b16", sop2, PACK_LL}, {"s_pack_lh_b32_b16", sop2, PACK_LH},
 	{"s_pack_hh_b32_b16", sop2, PACK_HH}, {"s_pack_hl_b32_b16", sop2, PACK_HL},
 	{"s_mov_b32", sop1, MOV_B32}, {"s_mov_b64", sop1, MOV_B64}, {"s_cmov_b32", sop1, CMOV_B32},
 	{"s_cmov_b64", sop1, CMOV_B64}, {"s_not_b32", sop1, NOT_B32}, {"s_not_b64", sop1, NOT_B64},
@@ -510,6 +534,8 @@ const struct opcode emu_scalar_opcodes[] = {
 	{"s_memtime", sopp, MEMTIME}, {"s_memrealtime", sopp, MEMREALTIME},
 	{"s_load_b32", smem, 1}, {"s_load_b64", smem, 2}, {"s_load_b96", smem, 3},
 	{"s_load_b128", smem, 4}, {"s_load_b256", smem, 8}, {"s_load_b512", smem, 16},
+	{"s_load_u8", smem, 1 | 1 << 9}, {"s_load_i8", smem, 1 | 2 << 9},
+	{"s_load_u16", smem, 1 | 3 << 9}, {"s_load_i16", smem, 1 | 4 << 9},
 	{"s_buffer_load_b32", smem, 0x101}, {"s_buffer_load_b64", smem, 0x102},
 	{"s_buffer_load_b128", smem, 0x104}, {"s_buffer_load_b256", smem, 0x108},
 	{"s_buffer_load_b512", smem, 0x110},

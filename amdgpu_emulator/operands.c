@@ -124,6 +124,8 @@ int emu_parse_operand(const char *text, struct operand *out, int generation)
 			out->neg = 1;
 		else if (*p == 'a')
 			out->abs = 1;
+		else
+			out->sext = 1;
 		return 0;
 	}
 	if (*p == 'v' && parse_register_range(p + 1, &first, &count, &end) == 0) {
