@@ -188,9 +188,12 @@ static void fop32(struct wave *w, const struct insn *in)
 		case F_MAXMIN: v = (float)fmin_ieee(fmax_ieee(x, y), z); break;
 		case F_LDEXP: v = ldexpf(x, (int32_t)b[l] > 300 ? 300 : (int32_t)b[l] < -300 ? -300 : (int32_t)b[l]); break;
 		case F_DIV_FMAS: {
-			v = fmaf(x, y, z);
+			/* The scale is part of the one rounding: a quotient scaled back into the
+			 * subnormals rounds once, from the wider sum. */
 			if (w->s[SREG_VCC_LO] >> l & 1)
-				v = ldexpf(v, fabsf(z) >= 1.0f ? 64 : -64);
+				v = (float)ldexp(fma((double)x, (double)y, (double)z), fabsf(z) >= 1.0f ? 64 : -64);
+			else
+				v = fmaf(x, y, z);
 			break;
 		}
 		case F_DIV_FIXUP: {
@@ -202,7 +205,12 @@ static void fop32(struct wave *w, const struct insn *in)
 			else if (isinf(y) && isinf(z)) v = as_f32(0xffc00000u);
 			else if (y == 0 || isinf(z)) v = sign ? -INFINITY : INFINITY;
 			else if (isinf(y) || z == 0) v = sign ? -0.0f : 0.0f;
-			else if (ilogbf(z) - ilogbf(y) < -150) v = sign ? -0.0f : 0.0f;
+			else if ((int)(bits32(z) >> 23 & 0xff) - (int)(bits32(y) >> 23 & 0xff) < -150)
+				v = sign ? -0.0f : 0.0f;
+			/* The guide's text tests exponent(S1) == 255 here, which the cases above
+			 * leave impossible: it is the quotient's, an overflow of the scaled
+			 * division (a huge numerator over a subnormal denominator). */
+			else if ((bits32(x) >> 23 & 0xff) == 255) v = sign ? -INFINITY : INFINITY;
 			else v = sign ? -fabsf(x) : fabsf(x);
 			break;
 		}
@@ -250,9 +258,10 @@ static void fop64(struct wave *w, const struct insn *in)
 		case F_MAXIMUM: v = isnan(x) || isnan(y) ? NAN : fmax_ieee(x, y); break;
 		case F_LDEXP: v = ldexp(x, (int32_t)bi[l] > 3000 ? 3000 : (int32_t)bi[l] < -3000 ? -3000 : (int32_t)bi[l]); break;
 		case F_DIV_FMAS:
-			v = fma(x, y, z);
 			if (w->s[SREG_VCC_LO] >> l & 1)
-				v = ldexp(v, fabs(z) >= 1.0 ? 128 : -128);
+				v = (double)ldexpl(fmal(x, y, z), fabs(z) >= 1.0 ? 128 : -128);
+			else
+				v = fma(x, y, z);
 			break;
 		case F_DIV_FIXUP: {
 			bool sign = signbit(y) != signbit(z);
@@ -262,7 +271,9 @@ static void fop64(struct wave *w, const struct insn *in)
 			else if (isinf(y) && isinf(z)) v = as_f64(0xfff8000000000000ull);
 			else if (y == 0 || isinf(z)) v = sign ? -INFINITY : INFINITY;
 			else if (isinf(y) || z == 0) v = sign ? -0.0 : 0.0;
-			else if (ilogb(z) - ilogb(y) < -1075) v = sign ? -0.0 : 0.0;
+			else if ((int)(bits64(z) >> 52 & 0x7ff) - (int)(bits64(y) >> 52 & 0x7ff) < -1075)
+				v = sign ? -0.0 : 0.0;
+			else if ((bits64(x) >> 52 & 0x7ff) == 0x7ff) v = sign ? -INFINITY : INFINITY;
 			else v = sign ? -fabs(x) : fabs(x);
 			break;
 		}
@@ -579,8 +590,10 @@ static void packed(struct wave *w, const struct insn *in)
 			for (int i = 0; i < n && i < 3; i++) {
 				int sel = half ? hi_sel >> i & 1 : in->op_sel >> i & 1;
 				v[i] = (uint16_t)(s[i][l] >> (sel ? 16 : 0));
-				if (in->o[i + 1].kind == OPND_CONST)
-					v[i] = sel && half ? in->o[i + 1].c16 : in->o[i + 1].c16;
+				/* an inline constant is one 16-bit value for both halves; a literal
+				 * is 32 bits, read by halves as a register is */
+				if (in->o[i + 1].kind == OPND_CONST && !in->o[i + 1].literal)
+					v[i] = in->o[i + 1].c16;
 				if ((half ? in->neg_hi : in->neg_lo) >> i & 1)
 					v[i] ^= in->op >= PK_ADD_U16 ? 0 : 0x8000;
 				f[i] = emu_f16_to_double(v[i], fi);
@@ -635,7 +648,8 @@ static void fma_mix(struct wave *w, const struct insn *in)
 			if (!(in->op_sel_hi >> i & 1)) {
 				f[i] = emu_f32_in(emu_f32_mods(s[i][l], o), flush_in32(w));
 			} else {
-				uint16_t x = o->kind == OPND_CONST ? o->c16 : (uint16_t)(s[i][l] >> ((in->op_sel >> i & 1) ? 16 : 0));
+				uint16_t x = o->kind == OPND_CONST && !o->literal
+				                 ? o->c16 : (uint16_t)(s[i][l] >> ((in->op_sel >> i & 1) ? 16 : 0));
 				f[i] = (float)emu_f16_to_double(emu_f16_mods(x, o), flush_in64(w));
 			}
 		}

@@ -15,7 +15,7 @@ enum vop32 {
 	MUL_HI_I24, BCNT, BFM, ADD_I, SUB_I, BFE_U, BFE_I, BFI, ALIGNBIT, ALIGNBYTE, PERM, ADD3,
 	LSHL_ADD, ADD_LSHL, LSHL_OR, AND_OR, OR3, XOR3, XAD, MAD_U24, MAD_I24, MED3_I, MED3_U,
 	MIN3_I, MIN3_U, MAX3_I, MAX3_U, MINMAX_I, MINMAX_U, MAXMIN_I, MAXMIN_U, SAD_U32, DOT4_U8,
-	DOT4_I8, DOT4_IU8, MBCNT_LO, MBCNT_HI, SAD_U8, MSAD_U8, LERP_U8,
+	DOT4_I8, DOT4_IU8, MBCNT_LO, MBCNT_HI, SAD_U8, MSAD_U8, LERP_U8, DOT4C_I8,
 };
 
 static int32_t i24(uint32_t x) { return (int32_t)(x << 8) >> 8; }
@@ -87,6 +87,8 @@ static void vop32(struct wave *w, const struct insn *in)
 		vget32(w, &in->o[2], b);
 	if (n > 3)
 		vget32(w, &in->o[3], c);
+	if (in->op == DOT4C_I8)  /* accumulates into its destination */
+		vget32(w, &in->o[0], c);
 	switch ((enum vop32)in->op) {
 	case MOV: EACH r[l] = a[l]; break;
 	case NOT: EACH r[l] = ~a[l]; break;
@@ -182,7 +184,7 @@ static void vop32(struct wave *w, const struct insn *in)
 		r[l] = t;
 	} break;
 	case DOT4_U8: EACH r[l] = dot4(a[l], b[l], c[l], false, false, in->clamp); break;
-	case DOT4_I8: EACH r[l] = dot4(a[l], b[l], c[l], true, true, in->clamp); break;
+	case DOT4_I8: case DOT4C_I8: EACH r[l] = dot4(a[l], b[l], c[l], true, true, in->clamp); break;
 	case DOT4_IU8: EACH r[l] = dot4(a[l], b[l], c[l], in->neg_lo & 1, in->neg_lo >> 1 & 1, in->clamp); break;
 	case MBCNT_LO: EACH r[l] = (uint32_t)__builtin_popcount(a[l] & ((1u << l) - 1)) + b[l]; break;
 	case MBCNT_HI: EACH r[l] = b[l]; break;
@@ -608,7 +610,7 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_maxmin_u32", vop32, MAXMIN_U}, {"v_sad_u32", vop32, SAD_U32},
 	{"v_sad_u8", vop32, SAD_U8}, {"v_msad_u8", vop32, MSAD_U8}, {"v_lerp_u8", vop32, LERP_U8},
 	{"v_dot4_u32_u8", vop32, DOT4_U8}, {"v_dot4_i32_i8", vop32, DOT4_I8},
-	{"v_dot4_i32_iu8", vop32, DOT4_IU8}, {"v_mbcnt_lo_u32_b32", vop32, MBCNT_LO},
+	{"v_dot4_i32_iu8", vop32, DOT4_IU8}, {"v_dot4c_i32_i8", vop32, DOT4C_I8}, {"v_mbcnt_lo_u32_b32", vop32, MBCNT_LO},
 	{"v_mbcnt_hi_u32_b32", vop32, MBCNT_HI},
 	{"v_cndmask_b32", cndmask, 0},
 	{"v_add_nc_u16", vop16, ADD16}, {"v_add_u16", vop16, ADD16}, {"v_sub_nc_u16", vop16, SUB16},
