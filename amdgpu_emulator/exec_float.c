@@ -174,9 +174,9 @@ static void fop32(struct wave *w, const struct insn *in)
 		case F_SUBREV: v = y - x; break;
 		case F_MUL: v = x * y; break;
 		case F_MUL_LEGACY: v = (x == 0 || y == 0) ? 0.0f : x * y; break;
-		case F_FMA: case F_FMAC: v = fmaf(x, y, z); break;
-		case F_FMAAK: v = fmaf(x, y, z); break;                   /* d = a * b + K */
-		case F_FMAMK: v = fmaf(x, z, y); break;                   /* d = a * K + b */
+		/* fmaak and fmamk are printed in the order they multiply and add: d, a, b, K and
+		 * d, a, K, b */
+		case F_FMA: case F_FMAC: case F_FMAAK: case F_FMAMK: v = fmaf(x, y, z); break;
 		case F_MIN: v = (float)fmin_ieee(x, y); break;
 		case F_MAX: v = (float)fmax_ieee(x, y); break;
 		case F_MINIMUM: v = isnan(x) || isnan(y) ? NAN : (float)fmin_ieee(x, y); break;
@@ -316,9 +316,7 @@ static void fop16(struct wave *w, const struct insn *in)
 		case F_SUB: v = x - y; break;
 		case F_SUBREV: v = y - x; break;
 		case F_MUL: v = x * y; break;
-		case F_FMA: case F_FMAC: v = fma(x, y, z); break;
-		case F_FMAAK: v = fma(x, y, z); break;
-		case F_FMAMK: v = fma(x, z, y); break;
+		case F_FMA: case F_FMAC: case F_FMAAK: case F_FMAMK: v = fma(x, y, z); break;
 		case F_MIN: v = fmin_ieee(x, y); break;
 		case F_MAX: v = fmax_ieee(x, y); break;
 		case F_MIN3: v = fmin_ieee(fmin_ieee(x, y), z); break;
@@ -686,8 +684,7 @@ static void sfop(struct wave *w, const struct insn *in)
 	case S_ADD: v = x + y; break;
 	case S_SUB: v = x - y; break;
 	case S_MUL: v = x * y; break;
-	case S_FMAC: case S_FMAAK: v = fmaf(x, y, z); break;
-	case S_FMAMK: v = fmaf(x, z, y); break;
+	case S_FMAC: case S_FMAAK: case S_FMAMK: v = fmaf(x, y, z); break;
 	case S_MIN: v = (float)fmin_ieee(x, y); break;
 	case S_MAX: v = (float)fmax_ieee(x, y); break;
 	case S_CVT_F32_I32: v = (float)(int32_t)a; break;
