@@ -16,7 +16,10 @@
  *   emulator's message on stderr and breaks the context as on a GPU: that call and every
  *   later one return hipErrorLaunchFailure.
  * - ZC_EMU_HIP_LOG=FILE appends a line for each allocation, module, symbol, limit and
- *   launch, with what the caller passed (tests/hip_path checks what the stub hands HIP). */
+ *   launch, with what the caller passed (tests/hip_path checks what the stub hands HIP).
+ * - ZC_EMU_STATS=FILE appends, when the library is unloaded or the process exits,
+ *   "instructions N seconds S": the wave instructions the emulator executed and the wall
+ *   time spent inside its launches (bench/emulator_speed.sh divides them). */
 #include <elf.h>
 #include <pthread.h>
 #include <search.h>
@@ -95,6 +98,7 @@ static struct {
 	char processor[ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE];  /* without its features */
 	atomic_bool broken;               /* a launch failed: the context is lost */
 	atomic_size_t stack_size;
+	_Atomic uint64_t launch_ns;       /* wall time inside zc_emu_launch, for ZC_EMU_STATS */
 
 	pthread_mutex_t lock;             /* the fields below */
 	void *allocations;                /* tsearch tree of struct allocation */
@@ -126,6 +130,22 @@ log_line(const char *fmt, ...)
 		fclose(f);
 	}
 	pthread_mutex_unlock(&rt.log_lock);
+}
+
+/* ZC_EMU_STATS=FILE: what the launches executed and how long they took. A destructor
+ * rather than atexit, as the stub may dlclose the runtime. */
+__attribute__((destructor)) static void
+write_stats(void)
+{
+	const char *path = getenv("ZC_EMU_STATS");
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "instructions %llu seconds %.6f\n",
+	        (unsigned long long)zc_emu_instructions_executed(),
+	        (double)atomic_load(&rt.launch_ns) * 1e-9);
+	fclose(f);
 }
 
 static void
@@ -980,7 +1000,12 @@ hipModuleLaunchKernel(hipFunction_t function, unsigned grid_x, unsigned grid_y, 
 		.kernarg = buffer,
 		.kernarg_size = size,
 	};
+	struct timespec start, end;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	status = zc_emu_launch(function->kernel, &dispatch, error);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	atomic_fetch_add(&rt.launch_ns, (uint64_t)((end.tv_sec - start.tv_sec) * 1000000000LL +
+	                                           (end.tv_nsec - start.tv_nsec)));
 	if (status == ZC_EMU_OK)
 		return hipSuccess;
 	fprintf(stderr, "zc-emu-hip: %s\n", error);
