@@ -10,14 +10,12 @@ apt-get install -y --no-install-recommends \
 # CUDA 11.8's runtime (Debian non-free), for the test that older cudart, which loads modules
 # through the private CUDART_INTERFACE table, accepts the driver. Only the library: its
 # recommended libcuda1 is NVIDIA's driver, which the tests must not find.
-if ! [ -e /etc/apt/sources.list.d/zluda-convert-non-free.sources ]; then
-	cat > /etc/apt/sources.list.d/zluda-convert-non-free.sources <<'SOURCES'
-Types: deb
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: non-free
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SOURCES
+# The non-free component is added to the machine's own Debian sources.
+if ! grep -Rqs '^Components:.*non-free\b\|^deb .* non-free\b' /etc/apt/sources.list /etc/apt/sources.list.d; then
+	for f in /etc/apt/sources.list.d/*.sources; do
+		if [ -e "$f" ]; then sed -i '/^Components:/ s/$/ non-free/' "$f"; fi
+	done
+	if [ -e /etc/apt/sources.list ]; then sed -i '/^deb / s/$/ non-free/' /etc/apt/sources.list; fi
 	apt-get update
 fi
 apt-get install -y --no-install-recommends libcudart11.0
