@@ -29,16 +29,16 @@ static uint32_t perm_byte(uint64_t data, uint32_t sel)
 	return (uint32_t)(data >> (8 * sel)) & 0xff;
 }
 
+/* As the guide's pseudo-code: the shifted source masked to the width, then a signed field
+ * extended from its top bit. */
 static uint32_t bfe(uint32_t x, uint32_t off, uint32_t width, bool sign)
 {
 	off &= 31;
 	width &= 31;
 	if (width == 0)
 		return 0;
-	uint32_t v = x >> off;
-	if (off + width < 32)
-		v &= (1u << width) - 1;
-	if (sign && off + width < 32 && (v >> (width - 1) & 1))
+	uint32_t v = (sign ? (uint32_t)((int32_t)x >> off) : x >> off) & ((1u << width) - 1);
+	if (sign && (v >> (width - 1) & 1))
 		v |= ~0u << width;
 	return v;
 }
