@@ -24,6 +24,9 @@ for f in "$runtime" "$convert"; do
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# a copy, which a rebuild of the runtime during the runs does not disturb
+cp "$runtime" "$work/libzc-emu-hip.so"
+runtime="$work/libzc-emu-hip.so"
 
 printf '%-22s %5s %14s %10s %14s\n' program runs instructions seconds 'instr/s/core'
 for p in $programs; do
