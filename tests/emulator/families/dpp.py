@@ -102,4 +102,15 @@ def alu(t):
     return k
 
 
-CASES = [movs, inactive_sources, alu]
+def dpp8(t):
+    """DPP8: each lane reads the lane its group of 8's selector names (full EXEC)."""
+    k = Kernel(t, "dpp8")
+    setup(k)
+    sels = ([7, 6, 5, 4, 3, 2, 1, 0], [1, 1, 3, 3, 0, 7, 2, 6])
+    for n, sel in enumerate(sels):
+        k.asm(f"v_mov_b32_dpp v{3 + n}, v2 dpp8:[{','.join(map(str, sel))}]")
+        k.check_v(f"v{3 + n}", [src((l & ~7) + sel[l & 7]) for l in range(32)])
+    return k
+
+
+CASES = [movs, inactive_sources, alu, dpp8]
