@@ -107,6 +107,15 @@ static double med3(double a, double b, double c)
 	return fmax_ieee(mn, fmin_ieee(mx, c));
 }
 
+/* v_div_fmas's x * y + z scaled by 2^k, rounded once: the scale is part of the one
+ * rounding, so a quotient scaled back into the subnormals rounds from the exact sum. Held
+ * in 113 bits (the product of two doubles is exact there), which one rounding to f32 or
+ * f64 leaves correct; a double would round twice (2^62 + 2^38 + 2^-8 became a tie). */
+static __float128 fma_scaled(double x, double y, double z, int k)
+{
+	return ((__float128)x * y + z) * (__float128)ldexp(1.0, k);
+}
+
 enum fop {
 	F_ADD, F_SUB, F_SUBREV, F_MUL, F_FMA, F_FMAC, F_FMAAK, F_FMAMK, F_MIN, F_MAX, F_MIN3,
 	F_MAX3, F_MED3, F_MINMAX, F_MAXMIN, F_RCP, F_RSQ, F_SQRT, F_EXP, F_LOG, F_SIN, F_COS,
@@ -188,10 +197,8 @@ static void fop32(struct wave *w, const struct insn *in)
 		case F_MAXMIN: v = (float)fmin_ieee(fmax_ieee(x, y), z); break;
 		case F_LDEXP: v = ldexpf(x, (int32_t)b[l] > 300 ? 300 : (int32_t)b[l] < -300 ? -300 : (int32_t)b[l]); break;
 		case F_DIV_FMAS: {
-			/* The scale is part of the one rounding: a quotient scaled back into the
-			 * subnormals rounds once, from the wider sum. */
 			if (w->s[SREG_VCC_LO] >> l & 1)
-				v = (float)ldexp(fma((double)x, (double)y, (double)z), fabsf(z) >= 1.0f ? 64 : -64);
+				v = (float)fma_scaled(x, y, z, fabsf(z) >= 1.0f ? 64 : -64);
 			else
 				v = fmaf(x, y, z);
 			break;
@@ -259,7 +266,7 @@ static void fop64(struct wave *w, const struct insn *in)
 		case F_LDEXP: v = ldexp(x, (int32_t)bi[l] > 3000 ? 3000 : (int32_t)bi[l] < -3000 ? -3000 : (int32_t)bi[l]); break;
 		case F_DIV_FMAS:
 			if (w->s[SREG_VCC_LO] >> l & 1)
-				v = (double)ldexpl(fmal(x, y, z), fabs(z) >= 1.0 ? 128 : -128);
+				v = (double)fma_scaled(x, y, z, fabs(z) >= 1.0 ? 128 : -128);
 			else
 				v = fma(x, y, z);
 			break;
@@ -527,8 +534,12 @@ static void div_scale(struct wave *w, const struct insn *in)
 			else if (e2 - e1 >= 768) { v = true; if (s0 == s1) d = ldexp(s0, 128); }
 			else if (fpclassify(s1) == FP_SUBNORMAL) d = ldexp(s0, 128);
 			else if (fpclassify(1.0 / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
+				/* The guide's text scales the denominator up here, which a denominator
+				 * this large (its reciprocal subnormal) cannot take: it overflows, and
+				 * -1 / -DBL_MAX became +inf. Down, as the next branch does, keeps the
+				 * scaled quotient normal for v_div_fmas to scale back. */
 				v = true;
-				if (s0 == s1) d = ldexp(s0, 128);
+				if (s0 == s1) d = ldexp(s0, -128);
 			} else if (fpclassify(1.0 / s1) == FP_SUBNORMAL) d = ldexp(s0, -128);
 			else if (fpclassify(s2 / s1) == FP_SUBNORMAL) { v = true; if (s0 == s2) d = ldexp(s0, 128); }
 			else if (e2 <= 53) d = ldexp(s0, 128);
@@ -550,10 +561,13 @@ static void div_scale(struct wave *w, const struct insn *in)
 			if (s2 == 0 || s1 == 0) d = NAN;
 			else if (e2 - e1 >= 96) { v = true; if (s0 == s1) d = ldexpf(s0, 64); }
 			else if (fpclassify(s1) == FP_SUBNORMAL) d = ldexpf(s0, 64);
-			else if (fpclassify(1.0 / (double)s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
+			/* "1.0 / 64'F(S1) == DENORM" as the f32 reciprocal being subnormal: read in
+			 * f64 it never is, and x / FLT_MAX then loses the reciprocal's bits in the
+			 * subnormals (2^63 / FLT_MAX was one ulp off). Scaled down, as in f64. */
+			else if (fpclassify(1.0f / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
 				v = true;
-				if (s0 == s1) d = ldexpf(s0, 64);
-			} else if (fpclassify(1.0 / (double)s1) == FP_SUBNORMAL) d = ldexpf(s0, -64);
+				if (s0 == s1) d = ldexpf(s0, -64);
+			} else if (fpclassify(1.0f / s1) == FP_SUBNORMAL) d = ldexpf(s0, -64);
 			else if (fpclassify(s2 / s1) == FP_SUBNORMAL) { v = true; if (s0 == s2) d = ldexpf(s0, 64); }
 			else if (e2 <= 23) d = ldexpf(s0, 64);
 			r[l] = bits32(d);

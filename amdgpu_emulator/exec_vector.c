@@ -210,7 +210,8 @@ static void cndmask(struct wave *w, const struct insn *in)
 
 /* 16-bit integer operations; op_sel picks halves of the sources and the destination. */
 enum vop16 { ADD16, SUB16, SUBREV16, MUL16, AND16, OR16, XOR16, NOT16, LSHL16, LSHR16, ASHR16,
-             MIN_U16, MAX_U16, MIN_I16, MAX_I16, MOV16, CND16, ADD_I16, SUB_I16, MAD_U16, MAD_I16 };
+             MIN_U16, MAX_U16, MIN_I16, MAX_I16, MOV16, CND16, ADD_I16, SUB_I16, MAD_U16, MAD_I16,
+             MED3_U16, MED3_I16, MIN3_U16, MIN3_I16, MAX3_U16, MAX3_I16 };
 
 void emu_write16(struct wave *w, const struct insn *in, const uint16_t r[LANES], uint32_t mask)
 {
@@ -260,6 +261,14 @@ static void vop16(struct wave *w, const struct insn *in)
 	case MIN_I16: EACH r[l] = (int16_t)a[l] < (int16_t)b[l] ? a[l] : b[l]; break;
 	case MAX_I16: EACH r[l] = (int16_t)a[l] > (int16_t)b[l] ? a[l] : b[l]; break;
 	case MOV16: EACH r[l] = a[l]; break;
+	case MED3_U16: EACH r[l] = (uint16_t)med3u(a[l], b[l], c[l]); break;
+	case MED3_I16: EACH r[l] = (uint16_t)med3i((int16_t)a[l], (int16_t)b[l], (int16_t)c[l]); break;
+	case MIN3_U16: EACH { uint16_t x = a[l] < b[l] ? a[l] : b[l]; r[l] = x < c[l] ? x : c[l]; } break;
+	case MAX3_U16: EACH { uint16_t x = a[l] > b[l] ? a[l] : b[l]; r[l] = x > c[l] ? x : c[l]; } break;
+	case MIN3_I16: EACH { int16_t x = (int16_t)a[l] < (int16_t)b[l] ? (int16_t)a[l] : (int16_t)b[l];
+		r[l] = (uint16_t)(x < (int16_t)c[l] ? x : (int16_t)c[l]); } break;
+	case MAX3_I16: EACH { int16_t x = (int16_t)a[l] > (int16_t)b[l] ? (int16_t)a[l] : (int16_t)b[l];
+		r[l] = (uint16_t)(x > (int16_t)c[l] ? x : (int16_t)c[l]); } break;
 	case CND16: {
 		uint32_t sel = n > 3 ? mask_get(w, &in->o[3]) : w->s[SREG_VCC_LO];
 		uint16_t am = in->o[1].abs ? 0x7fff : 0xffff, an = in->o[1].neg ? 0x8000 : 0;
@@ -621,7 +630,9 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_not_b16", vop16, NOT16}, {"v_lshlrev_b16", vop16, LSHL16},
 	{"v_lshrrev_b16", vop16, LSHR16}, {"v_ashrrev_i16", vop16, ASHR16},
 	{"v_min_u16", vop16, MIN_U16}, {"v_max_u16", vop16, MAX_U16}, {"v_min_i16", vop16, MIN_I16},
-	{"v_max_i16", vop16, MAX_I16}, {"v_mov_b16", vop16, MOV16}, {"v_cndmask_b16", vop16, CND16},
+	{"v_max_i16", vop16, MAX_I16}, {"v_med3_u16", vop16, MED3_U16}, {"v_med3_i16", vop16, MED3_I16},
+	{"v_min3_u16", vop16, MIN3_U16}, {"v_min3_i16", vop16, MIN3_I16},
+	{"v_max3_u16", vop16, MAX3_U16}, {"v_max3_i16", vop16, MAX3_I16}, {"v_mov_b16", vop16, MOV16}, {"v_cndmask_b16", vop16, CND16},
 	{"v_add_co_u32", vop_carry, ADD_CO}, {"v_sub_co_u32", vop_carry, SUB_CO},
 	{"v_subrev_co_u32", vop_carry, SUBREV_CO}, {"v_add_co_ci_u32", vop_carry, ADD_CO_CI},
 	{"v_sub_co_ci_u32", vop_carry, SUB_CO_CI}, {"v_subrev_co_ci_u32", vop_carry, SUBREV_CO_CI},

@@ -7,6 +7,11 @@
  *       prints "sweep FAMILY: N instructions x modifiers, M inputs, F failures", writes
  *       that line to SUMMARY_DIR/FAMILY.summary and fails on any failure. KERNEL runs
  *       that kernel alone (for debugging).
+ *   sweep_main --emulate PROCESSOR FAMILY FILE.ptx SUMMARY_DIR [KERNEL]
+ *       the same on the AMDGPU target: FILE.ptx lowered for AMDGPU, compiled for
+ *       PROCESSOR and run on the emulator (amdgpu_emulator), over a reduced set of inputs:
+ *       all of them where a kernel has at most 2^16, else 2^16 spread evenly over them plus
+ *       the last 1,024 (where the edge values are). The summary is FAMILY.PROCESSOR.summary.
  *   sweep_main --summary SUMMARY_DIR FAMILY...
  *       adds up the families' summaries; fails if one is missing or has failures.
  *
@@ -21,6 +26,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "emulator.h"
 #include "host_abi.h"
 #include "sweep.h"
 /* The frontend's target.h (ptx_lower, ptx_target_host) shares its name with the backend's,
@@ -32,7 +38,14 @@ static const struct sweep_case cases[] = {
 };
 enum { CASE_COUNT = sizeof(cases) / sizeof(cases[0]) };
 
-enum { CHUNK = 1 << 16, THREADS = 2, MISMATCHES_SHOWN = 5 };
+enum { CHUNK = 1 << 16, THREADS = 2, MISMATCHES_SHOWN = 5, REDUCED = 1 << 16, EDGES = 1024,
+       EMULATED_BLOCK = 256 };
+
+/* Where the kernels run: the host code object, or a code object on the emulator. */
+struct runner {
+	void *host;
+	struct zc_emu_object *emulated;
+};
 
 typedef void KernelEntry(const void *params, ZcHostThread *thread);
 
@@ -84,8 +97,9 @@ static char *read_text(const char *path, size_t *len)
 	return text;
 }
 
-/* PTX text to a loaded host code object, through the same libraries the converter uses. */
-static void *build_code_object(const char *path)
+/* PTX text to a loaded code object, through the same libraries the converter uses: the
+ * host's, dlopened, or PROCESSOR's, loaded by the emulator. */
+static bool build_code_object(const char *path, const char *processor, struct runner *runner)
 {
 	size_t len;
 	char *text = read_text(path, &len);
@@ -97,18 +111,28 @@ static void *build_code_object(const char *path)
 	struct ptx_module *module = ptx_parse(path, text, len, &diag);
 	LLVMContextRef context = LLVMContextCreate();
 	struct ptx_lowered lowered;
-	void *object = NULL;
+	const struct ptx_target *target = processor ? &ptx_target_amdgpu : &ptx_target_host;
+	bool built = false;
 
-	if (!module || !ptx_lower(module, &ptx_target_host, context, &(struct ptx_lower_options){0}, &lowered, &diag)) {
+	if (!module || !ptx_lower(module, target, context, &(struct ptx_lower_options){0}, &lowered, &diag)) {
 		ptx_diag_print(stderr, &diag, text, len);
 	} else {
 		ZcCodegenOptions options = {0};
 		ZcBytes code = {0};
 		char *error = NULL;
 		zc_backend_init();
-		if (zc_compile(lowered.module, zc_target_find("host"), &options, &code, &error) != 0) {
+		const ZcTarget *backend = zc_target_find(processor ? processor : "host");
+		char emu_error[ZC_EMU_ERROR_SIZE];
+		if (!backend) {
+			fprintf(stderr, "sweep: no target %s\n", processor);
+		} else if (zc_compile(lowered.module, backend, &options, &code, &error) != 0) {
 			fprintf(stderr, "sweep: %s: %s\n", path, error);
 			free(error);
+		} else if (processor) {
+			if (zc_emu_load(code.data, code.size, processor, &runner->emulated, emu_error) != ZC_EMU_OK)
+				fprintf(stderr, "sweep: %s: %s\n", path, emu_error);
+			built = runner->emulated != NULL;
+			free(code.data);
 		} else {
 			/* dlopen wants a file: an anonymous one, gone when the process ends. */
 			int fd = memfd_create("sweep.host.co", 0);
@@ -116,8 +140,9 @@ static void *build_code_object(const char *path)
 			snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", fd);
 			if (fd < 0 || write(fd, code.data, code.size) != (ssize_t)code.size)
 				fprintf(stderr, "sweep: cannot write the code object\n");
-			else if (!(object = dlopen(fd_path, RTLD_NOW | RTLD_LOCAL)))
+			else if (!(runner->host = dlopen(fd_path, RTLD_NOW | RTLD_LOCAL)))
 				fprintf(stderr, "sweep: dlopen: %s\n", dlerror());
+			built = runner->host != NULL;
 			if (fd >= 0)
 				close(fd);
 			free(code.data);
@@ -128,7 +153,7 @@ static void *build_code_object(const char *path)
 		ptx_module_free(module);
 	LLVMContextDispose(context);
 	free(text);
-	return object;
+	return built;
 }
 
 static bool float_bits_match(uint64_t got, uint64_t expect, unsigned exponent_bits, unsigned bits)
@@ -165,41 +190,76 @@ static bool result_matches(const struct sweep_case *c, const uint64_t in[3], uin
 	}
 }
 
-/* Runs one case over all of its inputs; returns the number of mismatches. */
-static uint64_t run_case(void *object, const struct sweep_case *c, uint64_t *elements,
+/* Runs a kernel over N elements of PARAMS; false (said on stderr) when it could not run. */
+static bool run_chunk(const struct runner *r, const struct sweep_case *c,
+                      struct kernel_params *params)
+{
+	if (r->host) {
+		KernelEntry *kernel;
+		ZcHostBlock block = {.ops = &host_ops};
+		*(void **)&kernel = dlsym(r->host, c->kernel);
+		if (!kernel) {
+			fprintf(stderr, "FAIL %s: no such kernel in the code object\n", c->kernel);
+			return false;
+		}
+		for (uint32_t t = 0; t < THREADS; t++) {
+			ZcHostThread thread = {.tid = {t, 0, 0}, .ntid = {THREADS, 1, 1},
+			                       .nctaid = {1, 1, 1}, .block = &block};
+			kernel(params, &thread);
+		}
+		return true;
+	}
+	const struct zc_emu_kernel *kernel;
+	char error[ZC_EMU_ERROR_SIZE];
+	struct zc_emu_dispatch d = {.grid = {1, 1, 1}, .block = {EMULATED_BLOCK, 1, 1},
+	                            .kernarg = params, .kernarg_size = sizeof *params};
+	if (zc_emu_find_kernel(r->emulated, c->kernel, &kernel, error) != ZC_EMU_OK ||
+	    zc_emu_launch(kernel, &d, error) != ZC_EMU_OK) {
+		fprintf(stderr, "FAIL %s: %s\n", c->kernel, error);
+		return false;
+	}
+	return true;
+}
+
+/* The index of the J-th input a run takes: every one, or for an emulated run of a large
+ * set, an even spread and then the last EDGES. */
+static uint64_t input_index(bool reduced, uint64_t total, uint64_t j)
+{
+	if (!reduced || total <= REDUCED + EDGES)
+		return j;
+	if (j < REDUCED)
+		return j * ((total - EDGES) / REDUCED);
+	return total - EDGES + (j - REDUCED);
+}
+
+/* Runs one case over its inputs; returns the number of mismatches. */
+static uint64_t run_case(const struct runner *r, const struct sweep_case *c, uint64_t *elements,
                          uint64_t *buffers)
 {
-	KernelEntry *kernel;
-	*(void **)&kernel = dlsym(object, c->kernel);
-	if (!kernel) {
-		fprintf(stderr, "FAIL %s: no such kernel in the code object\n", c->kernel);
-		return 1;
-	}
-	uint64_t total = sweep_count(c), failures = 0;
+	bool reduced = r->emulated != NULL;
+	uint64_t all = sweep_count(c), failures = 0;
+	uint64_t total = reduced && all > REDUCED + EDGES ? REDUCED + EDGES : all;
 	uint64_t *in[3] = {buffers, buffers + CHUNK, buffers + 2 * CHUNK}, *out = buffers + 3 * CHUNK;
-	ZcHostBlock block = {.ops = &host_ops};
 
 	for (uint64_t first = 0; first < total; first += CHUNK) {
 		uint32_t n = (uint32_t)(total - first < CHUNK ? total - first : CHUNK);
 		for (uint32_t i = 0; i < n; i++) {
-			uint64_t element[3];
+			uint64_t element[3], index = input_index(reduced, all, first + i);
 			for (unsigned k = 0; k < 3; k++)
-				in[k][i] = element[k] = sweep_input(c, k, first + i, element);
+				in[k][i] = element[k] = sweep_input(c, k, index, element);
 			out[i] = 0;
 		}
 		struct kernel_params params = {in[0], in[1], in[2], out, n};
-		for (uint32_t t = 0; t < THREADS; t++) {
-			ZcHostThread thread = {.tid = {t, 0, 0}, .ntid = {THREADS, 1, 1},
-			                       .nctaid = {1, 1, 1}, .block = &block};
-			kernel(&params, &thread);
-		}
+		if (!run_chunk(r, c, &params))
+			return 1;
 		for (uint32_t i = 0; i < n; i++) {
 			uint64_t element[3] = {in[0][i], in[1][i], in[2][i]}, expect = 0;
 			if (result_matches(c, element, out[i], &expect))
 				continue;
 			if (failures++ < MISMATCHES_SHOWN)
 				fprintf(stderr, "FAIL %s #%llu: a=0x%llx b=0x%llx c=0x%llx: got 0x%llx, "
-				        "expected 0x%llx\n", c->kernel, (unsigned long long)(first + i),
+				        "expected 0x%llx\n", c->kernel,
+				        (unsigned long long)input_index(reduced, all, first + i),
 				        (unsigned long long)element[0], (unsigned long long)element[1],
 				        (unsigned long long)element[2], (unsigned long long)out[i],
 				        (unsigned long long)expect);
@@ -211,41 +271,47 @@ static uint64_t run_case(void *object, const struct sweep_case *c, uint64_t *ele
 	return failures;
 }
 
-static int run_family(const char *family, const char *ptx_path, const char *summary_dir,
-                      const char *only)
+static int run_family(const char *processor, const char *family, const char *ptx_path,
+                      const char *summary_dir, const char *only)
 {
 	double start = now();
-	void *object = build_code_object(ptx_path);
-	if (!object)
+	struct runner runner = {NULL, NULL};
+	if (!build_code_object(ptx_path, processor, &runner))
 		return 1;
 	double built = now();
-	uint64_t *buffers = malloc(4 * CHUNK * sizeof(uint64_t));
+	size_t buffer_bytes = 4 * CHUNK * sizeof(uint64_t);
+	uint64_t *buffers = malloc(buffer_bytes);
+	zc_emu_map(buffers, buffer_bytes);
 	uint64_t kernels = 0, elements = 0, failures = 0, failed_kernels = 0;
 
 	for (int i = 0; i < CASE_COUNT; i++) {
 		const struct sweep_case *c = &cases[i];
 		if (strcmp(c->family, family) != 0 || (only && strcmp(c->kernel, only) != 0))
 			continue;
-		uint64_t f = run_case(object, c, &elements, buffers);
+		uint64_t f = run_case(&runner, c, &elements, buffers);
 		failures += f;
 		failed_kernels += f != 0;
 		kernels++;
 	}
+	zc_emu_unmap(buffers);
 	free(buffers);
-	dlclose(object);
+	if (runner.host)
+		dlclose(runner.host);
+	zc_emu_unload(runner.emulated);
 	if (kernels == 0) {
 		fprintf(stderr, "sweep: no kernels in family %s\n", family);
 		return 1;
 	}
-	char line[256];
+	char line[256], name[96];
+	snprintf(name, sizeof name, "%s%s%s", family, processor ? "." : "", processor ? processor : "");
 	snprintf(line, sizeof line, "sweep %s: %llu instructions x modifiers, %llu inputs, %llu failures",
-	         family, (unsigned long long)kernels, (unsigned long long)elements,
+	         name, (unsigned long long)kernels, (unsigned long long)elements,
 	         (unsigned long long)failures);
 	printf("%s (%llu kernels failed; build %.1f s, run %.1f s)\n", line,
 	       (unsigned long long)failed_kernels, built - start, now() - built);
 	if (!only) {
 		char path[4096];
-		snprintf(path, sizeof path, "%s/%s.summary", summary_dir, family);
+		snprintf(path, sizeof path, "%s/%s.summary", summary_dir, name);
 		FILE *f = fopen(path, "w");
 		if (!f || fprintf(f, "%s\n", line) < 0 || fclose(f) != 0) {
 			fprintf(stderr, "sweep: cannot write %s\n", path);
@@ -287,12 +353,18 @@ int main(int argc, char **argv)
 {
 	if (argc >= 3 && strcmp(argv[1], "--summary") == 0)
 		return summarize(argv[2], argc - 3, argv + 3);
+	const char *processor = NULL;
+	if (argc >= 3 && strcmp(argv[1], "--emulate") == 0) {
+		processor = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: sweep_main FAMILY FILE.ptx SUMMARY_DIR [KERNEL]\n"
+		fprintf(stderr, "usage: sweep_main [--emulate PROCESSOR] FAMILY FILE.ptx SUMMARY_DIR [KERNEL]\n"
 		                "       sweep_main --summary SUMMARY_DIR FAMILY...\n");
 		return 2;
 	}
-	int rc = run_family(argv[1], argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+	int rc = run_family(processor, argv[1], argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	LLVMShutdown();
 	return rc;
 }

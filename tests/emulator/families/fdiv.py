@@ -2,15 +2,17 @@
 LLVM emits for an IEEE fdiv (div_scale, rcp, fma refinement, div_fmas, div_fixup), whose
 result must be the correctly rounded quotient, subnormal quotients included.
 
-The pseudo-code's reciprocal tests read "1.0 / 64'F(S1.f32) == DENORM.f64": the reciprocal,
-computed in f64, is an f64 subnormal. That never holds for an f32 denominator, so those
-branches never apply to V_DIV_SCALE_F32, and a denominator whose reciprocal is an f32
-subnormal (2**127) is left as it is, or scaled by the quotient's branch. (Read instead as "the
-reciprocal is an f32 subnormal", the first of them would scale a 2**127 denominator to
-+inf, and 1/2**127 would divide to 0: the sequence below checks the quotient too.)"""
+The pseudo-code's reciprocal tests read "1.0 / 64'F(S1.f32) == DENORM.f64". Read literally
+(the reciprocal, computed in f64, is an f64 subnormal) they never hold for an f32
+denominator; then x / FLT_MAX keeps a subnormal reciprocal and LLVM's sequence misses the
+correctly rounded quotient (2**63 / FLT_MAX came out one ulp low in the sweeps). They are read
+as "the reciprocal is an f32 subnormal", and the branch where the quotient is subnormal too
+scales the denominator down by 2**-64 rather than up (up, a 2**127 denominator overflows to
++inf): the two readings the emulator takes, which the whole sequence below checks by its
+quotients."""
 from fractions import Fraction
 
-from emutest import F32, F64, Kernel, decode, encode, f32
+from emutest import F32, Kernel, decode, encode, f32
 
 P2 = Fraction(2)
 NAN = 0x7fc00000
@@ -30,9 +32,8 @@ def ldexp(bits, n):
     return encode(decode(bits) * P2 ** n, negative_zero=bool(bits >> 31))
 
 
-def reciprocal_is_f64_denorm(a):
-    b = encode(1 / a, F64)
-    return b >> 52 & 0x7ff == 0 and b & ((1 << 52) - 1) != 0
+def reciprocal_is_denorm(a):
+    return is_denorm(1 / a)
 
 
 def div_scale(s0, s1, s2):
@@ -47,11 +48,11 @@ def div_scale(s0, s1, s2):
             d = ldexp(s0, 64)
     elif exponent(s1) == 0:
         d = ldexp(s0, 64)
-    elif reciprocal_is_f64_denorm(a1) and is_denorm(a2 / a1):
+    elif reciprocal_is_denorm(a1) and is_denorm(a2 / a1):
         vcc = 1
         if decode(s0) == a1:
-            d = ldexp(s0, 64)
-    elif reciprocal_is_f64_denorm(a1):
+            d = ldexp(s0, -64)
+    elif reciprocal_is_denorm(a1):
         d = ldexp(s0, -64)
     elif is_denorm(a2 / a1):
         vcc = 1
@@ -122,6 +123,8 @@ DIV_CASES = [
     (P2 ** -130 * 7, 5),
     (3 * P2 ** -149, 2),                      # 1.5 ulps: ties to even, 2 ulps
     (5 * P2 ** -149, 2),                      # 2.5 ulps: 2 ulps
+    (P2 ** 63, (2 - P2 ** -23) * P2 ** 127),  # x / FLT_MAX: the reciprocal is subnormal
+    (P2 ** 126, 1 - P2 ** -24),               # v_div_fmas's sum rounds once (no false tie)
 ] + double_rounding_traps()
 
 
