@@ -2,9 +2,21 @@
  * hardware's transcendental instructions, which meet PTX's .approx error bounds. */
 #include "amdgpu.h"
 
-/* v_sin/v_cos take revolutions. */
-float __zc_sin_approx_f32(float x) { return __builtin_amdgcn_sinf(x * 0.15915494309189535f); }
-float __zc_cos_approx_f32(float x) { return __builtin_amdgcn_cosf(x * 0.15915494309189535f); }
+/* v_sin/v_cos take revolutions. x / 2pi rounded to f32 is off by up to half an ulp of the
+ * revolutions, which past |x| = 8 exceeds PTX's 2^-20.5 bound over |x| <= 100 pi (the
+ * sweeps on the emulator showed 2^-20.4 at x = 10.7): the product is kept in two parts and
+ * only its fraction, exact, goes to the instruction with the low part added. */
+static float zc_revolutions(float x)
+{
+	const float hi = 0.15915493667125702f, lo = 6.4206382432985265e-09f;  /* 1/2pi = hi + lo */
+	float r = x * hi;
+	float err = __builtin_fmaf(x, hi, -r) + x * lo;
+	float revolutions = (r - __builtin_rintf(r)) + err;
+	return x == 0.0f ? x : revolutions;  /* sin(-0) is -0 */
+}
+
+float __zc_sin_approx_f32(float x) { return __builtin_amdgcn_sinf(zc_revolutions(x)); }
+float __zc_cos_approx_f32(float x) { return __builtin_amdgcn_cosf(zc_revolutions(x)); }
 float __zc_lg2_approx_f32(float x) { return __builtin_amdgcn_logf(x); }
 float __zc_ex2_approx_f32(float x) { return __builtin_amdgcn_exp2f(x); }
 float __zc_rcp_approx_f32(float x) { return __builtin_amdgcn_rcpf(x); }
