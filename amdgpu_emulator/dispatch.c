@@ -371,6 +371,48 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/* Register files and scratch are reused from launch to launch: allocated anew, their pages
+ * were faulted in again each time, which cost more than running a small kernel. Blocks
+ * are kept by size; what a launch takes is not cleared (registers start undefined, and
+ * scratch is cleared per workgroup). */
+enum { POOL_BLOCKS = 512 };
+static struct block {
+	void *data;
+	size_t size;
+} pool[POOL_BLOCKS];
+static size_t pooled;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *pool_take(size_t size)
+{
+	void *data = NULL;
+	pthread_mutex_lock(&pool_lock);
+	for (size_t i = 0; i < pooled; i++)
+		if (pool[i].size == size) {
+			data = pool[i].data;
+			pool[i] = pool[--pooled];
+			break;
+		}
+	pthread_mutex_unlock(&pool_lock);
+	return data ? data : malloc(size);
+}
+
+static void pool_give(void *data, size_t size)
+{
+	if (!data)
+		return;
+	pthread_mutex_lock(&pool_lock);
+	if (pooled < POOL_BLOCKS) {
+		pool[pooled++] = (struct block){data, size};
+		data = NULL;
+	}
+	pthread_mutex_unlock(&pool_lock);
+	free(data);
+}
+
+static size_t registers_size(void) { return (256 + SDWA_REGISTERS) * sizeof(uint32_t[LANES]); }
+static size_t scratch_size(uint32_t per_lane) { return (size_t)per_lane * LANES + 16; }
+
 static bool setup_worker(struct worker *me, struct launch *l, uint32_t lds, uint32_t scratch)
 {
 	const struct zc_emu_dispatch *d = l->dispatch;
@@ -390,9 +432,9 @@ static bool setup_worker(struct worker *me, struct launch *l, uint32_t lds, uint
 		w->wg = wg;
 		w->object = l->kernel->object;
 		w->nvgpr = 256;
-		w->v = calloc(256 + SDWA_REGISTERS, sizeof *w->v);
+		w->v = pool_take(registers_size());
 		w->scratch_per_lane = scratch;
-		w->scratch = calloc((size_t)scratch * LANES + 16, 1);
+		w->scratch = pool_take(scratch_size(scratch));
 		if (!w->v || !w->scratch)
 			return false;
 	}
@@ -402,8 +444,8 @@ static bool setup_worker(struct worker *me, struct launch *l, uint32_t lds, uint
 static void free_worker(struct worker *me)
 {
 	for (uint32_t i = 0; me->wg.waves && i < me->wg.nwaves; i++) {
-		free(me->wg.waves[i].v);
-		free(me->wg.waves[i].scratch);
+		pool_give(me->wg.waves[i].v, registers_size());
+		pool_give(me->wg.waves[i].scratch, scratch_size(me->wg.waves[i].scratch_per_lane));
 	}
 	free(me->wg.waves);
 	free(me->wg.lds);

@@ -126,6 +126,24 @@ static void addresses(struct wave *w, const struct insn *in, enum space space, b
 	}
 }
 
+/* Whether every active lane's access is global memory inside one registered range: then
+ * no lane needs locating, the common case, checked once per instruction. */
+static bool all_direct(const struct wave *w, enum space space, const struct access *a,
+                       unsigned bytes)
+{
+	uint32_t e = exec_mask(w);
+	uint64_t lo = UINT64_MAX, hi = 0;
+	if (space != GLOBAL && space != FLAT)
+		return false;
+	EACH {
+		if (!(e >> l & 1))
+			continue;
+		lo = a->address[l] < lo ? a->address[l] : lo;
+		hi = a->address[l] > hi ? a->address[l] : hi;
+	}
+	return e && hi < SHARED_APERTURE && emu_mapped(lo, hi - lo + bytes);
+}
+
 static void load(struct wave *w, const struct insn *in, enum space space)
 {
 	struct access a;
@@ -133,11 +151,13 @@ static void load(struct wave *w, const struct insn *in, enum space space)
 	uint32_t e = exec_mask(w);
 	const struct operand *d = &in->o[0];
 	addresses(w, in, space, true, LOAD, &a);
+	bool direct = all_direct(w, space, &a, bytes);
 	EACH {
 		if (!(e >> l & 1))
 			continue;
-		bool dropped;
-		uint8_t *p = locate(w, in, space, a.address[l], bytes, l, &dropped);
+		bool dropped = false;
+		uint8_t *p = direct ? (uint8_t *)(uintptr_t)a.address[l]
+		                    : locate(w, in, space, a.address[l], bytes, l, &dropped);
 		uint8_t buf[16] = {0};
 		if (p)
 			memcpy(buf, p, bytes);
@@ -173,6 +193,7 @@ static void store(struct wave *w, const struct insn *in, enum space space)
 	unsigned f = FORMAT(in->op), bytes = format_bytes(f);
 	uint32_t e = exec_mask(w);
 	addresses(w, in, space, false, STORE, &a);
+	bool direct = all_direct(w, space, &a, bytes);
 	const struct operand *s = &in->o[a.data];
 	EACH {
 		if (!(e >> l & 1))
@@ -184,8 +205,9 @@ static void store(struct wave *w, const struct insn *in, enum space space)
 		}
 		if (f == D16_HI_B8 || f == D16_HI_STORE_B16)
 			memmove(buf, buf + 2, 2);
-		bool dropped;
-		uint8_t *p = locate(w, in, space, a.address[l], bytes, l, &dropped);
+		bool dropped = false;
+		uint8_t *p = direct ? (uint8_t *)(uintptr_t)a.address[l]
+		                    : locate(w, in, space, a.address[l], bytes, l, &dropped);
 		if (p)
 			memcpy(p, buf, bytes);
 		else if (!dropped)
@@ -373,6 +395,51 @@ static void ds(struct wave *w, const struct insn *in)
 			}
 		}
 		vset32(w, &in->o[0], out, e);
+		return;
+	}
+	if ((kind == DS_LOAD || kind == DS_STORE) && (f == B32 || f == B64 || f == B128)) {
+		/* The common accesses, without the general path's per-lane choices. */
+		unsigned words = format_bytes(f) / 4;
+		const struct operand *ao = &in->o[kind == DS_LOAD ? 1 : 0], *vo = &in->o[kind == DS_LOAD ? 0 : 1];
+		vget32(w, ao, addr);
+		EACH {
+			if (!(e >> l & 1))
+				continue;
+			uint64_t at = (uint64_t)addr[l] + (uint32_t)in->offset;
+			uint8_t *p = lds_at(wg, at, words * 4);
+			for (unsigned k = 0; k < words; k++) {
+				uint32_t *v = &w->v[(vo->reg + k) & 255][l];
+				if (kind == DS_STORE) {
+					if (p)
+						memcpy(p + 4 * k, v, 4);
+				} else if (p) {
+					memcpy(v, p + 4 * k, 4);
+				} else {
+					*v = 0;
+				}
+			}
+		}
+		return;
+	}
+	if ((kind == DS_LOAD2 || kind == DS_LOAD2_64) && (f == B32 || f == B64)) {
+		unsigned words = f == B64 ? 2 : 1;
+		uint32_t scale = words * 4 * (kind == DS_LOAD2_64 ? 64 : 1);
+		uint32_t off[2] = {in->offset0 * scale, in->offset1 * scale};
+		vget32(w, &in->o[1], addr);
+		EACH {
+			if (!(e >> l & 1))
+				continue;
+			for (unsigned k = 0; k < 2; k++) {
+				uint8_t *p = lds_at(wg, (uint64_t)addr[l] + off[k], words * 4);
+				for (unsigned i = 0; i < words; i++) {
+					uint32_t *v = &w->v[(in->o[0].reg + k * words + i) & 255][l];
+					if (p)
+						memcpy(v, p + 4 * i, 4);
+					else
+						*v = 0;
+				}
+			}
+		}
 		return;
 	}
 	bool rtn = kind == DS_LOAD || kind == DS_LOAD2 || kind == DS_LOAD2_64 ||

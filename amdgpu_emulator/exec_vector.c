@@ -290,23 +290,24 @@ static void vop_carry(struct wave *w, const struct insn *in)
 	if (in->dpp)
 		mask &= dpp_apply(w, in, a);
 	vget32(w, &in->o[3], b);
-	EACH {
-		uint64_t x = a[l], y = b[l], ci = cin >> l & 1, t;
-		bool c;
-		switch ((enum carry)in->op) {
-		case ADD_CO: t = x + y; c = t >> 32; break;
-		case SUB_CO: t = x - y; c = y > x; break;
-		case SUBREV_CO: t = y - x; c = x > y; break;
-		case ADD_CO_CI: t = x + y + ci; c = t >> 32; break;
-		case SUB_CO_CI: t = x - y - ci; c = y + ci > x; break;
-		default: t = y - x - ci; c = x + ci > y; break;
-		}
-		if (in->clamp && c)
-			t = in->op == ADD_CO || in->op == ADD_CO_CI ? 0xffffffffu : 0;
-		r[l] = (uint32_t)t;
-		if (c && (mask >> l & 1))
-			out |= 1u << l;
+	uint64_t t[LANES];
+	bool adds = in->op == ADD_CO || in->op == ADD_CO_CI;
+	/* The lane loops are kept free of the choice, so that they vectorize. */
+	switch ((enum carry)in->op) {
+	case ADD_CO: EACH t[l] = (uint64_t)a[l] + b[l]; break;
+	case SUB_CO: EACH t[l] = (uint64_t)a[l] - b[l]; break;
+	case SUBREV_CO: EACH t[l] = (uint64_t)b[l] - a[l]; break;
+	case ADD_CO_CI: EACH t[l] = (uint64_t)a[l] + b[l] + (cin >> l & 1); break;
+	case SUB_CO_CI: EACH t[l] = (uint64_t)a[l] - b[l] - (cin >> l & 1); break;
+	case SUBREV_CO_CI: EACH t[l] = (uint64_t)b[l] - a[l] - (cin >> l & 1); break;
 	}
+	/* bit 32 of the 64-bit result is the carry, or the borrow of a subtraction */
+	EACH {
+		bool c = t[l] >> 32 & 1;
+		out |= (uint32_t)c << l;
+		r[l] = in->clamp && c ? (adds ? 0xffffffffu : 0) : (uint32_t)t[l];
+	}
+	out &= mask;
 	vset32(w, &in->o[0], r, mask);
 	mask_set(w, &in->o[1], out);
 }
@@ -478,6 +479,25 @@ static void compare(struct wave *w, const struct insn *in)
 		if (in->dpp)
 			e &= dpp_apply(w, in, a32);
 	}
+	if (type == T_I32 || type == T_U32) {
+		/* The common compares, one loop per condition so that each vectorizes. */
+		bool s = type == T_I32;
+#define CMP32(test) EACH result |= (uint32_t)(s ? (int32_t)a32[l] test (int32_t)b32[l] \
+                                            : a32[l] test b32[l]) << l
+		switch (c) {
+		case C_LT: CMP32(<); break;
+		case C_EQ: CMP32(==); break;
+		case C_LE: CMP32(<=); break;
+		case C_GT: CMP32(>); break;
+		case C_NE: case C_LG: CMP32(!=); break;
+		case C_GE: CMP32(>=); break;
+		case C_T: result = ~0u; break;
+		default: break;
+		}
+#undef CMP32
+		result &= e;
+		goto done;
+	}
 	EACH {
 		if (!(e >> l & 1))
 			continue;
@@ -535,6 +555,7 @@ static void compare(struct wave *w, const struct insn *in)
 		if (r)
 			result |= 1u << l;
 	}
+done:
 	if (x_form) {
 		w->s[SREG_EXEC_LO] = result;
 		if (first)

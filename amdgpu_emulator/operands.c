@@ -314,6 +314,10 @@ void vset32(struct wave *w, const struct operand *o, const uint32_t in[LANES], u
 	if (o->kind != OPND_VGPR)
 		return;
 	uint32_t *d = w->v[o->reg];
+	if (mask == ~0u) {
+		memcpy(d, in, LANES * 4);
+		return;
+	}
 	for (int l = 0; l < LANES; l++)
 		if (mask >> l & 1)
 			d[l] = in[l];

@@ -307,8 +307,13 @@ static int run_family(const char *processor, const char *family, const char *ptx
 	snprintf(line, sizeof line, "sweep %s: %llu instructions x modifiers, %llu inputs, %llu failures",
 	         name, (unsigned long long)kernels, (unsigned long long)elements,
 	         (unsigned long long)failures);
-	printf("%s (%llu kernels failed; build %.1f s, run %.1f s)\n", line,
-	       (unsigned long long)failed_kernels, built - start, now() - built);
+	double ran = now() - built;
+	printf("%s (%llu kernels failed; build %.1f s, run %.1f s", line,
+	       (unsigned long long)failed_kernels, built - start, ran);
+	if (processor)
+		printf("; %.3g wave instructions emulated, %.3g a second", (double)zc_emu_instructions_executed(),
+		       (double)zc_emu_instructions_executed() / ran);
+	printf(")\n");
 	if (!only) {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%s.summary", summary_dir, name);
