@@ -322,9 +322,10 @@ static void vop_mad64(struct wave *w, const struct insn *in)
 	vget64(w, &in->o[4], c);
 	EACH {
 		if (in->op) {
+			/* D1 is bit 64 of the 65-bit signed sum, as the pseudo-code has it */
 			__int128 t = (__int128)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + (int64_t)c[l];
 			r[l] = (uint64_t)t;
-			if ((t > INT64_MAX || t < INT64_MIN) && (mask >> l & 1))
+			if (((unsigned __int128)t >> 64 & 1) && (mask >> l & 1))
 				out |= 1u << l;
 		} else {
 			unsigned __int128 t = (unsigned __int128)((uint64_t)a[l] * b[l]) + c[l];
