@@ -1,6 +1,7 @@
 #!/bin/sh
 # The main job on the bundled example: build a CUDA program with nvcc, convert it, and run
-# the converted program (here on the CPU driver: no GPU is needed). Usage:
+# the converted program (on the CPU driver: no GPU is needed), then its AMD code for gfx1100
+# on the emulator. Usage:
 # examples/run.sh [BUILD_DIR]
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,3 +17,5 @@ mkdir -p "$out"
 "$tool" inspect "$out/vector_add-amd" | sed -n '/AOT image/,$p'
 # The converted binary finds libcuda.so.1 beside it; with no AMD GPU it runs on the CPU.
 "$out/vector_add-amd"
+# Its gfx1100 code object, through the driver's HIP path, on the emulator.
+"$tool" run --emulate=gfx1100 -- "$out/vector_add-amd"
