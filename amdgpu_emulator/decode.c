@@ -573,6 +573,22 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 	return ZC_EMU_OK;
 }
 
+size_t zc_emu_unemulated(const struct zc_emu_object *o,
+                         void (*each)(const char *text, uint64_t address, void *arg), void *arg)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; i < o->ncode; i++) {
+		const struct insn *in = &o->code[i];
+		/* words the disassembler could not read are data, never executed */
+		if (in->exec != not_decoded || strncmp(in->text, ".long ", 6) == 0)
+			continue;
+		n++;
+		if (each)
+			each(in->text, in->address, arg);
+	}
+	return n;
+}
+
 bool emu_find_opcode(const char *name, struct opcode *out)
 {
 	const struct opcode *tables[] = {emu_scalar_opcodes, emu_vector_opcodes, emu_float_opcodes,

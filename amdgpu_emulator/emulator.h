@@ -74,6 +74,12 @@ enum zc_emu_status zc_emu_launch(const struct zc_emu_kernel *kernel,
 void zc_emu_map(const void *base, size_t size);
 void zc_emu_unmap(const void *base);
 
+/* Calls EACH with the text (as LLVM prints it) and address of every instruction of the code
+ * object that the emulator cannot run, and returns how many there are: what a launch that
+ * reaches one of them would fail on. */
+size_t zc_emu_unemulated(const struct zc_emu_object *object,
+                         void (*each)(const char *text, uint64_t address, void *arg), void *arg);
+
 /* Instructions executed so far by all launches of this process, summed over waves: what the
  * speed benchmark divides by time. */
 uint64_t zc_emu_instructions_executed(void);

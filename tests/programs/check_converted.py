@@ -1,7 +1,9 @@
 """Static checks of every code object in a converted binary (the same checks the fixture
 tests make): code object v5, one descriptor per kernel of the image's table, kernarg size
 from the PTX parameters, wave32, no hidden hostcall/heap/queue arguments, no s_trap where
-the PTX has no trap. Usage: check_converted.py ZLUDA_CONVERT CONVERTED_FILE"""
+the PTX has no trap, and, with CHECK_DECODED (tests/emulator's check_decoded), that the
+emulator implements every instruction. Usage:
+check_converted.py ZLUDA_CONVERT CONVERTED_FILE [CHECK_DECODED]"""
 import json
 import os
 import subprocess
@@ -14,6 +16,8 @@ import check_fixture  # noqa: E402
 
 def main():
     tool, converted = sys.argv[1], sys.argv[2]
+    if len(sys.argv) > 3:
+        check_fixture.CHECK_DECODED = sys.argv[3]
     doc = json.loads(subprocess.run([tool, "inspect", "--json", converted], check=True,
                                     capture_output=True, text=True).stdout)
     image = doc["aot_image"]
