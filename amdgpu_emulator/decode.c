@@ -227,12 +227,49 @@ static bool parse_sendmsg(const char *text, struct insn *in)
 	return *e == 0;
 }
 
+/* ds_swizzle's offset as LLVM prints it, back to the encoding's 16 bits: QUAD_PERM (bit 15
+ * and four 2-bit lane selects), FFT (0xe000 | mask), or the bit-mask mode's and, or and xor
+ * masks (bits 4:0, 9:5, 14:10), which SWAP, REVERSE, BROADCAST and BITMASK_PERM spell. */
+static bool parse_swizzle(const char *t, struct insn *in)
+{
+	unsigned a, b, c, d;
+	char mask[8];
+	if (sscanf(t, "QUAD_PERM,%u,%u,%u,%u)", &a, &b, &c, &d) == 4) {
+		in->offset = (int32_t)(0x8000u | (a & 3) | (b & 3) << 2 | (c & 3) << 4 | (d & 3) << 6);
+	} else if (sscanf(t, "FFT,%u)", &a) == 1) {
+		in->offset = (int32_t)(0xe000u | (a & 31));
+	} else if (sscanf(t, "SWAP,%u)", &a) == 1) {
+		in->offset = (int32_t)(0x1fu | (a & 31) << 10);
+	} else if (sscanf(t, "REVERSE,%u)", &a) == 1 && a >= 1) {
+		in->offset = (int32_t)(0x1fu | ((a - 1) & 31) << 10);
+	} else if (sscanf(t, "BROADCAST,%u,%u)", &a, &b) == 2 && a >= 1) {
+		in->offset = (int32_t)((0x1fu & ~(a - 1)) | (b & 31) << 5);
+	} else if (sscanf(t, "BITMASK_PERM,\"%5[01pi]\")", mask) == 1 && strlen(mask) == 5) {
+		unsigned and_mask = 0, or_mask = 0, xor_mask = 0;
+		for (int i = 0; i < 5; i++) {
+			unsigned bit = 1u << (4 - i);
+			if (mask[i] == '1')
+				or_mask |= bit;
+			else if (mask[i] == 'p')
+				and_mask |= bit;
+			else if (mask[i] == 'i')
+				and_mask |= bit, xor_mask |= bit;
+		}
+		in->offset = (int32_t)(and_mask | or_mask << 5 | xor_mask << 10);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static bool parse_modifier(const char *m, struct insn *in)
 {
 	const char *v = strchr(m, ':');
 	if (v)
 		v++;
-	if (strncmp(m, "offset:", 7) == 0) {
+	if (strncmp(m, "offset:swizzle(", 15) == 0) {
+		return parse_swizzle(v + 8, in);
+	} else if (strncmp(m, "offset:", 7) == 0) {
 		in->offset = (int32_t)strtol(v, NULL, 0);
 	} else if (strncmp(m, "offset0:", 8) == 0) {
 		in->offset0 = (uint8_t)strtoul(v, NULL, 0);

@@ -368,6 +368,19 @@ static void vmem(struct wave *w, const struct insn *in)
  * the two-address forms. Out-of-range reads give 0 and writes are dropped. */
 enum ds { DS_LOAD, DS_STORE, DS_LOAD2, DS_STORE2, DS_LOAD2_64, DS_STORE2_64, DS_ATOMIC,
           DS_ATOMIC_RTN, DS_BPERMUTE, DS_PERMUTE, DS_CMPST, DS_CMPST_RTN, DS_SWIZZLE };
+
+/* ds_swizzle's source lane for lane L, from the encoded offset. */
+static unsigned swizzle_lane(uint32_t offset, unsigned l)
+{
+	if (offset >= 0xe000) {  /* FFT */
+		unsigned mask = offset & 31, r = bit_reverse32(l & 31) >> 27;
+		return (r >> __builtin_popcount(mask) | (l & mask)) & 31;
+	}
+	if (offset & 0x8000)      /* quad permute */
+		return (l & ~3u) | (offset >> (2 * (l & 3)) & 3);
+	unsigned and_mask = offset & 31, or_mask = offset >> 5 & 31, xor_mask = offset >> 10 & 31;
+	return ((l & and_mask) | or_mask) ^ xor_mask;
+}
 #define DS(kind, format, atomic) ((kind) | (format) << 4 | (atomic) << 9)
 
 static uint8_t *lds_at(struct workgroup *wg, uint64_t address, unsigned bytes)
@@ -380,6 +393,17 @@ static void ds(struct wave *w, const struct insn *in)
 	unsigned kind = in->op & 15, f = in->op >> 4 & 31, op = in->op >> 9 & 31;
 	uint32_t e = exec_mask(w), addr[LANES];
 	struct workgroup *wg = w->wg;
+	if (kind == DS_SWIZZLE) {
+		/* a lane whose source is inactive reads 0 */
+		uint32_t data[LANES], out[LANES];
+		vget32(w, &in->o[1], data);
+		EACH {
+			unsigned j = swizzle_lane((uint32_t)in->offset & 0xffff, (unsigned)l);
+			out[l] = e >> j & 1 ? data[j] : 0;
+		}
+		vset32(w, &in->o[0], out, e);
+		return;
+	}
 	if (kind == DS_BPERMUTE || kind == DS_PERMUTE) {
 		uint32_t data[LANES], out[LANES];
 		vget32(w, &in->o[1], addr);
@@ -632,7 +656,7 @@ const struct opcode emu_memory_opcodes[] = {
 	{"ds_store_2addr_b64", ds, DS(DS_STORE2, B64, 0)},
 	{"ds_store_2addr_stride64_b32", ds, DS(DS_STORE2_64, B32, 0)},
 	{"ds_store_2addr_stride64_b64", ds, DS(DS_STORE2_64, B64, 0)},
-	{"ds_bpermute_b32", ds, DS(DS_BPERMUTE, B32, 0)}, {"ds_permute_b32", ds, DS(DS_PERMUTE, B32, 0)},
+	{"ds_swizzle_b32", ds, DS(DS_SWIZZLE, B32, 0)}, {"ds_bpermute_b32", ds, DS(DS_BPERMUTE, B32, 0)}, {"ds_permute_b32", ds, DS(DS_PERMUTE, B32, 0)},
 	DS_ATOMICS("add", "u32", B32, A_ADD), DS_ATOMICS("add", "u64", B64, A_ADD),
 	DS_ATOMICS("sub", "u32", B32, A_SUB), DS_ATOMICS("sub", "u64", B64, A_SUB),
 	DS_ATOMICS("min", "i32", B32, A_MIN_I), DS_ATOMICS("min", "i64", B64, A_MIN_I),

@@ -1,7 +1,11 @@
 """DS_BPERMUTE_B32 and DS_PERMUTE_B32, as their pseudo-code says: the lane is
 (ADDR + OFFSET) / 4 % 32; bpermute reads the source lane only if EXEC has it (else 0);
 permute sends only from active lanes, the highest-numbered sender winning; both write
-only active lanes."""
+only active lanes. DS_SWIZZLE_B32 with the offset's modes as the guide defines them: bit 15
+set, four 2-bit selects within each quad; at 0xe000 and above, FFT (lane j = the lane's 5
+bits reversed, shifted right by the mask's count of ones, or'ed with lane & mask); else the
+bit-mask mode, ((lane & and) | or) ^ xor with the masks in bits 4:0, 9:5 and 14:10. An
+inactive source lane reads 0."""
 from emutest import Kernel, KEEP
 
 PRESET = 0xaaaa
@@ -81,4 +85,47 @@ def permute(t):
     return k
 
 
-CASES = [bpermute, permute]
+def swizzle_model(offset):
+    def source(i):
+        if offset >= 0xe000:
+            mask = offset & 31
+            r = int(format(i & 31, "05b")[::-1], 2)
+            return (r >> bin(mask).count("1")) | (i & mask)
+        if offset & 0x8000:
+            return (i & ~3) | (offset >> (2 * (i & 3)) & 3)
+        return ((i & (offset & 31)) | (offset >> 5 & 31)) ^ (offset >> 10 & 31)
+    out = []
+    for i in range(32):
+        if not EXEC >> i & 1:
+            out.append(KEEP)
+            continue
+        j = source(i)
+        out.append(data(j) if EXEC >> j & 1 else 0)
+    return out
+
+
+# QUAD_PERM 3,2,1,0; SWAP 1; BROADCAST 32 of lane 7; REVERSE 16; BITMASK_PERM "1p000";
+# FFT 3; a bit mask with all three masks (and 0x0f, or 0x10, xor 0x05)
+SWIZZLES = [0x801b, 0x041f, 0x00e0, 0x3c1f, 0x0218, 0xe003, 0x160f]
+
+
+def swizzle(t):
+    k = Kernel(t, "swizzle")
+    setup(k, [0] * 32)
+    regs = ["v%d" % (4 + i) for i in range(len(SWIZZLES))]
+    for r in regs:
+        k.asm(f"v_mov_b32 {r}, {PRESET:#x}")
+    k.asm("s_mov_b32 exec_lo, %#x" % EXEC)
+    for r, off in zip(regs, SWIZZLES):
+        k.asm(f"ds_swizzle_b32 {r}, v2 offset:{off:#x}")
+    k.asm("""
+        WAIT_DS
+        s_mov_b32 exec_lo, -1
+    """)
+    fix = lambda vs: [PRESET if v == KEEP else v for v in vs]
+    for r, off in zip(regs, SWIZZLES):
+        k.check_v(r, fix(swizzle_model(off)))
+    return k
+
+
+CASES = [bpermute, permute, swizzle]
