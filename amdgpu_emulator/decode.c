@@ -276,7 +276,9 @@ static bool parse_modifier(const char *m, struct insn *in)
 	} else if (strncmp(m, "offset1:", 8) == 0) {
 		in->offset1 = (uint8_t)strtoul(v, NULL, 0);
 	} else if (strcmp(m, "glc") == 0 || strcmp(m, "sc0") == 0 ||
-	           strcmp(m, "th:TH_ATOMIC_RETURN") == 0) {
+	           (strncmp(m, "th:TH_ATOMIC_", 13) == 0 && strstr(m, "RETURN"))) {
+		/* gfx12 says that an atomic returns in its temporal hint (TH_ATOMIC_RETURN,
+		 * TH_ATOMIC_NT_RETURN, ...), gfx10 and gfx11 with glc */
 		in->glc = 1;
 	} else if (strcmp(m, "offen") == 0) {
 		in->offen = 1;
