@@ -11,7 +11,14 @@
 #include "driver.h"
 #include "exports.h"
 
-#define ZC_EXPORT __attribute__((visibility("default")))
+/* drv_cuda.c: hands the process to NVIDIA's driver (forward.S's entry points jump to it
+ * from then on); FOUND receives its path. NO_DEVICE when it is absent or finds no GPU. */
+CUresult zc_cuda_forward(char *found, size_t found_size);
+/* entry.c: chooses the process's driver once; true when it is NVIDIA's. */
+bool zc_select_driver(void);
+
+/* A driver API function: the exported entry point of its name is forward.S's. */
+#define ZC_EXPORT
 
 /* errors.c: the one error funnel. Every failure inside the stub ends as a CUresult made
  * here, which also tells the trace why. */

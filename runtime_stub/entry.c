@@ -2,6 +2,7 @@
  * cuDriverGetVersion, and cuGetProcAddress, which is how cudart finds everything else. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api.h"
 #include "procaddress.h"
@@ -27,9 +28,34 @@ start_driver(const struct zc_driver *driver)
 	return zc_devices_init(count);
 }
 
-/* ZLUDA_CONVERT_DRIVER=hip|host chooses; otherwise HIP when it finds a device, else the
- * CPU when a converted file of the process has code for it, else no device: a program
- * converted only for GPUs then fails the way it would on a machine without one. */
+/* The process's NVIDIA driver, when it was chosen (drv_cuda.c). */
+static bool forwarding;
+static char nvidia_driver_path[4096];
+
+static CUresult
+start_cuda(void)
+{
+	CUresult r = zc_cuda_forward(nvidia_driver_path, sizeof nvidia_driver_path);
+	forwarding = r == CUDA_SUCCESS;
+	return r;
+}
+
+/* Loading a HIP runtime costs tens of milliseconds, which a program on an NVIDIA machine
+ * with ROCm installed would pay at every start: HIP is tried only where ROCm's kernel
+ * driver is (/dev/kfd), or where ZLUDA_CONVERT_HIP_PATH names a runtime (the emulator's
+ * needs no GPU). */
+static bool
+amd_gpu_possible(void)
+{
+	const char *path = getenv("ZLUDA_CONVERT_HIP_PATH");
+	return (path && *path) || access("/dev/kfd", F_OK) == 0;
+}
+
+/* Once per process. ZLUDA_CONVERT_DRIVER=hip|cuda|host chooses; otherwise an AMD GPU
+ * through HIP, else an NVIDIA GPU through NVIDIA's own driver (the program then runs as
+ * the unconverted one, on its original fatbins), else the CPU when a converted file of the
+ * process has code for it, else no device: a program converted only for GPUs then fails
+ * the way it would on a machine without one. */
 static void
 select_driver(void)
 {
@@ -37,21 +63,34 @@ select_driver(void)
 
 	if (choice && strcmp(choice, "hip") == 0)
 		init_state.result = start_driver(&zc_hip_driver);
+	else if (choice && strcmp(choice, "cuda") == 0)
+		init_state.result = start_cuda();
 	else if (choice && strcmp(choice, "host") == 0)
 		init_state.result = start_driver(&zc_host_driver);
 	else if (choice && *choice)
 		init_state.result = stub_fail(CUDA_ERROR_NO_DEVICE,
-		                            "ZLUDA_CONVERT_DRIVER=%s is not hip or host", choice);
-	else if (start_driver(&zc_hip_driver) != CUDA_SUCCESS && zc_images_have_target("host"))
-		init_state.result = start_driver(&zc_host_driver);
-	else if (!zc_drv)
-		init_state.result = stub_fail(CUDA_ERROR_NO_DEVICE,
-		                            "no AMD GPU, and no converted file of this process has "
-		                            "code for the CPU (--offload-arch=host)");
-	else
+		                            "ZLUDA_CONVERT_DRIVER=%s is not hip, cuda or host", choice);
+	else if ((amd_gpu_possible() && start_driver(&zc_hip_driver) == CUDA_SUCCESS) ||
+	         start_cuda() == CUDA_SUCCESS)
 		init_state.result = CUDA_SUCCESS;
-	if (zc_tracing && zc_drv)
+	else if (zc_images_have_target("host"))
+		init_state.result = start_driver(&zc_host_driver);
+	else
+		init_state.result = stub_fail(CUDA_ERROR_NO_DEVICE,
+		                            "no AMD GPU, no NVIDIA GPU, and no converted file of this "
+		                            "process has code for the CPU (--offload-arch=host)");
+	if (zc_tracing && forwarding)
+		zc_trace_line("zluda-convert: using NVIDIA's driver %s: every call goes to it from "
+		              "here on, and is not traced", nvidia_driver_path);
+	else if (zc_tracing && zc_drv)
 		zc_trace_line("zluda-convert: using the %s driver", zc_drv->name);
+}
+
+bool
+zc_select_driver(void)
+{
+	pthread_once(&init_state.once, select_driver);
+	return forwarding;
 }
 
 CUresult
@@ -66,13 +105,16 @@ cuInit(unsigned int flags)
 {
 	if (flags != 0)
 		return TRACE(stub_fail(CUDA_ERROR_INVALID_VALUE, "flags must be 0"), "%u", flags);
-	pthread_once(&init_state.once, select_driver);
+	if (zc_select_driver())
+		return ZC_FORWARDED(cuInit)(flags);
 	return TRACE(init_state.result, "%u", flags);
 }
 
 ZC_EXPORT CUresult
 cuDriverGetVersion(int *version)
 {
+	if (zc_select_driver())
+		return ZC_FORWARDED(cuDriverGetVersion)(version);
 	if (!version)
 		return TRACE(stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL version"), "NULL");
 	*version = ZC_DRIVER_VERSION;
@@ -152,6 +194,8 @@ get_proc_address(const char *symbol, void **pfn, int version, uint64_t flags, in
 ZC_EXPORT CUresult
 cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, uint64_t flags)
 {
+	if (zc_select_driver())
+		return ZC_FORWARDED(cuGetProcAddress)(symbol, pfn, cudaVersion, flags);
 	CUresult r = get_proc_address(symbol, pfn, cudaVersion, flags, NULL);
 
 	return TRACE(r, "\"%s\", %d, %llu", symbol ? symbol : "(null)", cudaVersion,
@@ -162,6 +206,8 @@ ZC_EXPORT CUresult
 cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, uint64_t flags,
                     int *symbolStatus)
 {
+	if (zc_select_driver())
+		return ZC_FORWARDED(cuGetProcAddress_v2)(symbol, pfn, cudaVersion, flags, symbolStatus);
 	CUresult r = get_proc_address(symbol, pfn, cudaVersion, flags, symbolStatus);
 
 	return TRACE(r, "\"%s\", %d, %llu", symbol ? symbol : "(null)", cudaVersion,

@@ -225,6 +225,8 @@ cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 	const char *name = "unknown";
 	CUresult r = CUDA_ERROR_INVALID_VALUE;
 
+	if (zc_select_driver())
+		return ZC_FORWARDED(cuGetExportTable)(ppExportTable, pExportTableId);
 	if (ppExportTable && pExportTableId) {
 		for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
 			if (memcmp(tables[i].guid, pExportTableId->bytes, 16) == 0) {

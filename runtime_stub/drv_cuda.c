@@ -1,0 +1,103 @@
+/* The cuda driver: when the machine's GPU is NVIDIA's, the whole process is handed to
+ * NVIDIA's own libcuda.so.1. It is found by full path the way the dynamic loader would
+ * find it, never this file itself; every exported entry point then jumps to NVIDIA's
+ * function of its name (forward.S), cuGetProcAddress answers with NVIDIA's functions and
+ * cuGetExportTable with NVIDIA's tables, so the program runs as the unconverted one did, on
+ * its original fatbins. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "api.h"
+#include "find_cuda.h"
+
+#define ZC_FUNCTION(name, params) 1 +
+void *zc_forward_table[(
+#include "exports.inc"
+	0)];
+#undef ZC_FUNCTION
+
+#define ZC_FUNCTION(name, params) #name,
+static const char *const forward_names[] = {
+#include "exports.inc"
+};
+#undef ZC_FUNCTION
+
+enum { FORWARD_COUNT = sizeof forward_names / sizeof forward_names[0] };
+
+/* What an entry point NVIDIA's driver lacks answers once the process is NVIDIA's. */
+static CUresult
+missing_in_driver(void)
+{
+	return CUDA_ERROR_NOT_FOUND;
+}
+
+/* Exported by this file only: what tells a copy of the stub from NVIDIA's driver. */
+__attribute__((visibility("default"))) const char zluda_convert_stub[] = ZC_VERSION;
+
+/* The stub's own file, to be told apart from NVIDIA's. */
+static bool
+is_this_file(const char *path)
+{
+	Dl_info info;
+	struct stat self, st;
+	return dladdr((void *)zluda_convert_stub, &info) && info.dli_fname &&
+	       stat(info.dli_fname, &self) == 0 && stat(path, &st) == 0 &&
+	       self.st_dev == st.st_dev && self.st_ino == st.st_ino;
+}
+
+struct candidate {
+	void *lib;
+	char why[512];
+};
+
+/* NVIDIA's library, loaded: not this file nor a copy of it, and a CUDA driver. DEEPBIND:
+ * NVIDIA's library keeps its own functions for its own calls, not the entry points of
+ * this one, which share their names. */
+static bool
+load_candidate(const char *path, void *arg)
+{
+	struct candidate *c = arg;
+	if (is_this_file(path))
+		return false;
+	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+	if (!lib) {
+		snprintf(c->why, sizeof c->why, "cannot load %s: %s", path, dlerror());
+		return false;
+	}
+	if (dlsym(lib, ZC_STUB_MARKER) || !dlsym(lib, "cuInit") || !dlsym(lib, "cuGetProcAddress_v2")) {
+		snprintf(c->why, sizeof c->why, "%s is not NVIDIA's driver", path);
+		dlclose(lib);
+		return false;
+	}
+	c->lib = lib;
+	return true;
+}
+
+CUresult
+zc_cuda_forward(char *found, size_t found_size)
+{
+	struct candidate c = {NULL, "NVIDIA's driver (libcuda.so.1) is not installed"};
+	char path[4096];
+
+	if (!zc_find_nvidia_driver(load_candidate, &c, path, sizeof path))
+		return stub_fail(CUDA_ERROR_NO_DEVICE, "%s", c.why);
+	CUresult (*init)(unsigned) = (CUresult(*)(unsigned))dlsym(c.lib, "cuInit");
+	CUresult (*count)(int *) = (CUresult(*)(int *))dlsym(c.lib, "cuDeviceGetCount");
+	int devices = 0;
+	CUresult r = init(0);
+	if (r == CUDA_SUCCESS && count)
+		r = count(&devices);
+	if (r != CUDA_SUCCESS || devices == 0) {
+		dlclose(c.lib);
+		return stub_fail(CUDA_ERROR_NO_DEVICE, "NVIDIA's driver %s finds no device (%d)", path, r);
+	}
+	for (int i = 0; i < FORWARD_COUNT; i++) {
+		void *f = dlsym(c.lib, forward_names[i]);
+		__atomic_store_n(&zc_forward_table[i], f ? f : (void *)missing_in_driver, __ATOMIC_RELEASE);
+	}
+	snprintf(found, found_size, "%s", path);
+	return CUDA_SUCCESS;
+}
