@@ -60,15 +60,18 @@ static bool
 load_candidate(const char *path, void *arg)
 {
 	struct candidate *c = arg;
-	if (is_this_file(path))
+	if (is_this_file(path)) {
+		snprintf(c->why, sizeof c->why, "%s is this program's zluda-convert driver, not NVIDIA's", path);
 		return false;
+	}
 	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
 	if (!lib) {
 		snprintf(c->why, sizeof c->why, "cannot load %s: %s", path, dlerror());
 		return false;
 	}
 	if (dlsym(lib, ZC_STUB_MARKER) || !dlsym(lib, "cuInit") || !dlsym(lib, "cuGetProcAddress_v2")) {
-		snprintf(c->why, sizeof c->why, "%s is not NVIDIA's driver", path);
+		snprintf(c->why, sizeof c->why, "%s is not NVIDIA's driver%s", path,
+		         dlsym(lib, ZC_STUB_MARKER) ? " but a copy of zluda-convert's" : "");
 		dlclose(lib);
 		return false;
 	}
