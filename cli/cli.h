@@ -44,5 +44,6 @@ int cmd_inspect(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ static const char usage_text[] =
 "       zluda-convert inspect FILE [--json]\n"
 "       zluda-convert extract FILE -o DIR\n"
 "       zluda-convert run [--emulate=PROCESSOR] [--] PROGRAM [ARGS...]\n"
+"       zluda-convert doctor [PROGRAM] [--json]\n"
 "\n"
 "Ahead-of-time rewriter for CUDA binaries: finds the fatbins that nvcc embedded in a\n"
 "Linux ELF or Windows PE executable or library, translates their PTX into AMD GPU code\n"
@@ -21,7 +22,8 @@ static const char usage_text[] =
 "convert (the default command):\n"
 "  FILE -o OUT              write the converted binary to OUT (never over FILE) and the\n"
 "                           runtime driver libcuda.so.1 beside it, found through the\n"
-"                           binary's $ORIGIN search path. OUT still runs on NVIDIA GPUs.\n"
+"                           binary's $ORIGIN search path. On an NVIDIA GPU, OUT runs\n"
+"                           its original fatbins through NVIDIA's own driver.\n"
 "                           FILE may also be a fatbin or PTX file a program loads with\n"
 "                           cuModuleLoad: OUT is then that file with the code appended.\n"
 "  --offload-arch=LIST      targets, comma-separated and repeatable; default\n"
@@ -55,6 +57,12 @@ static const char usage_text[] =
 "                           status are the program's; an instruction the emulator does\n"
 "                           not implement fails the launch with a message saying which.\n"
 "                           Everything after PROGRAM goes to the program.\n"
+"doctor [PROGRAM] [--json]  what this machine gives a converted program: the HIP runtime\n"
+"                           and NVIDIA's driver found, their devices, the driver the\n"
+"                           program would use and why, and whether PROGRAM and the\n"
+"                           converted libraries it loads have code for each device (the\n"
+"                           --offload-arch to add when not). Exit 0 when it would run on\n"
+"                           a GPU here, 1 when not.\n"
 "\n"
 "Options (anywhere on the command line; with run, before PROGRAM):\n"
 "  -v, --verbose            say more (notes about skipped data, files written); repeatable\n"
@@ -172,6 +180,8 @@ int main(int argc, char **argv)
 		return cmd_inspect(argc - 1, argv + 1);
 	if (strcmp(argv[0], "extract") == 0)
 		return cmd_extract(argc - 1, argv + 1);
+	if (strcmp(argv[0], "doctor") == 0)
+		return cmd_doctor(argc - 1, argv + 1);
 	if (strcmp(argv[0], "convert") == 0)
 		return cmd_convert(argc - 1, argv + 1);
 	return cmd_convert(argc, argv); /* `zluda-convert app -o app-amd`: convert is the default */

@@ -8,9 +8,11 @@ for gfx1100 and host, and run
 - with ZLUDA_CONVERT_DRIVER=host, and with the emulator's HIP runtime present: those win, and
   the stand-in hears nothing;
 - with ZLUDA_CONVERT_DRIVER=cuda and no NVIDIA driver, or the stub itself or a copy of it
-  named as one: no device, and the trace says why.
+  named as one: no device, and the trace says why;
+and zluda-convert doctor's report, exact, on this machine (no GPU) and with the stand-ins.
 
 usage: check_nvidia_path.py NVCC ZLUDA_CONVERT STUB_DIR FAKE_NVIDIA EMU_HIP SOURCE_DIR WORKDIR"""
+import json
 import os
 import re
 import subprocess
@@ -35,6 +37,62 @@ def probe(binary, work, tag, **env_add):
     p = subprocess.run([binary], capture_output=True, text=True, timeout=300, env=env, cwd="/")
     read = lambda f: open(f).read().splitlines() if os.path.exists(f) else []
     return p, read(log), read(trace)
+
+
+def doctor(tool, *args, **env_add):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("ZLUDA_CONVERT_", "ZC_EMU_")) and k != "LD_LIBRARY_PATH"}
+    env.update(env_add)
+    p = subprocess.run([tool, "doctor"] + list(args), capture_output=True, text=True, timeout=120, env=env)
+    return p.returncode, p.stdout + p.stderr
+
+
+def check_doctor(tool, program, fake, emu_hip):
+    """The machines CI runs on have no GPU: /dev/kfd is absent, no libcuda.so.1 is
+    installed. The stand-ins play the GPUs."""
+    none_hip = "HIP runtime: none (no AMD GPU driver (/dev/kfd is absent))\n"
+    none_nv = "NVIDIA driver: none (NVIDIA's driver (libcuda.so.1) is not installed)\n"
+    emu_hip_line = "HIP runtime: %s\n" % emu_hip
+    cases = [
+        ("no GPU, no program", [], {}, 1,
+         none_hip + none_nv +
+         "driver: none (no GPU; only programs converted with --offload-arch=host run, on the CPU)\n"
+         "does not run on a GPU here\n"),
+        ("no GPU", [program], {}, 1,
+         none_hip + none_nv +
+         "driver: host (no GPU; the program has code for the CPU (--offload-arch=host))\n"
+         "%s: converted\ndoes not run on a GPU here\n" % program),
+        ("NVIDIA", [program], {"ZLUDA_CONVERT_CUDA_PATH": fake}, 0,
+         none_hip + "NVIDIA driver: %s, version 13.0\n  device 0: Stand-in NVIDIA GPU (sm_90)\n" % fake +
+         "driver: cuda (no AMD GPU; the NVIDIA GPU runs the original fatbins through NVIDIA's driver)\n"
+         "%s: converted\nruns on a GPU here\n" % program),
+        ("AMD gfx1100", [program], {"ZLUDA_CONVERT_HIP_PATH": emu_hip, "ZC_EMU_PROCESSOR": "gfx1100",
+                                    "ZLUDA_CONVERT_CUDA_PATH": fake}, 0,
+         emu_hip_line + "  device 0: AMD Radeon RX 7900 XTX (gfx1100)\n" +
+         "NVIDIA driver: %s, version 13.0\n  device 0: Stand-in NVIDIA GPU (sm_90)\n" % fake +
+         "driver: hip (an AMD GPU comes first)\n%s: converted\nruns on a GPU here\n" % program),
+        ("AMD gfx1030", [program], {"ZLUDA_CONVERT_HIP_PATH": emu_hip, "ZC_EMU_PROCESSOR": "gfx1030"}, 1,
+         emu_hip_line + "  device 0: AMD Radeon RX 6900 XT (gfx1030)\n" + none_nv +
+         "driver: hip (an AMD GPU comes first)\n%s: converted\n" % program +
+         "  no code for AMD device 0 (gfx1030): convert it with --offload-arch=gfx1030\n"
+         "does not run on a GPU here\n"),
+    ]
+    problems = []
+    for what, args, env, want_rc, want in cases:
+        rc, out = doctor(tool, *args, **env)
+        if rc != want_rc or out != want:
+            problems.append("doctor, %s: exit %d, said\n%s\nwant exit %d and\n%s" % (what, rc, out, want_rc, want))
+    rc, out = doctor(tool, program, "--json", ZLUDA_CONVERT_CUDA_PATH=fake)
+    try:
+        doc = json.loads(out)
+        ok = (rc == 0 and doc["driver"] == "cuda" and doc["runs_on_gpu"] is True and
+              doc["nvidia"]["devices"] == [{"name": "Stand-in NVIDIA GPU", "processor": "sm_90"}] and
+              doc["files"][0]["nvidia_devices_with_code"] == [True])
+    except (ValueError, KeyError, IndexError):
+        ok = False
+    if not ok:
+        problems.append("doctor --json with the NVIDIA stand-in: exit %d, %s" % (rc, out))
+    return problems
 
 
 def main():
@@ -82,6 +140,7 @@ def main():
         p, log, trace = probe(converted, work, tag, ZLUDA_CONVERT_DRIVER="cuda", ZLUDA_CONVERT_CUDA_PATH=path)
         if p.returncode != 1 or "FAIL: cuInit(0) = 100" not in p.stdout or not any(why in l for l in trace):
             problems.append("%s: exit %d, stdout %r, trace %r" % (tag, p.returncode, p.stdout, trace))
+    problems += check_doctor(tool, converted, fake, emu_hip)
     for problem in problems:
         print("FAIL", problem)
     if not problems:

@@ -1,8 +1,9 @@
 /* A stand-in for NVIDIA's libcuda.so.1, for the stub's cuda driver in CI, which has no
  * NVIDIA GPU: one device, memory that is host memory, launches that run nothing, and one
  * line per call in the file FAKE_NVIDIA_LOG names, with the pointers it was handed. Only
- * what driver_probe.cu calls, and the entry points cudart reaches first, which say that
- * this driver has no export tables (cudart then gives up, after its calls have come here). */
+ * what driver_probe.cu and zluda-convert doctor call, and the entry points cudart reaches
+ * first, which say that this driver has no export tables (cudart then gives up, after its
+ * calls have come here). */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +34,21 @@ EXPORT CUresult cuInit(unsigned flags) { log_line("cuInit %u", flags); return OK
 EXPORT CUresult cuDriverGetVersion(int *v) { log_line("cuDriverGetVersion"); *v = 13000; return OK; }
 EXPORT CUresult cuDeviceGetCount(int *n) { log_line("cuDeviceGetCount"); *n = 1; return OK; }
 EXPORT CUresult cuDeviceGet(int *d, int ordinal) { log_line("cuDeviceGet %d", ordinal); *d = ordinal; return ordinal ? INVALID_VALUE : OK; }
+
+EXPORT CUresult cuDeviceGetName(char *name, int len, int dev)
+{
+	log_line("cuDeviceGetName %d", dev);
+	snprintf(name, (size_t)len, "Stand-in NVIDIA GPU");
+	return OK;
+}
+
+/* compute capability 9.0 */
+EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, int dev)
+{
+	log_line("cuDeviceGetAttribute %d %d", attribute, dev);
+	*value = attribute == 75 ? 9 : 0;
+	return OK;
+}
 
 static int context;
 EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev) { log_line("cuDevicePrimaryCtxRetain %d", dev); *ctx = &context; return OK; }
