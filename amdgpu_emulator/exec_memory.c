@@ -144,6 +144,31 @@ static bool all_direct(const struct wave *w, enum space space, const struct acce
 	return e && hi < SHARED_APERTURE && emu_mapped(lo, hi - lo + bytes);
 }
 
+/* What a load of FORMAT puts in lane L's registers from REG on: whole dwords, a byte or
+ * half-word extended, or a d16 half with the other half kept. */
+static void put_loaded(struct wave *w, unsigned reg, int l, unsigned f, const uint8_t *buf)
+{
+	uint32_t *r = &w->v[reg][l], word;
+	memcpy(&word, buf, 4);
+	switch (f) {
+	case U8: *r = buf[0]; break;
+	case I8: *r = (uint32_t)(int32_t)(int8_t)buf[0]; break;
+	case U16: *r = word & 0xffff; break;
+	case I16: *r = (uint32_t)(int32_t)(int16_t)word; break;
+	case D16_B16: *r = (*r & 0xffff0000u) | (word & 0xffff); break;
+	case D16_HI_B16: *r = (*r & 0xffff) | word << 16; break;
+	case D16_U8: *r = (*r & 0xffff0000u) | buf[0]; break;
+	case D16_I8: *r = (*r & 0xffff0000u) | (uint16_t)(int8_t)buf[0]; break;
+	case D16_HI_U8: *r = (*r & 0xffff) | (uint32_t)buf[0] << 16; break;
+	case D16_HI_I8: *r = (*r & 0xffff) | (uint32_t)(uint16_t)(int8_t)buf[0] << 16; break;
+	default:
+		for (unsigned k = 0; k < format_bytes(f) / 4; k++) {
+			memcpy(&word, buf + 4 * k, 4);
+			w->v[(reg + k) & 255][l] = word;
+		}
+	}
+}
+
 static void load(struct wave *w, const struct insn *in, enum space space)
 {
 	struct access a;
@@ -163,27 +188,7 @@ static void load(struct wave *w, const struct insn *in, enum space space)
 			memcpy(buf, p, bytes);
 		else if (!dropped)
 			return;
-		uint32_t *r = &w->v[d->reg][l];
-		uint32_t word;
-		memcpy(&word, buf, 4);
-		switch (f) {
-		case B32: case B64: case B96: case B128:
-			for (unsigned k = 0; k < bytes / 4; k++) {
-				memcpy(&word, buf + 4 * k, 4);
-				w->v[(d->reg + k) & 255][l] = word;
-			}
-			break;
-		case U8: *r = buf[0]; break;
-		case I8: *r = (uint32_t)(int32_t)(int8_t)buf[0]; break;
-		case U16: *r = word & 0xffff; break;
-		case I16: *r = (uint32_t)(int32_t)(int16_t)word; break;
-		case D16_B16: *r = (*r & 0xffff0000u) | (word & 0xffff); break;
-		case D16_HI_B16: *r = (*r & 0xffff) | word << 16; break;
-		case D16_U8: *r = (*r & 0xffff0000u) | buf[0]; break;
-		case D16_I8: *r = (*r & 0xffff0000u) | (uint16_t)(int8_t)buf[0]; break;
-		case D16_HI_U8: *r = (*r & 0xffff) | (uint32_t)buf[0] << 16; break;
-		case D16_HI_I8: *r = (*r & 0xffff) | (uint32_t)(uint16_t)(int8_t)buf[0] << 16; break;
-		}
+		put_loaded(w, d->reg, l, f, buf);
 	}
 }
 
@@ -482,25 +487,7 @@ static void ds(struct wave *w, const struct insn *in)
 			uint8_t buf[16] = {0};
 			if (p)
 				memcpy(buf, p, bytes);
-			uint32_t *r = &w->v[in->o[0].reg][l], word;
-			memcpy(&word, buf, 4);
-			switch (f) {
-			case U8: *r = buf[0]; break;
-			case I8: *r = (uint32_t)(int32_t)(int8_t)buf[0]; break;
-			case U16: *r = word & 0xffff; break;
-			case I16: *r = (uint32_t)(int32_t)(int16_t)word; break;
-			case D16_B16: *r = (*r & 0xffff0000u) | (word & 0xffff); break;
-			case D16_HI_B16: *r = (*r & 0xffff) | word << 16; break;
-			case D16_U8: *r = (*r & 0xffff0000u) | buf[0]; break;
-			case D16_I8: *r = (*r & 0xffff0000u) | (uint16_t)(int8_t)buf[0]; break;
-			case D16_HI_U8: *r = (*r & 0xffff) | (uint32_t)buf[0] << 16; break;
-			case D16_HI_I8: *r = (*r & 0xffff) | (uint32_t)(uint16_t)(int8_t)buf[0] << 16; break;
-			default:
-				for (unsigned k = 0; k < bytes / 4; k++) {
-					memcpy(&word, buf + 4 * k, 4);
-					w->v[(in->o[0].reg + k) & 255][l] = word;
-				}
-			}
+			put_loaded(w, in->o[0].reg, l, f, buf);
 			break;
 		}
 		case DS_STORE: {
