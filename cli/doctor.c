@@ -307,7 +307,7 @@ int cmd_doctor(int argc, char **argv)
 		if (strcmp(argv[i], "--json") == 0)
 			as_json = true;
 		else if (argv[i][0] == '-')
-			fail_usage("doctor: unknown option %s", argv[i]);
+			fail_usage("doctor: unknown option '%s'", argv[i]);
 		else if (program)
 			fail_usage("doctor: one PROGRAM at most");
 		else

@@ -76,6 +76,11 @@ CASES = {
     "run_missing_program": (["run", "--emulate", "gfx1200", "{tmp}/missing", "-v"], 127, "",
                             "zluda-convert: {tmp}/missing: cannot run: No such file or directory\n"),
     "run_no_program": (["run", "--emulate=gfx1100"], 2, "", "zluda-convert: run: no program given\n" + TRY),
+    "doctor_unknown_option": (["doctor", "--jsn"], 2, "",
+                              "zluda-convert: doctor: unknown option '--jsn'\n" + TRY),
+    "doctor_two_programs": (["doctor", "a", "b"], 2, "", "zluda-convert: doctor: one PROGRAM at most\n" + TRY),
+    "doctor_missing_program": (["doctor", "{tmp}/missing"], 1, "",
+                               "zluda-convert: {tmp}/missing: cannot open: No such file or directory\n"),
     "run_unknown_option": (["run", "--emulat=gfx1100", "true"], 2, "",
                            "zluda-convert: run: unknown option '--emulat=gfx1100'\n" + TRY),
     # the environment the program gets (the runtime's path absolute), its own arguments
