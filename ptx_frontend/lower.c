@@ -21,6 +21,29 @@ void *lower_alloc(size_t size)
 	return p;
 }
 
+const char *lower_name(struct lower *L, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n + 1 > L->name_buffer_size) {
+		char *grown = realloc(L->name_buffer, (size_t)n + 1);
+		if (!grown) {
+			fputs("zluda-convert: out of memory\n", stderr);
+			abort();
+		}
+		L->name_buffer = grown;
+		L->name_buffer_size = (size_t)n + 1;
+	}
+	va_start(ap, fmt);
+	vsnprintf(L->name_buffer, L->name_buffer_size, fmt, ap);
+	va_end(ap);
+	return L->name_buffer;
+}
+
 _Noreturn void lower_fail(struct lower *L, const char *fmt, ...)
 {
 	va_list ap;
@@ -414,11 +437,18 @@ static LLVMValueRef symbol_number(struct lower *L, struct sym *s, enum ptx_type 
 	return coerce(L, symbol_address(L, s, &as), t, false);
 }
 
+/* {%r} of one register is that register (nvcc writes ld.relaxed.gpu.u64 {%rd1}, [%rd2]). */
+static const struct ptx_operand *unbraced(const struct ptx_operand *o)
+{
+	return o->kind == PTX_OP_BRACES && o->count == 1 ? &o->items[0] : o;
+}
+
 LLVMValueRef operand_value(struct lower *L, const struct ptx_operand *o, enum ptx_type t)
 {
 	LLVMValueRef v;
 	struct sym *s;
 
+	o = unbraced(o);
 	if (o->kind != PTX_OP_NAME)
 		return immediate(L, o, t);
 	s = sym_lookup(L, o->name);
@@ -451,6 +481,7 @@ void operand_store(struct lower *L, const struct ptx_operand *o, LLVMValueRef v,
 {
 	struct sym *s;
 
+	o = unbraced(o);
 	if (o->kind == PTX_OP_SINK)
 		return;
 	if (o->kind != PTX_OP_NAME)

@@ -84,6 +84,8 @@ struct lower {
 	LLVMMetadataRef debug_file, debug_unit, debug_subprogram;
 	LLVMMetadataRef *debug_scopes;    /* per .file number, in the current function */
 	LLVMMetadataRef *debug_files;     /* per .file number, made on first use */
+	char *name_buffer;                /* lower_name's, freed when lowering ends */
+	size_t name_buffer_size;
 };
 
 /* lower.c */
@@ -91,6 +93,8 @@ _Noreturn void lower_fail(struct lower *L, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 _Noreturn void lower_unsupported(struct lower *L);
 void *lower_alloc(size_t size);
+/* A name made of parts, of any length, valid until the next call (sym_add copies it). */
+const char *lower_name(struct lower *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void symtab_init(struct symtab *t, uint32_t nbuckets);
 void symtab_free(struct symtab *t);
 struct sym *symtab_find(struct symtab *t, const char *name);

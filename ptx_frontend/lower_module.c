@@ -305,14 +305,9 @@ static void declare_local(struct lower *L, const struct ptx_var *v)
 		if (v->vector)
 			lower_fail(L, "vector registers are not supported yet ('%s')", v->name);
 		for (uint32_t i = 0; i < count; i++) {
-			char name[256];
-			struct sym *s;
+			const char *name = v->reg_count ? lower_name(L, "%s%u", v->name, i) : v->name;
+			struct sym *s = sym_add(L, &L->locals, name, SYM_REG);
 
-			if (v->reg_count)
-				snprintf(name, sizeof(name), "%s%u", v->name, i);
-			else
-				snprintf(name, sizeof(name), "%s", v->name);
-			s = sym_add(L, &L->locals, name, SYM_REG);
 			s->type = v->type;
 			s->llvm_type = ty;
 			s->value = entry_alloca(L, ty, 0, "");
@@ -333,9 +328,8 @@ static void declare_local(struct lower *L, const struct ptx_var *v)
 	    v->space == PTX_SPACE_CONST) {
 		/* A function-scope .shared (or .global) variable is a module variable under a
 		 * name no other function can write. */
-		char name[512];
+		const char *name = lower_name(L, "%s.%s", L->func->name, v->name);
 
-		snprintf(name, sizeof(name), "%s.%s", L->func->name, v->name);
 		declare_global_var(L, v, name);
 		{
 			struct sym *g = symtab_find(&L->globals, name), *s;
@@ -716,6 +710,7 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	L.scope_syms = NULL;
 	symtab_free(&L.globals);
 	symtab_free(&L.locals);
+	free(L.name_buffer);
 	if (!ok) {
 		LLVMDisposeModule(L.mod);
 		ptx_lowered_free(out);
