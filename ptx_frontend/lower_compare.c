@@ -28,26 +28,68 @@ static const struct compare_op *find_compare(struct lower *L)
 	lower_fail(L, "%s needs a comparison operator", L->insn->opcode);
 }
 
-/* .ftz on a comparison flushes subnormal inputs to zero first. */
+static bool is_packed(enum ptx_type t)
+{
+	return t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
+}
+
+/* The type a comparison of t happens in: <2 x half> / <2 x bfloat> for the packed types,
+ * whose registers are plain i32. */
+static LLVMTypeRef compare_type(struct lower *L, enum ptx_type t)
+{
+	if (t == PTX_TYPE_F16X2)
+		return LLVMVectorType(LLVMHalfTypeInContext(L->ctx), 2);
+	if (t == PTX_TYPE_BF16X2)
+		return LLVMVectorType(LLVMBFloatTypeInContext(L->ctx), 2);
+	return ll_type(L, t);
+}
+
+/* The smallest normal magnitude of a float type (each half of a packed one). */
+static double smallest_normal(enum ptx_type t)
+{
+	switch (t) {
+	case PTX_TYPE_F16: case PTX_TYPE_F16X2: return 0x1p-14;
+	case PTX_TYPE_BF16: case PTX_TYPE_BF16X2: case PTX_TYPE_F32: return 0x1p-126;
+	default: return 0;
+	}
+}
+
+/* A constant of a compare type: a splat for the packed ones. */
+static LLVMValueRef compare_const(struct lower *L, enum ptx_type t, double d)
+{
+	LLVMTypeRef ty = compare_type(L, t);
+
+	if (is_packed(t)) {
+		LLVMValueRef e = LLVMConstReal(LLVMGetElementType(ty), d), pair[2] = {e, e};
+		return LLVMConstVector(pair, 2);
+	}
+	return LLVMConstReal(ty, d);
+}
+
+/* .ftz on a comparison flushes subnormal inputs to zero first (f32, and f16 and each half
+ * of f16x2; bf16 has no .ftz form). */
 static LLVMValueRef compare_input(struct lower *L, unsigned i, enum ptx_type t)
 {
 	LLVMValueRef v = operand_value(L, op(L, i), t);
 
-	if (has_mod(L, "ftz") && t == PTX_TYPE_F32) {
-		LLVMTypeRef ty = ll_type(L, t);
+	if (is_packed(t))
+		v = LLVMBuildBitCast(L->b, v, compare_type(L, t), "");
+	if (has_mod(L, "ftz") && smallest_normal(t) != 0) {
+		LLVMTypeRef ty = compare_type(L, t);
 		LLVMValueRef abs = call_intrinsic(L, "llvm.fabs", &ty, 1, &v, 1);
-		LLVMValueRef tiny = LLVMBuildFCmp(L->b, LLVMRealOLT, abs, LLVMConstReal(ty, 0x1p-126), "");
-		v = LLVMBuildSelect(L->b, tiny, LLVMConstReal(ty, 0), v, "");
+		LLVMValueRef tiny = LLVMBuildFCmp(L->b, LLVMRealOLT, abs, compare_const(L, t, smallest_normal(t)), "");
+		v = LLVMBuildSelect(L->b, tiny, compare_const(L, t, 0), v, "");
 	}
 	return v;
 }
 
+/* The comparison: i1, or <2 x i1> (lower half first) for the packed types. */
 static LLVMValueRef compare(struct lower *L, enum ptx_type t, unsigned first)
 {
 	const struct compare_op *c = find_compare(L);
 	LLVMValueRef a = compare_input(L, first, t), b = compare_input(L, first + 1, t);
 
-	if (type_is_float(t)) {
+	if (type_is_float(t) || is_packed(t)) {
 		if (!c->real)
 			lower_fail(L, "comparison .%s is not defined for %s", c->name, ptx_type_name(t));
 		return LLVMBuildFCmp(L->b, c->real, a, b, "");
@@ -57,43 +99,88 @@ static LLVMValueRef compare(struct lower *L, enum ptx_type t, unsigned first)
 	return LLVMBuildICmp(L->b, type_is_signed(t) ? c->sint : c->uint, a, b, "");
 }
 
-/* setp.op[.bool].type p[|q], a, b[, {!}c]: q gets the complement of the comparison. */
+/* r BoolOp c for the optional fourth operand (c splat over a pair); r alone without it. */
+static LLVMValueRef combine(struct lower *L, LLVMValueRef r, LLVMValueRef c)
+{
+	if (!c)
+		return r;
+	if (has_mod(L, "and"))
+		return LLVMBuildAnd(L->b, r, c, "");
+	if (has_mod(L, "or"))
+		return LLVMBuildOr(L->b, r, c, "");
+	if (has_mod(L, "xor"))
+		return LLVMBuildXor(L->b, r, c, "");
+	lower_fail(L, "%s with a predicate operand needs .and, .or or .xor", L->insn->opcode);
+}
+
+static LLVMValueRef combining_predicate(struct lower *L, unsigned i, bool packed)
+{
+	LLVMValueRef c;
+
+	if (L->insn->nops <= i)
+		return NULL;
+	c = operand_value(L, op(L, i), PTX_TYPE_PRED);
+	if (packed) {
+		LLVMValueRef pair = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(c), 2));
+		pair = LLVMBuildInsertElement(L->b, pair, c, LLVMConstInt(ll_int(L, 32), 0, 0), "");
+		c = LLVMBuildInsertElement(L->b, pair, c, LLVMConstInt(ll_int(L, 32), 1, 0), "");
+	}
+	return c;
+}
+
+/* setp.op[.bool].type p[|q], a, b[, {!}c]: q gets the complement of the comparison; for
+ * f16x2/bf16x2 p compares the lower halves and q the upper ones, each combined with c. */
 static bool lower_setp(struct lower *L)
 {
 	enum ptx_type t = mod_type(L, 0);
 	const struct ptx_operand *dst = op(L, 0);
-	LLVMValueRef r = compare(L, t, 1), nr = LLVMBuildNot(L->b, r, "");
+	LLVMValueRef r = compare(L, t, 1), c = combining_predicate(L, 3, false), p, q;
 
-	if (L->insn->nops == 4) {
-		LLVMValueRef c = operand_value(L, op(L, 3), PTX_TYPE_PRED);
-
-		if (has_mod(L, "and"))
-			r = LLVMBuildAnd(L->b, r, c, ""), nr = LLVMBuildAnd(L->b, nr, c, "");
-		else if (has_mod(L, "or"))
-			r = LLVMBuildOr(L->b, r, c, ""), nr = LLVMBuildOr(L->b, nr, c, "");
-		else if (has_mod(L, "xor"))
-			r = LLVMBuildXor(L->b, r, c, ""), nr = LLVMBuildXor(L->b, nr, c, "");
-		else
-			lower_fail(L, "setp with a fourth operand needs .and, .or or .xor");
-	}
-	if (dst->kind == PTX_OP_PAIR) {
-		operand_store(L, &dst->items[0], r, PTX_TYPE_PRED);
-		operand_store(L, &dst->items[1], nr, PTX_TYPE_PRED);
+	if (L->insn->nops > 4)
+		lower_unsupported(L);
+	if (is_packed(t)) {
+		if (dst->kind != PTX_OP_PAIR)
+			lower_fail(L, "setp.%s needs a p|q destination", ptx_type_name(t));
+		p = LLVMBuildExtractElement(L->b, r, LLVMConstInt(ll_int(L, 32), 0, 0), "");
+		q = LLVMBuildExtractElement(L->b, r, LLVMConstInt(ll_int(L, 32), 1, 0), "");
 	} else {
-		operand_store(L, dst, r, PTX_TYPE_PRED);
+		p = r;
+		q = LLVMBuildNot(L->b, r, "");
+	}
+	p = combine(L, p, c);
+	if (dst->kind == PTX_OP_PAIR) {
+		operand_store(L, &dst->items[0], p, PTX_TYPE_PRED);
+		operand_store(L, &dst->items[1], combine(L, q, c), PTX_TYPE_PRED);
+	} else {
+		operand_store(L, dst, p, PTX_TYPE_PRED);
 	}
 	return true;
 }
 
-/* set.op.dtype.stype d, a, b: all ones (1.0 for f32) when true, else 0. */
+/* set.op[.bool].dtype.stype d, a, b[, {!}c]: 1.0 (f32, f16, bf16 destinations) or all ones
+ * when true, else 0; for f16x2/bf16x2 sources each half of d from its own halves: 1.0 of
+ * the half type (f16x2/bf16x2 destinations) or 0xffff (u32/s32). */
 static bool lower_set(struct lower *L)
 {
 	enum ptx_type dt = mod_type(L, 0), st = mod_type(L, 1);
 	LLVMValueRef r = compare(L, st, 1), one, zero;
 
-	if (L->insn->nops != 3)
+	if (L->insn->nops > 4)
 		lower_unsupported(L);
-	one = dt == PTX_TYPE_F32 ? LLVMConstReal(ll_type(L, dt), 1.0) : LLVMConstAllOnes(ll_type(L, dt));
+	r = combine(L, r, combining_predicate(L, 3, is_packed(st)));
+	if (is_packed(st)) {
+		LLVMTypeRef half = ll_int(L, 16);
+		uint64_t bits = dt == PTX_TYPE_F16X2 ? 0x3c00 : dt == PTX_TYPE_BF16X2 ? 0x3f80 : 0xffff;
+		LLVMValueRef o = LLVMConstInt(half, bits, 0), ones[2] = {o, o};
+
+		if (type_bits(dt) != 32)
+			lower_fail(L, "set.%s.%s: the destination must be 32 bits wide", ptx_type_name(dt),
+			           ptx_type_name(st));
+		r = LLVMBuildSelect(L->b, r, LLVMConstVector(ones, 2), LLVMConstNull(LLVMVectorType(half, 2)), "");
+		operand_store(L, op(L, 0), LLVMBuildBitCast(L->b, r, ll_type(L, dt), ""), dt);
+		return true;
+	}
+	one = type_is_float(dt) ? LLVMConstReal(ll_type(L, dt), 1.0) : LLVMConstAllOnes(ll_type(L, dt));
 	zero = LLVMConstNull(ll_type(L, dt));
 	operand_store(L, op(L, 0), LLVMBuildSelect(L->b, r, one, zero, ""), dt);
 	return true;

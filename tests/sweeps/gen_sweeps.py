@@ -330,6 +330,31 @@ def compare_family():
         add(insn + '.pair', None, 'u32', srcs, 'OP_SETP', stype=t, imm=cmp_enum(c),
             imm2='BOOL_' + (combine or 'none').upper(), mods=['M_PAIR'], body=body,
             inputs=[INPUT_OF_TYPE[t], near.get(t, 'IN_NEAR_A')] + (['IN_PRED'] if combine else []))
+    # f16x2/bf16x2: each half on its own. setp's p from the lower halves and q from the
+    # upper ones (out = p | q << 1); set writes 1.0 of the half type or 0xffff per true half.
+    # Operand a takes every pattern in each half, b is near a's halves or an edge value.
+    half_inputs = ['IN_H2_ALL', 'IN_H2_NEAR']
+    for ht, ftz in [('f16', False), ('f16', True), ('bf16', False)]:
+        mod = '.ftz' if ftz else ''
+        mods = ['M_X2'] + (['M_FTZ'] if ftz else [])
+        for c in FLOAT_COMPARE:
+            for combine in ([None, 'and', 'or', 'xor'] if c in ('lt', 'equ') else [None]):
+                insn = f'setp.{c}' + (f'.{combine}' if combine else '') + f'{mod}.{ht}x2'
+                body = [line.format(insn=insn, extra=', %pc' if combine else '')
+                        for line in pair_body]
+                add(insn, None, 'u32', ['b32', 'b32'] + (['pred'] if combine else []), 'OP_SETP',
+                    stype=ht, imm=cmp_enum(c), imm2='BOOL_' + (combine or 'none').upper(),
+                    mods=mods, body=body, inputs=half_inputs + (['IN_PRED'] if combine else []))
+            insn = f'set.{c}{mod}.{ht}x2.{ht}x2'
+            add(insn, insn, 'b32', ['b32', 'b32'], 'OP_SET', dtype=ht, stype=ht, imm=cmp_enum(c),
+                mods=mods, inputs=half_inputs)
+        for dt, c, combine in [('u32', 'lt', None), ('s32', 'neu', None), ('u32', 'ge', 'and'),
+                               ('s32', 'nan', 'or'), (ht + 'x2', 'gtu', 'xor')]:
+            insn = f'set.{c}' + (f'.{combine}' if combine else '') + f'{mod}.{dt}.{ht}x2'
+            add(insn, insn, 'b32', ['b32', 'b32'] + (['pred'] if combine else []), 'OP_SET',
+                dtype=dt[:-2] if dt.endswith('x2') else dt, stype=ht, imm=cmp_enum(c),
+                imm2='BOOL_' + (combine or 'none').upper(), mods=mods,
+                inputs=half_inputs + (['IN_PRED'] if combine else []))
     for t in ['b16', 'b32', 's32', 'u64', 'f32', 'f64']:
         add(f'selp.{t}', f'selp.{t}', t, [t, t, 'pred'], 'OP_SELP')
     for dt, st, c, ftz in [('u32', 's32', 'lt', False), ('s32', 'u32', 'hi', False),

@@ -37,6 +37,7 @@ enum {
 	M_SAT = 1 << 0, M_FTZ = 1 << 1, M_NAN = 1 << 2, M_SHIFTAMT = 1 << 3, M_CLAMP = 1 << 4,
 	M_WRAP = 1 << 5, M_LEFT = 1 << 6, M_HI = 1 << 7, M_24 = 1 << 8, M_PAIR = 1 << 9,
 	M_RELU = 1 << 10, M_ADD = 1 << 11,
+	M_X2 = 1 << 12, /* f16x2/bf16x2 comparisons: stype is the half type, operands b32 */
 };
 
 /* imm of comparisons, cvt rounding and testp classes; imm2 of setp's combining. */
@@ -63,6 +64,8 @@ enum sweep_input {
 	IN_F32, IN_F64,               /* random and special floats */
 	IN_F32_NEAR, IN_F64_NEAR,     /* a float near operand a (same exponent or so) */
 	IN_FMA_ADDEND,                /* c for fma: random, or cancelling a * b */
+	IN_H2_ALL,                    /* a pair of halves: every 16-bit pattern in each half */
+	IN_H2_NEAR,                   /* a pair of halves, each near operand a's or an edge */
 };
 
 enum sweep_check {

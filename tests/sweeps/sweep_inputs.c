@@ -67,6 +67,14 @@ static const uint64_t f64_edges[] = {
 	0x400921fb54442d18, 0x40dfffe000000000, 0x40e0000000000000, 0xc0e0001000000000,
 };
 
+/* f16 and bf16 halves: ±0, subnormals, the normal limits, infinities, NaNs, ±1. */
+static const uint16_t half_edges[] = {
+	0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0200, 0x0400, 0x8400, 0x0401, 0x7bff,
+	0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0x7fff, 0x3c00, 0xbc00, 0x3bff, 0x3c01,
+	0x007f, 0x807f, 0x0080, 0x8080, 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7f81,
+	0x3f80, 0xbf80,
+};
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static uint64_t width_mask(unsigned bits)
@@ -171,6 +179,7 @@ static uint64_t exhaustive_size(enum sweep_input in)
 	case IN_ALL8: return 1u << 8;
 	case IN_ALL16: return 1u << 16;
 	case IN_F32_ALL: return F32_SWEEP_COUNT + COUNT_OF(f32_edges);
+	case IN_H2_ALL: return 1u << 16;
 	default: return 0;
 	}
 }
@@ -251,6 +260,29 @@ uint64_t sweep_input(const struct sweep_case *c, unsigned which, uint64_t index,
 		return random_f64(which, index);
 	case IN_F32_NEAR: case IN_F64_NEAR:
 		return near_float(in[0], which, index, c->inputs[which] == IN_F64_NEAR);
+	case IN_H2_ALL: {
+		/* the lower half counts through every pattern, the upper one through all of them in
+		 * another order (an odd multiplier is a bijection mod 2^16) */
+		uint64_t i = exhaustive_digit(c, which, index);
+		return i | ((i * 0x9e37 + 0x1234) & 0xffff) << 16;
+	}
+	case IN_H2_NEAR: {
+		uint64_t r = 0;
+		for (unsigned k = 0; k < 2; k++) {
+			uint16_t a = (uint16_t)(in[0] >> (16 * k)), v;
+			uint64_t hk = random_bits(which, index, 10 + k);
+			switch (hk & 7) {
+			case 0: case 1: v = a; break;
+			case 2: v = a ^ 0x8000; break;
+			case 3: v = (uint16_t)(a + 1); break;
+			case 4: v = (uint16_t)(a - 1); break;
+			case 5: case 6: v = half_edges[(hk >> 8) % COUNT_OF(half_edges)]; break;
+			default: v = (uint16_t)(hk >> 16); break;
+			}
+			r |= (uint64_t)v << (16 * k);
+		}
+		return r;
+	}
 	case IN_FMA_ADDEND:
 		if (t == T_F64) {
 			if ((h & 3) == 0) {

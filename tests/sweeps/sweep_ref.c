@@ -565,10 +565,40 @@ static bool combine(int op, bool x, bool pred)
 	return x;
 }
 
+/* f16x2/bf16x2 (M_X2): half k (0 the lower) of a compared with half k of b, as the ISA
+ * defines set and setp for the packed types; .ftz (f16 only) makes subnormal halves zero. */
+static bool compare_half(const struct sweep_case *c, const uint64_t in[3], unsigned k)
+{
+	double smallest_normal = c->stype == T_F16 ? 0x1p-14 : 0x1p-126;
+	double x[2];
+
+	for (unsigned i = 0; i < 2; i++) {
+		x[i] = to_double(in[i] >> (16 * k) & 0xffff, c->stype);
+		if ((c->mods & M_FTZ) && x[i] != 0 && fabs(x[i]) < smallest_normal)
+			x[i] = 0;
+	}
+	return compare_float(c->imm, x[0], x[1]);
+}
+
 static bool compare_ops(const struct sweep_case *c, const uint64_t in[3], uint64_t *d)
 {
 	uint64_t m = mask_of(c->out_bytes * 8);
 
+	if (c->mods & M_X2) {
+		/* setp: p from the lower halves, q from the upper ones, each BoolOp c (out = p | q << 1);
+		 * set: per half, 1.0 of the destination's half type, or 0xffff for u32/s32 */
+		bool pred = c->srcs[2] == T_PRED && (in[2] & 1);
+		uint64_t r = 0;
+		for (unsigned k = 0; k < 2; k++) {
+			bool t = combine(c->imm2, compare_half(c, in, k), pred);
+			if (c->op == OP_SETP)
+				r |= (uint64_t)t << k;
+			else if (t)
+				r |= (uint64_t)(c->dtype == T_F16 ? 0x3c00 : c->dtype == T_BF16 ? 0x3f80 : 0xffff) << (16 * k);
+		}
+		*d = r & m;
+		return true;
+	}
 	switch (c->op) {
 	case OP_SETP: {
 		bool r = compare_operands(c, in), pred = in[2] & 1;
