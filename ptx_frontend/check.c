@@ -41,7 +41,7 @@ static _Noreturn void check_fail(struct checker *c, struct ptx_loc loc, const ch
 	c->diag->file = c->module->file;
 	c->diag->loc = loc;
 	va_start(ap, fmt);
-	vsnprintf(c->diag->message, sizeof(c->diag->message), fmt, ap);
+	ptx_diag_vappend(c->diag, 0, fmt, ap);
 	va_end(ap);
 	longjmp(c->fail, 1);
 }

@@ -9,6 +9,16 @@ static void put_source_byte(FILE *out, unsigned char c)
 	fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
 }
 
+void ptx_diag_vappend(struct ptx_diag *diag, size_t at, const char *fmt, va_list ap)
+{
+	size_t size = sizeof diag->message;
+	if (at >= size - 4)
+		return;
+	int n = vsnprintf(diag->message + at, size - at, fmt, ap);
+	if (n >= 0 && (size_t)n >= size - at)
+		memcpy(diag->message + size - 4, "...", 4);
+}
+
 void ptx_diag_print(FILE *out, const struct ptx_diag *diag, const char *text, size_t len)
 {
 	fprintf(out, "%s:%u:%u: error: ", diag->file, diag->loc.line, diag->loc.col);

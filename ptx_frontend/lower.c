@@ -21,6 +21,16 @@ void *lower_alloc(size_t size)
 	return p;
 }
 
+static void diag_append(struct ptx_diag *diag, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void diag_append(struct ptx_diag *diag, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ptx_diag_vappend(diag, strlen(diag->message), fmt, ap);
+	va_end(ap);
+}
+
 const char *lower_name(struct lower *L, const char *fmt, ...)
 {
 	va_list ap;
@@ -47,16 +57,15 @@ const char *lower_name(struct lower *L, const char *fmt, ...)
 _Noreturn void lower_fail(struct lower *L, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	L->diag->file = L->module->file;
 	L->diag->loc = L->loc;
 	va_start(ap, fmt);
-	n = vsnprintf(L->diag->message, sizeof(L->diag->message), fmt, ap);
+	ptx_diag_vappend(L->diag, 0, fmt, ap);
 	va_end(ap);
-	if (L->func && n >= 0 && (size_t)n < sizeof(L->diag->message))
-		snprintf(L->diag->message + n, sizeof(L->diag->message) - (size_t)n, " in %s %s",
-		         L->func->is_entry ? "kernel" : "function", L->func->name);
+	if (L->func)
+		diag_append(L->diag, " in %s %s", L->func->is_entry ? "kernel" : "function",
+		            L->func->name);
 	longjmp(L->fail, 1);
 }
 

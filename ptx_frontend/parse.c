@@ -13,7 +13,7 @@ void parse_fail(struct parser *p, struct ptx_loc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	p->diag->file = p->file;
 	p->diag->loc = loc;
-	vsnprintf(p->diag->message, sizeof(p->diag->message), fmt, ap);
+	ptx_diag_vappend(p->diag, 0, fmt, ap);
 	va_end(ap);
 	longjmp(p->fail, 1);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 /* 1-based line and byte column in the source text. */
@@ -17,10 +18,14 @@ struct ptx_loc {
 	uint32_t line, col;
 };
 
+/* Room for a message that quotes the longest names real PTX has (cuSPARSE's run to
+ * kilobytes); one that still does not fit ends in "...", never cut silently. */
+enum { PTX_DIAG_MESSAGE_SIZE = 16384 };
+
 struct ptx_diag {
 	const char *file;
 	struct ptx_loc loc;
-	char message[256];
+	char message[PTX_DIAG_MESSAGE_SIZE];
 };
 
 enum ptx_space {
@@ -222,6 +227,8 @@ void ptx_module_free(struct ptx_module *module);
 
 /* Prints "file:line:col: error: message", the source line and a caret under the column. */
 void ptx_diag_print(FILE *out, const struct ptx_diag *diag, const char *text, size_t len);
+/* Appends to the message (or starts it, at 0), marking a message that does not fit. */
+void ptx_diag_vappend(struct ptx_diag *diag, size_t at, const char *fmt, va_list ap);
 
 /* The checker (check.c): names declared where used, guards, branch targets, labels,
  * destination widths. Fills *diag with the first problem, located at its operand; its
