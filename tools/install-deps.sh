@@ -11,7 +11,8 @@ apt-get install -y --no-install-recommends \
 # through the private CUDART_INTERFACE table, accepts the driver. Only the library: its
 # recommended libcuda1 is NVIDIA's driver, which the tests must not find.
 # The non-free component is added to the machine's own Debian sources.
-if ! grep -Rqs '^Components:.*non-free\b\|^deb .* non-free\b' /etc/apt/sources.list /etc/apt/sources.list.d; then
+# (non-free itself: non-free-firmware, which Debian 12 lists by default, is not it)
+if ! grep -Rqs '^Components:.* non-free\( \|$\)\|^deb .* non-free\( \|$\)' /etc/apt/sources.list /etc/apt/sources.list.d; then
 	for f in /etc/apt/sources.list.d/*.sources; do
 		if [ -e "$f" ]; then sed -i '/^Components:/ s/$/ non-free/' "$f"; fi
 	done
