@@ -54,9 +54,6 @@ static const char *const renames[][2] = {
 	{"ds_read2st64_b32", "ds_load_2addr_stride64_b32"},
 	{"ds_read2st64_b64", "ds_load_2addr_stride64_b64"},
 	{"ds_wrxchg_rtn_b32", "ds_storexchg_rtn_b32"}, {"ds_wrxchg_rtn_b64", "ds_storexchg_rtn_b64"},
-	{"ds_cmpst_b32", "ds_cmpst_b32"}, {"ds_cmpst_rtn_b32", "ds_cmpst_rtn_b32"},
-	{"ds_cmpst_b64", "ds_cmpst_b64"}, {"ds_cmpst_rtn_b64", "ds_cmpst_rtn_b64"},
-	{"ds_min_rtn_f32", "ds_min_rtn_f32"},
 };
 
 /* gfx10's memory spellings (dword, ubyte, atomic_add_x2 ...) as gfx11's (b32, u8, add_u64). */
@@ -86,7 +83,6 @@ static void rename_memory(char *name, size_t size)
 		{"_atomic_dec_x2", "_atomic_dec_u64"}, {"_atomic_dec", "_atomic_dec_u32"},
 		{"_atomic_fmin_x2", "_atomic_min_f64"}, {"_atomic_fmin", "_atomic_min_f32"},
 		{"_atomic_fmax_x2", "_atomic_max_f64"}, {"_atomic_fmax", "_atomic_max_f32"},
-		{"_atomic_add_f32", "_atomic_add_f32"},
 	};
 	bool memory = strncmp(name, "global_", 7) == 0 || strncmp(name, "flat_", 5) == 0 ||
 	              strncmp(name, "scratch_", 8) == 0 || strncmp(name, "buffer_", 7) == 0 ||
@@ -96,7 +92,7 @@ static void rename_memory(char *name, size_t size)
 	char out[64];
 	for (size_t i = 0; i < sizeof atomics / sizeof atomics[0]; i++) {
 		char *at = strstr(name, atomics[i][0]);
-		if (at && strcmp(at, atomics[i][0]) == 0 && strcmp(atomics[i][0], atomics[i][1]) != 0) {
+		if (at && strcmp(at, atomics[i][0]) == 0) {
 			snprintf(out, sizeof out, "%.*s%s", (int)(at - name), name, atomics[i][1]);
 			snprintf(name, size, "%s", out);
 			return;
@@ -110,7 +106,6 @@ static void rename_memory(char *name, size_t size)
 			return;
 		}
 	}
-	/* global_load_short_d16_hi and friends put the size before the d16 part. */
 }
 
 static void canonical_name(char *name, size_t size)

@@ -431,7 +431,6 @@ static bool setup_worker(struct worker *me, struct launch *l, uint32_t lds, uint
 		w->id = i;
 		w->wg = wg;
 		w->object = l->kernel->object;
-		w->nvgpr = 256;
 		w->v = pool_take(registers_size());
 		w->scratch_per_lane = scratch;
 		w->scratch = pool_take(scratch_size(scratch));

@@ -98,7 +98,6 @@ struct zc_emu_kernel {
 	uint32_t rsrc1, rsrc2, rsrc3;
 	uint16_t code_properties;
 	uint32_t max_flat_workgroup_size;
-	uint32_t vgpr_count, sgpr_count;
 	struct kernel_arg *args;
 	uint32_t nargs;
 	bool dynamic_stack;
@@ -124,7 +123,6 @@ struct zc_emu_object {
 	uint32_t *index_of;         /* address / 4 -> instruction index, or UINT32_MAX */
 	uint64_t index_size;
 	char *texts;                /* every instruction's text */
-	uint32_t lds_lock_pad;
 };
 
 enum wave_state { WAVE_RUNNING, WAVE_BARRIER, WAVE_ENDED, WAVE_FAULTED };
@@ -139,7 +137,6 @@ struct wave {
 	uint32_t trapsts;
 	uint32_t pc;                /* index of the next instruction */
 	uint32_t (*v)[LANES];       /* v[register][lane] */
-	uint32_t nvgpr;
 	enum wave_state state;
 	uint32_t id;                /* wave number in its workgroup */
 	uint32_t flat_scratch[2];

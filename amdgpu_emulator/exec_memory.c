@@ -290,37 +290,31 @@ static bool atomic_is_wide(unsigned op, unsigned format)
 	return format == B64 || op == A_ADD_F64 || op == A_MIN_F64 || op == A_MAX_F64;
 }
 
-/* One lane's atomic on P; host atomics where another thread may look (global memory). */
+/* One word's read-modify-write: a compare-and-swap loop where another host thread may look
+ * (global memory), a plain update in the workgroup's LDS or a lane's scratch. */
+#define ATOMIC_UPDATE(type, wide)                                                        \
+	do {                                                                             \
+		type *q = (type *)p, old = shared ? __atomic_load_n(q, __ATOMIC_RELAXED) : *q;   \
+		for (bool write;;) {                                                         \
+			type nv = (type)combine(op, old, data, cmp, wide, &write);                 \
+			if (!write)                                                              \
+				return old;                                                          \
+			if (!shared) {                                                           \
+				*q = nv;                                                             \
+				return old;                                                          \
+			}                                                                        \
+			if (__atomic_compare_exchange_n(q, &old, nv, true, __ATOMIC_SEQ_CST,     \
+			                                __ATOMIC_RELAXED))                       \
+				return old;                                                          \
+		}                                                                            \
+	} while (0)
+
 static uint64_t atomic_at(uint8_t *p, unsigned op, bool wide, uint64_t data, uint64_t cmp,
                           bool shared)
 {
-	bool write;
-	if (wide) {
-		uint64_t *q = (uint64_t *)p, old = shared ? __atomic_load_n(q, __ATOMIC_RELAXED) : *q;
-		for (;;) {
-			uint64_t nv = combine(op, old, data, cmp, true, &write);
-			if (!write)
-				return old;
-			if (!shared) {
-				*q = nv;
-				return old;
-			}
-			if (__atomic_compare_exchange_n(q, &old, nv, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-				return old;
-		}
-	}
-	uint32_t *q = (uint32_t *)p, old = shared ? __atomic_load_n(q, __ATOMIC_RELAXED) : *q;
-	for (;;) {
-		uint32_t nv = (uint32_t)combine(op, old, data, cmp, false, &write);
-		if (!write)
-			return old;
-		if (!shared) {
-			*q = nv;
-			return old;
-		}
-		if (__atomic_compare_exchange_n(q, &old, nv, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-			return old;
-	}
+	if (wide)
+		ATOMIC_UPDATE(uint64_t, true);
+	ATOMIC_UPDATE(uint32_t, false);
 }
 
 static void atomic(struct wave *w, const struct insn *in, enum space space)

@@ -457,8 +457,9 @@ static void compare(struct wave *w, const struct insn *in)
 
 	switch (type) {
 	case T_I64: case T_U64: case T_F64:
-		vget64f(w, pa, A);
-		if (type != T_F64)
+		if (type == T_F64)
+			vget64f(w, pa, A);
+		else
 			vget64(w, pa, A);
 		if (c == C_CLASS)
 			vget32(w, pb, b32);

@@ -334,8 +334,6 @@ static enum zc_emu_status read_kernels(struct zc_emu_object *o, const uint8_t *i
 			return bad(error, "a kernel whose entry is not an instruction");
 		}
 		k->entry = o->index_of[address / 4];
-		k->vgpr_count = ((k->rsrc1 & 63) + 1) * (o->generation >= 11 ? 8 : 8);
-		k->sgpr_count = 106;
 	}
 	emu_free_metadata(meta, nmeta);
 	return ZC_EMU_OK;
