@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "find_cuda.h"
+#include "find_driver.h"
 
 enum { MAX_DEVICES = 16 };
 
@@ -42,17 +42,16 @@ typedef int (*hip_int_fn)(int *);
 
 static void find_hip(struct driver *d)
 {
-	static const char *const names[] = {"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5"};
 	const char *forced = getenv("ZLUDA_CONVERT_HIP_PATH");
 	void *lib = NULL;
 	const char *name = NULL;
 
-	if (!(forced && *forced) && access("/dev/kfd", F_OK) != 0) {
+	if (!zc_amd_gpu_possible()) {
 		snprintf(d->problem, sizeof d->problem, "no AMD GPU driver (/dev/kfd is absent)");
 		return;
 	}
-	for (size_t i = 0; !lib && i < (forced && *forced ? 1 : 3); i++) {
-		name = forced && *forced ? forced : names[i];
+	for (size_t i = 0; !lib && i < (forced && *forced ? 1 : ZC_HIP_LIBRARY_COUNT); i++) {
+		name = forced && *forced ? forced : zc_hip_library_names[i];
 		lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	}
 	if (!lib) {

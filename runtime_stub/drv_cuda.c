@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "api.h"
-#include "find_cuda.h"
+#include "find_driver.h"
 
 #define ZC_FUNCTION(name, params) 1 +
 void *zc_forward_table[(

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "find_driver.h"
 #include "hip_api.h"
 
 static struct {
@@ -86,14 +87,13 @@ use_device(int device)
 static CUresult
 load(void)
 {
-	static const char *const names[] = { "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5" };
 	const char *path = getenv("ZLUDA_CONVERT_HIP_PATH");
 	void *lib = NULL;
 
 	if (path && *path)
 		lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	for (size_t i = 0; !lib && !(path && *path) && i < sizeof names / sizeof names[0]; i++)
-		lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	for (size_t i = 0; !lib && !(path && *path) && i < ZC_HIP_LIBRARY_COUNT; i++)
+		lib = dlopen(zc_hip_library_names[i], RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
 		return stub_fail(CUDA_ERROR_NO_DEVICE, "cannot load the HIP runtime: %s", dlerror());
 #define RESOLVE(name, params)                                                        \

@@ -2,9 +2,9 @@
  * cuDriverGetVersion, and cuGetProcAddress, which is how cudart finds everything else. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "api.h"
+#include "find_driver.h"
 #include "procaddress.h"
 
 const struct zc_driver *zc_drv;
@@ -40,17 +40,6 @@ start_cuda(void)
 	return r;
 }
 
-/* Loading a HIP runtime costs tens of milliseconds, which a program on an NVIDIA machine
- * with ROCm installed would pay at every start: HIP is tried only where ROCm's kernel
- * driver is (/dev/kfd), or where ZLUDA_CONVERT_HIP_PATH names a runtime (the emulator's
- * needs no GPU). */
-static bool
-amd_gpu_possible(void)
-{
-	const char *path = getenv("ZLUDA_CONVERT_HIP_PATH");
-	return (path && *path) || access("/dev/kfd", F_OK) == 0;
-}
-
 /* Once per process. ZLUDA_CONVERT_DRIVER=hip|cuda|host chooses; otherwise an AMD GPU
  * through HIP, else an NVIDIA GPU through NVIDIA's own driver (the program then runs as
  * the unconverted one, on its original fatbins), else the CPU when a converted file of the
@@ -70,7 +59,7 @@ select_driver(void)
 	else if (choice && *choice)
 		init_state.result = stub_fail(CUDA_ERROR_NO_DEVICE,
 		                            "ZLUDA_CONVERT_DRIVER=%s is not hip, cuda or host", choice);
-	else if ((amd_gpu_possible() && start_driver(&zc_hip_driver) == CUDA_SUCCESS) ||
+	else if ((zc_amd_gpu_possible() && start_driver(&zc_hip_driver) == CUDA_SUCCESS) ||
 	         start_cuda() == CUDA_SUCCESS)
 		init_state.result = CUDA_SUCCESS;
 	else if (zc_images_have_target("host"))

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include "find_cuda.h"
+#include "find_driver.h"
 
 #define DRIVER_NAME "libcuda.so.1"
 
@@ -113,6 +114,17 @@ offer_conf(struct search *s, const char *path, int depth)
 		}
 	}
 	free(data);
+}
+
+const char *const zc_hip_library_names[ZC_HIP_LIBRARY_COUNT] = {
+	"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5",
+};
+
+bool
+zc_amd_gpu_possible(void)
+{
+	const char *path = getenv("ZLUDA_CONVERT_HIP_PATH");
+	return (path && *path) || access("/dev/kfd", F_OK) == 0;
 }
 
 bool

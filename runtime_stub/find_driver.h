@@ -1,7 +1,9 @@
-/* Finding NVIDIA's libcuda.so.1 where the dynamic loader would (find_cuda.c): for the
- * stub's cuda driver and for zluda-convert doctor. Plain libc: no LLVM, no stub state. */
-#ifndef ZC_FIND_CUDA_H
-#define ZC_FIND_CUDA_H
+/* Where the drivers a converted program can use are (find_driver.c): NVIDIA's
+ * libcuda.so.1 where the dynamic loader would find it, and the HIP runtime's names and
+ * whether to try them. For the stub's drivers and for zluda-convert doctor, which must
+ * agree. Plain libc: no LLVM, no stub state. */
+#ifndef ZC_FIND_DRIVER_H
+#define ZC_FIND_DRIVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,5 +18,15 @@
  * locations. Writes the first accepted into OUT; false when none is. */
 bool zc_find_nvidia_driver(bool (*accept)(const char *path, void *arg), void *arg, char *out,
                            size_t size);
+
+/* The HIP runtime's names, newest first; ZLUDA_CONVERT_HIP_PATH, when set, replaces them. */
+enum { ZC_HIP_LIBRARY_COUNT = 3 };
+extern const char *const zc_hip_library_names[ZC_HIP_LIBRARY_COUNT];
+
+/* Loading a HIP runtime costs tens of milliseconds, which a program on an NVIDIA machine
+ * with ROCm installed would pay at every start: HIP is tried only where ROCm's kernel
+ * driver is (/dev/kfd), or where ZLUDA_CONVERT_HIP_PATH names a runtime (the emulator's
+ * needs no GPU). */
+bool zc_amd_gpu_possible(void);
 
 #endif
