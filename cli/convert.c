@@ -157,6 +157,10 @@ static void add_unit(const Input *in, const ConvertOptions *o, AotBuilder *b, co
 		return;
 	}
 	for (size_t t = 0; t < o->ntargets; t++) {
+		for (uint32_t k = 0; u->left_out[t] && k < u->nkernels; k++)
+			if (u->left_out[t][k])
+				aot_add_untranslated(b, m, o->targets[t]->name, u->kernels[k].name,
+				                     u->left_out[t][k]);
 		if (u->error[t])
 			aot_add_untranslated(b, m, o->targets[t]->name, NULL, u->error[t]);
 		else
@@ -296,13 +300,14 @@ static void place_stub(const Input *in, const ConvertOptions *o)
 	free(dir);
 }
 
+/* A module not translated for a target is one failure, and so is each kernel left out. */
 static size_t count_failures(const ConvertOptions *o, const Unit *units, size_t nunits)
 {
 	size_t failures = 0;
 
 	for (size_t i = 0; i < nunits; i++)
 		for (size_t t = 0; !units[i].skip_reason && t < o->ntargets; t++)
-			failures += units[i].error[t] != NULL;
+			failures += units[i].error[t] ? 1 : unit_left_out(&units[i], t);
 	return failures;
 }
 
@@ -314,14 +319,65 @@ static const char *without_target(const char *message, const char *target)
 	return strncmp(message, target, n) == 0 && message[n] == ':' ? message + n + 2 : message;
 }
 
+/* Left-out kernels printed at the normal level; -v prints them all. */
+#define LEFT_OUT_SHOWN 10
+
+/* One warning per left-out kernel and reason, naming the targets that reason holds for. */
+static void report_left_out(const ConvertOptions *o, const Unit *u, size_t *shown, size_t *hidden)
+{
+	for (uint32_t k = 0; k < u->nkernels; k++) {
+		bool done[MAX_TARGETS] = {false};
+
+		for (size_t t = 0; t < o->ntargets; t++) {
+			const char *why = u->left_out[t] ? u->left_out[t][k] : NULL;
+			char targets[MAX_TARGETS * 24];
+			size_t used = 0;
+
+			if (!why || done[t])
+				continue;
+			for (size_t other = t; other < o->ntargets; other++)
+				if (u->left_out[other] && u->left_out[other][k] &&
+				    strcmp(u->left_out[other][k], why) == 0) {
+					done[other] = true;
+					used += (size_t)snprintf(targets + used, sizeof(targets) - used, "%s%s",
+					                         used ? ", " : "", o->targets[other]->name);
+				}
+			if (verbosity < 2 && *shown == LEFT_OUT_SHOWN) {
+				++*hidden;
+				continue;
+			}
+			++*shown;
+			inform(1, "%s: %s: warning: kernel %s left out for %s: %s", o->in, u->name,
+			       u->kernels[k].name, targets, why);
+		}
+	}
+}
+
+/* The kernels that have code for every target the unit was translated for. */
+static uint32_t translated_everywhere(const ConvertOptions *o, const Unit *u)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < u->nkernels; k++) {
+		bool everywhere = true;
+
+		for (size_t t = 0; t < o->ntargets; t++)
+			everywhere &= u->error[t] || !u->left_out[t] || !u->left_out[t][k];
+		n += everywhere;
+	}
+	return n;
+}
+
 /* One line per unit and a total, on stderr; warnings name what was not translated. */
 static void report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds)
 {
 	size_t kernels = 0, failures = count_failures(o, units, nunits), modules = 0;
+	size_t shown = 0, hidden = 0;
 
 	for (size_t i = 0; i < nunits; i++) {
 		const Unit *u = &units[i];
 		size_t ok = 0;
+		uint32_t everywhere;
 
 		if (u->skip_reason) {
 			inform(1, "%s: %s: skipped: %s", o->in, u->name, u->skip_reason);
@@ -334,13 +390,23 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 			else
 				ok++;
 		}
+		report_left_out(o, u, &shown, &hidden);
 		if (ok) {
 			modules++;
 			kernels += u->nkernels;
-			inform(1, "%s: %s: %u kernel%s translated for %zu of %zu targets", o->in, u->name,
-			       u->nkernels, u->nkernels == 1 ? "" : "s", ok, o->ntargets);
+			everywhere = translated_everywhere(o, u);
+			if (everywhere == u->nkernels)
+				inform(1, "%s: %s: %u kernel%s translated for %zu of %zu targets", o->in,
+				       u->name, u->nkernels, u->nkernels == 1 ? "" : "s", ok, o->ntargets);
+			else
+				inform(1, "%s: %s: %u of %u kernels translated for %zu of %zu targets, the "
+				       "others left out", o->in, u->name, everywhere, u->nkernels, ok,
+				       o->ntargets);
 		}
 	}
+	if (hidden)
+		inform(1, "%s: %zu more kernel%s left out (-v lists them all, --report writes them)",
+		       o->in, hidden, hidden == 1 ? "" : "s");
 	inform(1, "%s: %zu module%s, %zu kernel%s, %zu target%s, %zu failure%s (%.1f s)", o->out,
 	       modules, modules == 1 ? "" : "s", kernels, kernels == 1 ? "" : "s", o->ntargets,
 	       o->ntargets == 1 ? "" : "s", failures, failures == 1 ? "" : "s", seconds);
@@ -383,6 +449,17 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 			json_field_bool(&j, "translated", !u->error[t]);
 			json_field_string(&j, "error", u->error[t]);
 			json_field_uint(&j, "code_object_size", u->error[t] ? 0 : u->code[t].size);
+			json_key(&j, "left_out");
+			json_array_begin(&j);
+			for (uint32_t k = 0; u->left_out[t] && k < u->nkernels; k++) {
+				if (!u->left_out[t][k])
+					continue;
+				json_object_begin(&j);
+				json_field_string(&j, "kernel", u->kernels[k].name);
+				json_field_string(&j, "reason", u->left_out[t][k]);
+				json_object_end(&j);
+			}
+			json_array_end(&j);
 			json_object_end(&j);
 		}
 		json_object_end(&j);

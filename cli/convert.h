@@ -25,6 +25,9 @@ typedef struct {
 	ZcBytes code[MAX_TARGETS];
 	char *error[MAX_TARGETS];
 	char *dump[MAX_TARGETS];   /* --dump=ll|ll-opt|asm: the text of that stage */
+	/* why each kernel (by index in `kernels`) is not in the target's code object; NULL
+	 * arrays where every kernel is in it */
+	char **left_out[MAX_TARGETS];
 	struct ptx_kernel_info *kernels; /* from the first target that lowered */
 	uint32_t nkernels;
 	char **globals;                  /* module .global/.const variables */
@@ -60,5 +63,7 @@ void units_free(Unit *units, size_t nunits);
 
 /* convert_compile.c */
 void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOptions *o);
+/* Kernels of unit u left out for target t. */
+uint32_t unit_left_out(const Unit *u, size_t t);
 
 #endif

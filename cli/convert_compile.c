@@ -112,6 +112,32 @@ static char *diagnostic(const Unit *u, size_t m, const struct ptx_diag *diag)
 	              diag->loc.col, diag->message);
 }
 
+/* After the link, so that a function left out of one member takes the kernels of the other
+ * members that call it with it. */
+static void leave_out(Unit *u, size_t t, LLVMModuleRef linked, const char **kernels,
+                      uint32_t nkernels)
+{
+	char **reasons = zc_alloc((nkernels + 1) * sizeof(char *));
+	bool any = false;
+
+	ptx_leave_out(linked, kernels, nkernels, reasons);
+	for (uint32_t k = 0; k < nkernels; k++)
+		any |= reasons[k] != NULL;
+	if (any)
+		u->left_out[t] = reasons;
+	else
+		free(reasons);
+}
+
+uint32_t unit_left_out(const Unit *u, size_t t)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; u->left_out[t] && k < u->nkernels; k++)
+		n += u->left_out[t][k] != NULL;
+	return n;
+}
+
 /* Parses and checks every member once, before the jobs, and lists the unit's globals. */
 static void parse_unit(Unit *u)
 {
@@ -137,19 +163,27 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 	LLVMModuleRef linked = NULL;
 	/* linked members lay their shared variables out one after another */
 	struct ptx_lower_options options = {.shared_start = 0, .line_info = !J->o->no_line_info};
+	const char **kernels = NULL; /* of every member, in the order of u->kernels */
+	uint32_t nkernels = 0;
 
 	for (size_t m = 0; m < u->nmembers; m++) {
 		struct ptx_diag diag;
 		struct ptx_lowered l;
+		MemberName label = unit_member_name(u, m);
 
+		options.label = label.text;
 		if (!ptx_lower(u->asts[m], hooks, ctx, &options, &l, &diag)) {
 			*error = diagnostic(u, m, &diag);
 			if (linked)
 				LLVMDisposeModule(linked);
+			free(kernels);
 			return NULL;
 		}
 		if (t == 0)
 			keep_kernels(u, &l);
+		kernels = zc_realloc(kernels, (nkernels + l.nkernels + 1) * sizeof(*kernels));
+		for (uint32_t k = 0; k < l.nkernels; k++)
+			kernels[nkernels++] = l.kernels[k].name; /* in the member's AST, which stays */
 		options.shared_start = l.shared_layout_end;
 		if (!linked) {
 			linked = l.module;
@@ -159,11 +193,15 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 			l.module = NULL;
 			ptx_lowered_free(&l);
 			LLVMDisposeModule(linked);
+			free(kernels);
 			return NULL;
 		}
 		l.module = NULL; /* owned by `linked` now */
 		ptx_lowered_free(&l);
 	}
+	if (linked)
+		leave_out(u, t, linked, kernels, nkernels);
+	free(kernels);
 	if (linked && hooks->shared_as_offsets)
 		export_shared_layout(linked, options.shared_start);
 	return linked;

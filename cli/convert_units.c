@@ -167,6 +167,9 @@ void units_free(Unit *units, size_t nunits)
 			free(u->code[t].data);
 			free(u->error[t]);
 			free(u->dump[t]);
+			for (uint32_t k = 0; u->left_out[t] && k < u->nkernels; k++)
+				free(u->left_out[t][k]);
+			free(u->left_out[t]);
 		}
 		for (uint32_t k = 0; k < u->nkernels; k++) {
 			free((char *)u->kernels[k].name);

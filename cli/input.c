@@ -214,7 +214,8 @@ static void write_image(const AotImage *img, Json *j, char *const *files)
 			AotUntranslated un = aot_untranslated(img, m.first_untranslated + u);
 
 			json_object_begin(j);
-			json_field_string(j, "target", un.target && *un.target ? un.target : NULL);
+			json_field_string(j, "target", *un.target ? un.target : NULL);
+			json_field_string(j, "kernel", *un.what ? un.what : NULL);
 			json_field_string(j, "reason", un.reason);
 			json_object_end(j);
 		}

@@ -59,10 +59,20 @@ static void print_image(const AotImage *img)
 			printf("%s %s %llu bytes", c ? "," : ";", co.target, (unsigned long long)co.size);
 		}
 		putchar('\n');
+		if (m.nkernels) {
+			printf("    kernels:");
+			for (uint32_t k = 0; k < m.nkernels; k++)
+				printf(" %s", aot_kernel(img, m.first_kernel + k).name);
+			putchar('\n');
+		}
 		for (uint32_t u = 0; u < m.nuntranslated; u++) {
 			AotUntranslated un = aot_untranslated(img, m.first_untranslated + u);
-			printf("    not translated%s%s: %s\n", un.target && *un.target ? " for " : "",
-			       un.target ? un.target : "", un.reason);
+
+			if (*un.what)
+				printf("    kernel %s left out for %s: %s\n", un.what, un.target, un.reason);
+			else
+				printf("    not translated%s%s: %s\n", *un.target ? " for " : "", un.target,
+				       un.reason);
 		}
 	}
 }

@@ -61,6 +61,7 @@ struct lower {
 	const struct ptx_module *module;
 	const struct ptx_target *target;
 	struct ptx_diag *diag;
+	const char *label;               /* ptx_lower_options.label */
 	jmp_buf fail;
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;

@@ -656,6 +656,67 @@ static void fill_shared_sizes(struct lower *L, struct ptx_lowered *out)
 	out->shared_layout_end = L->shared_layout_size;
 }
 
+/* A function whose body failed to lower becomes a function of the same name and type whose
+ * body is `unreachable`, marked with why, so that calls to it (from this module or from other
+ * members of a link) still resolve until ptx_leave_out removes the kernels that need it. */
+static void leave_out_function(struct lower *L, struct ptx_lowered *out)
+{
+	LLVMValueRef old = L->fn, fn;
+	size_t len;
+	char *name = strdup(LLVMGetValueName2(old, &len));
+	const char *reason = L->label ? lower_name(L, "%s, line %u:%u: %s", L->label, L->diag->loc.line,
+	                                           L->diag->loc.col, L->diag->message)
+	                              : lower_name(L, "line %u:%u: %s", L->diag->loc.line,
+	                                           L->diag->loc.col, L->diag->message);
+	struct ptx_left_out_function *f;
+
+	pop_scope(L, NULL);
+	debug_end_function(L);
+	LLVMSetValueName2(old, "", 0);
+	fn = LLVMAddFunction(L->mod, name, LLVMGlobalGetValueType(old));
+	LLVMSetLinkage(fn, LLVMGetLinkage(old));
+	LLVMSetVisibility(fn, LLVMGetVisibility(old));
+	LLVMSetFunctionCallConv(fn, LLVMGetFunctionCallConv(old));
+	if (LLVMGetSubprogram(old))
+		LLVMSetSubprogram(fn, LLVMGetSubprogram(old));
+	LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+	                        LLVMCreateStringAttribute(L->ctx, PTX_LEFT_OUT_ATTRIBUTE,
+	                                                  (unsigned)strlen(PTX_LEFT_OUT_ATTRIBUTE),
+	                                                  reason, (unsigned)strlen(reason)));
+	LLVMReplaceAllUsesWith(old, fn);
+	LLVMDeleteFunction(old);
+	L->func_sym->value = fn;
+	LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(L->ctx, fn, "left_out"));
+	LLVMBuildUnreachable(L->b);
+	out->left_out = realloc(out->left_out, (out->nleft_out + 1) * sizeof(*out->left_out));
+	if (!out->left_out || !name) {
+		fputs("zluda-convert: out of memory\n", stderr);
+		abort();
+	}
+	f = &out->left_out[out->nleft_out++];
+	f->name = name;
+	f->loc = L->diag->loc;
+	f->message = strdup(L->diag->message);
+	L->func = NULL;
+	L->func_sym = NULL;
+	L->fn = NULL;
+}
+
+/* One function's body; a failure leaves the function out rather than the module. The module's
+ * own failures (declarations, variables) still unwind to ptx_lower. */
+static void lower_function_or_leave_out(struct lower *L, const struct ptx_func *f,
+                                        struct ptx_kernel_info *k, struct ptx_lowered *out)
+{
+	jmp_buf module_fail;
+
+	memcpy(module_fail, L->fail, sizeof(jmp_buf));
+	if (setjmp(L->fail) == 0)
+		lower_function(L, f, k);
+	else
+		leave_out_function(L, out);
+	memcpy(L->fail, module_fail, sizeof(jmp_buf));
+}
+
 static void lower_module(struct lower *L, struct ptx_lowered *out)
 {
 	uint32_t nkernels = 0;
@@ -676,9 +737,9 @@ static void lower_module(struct lower *L, struct ptx_lowered *out)
 			continue;
 		if (f->is_entry) {
 			fill_kernel_limits(&out->kernels[out->nkernels], f);
-			lower_function(L, f, &out->kernels[out->nkernels++]);
+			lower_function_or_leave_out(L, f, &out->kernels[out->nkernels++], out);
 		} else {
-			lower_function(L, f, NULL);
+			lower_function_or_leave_out(L, f, NULL, out);
 		}
 	}
 	fill_shared_sizes(L, out);
@@ -690,7 +751,7 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 {
 	struct lower L = {.module = module, .target = target, .diag = diag, .ctx = ctx,
 	                  .shared_layout_size = options->shared_start,
-	                  .shared_start = options->shared_start};
+	                  .shared_start = options->shared_start, .label = options->label};
 	bool ok;
 
 	memset(out, 0, sizeof(*out));
@@ -725,6 +786,11 @@ void ptx_lowered_free(struct ptx_lowered *out)
 	for (uint32_t i = 0; i < out->nkernels; i++)
 		free(out->kernels[i].params);
 	free(out->kernels);
+	for (uint32_t i = 0; i < out->nleft_out; i++) {
+		free((char *)out->left_out[i].name);
+		free(out->left_out[i].message);
+	}
+	free(out->left_out);
 	if (out->module)
 		LLVMDisposeModule(out->module);
 	memset(out, 0, sizeof(*out));

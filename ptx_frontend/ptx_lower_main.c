@@ -1,5 +1,6 @@
 /* ptx-lower: parses and lowers PTX files and prints the LLVM IR (a developer and test tool;
- * the lit tests of tests/ptx/lower run it). */
+ * the lit tests of tests/ptx/lower run it). Functions that cannot be lowered are left out with
+ * their errors, as the converter leaves them out, and the exit status is then 1. */
 #include <llvm-c/Analysis.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +38,37 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void print_kernels(const struct ptx_lowered *out)
+/* Each left-out function's error, located; then the kernels that go with them go. */
+static void leave_out(struct ptx_lowered *out, const char *path, const char *text, size_t len,
+                      char **reasons)
+{
+	const char **names = malloc((out->nkernels + 1) * sizeof(*names));
+	struct ptx_diag *diag = malloc(sizeof(*diag));
+
+	if (!names || !diag)
+		exit(2);
+	for (uint32_t i = 0; i < out->nleft_out; i++) {
+		diag->file = path;
+		diag->loc = out->left_out[i].loc;
+		snprintf(diag->message, sizeof(diag->message), "%s", out->left_out[i].message);
+		ptx_diag_print(stderr, diag, text, len);
+	}
+	for (uint32_t i = 0; i < out->nkernels; i++)
+		names[i] = out->kernels[i].name;
+	ptx_leave_out(out->module, names, out->nkernels, reasons);
+	free(names);
+	free(diag);
+}
+
+static void print_kernels(const struct ptx_lowered *out, char **reasons)
 {
 	for (uint32_t i = 0; i < out->nkernels; i++) {
 		const struct ptx_kernel_info *k = &out->kernels[i];
 
+		if (reasons[i]) {
+			printf("; kernel %s: left out: %s\n", k->name, reasons[i]);
+			continue;
+		}
 		printf("; kernel %s: params %u bytes", k->name, k->param_size);
 		for (uint32_t p = 0; p < k->nparams; p++)
 			printf(" [%u+%u align %u]", k->params[p].offset, k->params[p].size, k->params[p].align);
@@ -101,18 +128,25 @@ int main(int argc, char **argv)
 		ptx_diag_print(stderr, &diag, text, len);
 		rc = 1;
 	} else {
-		char *msg = NULL;
+		char *msg = NULL, **reasons = calloc(out.nkernels + 1, sizeof(char *));
 
+		if (!reasons)
+			exit(2);
+		leave_out(&out, path, text, len, reasons);
+		rc = out.nleft_out ? 1 : 0;
 		if (LLVMVerifyModule(out.module, LLVMReturnStatusAction, &msg)) {
 			fprintf(stderr, "ptx-lower: %s: invalid LLVM IR:\n%s", path, msg);
 			rc = 1;
 		}
 		LLVMDisposeMessage(msg);
 		if (kernels)
-			print_kernels(&out);
+			print_kernels(&out, reasons);
 		char *ir = LLVMPrintModuleToString(out.module);
 		fputs(ir, stdout);
 		LLVMDisposeMessage(ir);
+		for (uint32_t i = 0; i < out.nkernels; i++)
+			free(reasons[i]);
+		free(reasons);
 		ptx_lowered_free(&out);
 	}
 	if (m)

@@ -42,10 +42,24 @@ struct ptx_kernel_info {
 	uint32_t maxntid[3], reqntid[3];
 };
 
+/* A function whose body could not be lowered. It stays in the module as a function of the
+ * same name whose body is `unreachable`, with the string attribute PTX_LEFT_OUT_ATTRIBUTE
+ * holding why, so that calls to it still resolve, also from other members of a link, until
+ * ptx_leave_out removes it and every kernel that needs it. */
+struct ptx_left_out_function {
+	const char *name;
+	struct ptx_loc loc;
+	char *message;
+};
+
+#define PTX_LEFT_OUT_ATTRIBUTE "zluda-convert-left-out"
+
 struct ptx_lowered {
 	LLVMModuleRef module;
-	struct ptx_kernel_info *kernels;
+	struct ptx_kernel_info *kernels;   /* every kernel with a body, left out or not */
 	uint32_t nkernels;
+	struct ptx_left_out_function *left_out;
+	uint32_t nleft_out;
 	/* Where the module's shared variables end in the layout (targets with
 	 * shared_as_offsets address them at those offsets from __zc_shared_base()). */
 	uint64_t shared_layout_end;
@@ -57,15 +71,26 @@ struct ptx_lower_options {
 	uint64_t shared_start;
 	/* Keep the .loc lines as DWARF line tables (when the module has a .file). */
 	bool line_info;
+	/* What reasons recorded in the module call it ("PTX of fatbin 3"); NULL for none. */
+	const char *label;
 };
 
-/* Lowers a parsed module into a new LLVM module in `ctx`. On error returns false and fills
- * *diag with the location and message (e.g. "not supported yet: tex.2d.v4.f32.f32 in kernel
- * blur"); nothing is left allocated. */
+/* Lowers a parsed module into a new LLVM module in `ctx`. A function whose body cannot be
+ * lowered is left out (out->left_out), and the rest is lowered. On an error of the module
+ * itself returns false and fills *diag with the location and message (e.g. "'x' is declared
+ * twice"); nothing is left allocated. */
 bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
                LLVMContextRef ctx, const struct ptx_lower_options *options,
                struct ptx_lowered *out, struct ptx_diag *diag);
 void ptx_lowered_free(struct ptx_lowered *out);
+
+/* Deletes from a lowered module (or several, linked) every left-out function and every
+ * function that uses one, directly, through other functions or through the initializers of
+ * variables it names. reasons[i] becomes why kernels[i] was removed ("line 12:3: not
+ * supported yet: ...", or "uses f, which was left out: line ..."; malloc'd), or NULL when
+ * it stays. */
+void ptx_leave_out(LLVMModuleRef module, const char *const *kernels, uint32_t nkernels,
+                   char **reasons);
 
 /* Bytes a variable occupies; 0 for an unsized array (extern .shared x[]) or one too large
  * to count. */

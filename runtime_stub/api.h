@@ -162,6 +162,7 @@ struct zc_library {
 	CUdevice device;
 	CUresult error;               /* what every use answers when there is no code */
 	struct zc_drv_module *drv;    /* NULL until loaded */
+	const char *target;           /* of the loaded code object, in the image */
 	uint32_t nkernels;
 	struct zc_function **kernels; /* by index in the module's kernel table, made on lookup */
 };
@@ -173,7 +174,8 @@ struct zc_param {
 struct zc_function {
 	struct zc_library *library;
 	const char *name;             /* in the image */
-	struct zc_drv_function *drv;
+	struct zc_drv_function *drv;  /* NULL for a kernel left out of the code object */
+	const char *left_out;         /* why, from the image */
 	uint32_t static_shared;
 	uint32_t max_threads;         /* from .reqntid / .maxntid, else the device's */
 	uint32_t reqntid[3];          /* all 0 without .reqntid */

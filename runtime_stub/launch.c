@@ -86,6 +86,10 @@ launch(const struct launch_request *q)
 	uint8_t *buffer = small;
 	CUresult r = zc_function_check(q->f);
 
+	if (r == CUDA_SUCCESS && q->f->left_out)
+		r = stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU, "%s: kernel %s was left out of its code for %s: %s",
+		              q->f->library->image->path, q->f->name, q->f->library->target,
+		              q->f->left_out);
 	if (r == CUDA_SUCCESS && !zc_drv->launch)
 		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "the %s driver launches nothing", zc_drv->name);
 	if (r == CUDA_SUCCESS && (q->params != NULL) == (q->extra != NULL) && q->f->nparams)

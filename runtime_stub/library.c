@@ -81,6 +81,7 @@ load_code_object(struct zc_library *lib)
 		r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %s", lib->image->path, err.msg);
 	else
 		r = zc_drv->module_load(lib->device, bytes, co.size, &lib->drv);
+	lib->target = co.target;
 	stub_free(bytes);
 	return r;
 }
@@ -255,15 +256,32 @@ unload(struct zc_library *lib)
 	return r;
 }
 
+/* Why the converter left the kernel out of the loaded code object, or NULL. */
+static const char *
+left_out(const struct zc_library *lib, const char *kernel)
+{
+	AotModule m = aot_module(&lib->image->aot, lib->module);
+
+	for (uint32_t i = 0; i < m.nuntranslated; i++) {
+		AotUntranslated u = aot_untranslated(&lib->image->aot, m.first_untranslated + i);
+		if ((!u.target[0] || strcmp(u.target, lib->target) == 0) && strcmp(u.what, kernel) == 0)
+			return u.reason;
+	}
+	return NULL;
+}
+
+/* A left-out kernel still gets a handle, as cudart takes one for every kernel it registers;
+ * launching it fails. */
 static CUresult
 make_function(struct zc_library *lib, const AotKernel *k, struct zc_function **out)
 {
 	struct zc_device *dev;
-	struct zc_drv_function *drv;
+	struct zc_drv_function *drv = NULL;
 	struct zc_function *f;
+	const char *why = left_out(lib, k->name);
 	CUresult r = zc_device_get(lib->device, &dev);
 
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS && !why)
 		r = zc_drv->module_function(lib->drv, k->name, &drv);
 	if (r != CUDA_SUCCESS)
 		return r;
@@ -273,6 +291,7 @@ make_function(struct zc_library *lib, const AotKernel *k, struct zc_function **o
 		.library = lib,
 		.name = k->name,
 		.drv = drv,
+		.left_out = why,
 		.static_shared = k->static_shared,
 		.max_threads = (uint32_t)dev->info.max_threads_per_block,
 		.carveout = -1,

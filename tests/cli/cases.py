@@ -13,6 +13,19 @@ fatbin 0: offset 0x0, 488 bytes, 3 entries; not registered by a wrapper
 total: 1 fatbin (0 registered), 3 entries, 1 PTX, 2 kernels in PTX
 """
 
+
+def _left_out(i, verbose=False):
+    line = 11 + 8 * i + (4 if i >= 6 else 0)  # the kept kernel's 4 lines sit after the sixth
+    return ("{ptx_left_out}: PTX file: warning: kernel multicast_%02d left out for host: the PTX "
+            "file, line %d:2: not supported yet: multimem.red.relaxed.sys.global.add.u32 in "
+            "kernel multicast_%02d\n" % (i, line, i))
+
+
+LEFT_OUT = ("".join(_left_out(i) for i in range(10))
+            + "{ptx_left_out}: PTX file: 1 of 13 kernels translated for 1 of 1 targets, the "
+            "others left out\n"
+            "{ptx_left_out}: 2 more kernels left out (-v lists them all, --report writes them)\n")
+
 CASES = {
     "no_arguments": ([], 2, "", "zluda-convert: no command given\n" + TRY),
     "version": (["--version"], 0, "zluda-convert 0.1.0\n", ""),
@@ -32,6 +45,14 @@ CASES = {
                                    0, "", ""),
     "convert_module_file_ptx": (["-q", "{ptx}", "-o", "{tmp}/out", "--offload-arch=host"],
                                 0, "", ""),
+    # per-kernel translation: only the kernels that need what is not translated are left out
+    "convert_left_out": (["{ptx_left_out}", "-o", "{tmp}/out", "--offload-arch=host"], 0, "",
+                         LEFT_OUT + "{tmp}/out: 1 module, 13 kernels, 1 target, 12 failures\n"),
+    "convert_left_out_strict": (["{ptx_left_out}", "-o", "{tmp}/out", "--offload-arch=host",
+                                 "--strict"], 1, "",
+                                LEFT_OUT + "{tmp}/out: 1 module, 13 kernels, 1 target, 12 failures\n"
+                                "zluda-convert: {ptx_left_out}: 12 translation failures and "
+                                "--strict: no output written\n"),
     "inspect_ptx_file": (["inspect", "{ptx}"], 0,
                          "{ptx}: PTX file, 171 bytes\n  kernels (2): first_kernel second_kernel\n"
                          "total: 0 fatbins (0 registered), 0 entries, 1 PTX, 2 kernels in PTX\n", ""),
