@@ -20,6 +20,7 @@ typedef struct {
 	char **kernels;
 	size_t nkernels;
 	char *file; /* extract: the file written, relative to the output directory */
+	char *error; /* why its contents cannot be decoded (then it has no file and no kernels) */
 } EntryExtra;
 
 typedef struct {
@@ -31,6 +32,7 @@ typedef struct {
 	bool has_image;     /* a converted binary: its AOT image, viewed in place */
 	AotImage image;
 	char **code_object_files; /* extract: one per code object of the image */
+	size_t nfailed_entries;   /* entries with an EntryExtra.error */
 } Input;
 
 /* Opens and discovers, and with list_kernels decompresses every PTX entry to list its
@@ -38,6 +40,8 @@ typedef struct {
  * error and exits 1. */
 void input_load(Input *in, const char *path, bool list_kernels);
 void input_free(Input *in);
+/* Records why entry ei of fatbin ci cannot be decoded, with a warning (once per entry). */
+void input_entry_failed(Input *in, size_t ci, size_t ei, const char *why);
 void input_write_json(const Input *in, Json *j);
 
 int cmd_inspect(int argc, char **argv);

@@ -8,33 +8,59 @@
 
 #include "convert.h"
 
-/* The PTX to translate: the newest arch, then the newest ISA (design decision 12). */
+/* Entry a is newer PTX than b: the newer arch, then the newer ISA (design decision 12). */
+static bool newer_ptx(const Entry *a, const Entry *b)
+{
+	return a->sm > b->sm || (a->sm == b->sm &&
+	       (a->version_major > b->version_major ||
+	        (a->version_major == b->version_major && a->version_minor > b->version_minor)));
+}
+
 static const Entry *best_ptx(const Container *c)
 {
 	const Entry *best = NULL;
 
-	for (size_t i = 0; i < c->nentries; i++) {
-		const Entry *e = &c->entries[i];
-
-		if (e->kind != ENTRY_PTX)
-			continue;
-		if (!best || e->sm > best->sm || (e->sm == best->sm &&
-		    (e->version_major > best->version_major ||
-		     (e->version_major == best->version_major && e->version_minor > best->version_minor))))
-			best = e;
-	}
+	for (size_t i = 0; i < c->nentries; i++)
+		if (c->entries[i].kind == ENTRY_PTX && (!best || newer_ptx(&c->entries[i], best)))
+			best = &c->entries[i];
 	return best;
 }
 
-static char *text_of(const Input *in, size_t ci, const Entry *e)
+/* The newest PTX entry that decodes, and its text; NULL with *why when none does. */
+static const Entry *decodable_ptx(const Input *in, size_t ci, char **text, char **why)
 {
-	uint8_t *text;
-	uint64_t size;
-	ZcError err;
+	const Container *c = &in->set.containers[ci];
+	const Entry *tried = NULL;
 
-	if (!entry_contents(&in->bin, e, &text, &size, &err))
-		fail_input(in->path, "fatbin %zu: %s", ci, err.msg);
-	return (char *)text;
+	*why = NULL;
+	for (;;) {
+		const Entry *next = NULL;
+		uint64_t size;
+		ZcError err;
+
+		for (size_t i = 0; i < c->nentries; i++) {
+			const Entry *e = &c->entries[i];
+
+			if (e->kind == ENTRY_PTX && (!tried || newer_ptx(tried, e)) &&
+			    (!next || newer_ptx(e, next)))
+				next = e;
+		}
+		if (!next)
+			return NULL;
+		if (entry_contents(&in->bin, next, (uint8_t **)text, &size, &err)) {
+			free(*why);
+			*why = NULL;
+			return next;
+		}
+		if (!*why) {
+			char message[sizeof(err.msg) + 64];
+
+			snprintf(message, sizeof(message), "fatbin %zu entry %zu cannot be decoded: %s", ci,
+			         (size_t)(next - c->entries), err.msg);
+			*why = zc_strndup(message, strlen(message));
+		}
+		tried = next;
+	}
 }
 
 static void archs_of(const Container *c, char *buf, size_t size)
@@ -58,16 +84,25 @@ static Unit *add_unit(Unit **units, size_t *n, int container, const char *name)
 	return u;
 }
 
+/* A member whose PTX does not decode makes the unit skipped, with why. */
 static void add_member(const Input *in, Unit *u, size_t ci)
 {
-	const Entry *e = best_ptx(&in->set.containers[ci]);
+	char *text, *why;
+	const Entry *e = decodable_ptx(in, ci, &text, &why);
 
+	if (!e) {
+		if (!u->skip_reason)
+			u->skip_reason = why;
+		else
+			free(why);
+		return;
+	}
 	u->members = zc_realloc(u->members, (u->nmembers + 1) * sizeof(size_t));
 	u->ptx = zc_realloc(u->ptx, (u->nmembers + 1) * sizeof(Entry *));
 	u->texts = zc_realloc(u->texts, (u->nmembers + 1) * sizeof(char *));
 	u->members[u->nmembers] = ci;
 	u->ptx[u->nmembers] = e;
-	u->texts[u->nmembers] = text_of(in, ci, e);
+	u->texts[u->nmembers] = text;
 	u->nmembers++;
 }
 

@@ -99,8 +99,12 @@ static void extract_all(Input *in, const char *dir)
 			uint64_t size;
 			ZcError err;
 
-			if (!entry_contents(&in->bin, &c->entries[ei], &data, &size, &err))
-				fail_input(in->path, "fatbin %zu entry %zu: %s", ci, ei, err.msg);
+			if (x->error)
+				continue;
+			if (!entry_contents(&in->bin, &c->entries[ei], &data, &size, &err)) {
+				input_entry_failed(in, ci, ei, err.msg);
+				continue;
+			}
 			x->file = entry_file_name(c, ci, ei);
 			write_file(dir, x->file, data, size);
 			inform(2, "wrote %s/%s (%llu bytes)", dir, x->file, (unsigned long long)size);
@@ -152,8 +156,14 @@ int cmd_extract(int argc, char **argv)
 	input_write_json(&in, &j);
 	if (fclose(f) != 0)
 		fail_input(index_path, "cannot write: %s", strerror(errno));
-	inform(1, "%s: extracted %zu fatbin%s to %s", path, in.set.ncontainers,
-	       in.set.ncontainers == 1 ? "" : "s", dir);
+	if (in.nfailed_entries)
+		inform(1, "%s: extracted %zu fatbin%s to %s, without the %zu entr%s that cannot be "
+		       "decoded (index.json says why)", path, in.set.ncontainers,
+		       in.set.ncontainers == 1 ? "" : "s", dir, in.nfailed_entries,
+		       in.nfailed_entries == 1 ? "y" : "ies");
+	else
+		inform(1, "%s: extracted %zu fatbin%s to %s", path, in.set.ncontainers,
+		       in.set.ncontainers == 1 ? "" : "s", dir);
 	free(index_path);
 	input_free(&in);
 	return 0;

@@ -17,10 +17,26 @@ static void find_kernels(Input *in, size_t ci, size_t ei)
 
 	if (e->kind != ENTRY_PTX)
 		return;
-	if (!entry_contents(&in->bin, e, &text, &size, &err))
-		fail_input(in->path, "fatbin %zu entry %zu: %s", ci, ei, err.msg);
+	if (!entry_contents(&in->bin, e, &text, &size, &err)) {
+		input_entry_failed(in, ci, ei, err.msg);
+		return;
+	}
 	x->nkernels = ptx_entry_names((const char *)text, size, &x->kernels);
 	free(text);
+}
+
+/* An entry that cannot be decoded is named and passed over: the others are still worth
+ * having (NVIDIA's libraries carry entries no public decoder reads). */
+void input_entry_failed(Input *in, size_t ci, size_t ei, const char *why)
+{
+	EntryExtra *x = &in->extra[ci][ei];
+
+	if (x->error)
+		return;
+	x->error = zc_strndup(why, strlen(why));
+	in->nfailed_entries++;
+	inform(1, "%s: warning: fatbin %zu entry %zu cannot be decoded, passed over: %s", in->path,
+	       ci, ei, why);
 }
 
 void input_load(Input *in, const char *path, bool list_kernels)
@@ -61,6 +77,7 @@ void input_free(Input *in)
 				free(x->kernels[k]);
 			free(x->kernels);
 			free(x->file);
+			free(x->error);
 		}
 		free(in->extra[ci]);
 	}
@@ -122,6 +139,8 @@ static void write_entry(const Input *in, Json *j, const Entry *e, const EntryExt
 	}
 	if (x->file)
 		json_field_string(j, "file", x->file);
+	if (x->error)
+		json_field_string(j, "error", x->error);
 	json_object_end(j);
 }
 

@@ -22,8 +22,10 @@ static void print_entry(const Entry *e, const EntryExtra *x, size_t ei)
 		printf(", from %s", e->identifier);
 	if (e->options && e->options[strspn(e->options, " ")])
 		printf(", options \"%s\"", e->options);
+	if (x->error)
+		printf(", cannot be decoded: %s", x->error);
 	putchar('\n');
-	if (e->kind == ENTRY_PTX) {
+	if (e->kind == ENTRY_PTX && !x->error) {
 		printf("    kernels (%zu):", x->nkernels);
 		for (size_t k = 0; k < x->nkernels; k++)
 			printf(" %s", x->kernels[k]);

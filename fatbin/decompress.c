@@ -56,8 +56,14 @@ bool entry_contents(const Binary *bin, const Entry *e, uint8_t **out, uint64_t *
 {
 	const uint8_t *payload = bin->bytes + e->payload_offset;
 	uint64_t size = e->data_size;
-	uint8_t *buf = zc_alloc(size + 1); /* +1: PTX text always ends in a NUL */
+	uint8_t *buf;
 	bool ok = true;
+
+	/* The LTO-IR that NVIDIA's libraries carry: its bytes are not what they hold. */
+	if (e->flags & ENTRY_FLAG_OBFUSCATED)
+		return zc_fail(err, "its payload is obfuscated (flag 0x10000), and no public decoder "
+		               "reads that");
+	buf = zc_alloc(size + 1); /* +1: PTX text always ends in a NUL */
 
 	switch (e->compression) {
 	case COMPRESSION_NONE:

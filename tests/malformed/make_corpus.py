@@ -47,11 +47,14 @@ class Case:
     `message` follows "zluda-convert: PATH: "; None means the damage is harmless and every
     command must succeed (regressions for crashes on odd but acceptable input). Entries are
     decompressed by `inspect` only for PTX (to list kernels); a damaged compressed cubin is
-    found by `extract` alone, so such a case sets inspect_succeeds."""
+    found by `extract` alone, so such a case sets inspect_succeeds. Damage confined to one
+    entry's payload is passed over (passed_over): the command warns with `message` after
+    "PATH: warning: " and goes on, exiting 0."""
 
-    def __init__(self, data, message, inspect_succeeds=False, kind="file"):
+    def __init__(self, data, message, inspect_succeeds=False, kind="file", passed_over=False):
         self.data, self.message = data, message
         self.inspect_succeeds, self.kind = inspect_succeeds, kind
+        self.passed_over = passed_over
 
 
 # ---- reading and patching the good files --------------------------------------------------
@@ -693,7 +696,7 @@ def fatbin_compressed_size_short(i):
     """The frame continues past the claimed compressed size."""
     n, e = ptx_entry(i)
     return Case(e.patch(i.fatbin, "compressed_size", e.compressed_size - 100),
-                f"fatbin 0 entry {n}: corrupt zstd data (Src size is incorrect)")
+                f"fatbin 0 entry {n} cannot be decoded, passed over: corrupt zstd data (Src size is incorrect)", passed_over=True)
 
 
 def refused_size(i, claimed):
@@ -723,8 +726,8 @@ def fatbin_uncompressed_size_zero(i):
 def lying_zstd_size(i, claimed):
     n, e = ptx_entry(i)
     return Case(e.patch(i.fatbin, "uncompressed_size", claimed),
-                f"fatbin 0 entry {n}: zstd frame holds {e.uncompressed_size} bytes, the entry "
-                f"header claims {claimed}")
+                f"fatbin 0 entry {n} cannot be decoded, passed over: zstd frame holds {e.uncompressed_size} bytes, the entry "
+                f"header claims {claimed}", passed_over=True)
 
 
 @case
@@ -741,7 +744,7 @@ def fatbin_zstd_uncompressed_size_smaller(i):
 def fatbin_zstd_garbage(i):
     n, e = ptx_entry(i)
     data = replace(i.fatbin, e.payload, garbage(e.compressed_size, 3, avoid_first=0x28))
-    return Case(data, f"fatbin 0 entry {n}: corrupt zstd data: no zstd frame header")
+    return Case(data, f"fatbin 0 entry {n} cannot be decoded, passed over: corrupt zstd data: no zstd frame header", passed_over=True)
 
 
 def zstd_frame_header_size(b, at):
@@ -757,7 +760,7 @@ def fatbin_zstd_reserved_block_type(i):
     n, e = ptx_entry(i)
     block = e.payload + zstd_frame_header_size(i.fatbin, e.payload)
     data = put(i.fatbin, "B", block, i.fatbin[block] | 0b110)
-    return Case(data, f"fatbin 0 entry {n}: corrupt zstd data (Data corruption detected)")
+    return Case(data, f"fatbin 0 entry {n} cannot be decoded, passed over: corrupt zstd data (Data corruption detected)", passed_over=True)
 
 
 # ---- LZ4 (--compress-mode=speed) ---------------------------------------------------------------
@@ -776,8 +779,8 @@ def lz4_ptx(i):
 def elf_lz4_garbage(i):
     cn, n, e = lz4_ptx(i)
     data = replace(i.lz4.bytes, e.payload, b"\xff" * e.compressed_size)
-    return Case(data, f"fatbin {cn} entry {n}: corrupt LZ4 data: the block does not decode into "
-                f"the {e.uncompressed_size} bytes the entry header claims")
+    return Case(data, f"fatbin {cn} entry {n} cannot be decoded, passed over: corrupt LZ4 data: the block does not decode into "
+                f"the {e.uncompressed_size} bytes the entry header claims", passed_over=True)
 
 
 @case
@@ -785,8 +788,8 @@ def elf_lz4_uncompressed_size_larger(i):
     cn, n, e = lz4_ptx(i)
     claimed = e.uncompressed_size + 0x100
     return Case(e.patch(i.lz4.bytes, "uncompressed_size", claimed),
-                f"fatbin {cn} entry {n}: LZ4 data decompressed to {e.uncompressed_size} bytes, "
-                f"the entry header claims {claimed}")
+                f"fatbin {cn} entry {n} cannot be decoded, passed over: LZ4 data decompressed to {e.uncompressed_size} bytes, "
+                f"the entry header claims {claimed}", passed_over=True)
 
 
 @case
@@ -794,21 +797,22 @@ def elf_lz4_uncompressed_size_smaller(i):
     cn, n, e = lz4_ptx(i)
     claimed = e.uncompressed_size - 0x100
     return Case(e.patch(i.lz4.bytes, "uncompressed_size", claimed),
-                f"fatbin {cn} entry {n}: corrupt LZ4 data: the block does not decode into the "
-                f"{claimed} bytes the entry header claims")
+                f"fatbin {cn} entry {n} cannot be decoded, passed over: corrupt LZ4 data: the block does not decode into the "
+                f"{claimed} bytes the entry header claims", passed_over=True)
 
 
 @case
 def elf_compressed_cubin_garbage(i):
-    """-Xfatbin=-compress-all: inspect never decompresses a cubin, extract does."""
+    """-Xfatbin=-compress-all: inspect never decompresses a cubin, extract does, and passes
+    over the one entry it cannot decode."""
     e = i.compress_all
     cn = len(e.containers()) - 1
     n, entry = next((k, x) for k, x in enumerate(e.containers()[cn].entries)
                     if x.kind != ENTRY_KIND_PTX)
     assert entry.flags & FLAG_ZSTD
     data = replace(e.bytes, entry.payload, garbage(entry.compressed_size, 4, avoid_first=0x28))
-    return Case(data, f"fatbin {cn} entry {n}: corrupt zstd data: no zstd frame header",
-                inspect_succeeds=True)
+    return Case(data, f"fatbin {cn} entry {n} cannot be decoded, passed over: corrupt zstd "
+                "data: no zstd frame header", inspect_succeeds=True, passed_over=True)
 
 
 # ---- PE ---------------------------------------------------------------------------------------
@@ -982,7 +986,8 @@ def main():
         elif os.path.lexists(path):
             os.remove(path)
         manifest[name] = {"path": path, "message": c.message,
-                          "inspect_succeeds": c.inspect_succeeds}
+                          "inspect_succeeds": c.inspect_succeeds,
+                          "passed_over": c.passed_over}
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     return 0
