@@ -393,10 +393,10 @@ enum zc_emu_status zc_emu_load(const void *data, size_t size, const char *proces
 				text_size = sh->sh_size;
 			}
 		}
-		if (st == ZC_EMU_OK && !text_size)
-			st = bad(error, "no code");
 	}
-	if (st == ZC_EMU_OK)
+	/* A code object may hold no code: every kernel of its module was left out, and its
+	 * variables are still there. */
+	if (st == ZC_EMU_OK && text_size)
 		st = emu_decode(o, text_start, text_size, error);
 	if (st == ZC_EMU_OK)
 		st = read_kernels(o, image, size, error);

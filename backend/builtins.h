@@ -82,6 +82,24 @@ void __zc_bar_arrive(uint32_t id, uint32_t count);
 uint32_t __zc_bar_red_popc(uint32_t id, uint32_t count, uint32_t pred);
 uint32_t __zc_bar_red_and(uint32_t id, uint32_t count, uint32_t pred);
 uint32_t __zc_bar_red_or(uint32_t id, uint32_t count, uint32_t pred);
+/* A kernel's first code where the unit reads %reserved_smem_offset_*: zeroes the block's
+ * reserved shared memory, `words` 32-bit words at region (a generic pointer), then
+ * synchronises the block. */
+void __zc_reserved_smem_zero(uint32_t *region, uint32_t words);
+/* cp.async of cp_size bytes whose first src_size come from src and the rest are zeros
+ * (generic pointers). */
+void __zc_cp_async(uint8_t *dst, const uint8_t *src, uint32_t cp_size, uint32_t src_size);
+/* The mbarrier object at a generic pointer into shared memory (builtins_async.c has its
+ * layout). arrive does `arrivals` arrive-ons, lowers the expected count by `dropped` and
+ * adds `tx` (two's complement) to the transaction count, and returns the state token;
+ * expect_tx and complete_tx are arrive with only tx. test_wait: 1 when the phase of the
+ * token (or of the parity) is complete. */
+void __zc_mbarrier_init(uint64_t *barrier, uint32_t count);
+void __zc_mbarrier_inval(uint64_t *barrier);
+uint64_t __zc_mbarrier_arrive(uint64_t *barrier, uint32_t arrivals, uint32_t dropped, uint32_t tx);
+uint32_t __zc_mbarrier_test_wait(uint64_t *barrier, uint64_t token);
+uint32_t __zc_mbarrier_test_wait_parity(uint64_t *barrier, uint32_t parity);
+uint32_t __zc_mbarrier_pending_count(uint64_t token);
 /* bar.warp.sync membermask. */
 void __zc_bar_warp_sync(uint32_t mask);
 
@@ -134,6 +152,11 @@ uint32_t __zc_clock(void);
 uint64_t __zc_clock64(void);
 uint64_t __zc_globaltimer(void);
 void __zc_nanosleep(uint32_t ns);
+/* Before a load that is volatile, relaxed or acquire, and before atom: such an access may
+ * be a spin loop's, waiting for another thread of the block. On the host target, where a
+ * block's threads take turns on one OS thread, it lets the others run first; on GPUs,
+ * where they run together, it is nothing. */
+void __zc_spin_point(void);
 
 /* The .approx instructions, with PTX's error bounds (sin/cos take radians). */
 float __zc_sin_approx_f32(float x);

@@ -52,7 +52,7 @@
 
 #include <stdint.h>
 
-#define ZC_HOST_ABI_VERSION 4u
+#define ZC_HOST_ABI_VERSION 5u
 
 typedef struct ZcHostThread ZcHostThread;
 typedef struct ZcHostBlock ZcHostBlock;
@@ -114,6 +114,9 @@ typedef struct ZcHostOps {
 	 * CUDA_ERROR_ASSERT; never returns. */
 	void (*assertfail)(ZcHostThread *t, const char *expression, const char *file,
 	                   uint32_t line, const char *function);
+	/* A strong load or an atomic, maybe a spin loop's: the block's other runnable fibers
+	 * run before this one goes on. */
+	void (*yield)(ZcHostThread *t);
 } ZcHostOps;
 
 /* One running block, shared by its threads. */

@@ -150,6 +150,8 @@ static void parse_unit(Unit *u)
 			u->parse_error = diagnostic(u, m, &diag);
 		else
 			collect_globals(u, u->asts[m]);
+		if (u->asts[m] && !u->parse_error)
+			u->reserved_smem |= ptx_uses_reserved_smem(u->asts[m]);
 	}
 }
 
@@ -162,7 +164,10 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 	                                                                      : &ptx_target_amdgpu;
 	LLVMModuleRef linked = NULL;
 	/* linked members lay their shared variables out one after another */
-	struct ptx_lower_options options = {.shared_start = 0, .line_info = !J->o->no_line_info};
+	struct ptx_lower_options options = {
+		.shared_start = u->reserved_smem && hooks->shared_as_offsets ? PTX_RESERVED_SMEM_SIZE : 0,
+		.line_info = !J->o->no_line_info, .reserved_smem = u->reserved_smem,
+	};
 	const char **kernels = NULL; /* of every member, in the order of u->kernels */
 	uint32_t nkernels = 0;
 

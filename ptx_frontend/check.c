@@ -131,6 +131,7 @@ bool ptx_is_special_register(const char *name)
 		"%lanemask_gt", "%clock", "%clock64", "%clock_hi", "%globaltimer", "%globaltimer_lo",
 		"%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size",
 		"%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
+		"%reserved_smem_offset_0", "%reserved_smem_offset_1",
 		"%is_explicit_cluster", "%clusterid", "%nclusterid", "%cluster_ctaid",
 		"%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank", "%current_graph_exec",
 	};

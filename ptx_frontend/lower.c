@@ -364,6 +364,10 @@ static LLVMValueRef special_register(struct lower *L, const struct ptx_operand *
 	char name[48];
 	unsigned bits = 32;
 
+	LLVMValueRef reserved = reserved_smem_register(L, o->name);
+
+	if (reserved)
+		return reserved;
 	if (!ptx_is_special_register(o->name))
 		return NULL;
 	/* %envregN: what the driver puts there, and it puts nothing; %pmN, %pmN_64: performance

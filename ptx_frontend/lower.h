@@ -62,6 +62,10 @@ struct lower {
 	const struct ptx_target *target;
 	struct ptx_diag *diag;
 	const char *label;               /* ptx_lower_options.label */
+	LLVMValueRef reserved_smem;      /* the region of ptx_lower_options.reserved_smem, or NULL
+	                                  * (on targets with shared_as_offsets: its generic address
+	                                  * is built where used) */
+	bool has_reserved_smem;
 	jmp_buf fail;
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;
@@ -119,6 +123,12 @@ void operand_store(struct lower *L, const struct ptx_operand *op, LLVMValueRef v
 LLVMValueRef symbol_address(struct lower *L, struct sym *s, unsigned *addrspace);
 void note_reach(struct lower *L, struct sym *s);
 LLVMValueRef shared_base(struct lower *L);
+/* lower_reserved.c */
+void reserved_smem_declare(struct lower *L);
+/* %reserved_smem_offset_*: its shared address, or NULL for another name. */
+LLVMValueRef reserved_smem_register(struct lower *L, const char *name);
+/* A kernel's first code: the region zeroed, then a barrier. */
+void reserved_smem_zero(struct lower *L);
 
 /* lower_debug.c */
 void debug_begin(struct lower *L, bool line_info);
@@ -137,6 +147,12 @@ bool has_mod(struct lower *L, const char *mod);
 enum ptx_type mod_type(struct lower *L, int which); /* which: 0 first type modifier, 1 second */
 const struct ptx_operand *op(struct lower *L, unsigned i);
 void expect_operands(struct lower *L, unsigned n);
+
+/* lower_memory.c */
+/* The instruction's state space modifier (.global, .shared{::cta}, ...), NONE for generic. */
+enum ptx_space insn_space(struct lower *L);
+/* The pointer an address operand [a+off] names, in `space` (NONE: generic). */
+LLVMValueRef memory_address(struct lower *L, const struct ptx_operand *m, enum ptx_space space);
 
 /* lower_rounding.c: directed rounding built from the round-to-nearest result. */
 enum rounding_mode { ROUND_NEAREST, ROUND_ZERO, ROUND_DOWN, ROUND_UP };
@@ -162,5 +178,6 @@ bool lower_convert(struct lower *L);
 bool lower_memory(struct lower *L);
 bool lower_control(struct lower *L);
 bool lower_parallel(struct lower *L);
+bool lower_async(struct lower *L);
 
 #endif

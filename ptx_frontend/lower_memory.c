@@ -3,7 +3,7 @@
 
 #include "lower.h"
 
-static enum ptx_space insn_space(struct lower *L)
+enum ptx_space insn_space(struct lower *L)
 {
 	static const struct { const char *mod; enum ptx_space space; } spaces[] = {
 		{"global", PTX_SPACE_GLOBAL}, {"shared", PTX_SPACE_SHARED}, {"shared::cta", PTX_SPACE_SHARED},
@@ -44,7 +44,7 @@ static LLVMValueRef pointer_from_number(struct lower *L, LLVMValueRef n, enum pt
 }
 
 /* [sym+off], [reg+off] or [imm] as a pointer the instruction's state space can use. */
-static LLVMValueRef address(struct lower *L, const struct ptx_operand *m, enum ptx_space space)
+LLVMValueRef memory_address(struct lower *L, const struct ptx_operand *m, enum ptx_space space)
 {
 	const struct ptx_operand *base;
 	struct sym *s;
@@ -121,7 +121,7 @@ static bool lower_load(struct lower *L)
 
 	if (t == PTX_TYPE_NONE)
 		lower_unsupported(L);
-	p = address(L, op(L, 1), space);
+	p = memory_address(L, op(L, 1), space);
 	if (n == 1) {
 		v = LLVMBuildLoad2(L->b, ll_type(L, t), p, "");
 		set_access(L, v, size);
@@ -147,7 +147,7 @@ static bool lower_store(struct lower *L)
 
 	if (t == PTX_TYPE_NONE)
 		lower_unsupported(L);
-	p = address(L, op(L, 0), insn_space(L));
+	p = memory_address(L, op(L, 0), insn_space(L));
 	if (n == 1) {
 		v = operand_value(L, val, t);
 	} else {
@@ -400,7 +400,7 @@ static bool lower_atomic(struct lower *L, bool returns)
 	LLVMValueRef p, r;
 	LLVMAtomicOrdering order = ordering(L, LLVMAtomicOrderingMonotonic);
 
-	p = address(L, op(L, first), insn_space(L));
+	p = memory_address(L, op(L, first), insn_space(L));
 	if (t == PTX_TYPE_B128) {
 		atomic_b128(L, p, first, dst);
 		return true;
@@ -447,6 +447,9 @@ bool lower_memory(struct lower *L)
 {
 	const char *o = L->insn->opcode;
 
+	if ((!strcmp(o, "ld") && (has_mod(L, "volatile") || has_mod(L, "relaxed") || has_mod(L, "acquire"))) ||
+	    !strcmp(o, "atom"))
+		call_builtin(L, "__zc_spin_point", LLVMVoidTypeInContext(L->ctx), NULL, 0);
 	if (!strcmp(o, "ld") || !strcmp(o, "ldu"))
 		return lower_load(L);
 	if (!strcmp(o, "st"))

@@ -403,7 +403,7 @@ static void lower_instruction(struct lower *L)
 {
 	bool (*const families[])(struct lower *) = {
 		lower_bits, lower_int, lower_video, lower_float, lower_compare, lower_convert, lower_memory,
-		lower_control, lower_parallel,
+		lower_control, lower_parallel, lower_async,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
@@ -565,6 +565,8 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 		bind_function_params(L, f);
 	LLVMBuildBr(L->b, body);
 	LLVMPositionBuilderAtEnd(L->b, body);
+	if (f->is_entry)
+		reserved_smem_zero(L);
 	declare_labels(L, f->body);
 	lower_statements(L, f->body);
 	if (!block_terminated(L))
@@ -717,10 +719,12 @@ static void lower_function_or_leave_out(struct lower *L, const struct ptx_func *
 	memcpy(L->fail, module_fail, sizeof(jmp_buf));
 }
 
-static void lower_module(struct lower *L, struct ptx_lowered *out)
+static void lower_module(struct lower *L, struct ptx_lowered *out, bool reserved_smem)
 {
 	uint32_t nkernels = 0;
 
+	if (reserved_smem)
+		reserved_smem_declare(L);
 	for (const struct ptx_item *it = L->module->items; it; it = it->next) {
 		L->loc = it->loc;
 		if (it->kind == PTX_ITEM_FUNC)
@@ -764,7 +768,7 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	ok = setjmp(L.fail) == 0;
 	if (ok) {
 		debug_begin(&L, options->line_info);
-		lower_module(&L, out);
+		lower_module(&L, out, options->reserved_smem);
 	}
 	debug_end(&L, ok);
 	LLVMDisposeBuilder(L.b);

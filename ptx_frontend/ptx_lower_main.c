@@ -117,7 +117,13 @@ int main(int argc, char **argv)
 	struct ptx_lowered out;
 	LLVMContextRef ctx = LLVMContextCreate();
 	int rc = 0;
-	bool lowered = m && ptx_check(m, &diag) && ptx_lower(m, target, ctx, &options, &out, &diag);
+	bool checked = m && ptx_check(m, &diag);
+
+	if (checked && ptx_uses_reserved_smem(m)) {
+		options.reserved_smem = true;
+		options.shared_start = target->shared_as_offsets ? PTX_RESERVED_SMEM_SIZE : 0;
+	}
+	bool lowered = checked && ptx_lower(m, target, ctx, &options, &out, &diag);
 	double t2 = now();
 
 	if (stats && lowered) {

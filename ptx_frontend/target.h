@@ -73,7 +73,17 @@ struct ptx_lower_options {
 	bool line_info;
 	/* What reasons recorded in the module call it ("PTX of fatbin 3"); NULL for none. */
 	const char *label;
+	/* The unit reads %reserved_smem_offset_* somewhere (ptx_uses_reserved_smem of any
+	 * member): every member then names one region of PTX_RESERVED_SMEM_SIZE bytes that
+	 * each kernel zeroes as its block starts, as NVIDIA's driver leaves it for cooperative
+	 * groups. Targets with shared_as_offsets place it at offset 0 of the layout, so the
+	 * first member's shared_start must then be PTX_RESERVED_SMEM_SIZE. */
+	bool reserved_smem;
 };
+
+#define PTX_RESERVED_SMEM_SIZE 1024u
+
+bool ptx_uses_reserved_smem(const struct ptx_module *module);
 
 /* Lowers a parsed module into a new LLVM module in `ctx`. A function whose body cannot be
  * lowered is left out (out->left_out), and the rest is lowered. On an error of the module

@@ -665,6 +665,20 @@ op_nanosleep(ZcHostThread *t, uint32_t ns)
 	f->sleeping = false;
 }
 
+/* Unlike nanosleep, a yield does not mark the fiber idle: it may be doing work. */
+static void
+op_yield(ZcHostThread *t)
+{
+	struct runner *r = runner_of(t);
+	struct fiber *f = fiber_of(t);
+
+	if (r->ready_count == 0)
+		return;
+	r->current = NULL; /* so that it is queued behind the others */
+	make_ready(r, f);
+	to_scheduler(r, f);
+}
+
 static uint64_t
 op_globaltimer(ZcHostThread *t)
 {
@@ -744,6 +758,7 @@ static const ZcHostOps ops = {
 	.exit = op_exit,
 	.vprintf = zc_device_vprintf,
 	.assertfail = zc_device_assertfail,
+	.yield = op_yield,
 };
 
 /* ---- a block ------------------------------------------------------------ */

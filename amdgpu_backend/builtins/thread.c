@@ -68,6 +68,8 @@ uint32_t __zc_clock(void) { return (uint32_t)__zc_clock64(); }
  * 100 MHz the ROCm runtime reports as the wall-clock rate on RDNA parts. */
 uint64_t __zc_globaltimer(void) { return __builtin_readsteadycounter() * 10; }
 
+void __zc_spin_point(void) {}
+
 void __zc_nanosleep(uint32_t ns)
 {
 	if (ns > 1000000)

@@ -32,6 +32,8 @@ def main():
         traps_allowed = "trap;" in ptx or "__assertfail" in ptx
         # AMDGPU's bar.red counts through one LDS word of the builtins
         lds_extra = 16 if "bar.red" in ptx else 0
+        # and %reserved_smem_offset_* a region of 1024 bytes (ptx_frontend/lower_reserved.c)
+        lds_extra += 1024 if "%reserved_smem_offset" in ptx else 0
         for m in image["modules"]:
             for co in m["code_objects"]:
                 # a kernel left out for a target has no descriptor in its code object
