@@ -76,11 +76,56 @@ static void print_kernels(const struct ptx_lowered *out, char **reasons)
 	}
 }
 
+/* Kernels with a body, for a module that did not lower; by text when it did not parse. */
+static uint32_t count_kernels(const struct ptx_module *m, const char *text)
+{
+	uint32_t n = 0;
+
+	if (m) {
+		for (const struct ptx_item *it = m->items; it; it = it->next)
+			n += it->kind == PTX_ITEM_FUNC && it->u.func.is_entry && it->u.func.has_body;
+		return n;
+	}
+	for (const char *p = text; (p = strstr(p, ".entry ")); p += 7)
+		n++;
+	return n;
+}
+
+/* --census: "kept NAME", "left-out NAME<TAB>REASON", or, for a module that failed whole,
+ * "module N<TAB>REASON" (N kernels), one per line on stdout. */
+static void print_census(struct ptx_lowered *out, const struct ptx_module *m, const char *text,
+                         const struct ptx_diag *diag)
+{
+	char **reasons;
+	const char **names;
+
+	if (!out) {
+		printf("module %u\t%s\n", count_kernels(m, text), diag->message);
+		return;
+	}
+	reasons = calloc(out->nkernels + 1, sizeof(char *));
+	names = malloc((out->nkernels + 1) * sizeof(*names));
+	if (!reasons || !names)
+		exit(2);
+	for (uint32_t i = 0; i < out->nkernels; i++)
+		names[i] = out->kernels[i].name;
+	ptx_leave_out(out->module, names, out->nkernels, reasons);
+	for (uint32_t i = 0; i < out->nkernels; i++) {
+		if (reasons[i])
+			printf("left-out %s\t%s\n", names[i], reasons[i]);
+		else
+			printf("kept %s\n", names[i]);
+		free(reasons[i]);
+	}
+	free(reasons);
+	free(names);
+}
+
 int main(int argc, char **argv)
 {
 	const struct ptx_target *target = &ptx_target_amdgpu;
 	const char *path = NULL;
-	bool kernels = false, stats = false;
+	bool kernels = false, stats = false, census = false;
 	struct ptx_lower_options options = {0};
 
 	for (int i = 1; i < argc; i++) {
@@ -94,14 +139,16 @@ int main(int argc, char **argv)
 			options.line_info = true;
 		else if (strcmp(argv[i], "--stats") == 0)
 			stats = true; /* timings instead of the IR, for bench/ */
+		else if (strcmp(argv[i], "--census") == 0)
+			census = true; /* one line per kernel instead of the IR, for bench/ */
 		else if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--stats] FILE.ptx\n");
+			fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--stats] [--census] FILE.ptx\n");
 			return 2;
 		} else
 			path = argv[i];
 	}
 	if (!path) {
-		fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--stats] FILE.ptx\n");
+		fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--stats] [--census] FILE.ptx\n");
 		return 2;
 	}
 	size_t len;
@@ -126,7 +173,11 @@ int main(int argc, char **argv)
 	bool lowered = checked && ptx_lower(m, target, ctx, &options, &out, &diag);
 	double t2 = now();
 
-	if (stats && lowered) {
+	if (census) {
+		print_census(lowered ? &out : NULL, m, text, &diag);
+		if (lowered)
+			ptx_lowered_free(&out);
+	} else if (stats && lowered) {
 		printf("%zu bytes: parse %.3f s, lower %.3f s, %.1f MB/s\n", len, t1 - t0, t2 - t1,
 		       (double)len / 1e6 / (t2 - t0));
 		ptx_lowered_free(&out);
