@@ -189,8 +189,8 @@ float __zc_sqrt_rn_f32(float x);
 float __zc_rcp_rn_f32(float x);
 
 /* vprintf and __assertfail, the CUDA runtime functions nvcc's PTX calls (the lowering
- * renames them): pointers arrive as the 64-bit integers the PTX passes. Host only so far:
- * on AMDGPU a module that prints fails to compile with a message saying so. */
+ * renames them): pointers arrive as the 64-bit integers the PTX passes. On the host target
+ * they call the driver; on AMDGPU they write records for the stub (device_output.h). */
 int32_t __zc_vprintf(uint64_t format, uint64_t args);
 _Noreturn void __zc_assertfail(uint64_t expression, uint64_t file, uint32_t line,
                                uint64_t function, uint64_t char_size);

@@ -134,6 +134,19 @@ CUresult zc_memory_check(CUdeviceptr ptr, size_t bytes);
 CUresult zc_memory_add_global(const void *owner, void *base, size_t bytes);
 void zc_memory_remove_globals(const void *owner);
 
+/* device_printf.c: CUDA's formatting of device printf (arguments packed as nvcc packs
+ * them; returns the number of arguments, or -1) and of a failed device assert. */
+int zc_print_device_printf(const char *format, const void *args);
+void zc_print_device_assert(const char *expression, const char *file, uint32_t line,
+                            const char *function, const uint32_t block[3], const uint32_t thread[3]);
+
+/* device_output.c: the buffer GPU code prints into (backend/device_output.h), allocated
+ * on first use with `bytes` for records; NULL when it cannot be. drain prints what is
+ * complete; given a synchronisation's result, it returns CUDA_ERROR_ASSERT instead of a
+ * failure once an assert's message was printed. */
+void *zc_device_output_buffer(int ordinal, size_t bytes);
+CUresult zc_device_output_drain(CUresult sync);
+
 /* image.c: one file's AOT image, parsed once. */
 struct zc_image {
 	struct zc_image *next;

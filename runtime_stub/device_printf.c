@@ -1,4 +1,5 @@
-/* Device-side printf and assert on the host driver, with CUDA's semantics. The device
+/* Device-side printf and assert with CUDA's formatting: for the host driver, which calls
+ * these from the kernel's threads, and for the records GPU code leaves (device_output.c). The device
  * compiler packs printf's arguments into one buffer, each at its own size's alignment:
  * integers of 4 bytes unless an l, ll, j, z or t modifier makes them 8, floating-point
  * values promoted to double, pointers (%s, %p) of 8. */
@@ -60,7 +61,7 @@ integer_arg(const uint8_t *args, size_t *offset, size_t size)
 	               : append(&out, full, (v)))
 
 int
-zc_device_vprintf(ZcHostThread *t, const char *format, const void *packed)
+zc_print_device_printf(const char *format, const void *packed)
 {
 	const uint8_t *args = packed;
 	struct line out;
@@ -143,12 +144,27 @@ zc_device_vprintf(ZcHostThread *t, const char *format, const void *packed)
 	return count;
 }
 
+void
+zc_print_device_assert(const char *expression, const char *file, uint32_t line,
+                       const char *function, const uint32_t block[3], const uint32_t thread[3])
+{
+	fflush(stdout);
+	fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+	        file ? file : "?", line, function ? function : "?", block[0], block[1], block[2],
+	        thread[0], thread[1], thread[2], expression ? expression : "?");
+}
+
+int
+zc_device_vprintf(ZcHostThread *t, const char *format, const void *packed)
+{
+	(void)t;
+	return zc_print_device_printf(format, packed);
+}
+
 _Noreturn void
 zc_device_assertfail(ZcHostThread *t, const char *expression, const char *file, uint32_t line,
                      const char *function)
 {
-	fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
-	        file ? file : "?", line, function ? function : "?", t->ctaid[0], t->ctaid[1],
-	        t->ctaid[2], t->tid[0], t->tid[1], t->tid[2], expression ? expression : "?");
+	zc_print_device_assert(expression, file, line, function, t->ctaid, t->tid);
 	zc_host_fail_launch(t, CUDA_ERROR_ASSERT);
 }

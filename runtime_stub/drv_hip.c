@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "device_output.h"
 #include "find_driver.h"
 #include "hip_api.h"
 
@@ -246,7 +247,7 @@ hip_stream_sync(struct zc_drv_stream *s)
 {
 	CUresult r = use_device(s->device);
 
-	return r == CUDA_SUCCESS ? CALL(hipStreamSynchronize, s->hip) : r;
+	return zc_device_output_drain(r == CUDA_SUCCESS ? CALL(hipStreamSynchronize, s->hip) : r);
 }
 
 static CUresult
@@ -362,7 +363,7 @@ hip_event_query(struct zc_drv_event *e)
 static CUresult
 hip_event_sync(struct zc_drv_event *e)
 {
-	return CALL(hipEventSynchronize, e->hip);
+	return zc_device_output_drain(CALL(hipEventSynchronize, e->hip));
 }
 
 static CUresult
@@ -413,6 +414,27 @@ hip_code_target(int ordinal, char *name, size_t size)
 	return CUDA_SUCCESS;
 }
 
+/* Points the code object's ZC_DEVICE_OUTPUT_SYMBOL at the device output buffer, whose size
+ * the context's cudaLimitPrintfFifoSize gives when it is first made. Code objects without
+ * the variable (not the converter's) print nothing. */
+static CUresult
+attach_output(struct zc_drv_module *m)
+{
+	struct zc_context *ctx;
+	hipDeviceptr_t global;
+	size_t bytes;
+	void *buffer;
+
+	if (hip.hipModuleGetGlobal(&global, &bytes, m->hip, ZC_DEVICE_OUTPUT_SYMBOL) != 0 || bytes != 8)
+		return CUDA_SUCCESS;
+	buffer = zc_device_output_buffer(m->device, zc_context_current(&ctx) == CUDA_SUCCESS
+	                                            ? ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE] : 1 << 20);
+	if (!buffer)
+		return CUDA_SUCCESS; /* then printf returns -1, as with a full buffer */
+	CUresult r = CALL(hipMemcpy2DAsync, global, 8, &buffer, 8, 8, 1, hipMemcpyDefault, NULL);
+	return r == CUDA_SUCCESS ? CALL(hipStreamSynchronize, NULL) : r;
+}
+
 static CUresult
 hip_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_drv_module **out)
 {
@@ -427,6 +449,8 @@ hip_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_drv_mo
 	r = use_device(ordinal);
 	if (r == CUDA_SUCCESS)
 		r = CALL(hipModuleLoadData, &m->hip, bytes);
+	if (r == CUDA_SUCCESS)
+		r = attach_output(m);
 	if (r != CUDA_SUCCESS) {
 		stub_free(m);
 		return r;

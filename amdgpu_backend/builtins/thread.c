@@ -102,14 +102,6 @@ uint32_t __zc_smid(void) { return 0; }
 uint32_t __zc_nsmid(void) { return 1; }
 uint64_t __zc_gridid(void) { return 0; }
 
-/* An assertion that fails ends the launch, as in CUDA; its message is not printed yet. */
-_Noreturn void __zc_assertfail(uint64_t expression, uint64_t file, uint32_t line,
-                               uint64_t function, uint64_t char_size)
-{
-	(void)expression, (void)file, (void)line, (void)function, (void)char_size;
-	__builtin_trap();
-}
-
 _Noreturn void __zc_exit(void)
 {
 	__builtin_amdgcn_endpgm();
