@@ -194,6 +194,10 @@ float __zc_rcp_rn_f32(float x);
 int32_t __zc_vprintf(uint64_t format, uint64_t args);
 _Noreturn void __zc_assertfail(uint64_t expression, uint64_t file, uint32_t line,
                                uint64_t function, uint64_t char_size);
+/* malloc and free of device code (the lowering renames them too): the C library's on the
+ * host target; on AMDGPU a heap the stub provides (device_heap.h). */
+uint64_t __zc_malloc(uint64_t bytes);
+void __zc_free(uint64_t pointer);
 /* trap: ends the launch with an error. exit: ends this thread (AMDGPU: its wave, so
  * only a wave-uniform exit is exact there). */
 _Noreturn void __zc_trap(void);

@@ -229,16 +229,29 @@ static LLVMTypeRef kernel_type(struct lower *L, const struct ptx_func *f)
 	return fty;
 }
 
-/* The two functions nvcc's PTX calls in the CUDA runtime: the stub provides them under
- * names of ours, so that the C library's vprintf is never bound instead. */
-static const char *runtime_name(const struct ptx_func *f)
+/* The functions nvcc's PTX calls in the CUDA runtime: the builtins provide them under names
+ * of ours, so that the C library's vprintf is never bound instead. malloc and free also
+ * need the heap variable that the stub points at the heap (backend/device_heap.h). */
+static const char *runtime_name(struct lower *L, const struct ptx_func *f)
 {
-	if (f->has_body)
-		return f->name;
-	if (strcmp(f->name, "vprintf") == 0)
-		return "__zc_vprintf";
-	if (strcmp(f->name, "__assertfail") == 0)
-		return "__zc_assertfail";
+	static const char *const names[][2] = {
+		{"vprintf", "__zc_vprintf"}, {"__assertfail", "__zc_assertfail"},
+		{"malloc", "__zc_malloc"}, {"free", "__zc_free"},
+	};
+
+	for (size_t i = 0; !f->has_body && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(f->name, names[i][0]) == 0) {
+			if (i >= 2 && !LLVMGetNamedGlobal(L->mod, "zluda_convert_device_heap")) {
+				/* one per link (weak): every member that allocates names the same heap */
+				LLVMValueRef heap = LLVMAddGlobalInAddressSpace(L->mod, ll_int(L, 64),
+				                                                "zluda_convert_device_heap",
+				                                                L->target->as_global);
+				LLVMSetInitializer(heap, LLVMConstInt(ll_int(L, 64), 0, 0));
+				LLVMSetLinkage(heap, LLVMWeakODRLinkage);
+				LLVMSetAlignment(heap, 8);
+			}
+			return names[i][1];
+		}
 	return f->name;
 }
 
@@ -268,7 +281,7 @@ static void declare_function(struct lower *L, const struct ptx_func *f)
 	s->func = f;
 	fty = f->is_entry ? kernel_type(L, f) : signature_type(L, &f->sig);
 	s->llvm_type = fty;
-	s->value = LLVMAddFunction(L->mod, runtime_name(f), fty);
+	s->value = LLVMAddFunction(L->mod, runtime_name(L, f), fty);
 	if (f->is_entry) {
 		LLVMAddTargetDependentFunctionAttr(s->value, "zc-kernel", "");
 		set_block_limit(s->value, "zc-reqntid", f->attrs.reqntid);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "device_heap.h"
 #include "device_output.h"
 #include "find_driver.h"
 #include "hip_api.h"
@@ -414,25 +415,71 @@ hip_code_target(int ordinal, char *name, size_t size)
 	return CUDA_SUCCESS;
 }
 
-/* Points the code object's ZC_DEVICE_OUTPUT_SYMBOL at the device output buffer, whose size
- * the context's cudaLimitPrintfFifoSize gives when it is first made. Code objects without
- * the variable (not the converter's) print nothing. */
+static CUresult
+copy_to_device(void *dst, const void *src, size_t bytes)
+{
+	CUresult r = CALL(hipMemcpy2DAsync, dst, bytes, src, bytes, bytes, 1, hipMemcpyDefault, NULL);
+
+	return r == CUDA_SUCCESS ? CALL(hipStreamSynchronize, NULL) : r;
+}
+
+/* The device malloc heap of each device, made when a code object first needs it, with the
+ * context's cudaLimitMallocHeapSize, and kept for the process. */
+static void *
+device_heap(int ordinal, size_t bytes)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static void *heaps[64];
+	struct zc_device_heap header = {.size = bytes};
+	void *p = NULL;
+
+	if (ordinal < 0 || ordinal >= 64 || bytes > (64ull << 30))
+		return NULL;
+	pthread_mutex_lock(&lock);
+	if (!heaps[ordinal] &&
+	    hip_alloc(ordinal, ZC_MEM_DEVICE, sizeof header + bytes, &p) == CUDA_SUCCESS) {
+		if (copy_to_device(p, &header, sizeof header) == CUDA_SUCCESS)
+			heaps[ordinal] = p;
+		else
+			hip_free(ZC_MEM_DEVICE, p);
+	}
+	p = heaps[ordinal];
+	pthread_mutex_unlock(&lock);
+	return p;
+}
+
+/* Sets a code object's 64-bit variable to `value` when it has the variable. */
+static CUresult
+set_module_pointer(struct zc_drv_module *m, const char *name, void *(*make)(int, size_t),
+                   size_t bytes)
+{
+	hipDeviceptr_t global;
+	size_t size;
+	void *value;
+
+	if (hip.hipModuleGetGlobal(&global, &size, m->hip, name) != 0 || size != 8)
+		return CUDA_SUCCESS;
+	if (!(value = make(m->device, bytes)))
+		return CUDA_SUCCESS; /* then printf returns -1 and malloc NULL, as when full */
+	return copy_to_device(global, &value, 8);
+}
+
+/* Points the code object's ZC_DEVICE_OUTPUT_SYMBOL at the device output buffer and its
+ * ZC_DEVICE_HEAP_SYMBOL at the heap, sized by the context's limits when first made. Code
+ * objects without them (not the converter's, or a module that never allocates) get
+ * neither. */
 static CUresult
 attach_output(struct zc_drv_module *m)
 {
 	struct zc_context *ctx;
-	hipDeviceptr_t global;
-	size_t bytes;
-	void *buffer;
+	bool current = zc_context_current(&ctx) == CUDA_SUCCESS;
+	CUresult r = set_module_pointer(m, ZC_DEVICE_OUTPUT_SYMBOL, zc_device_output_buffer,
+	                                current ? ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE] : 1 << 20);
 
-	if (hip.hipModuleGetGlobal(&global, &bytes, m->hip, ZC_DEVICE_OUTPUT_SYMBOL) != 0 || bytes != 8)
-		return CUDA_SUCCESS;
-	buffer = zc_device_output_buffer(m->device, zc_context_current(&ctx) == CUDA_SUCCESS
-	                                            ? ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE] : 1 << 20);
-	if (!buffer)
-		return CUDA_SUCCESS; /* then printf returns -1, as with a full buffer */
-	CUresult r = CALL(hipMemcpy2DAsync, global, 8, &buffer, 8, 8, 1, hipMemcpyDefault, NULL);
-	return r == CUDA_SUCCESS ? CALL(hipStreamSynchronize, NULL) : r;
+	if (r == CUDA_SUCCESS)
+		r = set_module_pointer(m, ZC_DEVICE_HEAP_SYMBOL, device_heap,
+		                       current ? ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE] : 8 << 20);
+	return r;
 }
 
 static CUresult
