@@ -18,9 +18,6 @@ typedef struct {
 	size_t nmembers;
 	const Entry **ptx;     /* the PTX entry chosen from each member */
 	char **texts;          /* their decompressed text */
-	struct ptx_module **asts; /* parsed and checked once, read by every target's job */
-	char *parse_error;     /* why a member's PTX did not parse or check */
-	bool reserved_smem;    /* a member reads %reserved_smem_offset_* */
 	char *skip_reason;     /* not translated at all: no PTX, ... */
 	/* per target, filled by the compile jobs */
 	ZcBytes code[MAX_TARGETS];

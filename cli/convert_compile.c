@@ -106,6 +106,13 @@ static void export_shared_layout(LLVMModuleRef m, uint64_t size)
 	LLVMSetGlobalConstant(g, 1);
 }
 
+static void free_asts(struct ptx_module **asts, size_t n)
+{
+	for (size_t m = 0; m < n; m++)
+		ptx_module_free(asts[m]);
+	free(asts);
+}
+
 static char *diagnostic(const Unit *u, size_t m, const struct ptx_diag *diag)
 {
 	return format("%s, line %u:%u: %s", unit_member_name(u, m).text, diag->loc.line,
@@ -138,26 +145,35 @@ uint32_t unit_left_out(const Unit *u, size_t t)
 	return n;
 }
 
-/* Parses and checks every member once, before the jobs, and lists the unit's globals. */
-static void parse_unit(Unit *u)
+/* Parses and checks every member, for one job: each job parses for itself and frees the
+ * trees when it ends, so that a library of thousands of modules never holds them all (the
+ * trees take about ten times their text). The first target's job lists the unit's globals.
+ * NULL, with *error set, when a member does not parse or check. */
+static struct ptx_module **parse_unit(Unit *u, size_t t, bool *reserved_smem, char **error)
 {
-	u->asts = zc_alloc((u->nmembers + 1) * sizeof(*u->asts));
-	for (size_t m = 0; m < u->nmembers && !u->parse_error; m++) {
+	struct ptx_module **asts = zc_alloc((u->nmembers + 1) * sizeof(*asts));
+
+	*reserved_smem = false;
+	for (size_t m = 0; m < u->nmembers; m++) {
 		struct ptx_diag diag;
 
-		u->asts[m] = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
-		if (!u->asts[m] || !ptx_check(u->asts[m], &diag))
-			u->parse_error = diagnostic(u, m, &diag);
-		else
-			collect_globals(u, u->asts[m]);
-		if (u->asts[m] && !u->parse_error)
-			u->reserved_smem |= ptx_uses_reserved_smem(u->asts[m]);
+		asts[m] = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
+		if (!asts[m] || !ptx_check(asts[m], &diag)) {
+			*error = diagnostic(u, m, &diag);
+			free_asts(asts, m + 1);
+			return NULL;
+		}
+		*reserved_smem |= ptx_uses_reserved_smem(asts[m]);
 	}
+	for (size_t m = 0; t == 0 && m < u->nmembers; m++)
+		collect_globals(u, asts[m]);
+	return asts;
 }
 
 /* Lowers every member and links them into one module. The first target (index 0) also
  * records the kernel table: it does not depend on the target. */
-static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, char **error)
+static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, struct ptx_module **asts,
+                               bool reserved_smem, LLVMContextRef ctx, char **error)
 {
 	const ZcTarget *target = J->o->targets[t];
 	const struct ptx_target *hooks = target->kind == ZC_CODE_OBJECT_HOST ? &ptx_target_host
@@ -165,8 +181,8 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 	LLVMModuleRef linked = NULL;
 	/* linked members lay their shared variables out one after another */
 	struct ptx_lower_options options = {
-		.shared_start = u->reserved_smem && hooks->shared_as_offsets ? PTX_RESERVED_SMEM_SIZE : 0,
-		.line_info = !J->o->no_line_info, .reserved_smem = u->reserved_smem,
+		.shared_start = reserved_smem && hooks->shared_as_offsets ? PTX_RESERVED_SMEM_SIZE : 0,
+		.line_info = !J->o->no_line_info, .reserved_smem = reserved_smem,
 	};
 	const char **kernels = NULL; /* of every member, in the order of u->kernels */
 	uint32_t nkernels = 0;
@@ -177,7 +193,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 		MemberName label = unit_member_name(u, m);
 
 		options.label = label.text;
-		if (!ptx_lower(u->asts[m], hooks, ctx, &options, &l, &diag)) {
+		if (!ptx_lower(asts[m], hooks, ctx, &options, &l, &diag)) {
 			*error = diagnostic(u, m, &diag);
 			if (linked)
 				LLVMDisposeModule(linked);
@@ -263,12 +279,16 @@ static void run_job(Jobs *J, size_t job)
 	char *error = NULL;
 	LLVMModuleRef m;
 
-	if (u->parse_error) {
-		u->error[t] = zc_strndup(u->parse_error, strlen(u->parse_error));
+	bool reserved_smem;
+	struct ptx_module **asts = parse_unit(u, t, &reserved_smem, &error);
+
+	if (!asts) {
+		u->error[t] = error;
 		return;
 	}
 	ctx = LLVMContextCreate();
-	m = lower_unit(J, u, t, ctx, &error);
+	m = lower_unit(J, u, t, asts, reserved_smem, ctx, &error);
+	free_asts(asts, u->nmembers);
 
 	if (m && J->o->save_temps) {
 		char *ir = LLVMPrintModuleToString(m), *suffix = format("%s.ll", target->name);
@@ -291,10 +311,16 @@ static void run_job(Jobs *J, size_t job)
 	LLVMContextDispose(ctx);
 }
 
+/* On a terminal one line that counts up; otherwise, under -v, a line at every twentieth
+ * of the jobs, so that a log shows a long conversion moving. */
 static void show_progress(Jobs *J, size_t done)
 {
 	pthread_mutex_lock(&J->lock);
-	fprintf(stderr, "\r[%zu/%zu] compiling%s", done, J->njobs, done == J->njobs ? "\r\033[K" : "");
+	if (J->progress)
+		fprintf(stderr, "\r[%zu/%zu] compiling%s", done, J->njobs, done == J->njobs ? "\r\033[K" : "");
+	else if (done * 20 / J->njobs != (done - 1) * 20 / J->njobs)
+		fprintf(stderr, "%s: compiled %zu of %zu modules and targets (%zu %%)\n", J->o->in, done,
+		        J->njobs, done * 100 / J->njobs);
 	fflush(stderr);
 	pthread_mutex_unlock(&J->lock);
 }
@@ -308,10 +334,9 @@ static void *worker(void *arg)
 
 		if (job >= J->njobs)
 			return NULL;
-		if (J->units[job / J->o->ntargets].skip_reason)
-			continue;
-		run_job(J, job);
-		if (J->progress)
+		if (!J->units[job / J->o->ntargets].skip_reason)
+			run_job(J, job);
+		if (J->progress || verbosity >= 2)
 			show_progress(J, atomic_fetch_add(&J->done, 1) + 1);
 	}
 }
@@ -332,9 +357,6 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 			save(o, &units[i], suffix, units[i].texts[m], strlen(units[i].texts[m]));
 			free(suffix);
 		}
-	for (size_t i = 0; i < nunits; i++)
-		if (!units[i].skip_reason)
-			parse_unit(&units[i]);
 	J.progress = verbosity >= 1 && isatty(2);
 	pthread_mutex_init(&J.lock, NULL);
 	zc_backend_init();

@@ -192,12 +192,8 @@ void units_free(Unit *units, size_t nunits)
 	for (size_t i = 0; i < nunits; i++) {
 		Unit *u = &units[i];
 
-		for (size_t m = 0; m < u->nmembers; m++) {
+		for (size_t m = 0; m < u->nmembers; m++)
 			free(u->texts[m]);
-			ptx_module_free(u->asts ? u->asts[m] : NULL);
-		}
-		free(u->asts);
-		free(u->parse_error);
 		for (size_t t = 0; t < MAX_TARGETS; t++) {
 			free(u->code[t].data);
 			free(u->error[t]);
