@@ -391,6 +391,12 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 				ok++;
 		}
 		report_left_out(o, u, &shown, &hidden);
+		for (size_t t = 0; t < o->ntargets; t++)
+			for (uint32_t k = 0; u->older_ptx[t] && k < u->nkernels; k++)
+				if (u->older_ptx[t][k])
+					inform(2, "%s: %s: kernel %s translated for %s from the %s PTX", o->in,
+					       u->name, u->kernels[k].name, o->targets[t]->name,
+					       u->older_ptx[t][k]);
 		if (ok) {
 			modules++;
 			kernels += u->nkernels;
@@ -449,6 +455,17 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 			json_field_bool(&j, "translated", !u->error[t]);
 			json_field_string(&j, "error", u->error[t]);
 			json_field_uint(&j, "code_object_size", u->error[t] ? 0 : u->code[t].size);
+			json_key(&j, "from_older_ptx");
+			json_array_begin(&j);
+			for (uint32_t k = 0; u->older_ptx[t] && k < u->nkernels; k++) {
+				if (!u->older_ptx[t][k])
+					continue;
+				json_object_begin(&j);
+				json_field_string(&j, "kernel", u->kernels[k].name);
+				json_field_string(&j, "arch", u->older_ptx[t][k]);
+				json_object_end(&j);
+			}
+			json_array_end(&j);
 			json_key(&j, "left_out");
 			json_array_begin(&j);
 			for (uint32_t k = 0; u->left_out[t] && k < u->nkernels; k++) {

@@ -26,6 +26,8 @@ typedef struct {
 	/* why each kernel (by index in `kernels`) is not in the target's code object; NULL
 	 * arrays where every kernel is in it */
 	char **left_out[MAX_TARGETS];
+	/* the arch of the older PTX entry each kernel's code came from; NULL: the chosen one */
+	const char **older_ptx[MAX_TARGETS];
 	struct ptx_kernel_info *kernels; /* from the first target that lowered */
 	uint32_t nkernels;
 	char **globals;                  /* module .global/.const variables */
@@ -58,6 +60,17 @@ void units_find(const Input *in, Unit **units, size_t *nunits);
 /* "PTX of fatbin 3", "the PTX file": what messages call member m. */
 MemberName unit_member_name(const Unit *u, size_t m);
 void units_free(Unit *units, size_t nunits);
+
+/* Entry a is newer PTX than b: the newer arch, then the newer ISA (design decision 12). */
+bool entry_newer(const Entry *a, const Entry *b);
+
+/* convert_fallback.c: kernels left out of the unit's code (reasons[k] set) that an older
+ * PTX entry of its container translates are linked in from it; their reasons become NULL
+ * and from[k] that entry's arch. */
+void fallback_to_older_ptx(const Input *in, const Unit *u, const struct ptx_target *hooks,
+                           struct ptx_lower_options *options, LLVMContextRef ctx,
+                           LLVMModuleRef linked, const char *const *kernels, char **reasons,
+                           const char **from, uint32_t nkernels);
 
 /* convert_compile.c */
 void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOptions *o);

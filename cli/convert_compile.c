@@ -120,20 +120,34 @@ static char *diagnostic(const Unit *u, size_t m, const struct ptx_diag *diag)
 }
 
 /* After the link, so that a function left out of one member takes the kernels of the other
- * members that call it with it. */
-static void leave_out(Unit *u, size_t t, LLVMModuleRef linked, const char **kernels,
-                      uint32_t nkernels)
+ * members that call it with it; then what older PTX of the container translates comes in. */
+static void leave_out(Jobs *J, Unit *u, size_t t, const struct ptx_target *hooks,
+                      struct ptx_lower_options *options, LLVMContextRef ctx, LLVMModuleRef linked,
+                      const char **kernels, uint32_t nkernels)
 {
 	char **reasons = zc_alloc((nkernels + 1) * sizeof(char *));
-	bool any = false;
+	const char **from = zc_alloc((nkernels + 1) * sizeof(char *));
+	bool any = false, older = false;
 
 	ptx_leave_out(linked, kernels, nkernels, reasons);
 	for (uint32_t k = 0; k < nkernels; k++)
 		any |= reasons[k] != NULL;
 	if (any)
+		fallback_to_older_ptx(J->in, u, hooks, options, ctx, linked, kernels, reasons, from,
+		                      nkernels);
+	any = false;
+	for (uint32_t k = 0; k < nkernels; k++) {
+		any |= reasons[k] != NULL;
+		older |= from[k] != NULL;
+	}
+	if (any)
 		u->left_out[t] = reasons;
 	else
 		free(reasons);
+	if (older)
+		u->older_ptx[t] = from;
+	else
+		free(from);
 }
 
 uint32_t unit_left_out(const Unit *u, size_t t)
@@ -221,7 +235,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, struct ptx_module **
 		ptx_lowered_free(&l);
 	}
 	if (linked)
-		leave_out(u, t, linked, kernels, nkernels);
+		leave_out(J, u, t, hooks, &options, ctx, linked, kernels, nkernels);
 	free(kernels);
 	if (linked && hooks->shared_as_offsets)
 		export_shared_layout(linked, options.shared_start);

@@ -9,7 +9,7 @@
 #include "convert.h"
 
 /* Entry a is newer PTX than b: the newer arch, then the newer ISA (design decision 12). */
-static bool newer_ptx(const Entry *a, const Entry *b)
+bool entry_newer(const Entry *a, const Entry *b)
 {
 	return a->sm > b->sm || (a->sm == b->sm &&
 	       (a->version_major > b->version_major ||
@@ -21,7 +21,7 @@ static const Entry *best_ptx(const Container *c)
 	const Entry *best = NULL;
 
 	for (size_t i = 0; i < c->nentries; i++)
-		if (c->entries[i].kind == ENTRY_PTX && (!best || newer_ptx(&c->entries[i], best)))
+		if (c->entries[i].kind == ENTRY_PTX && (!best || entry_newer(&c->entries[i], best)))
 			best = &c->entries[i];
 	return best;
 }
@@ -41,8 +41,8 @@ static const Entry *decodable_ptx(const Input *in, size_t ci, char **text, char 
 		for (size_t i = 0; i < c->nentries; i++) {
 			const Entry *e = &c->entries[i];
 
-			if (e->kind == ENTRY_PTX && (!tried || newer_ptx(tried, e)) &&
-			    (!next || newer_ptx(e, next)))
+			if (e->kind == ENTRY_PTX && (!tried || entry_newer(tried, e)) &&
+			    (!next || entry_newer(e, next)))
 				next = e;
 		}
 		if (!next)
@@ -201,6 +201,7 @@ void units_free(Unit *units, size_t nunits)
 			for (uint32_t k = 0; u->left_out[t] && k < u->nkernels; k++)
 				free(u->left_out[t][k]);
 			free(u->left_out[t]);
+			free(u->older_ptx[t]);
 		}
 		for (uint32_t k = 0; k < u->nkernels; k++) {
 			free((char *)u->kernels[k].name);
