@@ -1,8 +1,9 @@
 /* Device printf and assert on GPUs: the records AMDGPU code appends to a buffer in mapped
  * host memory (amdgpu_backend/builtins/output.c) and the runtime stub prints at every
- * synchronisation (runtime_stub/device_output.c). Every AMDGPU code object defines the
- * 64-bit variable ZC_DEVICE_OUTPUT_SYMBOL; the stub sets it to the buffer's address when it
- * loads the code object (0: the code prints nothing). Shared by the device builtins and
+ * synchronisation (runtime_stub/device_output.c). A module that calls vprintf or
+ * __assertfail defines the 64-bit variable ZC_DEVICE_OUTPUT_SYMBOL
+ * (ptx_frontend/lower_module.c); the stub sets it to the buffer's address when it loads
+ * the code object (0: the code prints nothing). Shared by the device builtins and
  * the stub: plain C types, little-endian, every record a multiple of 8 bytes. */
 #ifndef ZC_DEVICE_OUTPUT_H
 #define ZC_DEVICE_OUTPUT_H

@@ -174,6 +174,7 @@ static struct ptx_module **parse_unit(Unit *u, size_t t, bool *reserved_smem, ch
 		asts[m] = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
 		if (!asts[m] || !ptx_check(asts[m], &diag)) {
 			*error = diagnostic(u, m, &diag);
+			ptx_diag_free(&diag);
 			free_asts(asts, m + 1);
 			return NULL;
 		}
@@ -209,6 +210,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, struct ptx_module **
 		options.label = label.text;
 		if (!ptx_lower(asts[m], hooks, ctx, &options, &l, &diag)) {
 			*error = diagnostic(u, m, &diag);
+			ptx_diag_free(&diag);
 			if (linked)
 				LLVMDisposeModule(linked);
 			free(kernels);

@@ -87,7 +87,9 @@ static void take_from(const Input *in, const Unit *u, size_t ei, const struct pt
 	ast = ptx_parse(u->name, (const char *)text, size, &diag);
 	snprintf(label, sizeof(label), "PTX of fatbin %zu entry %zu (%s)", u->members[0], ei, e->arch);
 	options->label = label;
-	if (ast && ptx_check(ast, &diag) && ptx_lower(ast, hooks, ctx, options, &l, &diag)) {
+	if (!ast || !ptx_check(ast, &diag) || !ptx_lower(ast, hooks, ctx, options, &l, &diag)) {
+		ptx_diag_free(&diag);
+	} else {
 		char **older_reasons = zc_alloc((l.nkernels + 1) * sizeof(char *));
 		const char **names = zc_alloc((l.nkernels + 1) * sizeof(char *));
 		bool any = false;

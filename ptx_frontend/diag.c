@@ -1,4 +1,5 @@
 /* Printing diagnostics the way clang does: location, message, source line, caret. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -9,14 +10,35 @@ static void put_source_byte(FILE *out, unsigned char c)
 	fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
 }
 
+/* What a message becomes when even it cannot be allocated. */
+static char out_of_memory[] = "out of memory";
+
 void ptx_diag_vappend(struct ptx_diag *diag, size_t at, const char *fmt, va_list ap)
 {
-	size_t size = sizeof diag->message;
-	if (at >= size - 4)
+	char *old = at ? diag->message : NULL, *grown;
+	va_list copy;
+
+	if (old == out_of_memory)
 		return;
-	int n = vsnprintf(diag->message + at, size - at, fmt, ap);
-	if (n >= 0 && (size_t)n >= size - at)
-		memcpy(diag->message + size - 4, "...", 4);
+	va_copy(copy, ap);
+	int n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		n = 0;
+	if (!(grown = realloc(old, at + (size_t)n + 1))) {
+		free(old);
+		diag->message = out_of_memory;
+		return;
+	}
+	vsnprintf(grown + at, (size_t)n + 1, fmt, ap);
+	diag->message = grown;
+}
+
+void ptx_diag_free(struct ptx_diag *diag)
+{
+	if (diag->message != out_of_memory)
+		free(diag->message);
+	diag->message = NULL;
 }
 
 void ptx_diag_print(FILE *out, const struct ptx_diag *diag, const char *text, size_t len)

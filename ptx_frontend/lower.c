@@ -27,7 +27,7 @@ static void diag_append(struct ptx_diag *diag, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	ptx_diag_vappend(diag, strlen(diag->message), fmt, ap);
+	ptx_diag_vappend(diag, diag->message ? strlen(diag->message) : 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -54,30 +54,41 @@ const char *lower_name(struct lower *L, const char *fmt, ...)
 	return L->name_buffer;
 }
 
-_Noreturn void lower_fail(struct lower *L, const char *fmt, ...)
+/* The message is written: where, and in which function, then back to ptx_lower. */
+static _Noreturn void fail_here(struct lower *L)
 {
-	va_list ap;
-
-	L->diag->file = L->module->file;
-	L->diag->loc = L->loc;
-	va_start(ap, fmt);
-	ptx_diag_vappend(L->diag, 0, fmt, ap);
-	va_end(ap);
 	if (L->func)
 		diag_append(L->diag, " in %s %s", L->func->is_entry ? "kernel" : "function",
 		            L->func->name);
 	longjmp(L->fail, 1);
 }
 
+static void start_message(struct lower *L)
+{
+	L->diag->file = L->module->file;
+	L->diag->loc = L->loc;
+	L->diag->message = NULL;
+}
+
+_Noreturn void lower_fail(struct lower *L, const char *fmt, ...)
+{
+	va_list ap;
+
+	start_message(L);
+	va_start(ap, fmt);
+	ptx_diag_vappend(L->diag, 0, fmt, ap);
+	va_end(ap);
+	fail_here(L);
+}
+
 /* "not supported yet: atom.global.add.noftz.f16" names the instruction as written. */
 _Noreturn void lower_unsupported(struct lower *L)
 {
-	char text[160];
-	size_t n = (size_t)snprintf(text, sizeof(text), "%s", L->insn->opcode);
-
-	for (uint32_t i = 0; i < L->insn->nmods && n < sizeof(text); i++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n, ".%s", L->insn->mods[i]);
-	lower_fail(L, "not supported yet: %s", text);
+	start_message(L);
+	diag_append(L->diag, "not supported yet: %s", L->insn->opcode);
+	for (uint32_t i = 0; i < L->insn->nmods; i++)
+		diag_append(L->diag, ".%s", L->insn->mods[i]);
+	fail_here(L);
 }
 
 /* ---- types ---------------------------------------------------------------- */

@@ -230,25 +230,28 @@ static LLVMTypeRef kernel_type(struct lower *L, const struct ptx_func *f)
 }
 
 /* The functions nvcc's PTX calls in the CUDA runtime: the builtins provide them under names
- * of ours, so that the C library's vprintf is never bound instead. malloc and free also
- * need the heap variable that the stub points at the heap (backend/device_heap.h). */
+ * of ours, so that the C library's vprintf is never bound instead. On GPUs they need a
+ * buffer or a heap of the stub's, which it finds through a variable the module defines
+ * only when it calls them (backend/device_output.h, device_heap.h): a program that never
+ * prints or allocates gets neither. */
 static const char *runtime_name(struct lower *L, const struct ptx_func *f)
 {
-	static const char *const names[][2] = {
-		{"vprintf", "__zc_vprintf"}, {"__assertfail", "__zc_assertfail"},
-		{"malloc", "__zc_malloc"}, {"free", "__zc_free"},
+	static const char *const names[][3] = {
+		{"vprintf", "__zc_vprintf", "zluda_convert_device_output"},
+		{"__assertfail", "__zc_assertfail", "zluda_convert_device_output"},
+		{"malloc", "__zc_malloc", "zluda_convert_device_heap"},
+		{"free", "__zc_free", "zluda_convert_device_heap"},
 	};
 
 	for (size_t i = 0; !f->has_body && i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(f->name, names[i][0]) == 0) {
-			if (i >= 2 && !LLVMGetNamedGlobal(L->mod, "zluda_convert_device_heap")) {
-				/* one per link (weak): every member that allocates names the same heap */
-				LLVMValueRef heap = LLVMAddGlobalInAddressSpace(L->mod, ll_int(L, 64),
-				                                                "zluda_convert_device_heap",
-				                                                L->target->as_global);
-				LLVMSetInitializer(heap, LLVMConstInt(ll_int(L, 64), 0, 0));
-				LLVMSetLinkage(heap, LLVMWeakODRLinkage);
-				LLVMSetAlignment(heap, 8);
+			if (!LLVMGetNamedGlobal(L->mod, names[i][2])) {
+				/* weak: the members of a link that name it share one */
+				LLVMValueRef v = LLVMAddGlobalInAddressSpace(L->mod, ll_int(L, 64), names[i][2],
+				                                             L->target->as_global);
+				LLVMSetInitializer(v, LLVMConstInt(ll_int(L, 64), 0, 0));
+				LLVMSetLinkage(v, LLVMWeakODRLinkage);
+				LLVMSetAlignment(v, 8);
 			}
 			return names[i][1];
 		}
@@ -712,6 +715,7 @@ static void leave_out_function(struct lower *L, struct ptx_lowered *out)
 	f->name = name;
 	f->loc = L->diag->loc;
 	f->message = strdup(L->diag->message);
+	ptx_diag_free(L->diag); /* the next failure starts a message of its own */
 	L->func = NULL;
 	L->func_sym = NULL;
 	L->fn = NULL;

@@ -7,6 +7,14 @@
 
 #include "internal.h"
 
+static void set_message(struct ptx_diag *diag, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ptx_diag_vappend(diag, 0, fmt, ap);
+	va_end(ap);
+}
+
 void parse_fail(struct parser *p, struct ptx_loc loc, const char *fmt, ...)
 {
 	va_list ap;
@@ -792,7 +800,7 @@ struct ptx_module *ptx_parse(const char *file, const char *text, size_t len,
 	if (!p) {
 		arena_free(arena);
 		*diag = (struct ptx_diag){ .file = file, .loc = { 1, 1 } };
-		snprintf(diag->message, sizeof(diag->message), "out of memory");
+		set_message(diag, "out of memory");
 		return NULL;
 	}
 	p->file = file;

@@ -18,14 +18,13 @@ struct ptx_loc {
 	uint32_t line, col;
 };
 
-/* Room for a message that quotes the longest names real PTX has (cuSPARSE's run to
- * kilobytes); one that still does not fit ends in "...", never cut silently. */
-enum { PTX_DIAG_MESSAGE_SIZE = 16384 };
-
+/* A located error. The message has whatever length it needs (names in real PTX run to
+ * kilobytes): the frontend allocates it when it fails, and the caller frees it with
+ * ptx_diag_free. Before a failure its contents are undefined. */
 struct ptx_diag {
 	const char *file;
 	struct ptx_loc loc;
-	char message[PTX_DIAG_MESSAGE_SIZE];
+	char *message;
 };
 
 enum ptx_space {
@@ -227,8 +226,9 @@ void ptx_module_free(struct ptx_module *module);
 
 /* Prints "file:line:col: error: message", the source line and a caret under the column. */
 void ptx_diag_print(FILE *out, const struct ptx_diag *diag, const char *text, size_t len);
-/* Appends to the message (or starts it, at 0), marking a message that does not fit. */
+/* Appends to the message at byte `at` (0: starts a new one, whatever the diag held). */
 void ptx_diag_vappend(struct ptx_diag *diag, size_t at, const char *fmt, va_list ap);
+void ptx_diag_free(struct ptx_diag *diag);
 
 /* The checker (check.c): names declared where used, guards, branch targets, labels,
  * destination widths. Fills *diag with the first problem, located at its operand; its

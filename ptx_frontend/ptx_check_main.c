@@ -245,6 +245,7 @@ int main(int argc, char **argv)
 				dump(m);
 		} else {
 			ptx_diag_print(stderr, &diag, text, len);
+			ptx_diag_free(&diag);
 			status = 1;
 		}
 		ptx_module_free(m);

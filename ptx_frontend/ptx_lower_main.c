@@ -50,7 +50,7 @@ static void leave_out(struct ptx_lowered *out, const char *path, const char *tex
 	for (uint32_t i = 0; i < out->nleft_out; i++) {
 		diag->file = path;
 		diag->loc = out->left_out[i].loc;
-		snprintf(diag->message, sizeof(diag->message), "%s", out->left_out[i].message);
+		diag->message = out->left_out[i].message; /* owned by out */
 		ptx_diag_print(stderr, diag, text, len);
 	}
 	for (uint32_t i = 0; i < out->nkernels; i++)
@@ -94,13 +94,14 @@ static uint32_t count_kernels(const struct ptx_module *m, const char *text)
 /* --census: "kept NAME", "left-out NAME<TAB>REASON", or, for a module that failed whole,
  * "module N<TAB>REASON" (N kernels), one per line on stdout. */
 static void print_census(struct ptx_lowered *out, const struct ptx_module *m, const char *text,
-                         const struct ptx_diag *diag)
+                         struct ptx_diag *diag)
 {
 	char **reasons;
 	const char **names;
 
 	if (!out) {
 		printf("module %u\t%s\n", count_kernels(m, text), diag->message);
+		ptx_diag_free(diag);
 		return;
 	}
 	reasons = calloc(out->nkernels + 1, sizeof(char *));
@@ -183,6 +184,7 @@ int main(int argc, char **argv)
 		ptx_lowered_free(&out);
 	} else if (!lowered) {
 		ptx_diag_print(stderr, &diag, text, len);
+		ptx_diag_free(&diag);
 		rc = 1;
 	} else {
 		char *msg = NULL, **reasons = calloc(out.nkernels + 1, sizeof(char *));

@@ -5,7 +5,7 @@
 #include "amdgpu.h"
 #include "device_output.h"
 
-uint64_t zluda_convert_device_output;
+extern uint64_t zluda_convert_device_output; /* defined by the module that prints */
 
 static uint32_t text_length(const char *s)
 {

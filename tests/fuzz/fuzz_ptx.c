@@ -21,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ptx_diag_print(null, &diag, (const char *)data, size);
 			fclose(null);
 		}
+		ptx_diag_free(&diag);
 	}
 	ptx_module_free(m);
 	return 0;

@@ -133,10 +133,13 @@ static void check_error(void)
 	CHECK(ptx_parse("bad.ptx", bad, strlen(bad), &diag) == NULL);
 	CHECK(diag.loc.line == 3 && diag.loc.col == 21);
 	CHECK(strcmp(diag.message, "expected a constant, found ';'") == 0);
+	ptx_diag_free(&diag);
 	/* Every prefix of a valid module is either valid or a located error. */
 	for (size_t len = 0; len < sizeof(source) - 1; len++) {
 		struct ptx_module *m = ptx_parse("prefix.ptx", source, len, &diag);
 		CHECK(m || (diag.loc.line >= 1 && diag.message[0]));
+		if (!m)
+			ptx_diag_free(&diag);
 		ptx_module_free(m);
 	}
 }

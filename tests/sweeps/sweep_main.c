@@ -116,6 +116,7 @@ static bool build_code_object(const char *path, const char *processor, struct ru
 
 	if (!module || !ptx_lower(module, target, context, &(struct ptx_lower_options){0}, &lowered, &diag)) {
 		ptx_diag_print(stderr, &diag, text, len);
+		ptx_diag_free(&diag);
 	} else {
 		ZcCodegenOptions options = {0};
 		ZcBytes code = {0};
