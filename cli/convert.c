@@ -151,7 +151,7 @@ static void add_unit(const Input *in, const ConvertOptions *o, AotBuilder *b, co
 		add_key_once(b, m, AOT_KEY_FATBIN, aot_hash(in->bin.bytes + c->offset, c->size), seen, nseen);
 	}
 	for (size_t i = 0; i < u->nmembers; i++)
-		add_key_once(b, m, AOT_KEY_PTX, aot_hash_ptx(u->texts[i]), seen, nseen);
+		add_key_once(b, m, AOT_KEY_PTX, u->ptx_hashes[i], seen, nseen);
 	if (u->skip_reason) {
 		aot_add_untranslated(b, m, NULL, NULL, u->skip_reason);
 		return;

@@ -3,6 +3,8 @@
 #ifndef ZC_CONVERT_H
 #define ZC_CONVERT_H
 
+#include <stdatomic.h>
+
 #include "backend.h"
 #include "cli.h"
 #include "ptx.h"
@@ -17,7 +19,10 @@ typedef struct {
 	size_t *members;       /* containers whose PTX it is made of */
 	size_t nmembers;
 	const Entry **ptx;     /* the PTX entry chosen from each member */
-	char **texts;          /* their decompressed text */
+	char **texts;          /* their decompressed text; freed once every target has it
+	                        * compiled, unless --dump=ptx prints it */
+	uint64_t *ptx_hashes;  /* aot_hash_ptx of each text: the image's keys */
+	atomic_size_t jobs_done;
 	char *skip_reason;     /* not translated at all: no PTX, ... */
 	/* per target, filled by the compile jobs */
 	ZcBytes code[MAX_TARGETS];

@@ -341,6 +341,18 @@ static void show_progress(Jobs *J, size_t done)
 	pthread_mutex_unlock(&J->lock);
 }
 
+/* After the unit's last target: its texts go, unless --dump=ptx still prints them (a large
+ * library's PTX is as large as the library). */
+static void done_with(Jobs *J, Unit *u)
+{
+	if (atomic_fetch_add(&u->jobs_done, 1) + 1 != J->o->ntargets || (J->o->dump && !strcmp(J->o->dump, "ptx")))
+		return;
+	for (size_t m = 0; m < u->nmembers; m++) {
+		free(u->texts[m]);
+		u->texts[m] = NULL;
+	}
+}
+
 static void *worker(void *arg)
 {
 	Jobs *J = arg;
@@ -352,6 +364,7 @@ static void *worker(void *arg)
 			return NULL;
 		if (!J->units[job / J->o->ntargets].skip_reason)
 			run_job(J, job);
+		done_with(J, &J->units[job / J->o->ntargets]);
 		if (J->progress || verbosity >= 2)
 			show_progress(J, atomic_fetch_add(&J->done, 1) + 1);
 	}

@@ -100,9 +100,11 @@ static void add_member(const Input *in, Unit *u, size_t ci)
 	u->members = zc_realloc(u->members, (u->nmembers + 1) * sizeof(size_t));
 	u->ptx = zc_realloc(u->ptx, (u->nmembers + 1) * sizeof(Entry *));
 	u->texts = zc_realloc(u->texts, (u->nmembers + 1) * sizeof(char *));
+	u->ptx_hashes = zc_realloc(u->ptx_hashes, (u->nmembers + 1) * sizeof(uint64_t));
 	u->members[u->nmembers] = ci;
 	u->ptx[u->nmembers] = e;
 	u->texts[u->nmembers] = text;
+	u->ptx_hashes[u->nmembers] = aot_hash_ptx(text);
 	u->nmembers++;
 }
 
@@ -138,6 +140,8 @@ static void add_ptx_file(const Input *in, Unit **units, size_t *nunits)
 	u->members[0] = MEMBER_PTX_FILE;
 	u->ptx[0] = NULL;
 	u->texts[0] = zc_strndup(text, strnlen(text, in->bin.size));
+	u->ptx_hashes = zc_alloc(sizeof(uint64_t));
+	u->ptx_hashes[0] = aot_hash_ptx(u->texts[0]);
 	u->nmembers = 1;
 }
 
@@ -216,6 +220,7 @@ void units_free(Unit *units, size_t nunits)
 		free(u->members);
 		free(u->ptx);
 		free(u->texts);
+		free(u->ptx_hashes);
 		free(u->skip_reason);
 	}
 	free(units);
