@@ -418,6 +418,23 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 	       o->ntargets == 1 ? "" : "s", failures, failures == 1 ? "" : "s", seconds);
 }
 
+/* "key": [{"kernel": name, field: note}] for the unit's kernels that have a note. */
+static void kernel_notes(Json *j, const char *key, const Unit *u, const char *const *notes,
+                         const char *field)
+{
+	json_key(j, key);
+	json_array_begin(j);
+	for (uint32_t k = 0; notes && k < u->nkernels; k++) {
+		if (!notes[k])
+			continue;
+		json_object_begin(j);
+		json_field_string(j, "kernel", u->kernels[k].name);
+		json_field_string(j, field, notes[k]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 static void write_report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds)
 {
 	FILE *f = fopen(o->report, "w");
@@ -455,28 +472,8 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 			json_field_bool(&j, "translated", !u->error[t]);
 			json_field_string(&j, "error", u->error[t]);
 			json_field_uint(&j, "code_object_size", u->error[t] ? 0 : u->code[t].size);
-			json_key(&j, "from_older_ptx");
-			json_array_begin(&j);
-			for (uint32_t k = 0; u->older_ptx[t] && k < u->nkernels; k++) {
-				if (!u->older_ptx[t][k])
-					continue;
-				json_object_begin(&j);
-				json_field_string(&j, "kernel", u->kernels[k].name);
-				json_field_string(&j, "arch", u->older_ptx[t][k]);
-				json_object_end(&j);
-			}
-			json_array_end(&j);
-			json_key(&j, "left_out");
-			json_array_begin(&j);
-			for (uint32_t k = 0; u->left_out[t] && k < u->nkernels; k++) {
-				if (!u->left_out[t][k])
-					continue;
-				json_object_begin(&j);
-				json_field_string(&j, "kernel", u->kernels[k].name);
-				json_field_string(&j, "reason", u->left_out[t][k]);
-				json_object_end(&j);
-			}
-			json_array_end(&j);
+			kernel_notes(&j, "from_older_ptx", u, u->older_ptx[t], "arch");
+			kernel_notes(&j, "left_out", u, (const char *const *)u->left_out[t], "reason");
 			json_object_end(&j);
 		}
 		json_object_end(&j);
