@@ -124,9 +124,12 @@ static void check_output(const ConvertOptions *o)
 	if (stat(o->in, &a) == 0 && stat(o->out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		fail_usage("convert: the output %s is the input; converting never modifies its input",
 		           o->out);
-	if (access(dir, W_OK) != 0)
-		fail_input(o->out, "cannot write into its directory: %s", strerror(errno));
+	bool writable = access(dir, W_OK) == 0;
+	int why = errno;
+
 	free(dir);
+	if (!writable)
+		fail_input(o->out, "cannot write into its directory: %s", strerror(why));
 }
 
 /* A fatbin key is only added once: byte-identical fatbins share their module. */
