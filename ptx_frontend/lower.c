@@ -106,6 +106,22 @@ bool type_is_float(enum ptx_type t)
 	return t == PTX_TYPE_F16 || t == PTX_TYPE_BF16 || t == PTX_TYPE_F32 || t == PTX_TYPE_F64;
 }
 
+bool type_is_packed(enum ptx_type t)
+{
+	return t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
+}
+
+/* Packed registers are plain i32; their arithmetic and comparisons happen in <2 x half> or
+ * <2 x bfloat>. */
+LLVMTypeRef float_value_type(struct lower *L, enum ptx_type t)
+{
+	if (t == PTX_TYPE_F16X2)
+		return LLVMVectorType(LLVMHalfTypeInContext(L->ctx), 2);
+	if (t == PTX_TYPE_BF16X2)
+		return LLVMVectorType(LLVMBFloatTypeInContext(L->ctx), 2);
+	return ll_type(L, t);
+}
+
 bool type_is_signed(enum ptx_type t)
 {
 	return t == PTX_TYPE_S8 || t == PTX_TYPE_S16 || t == PTX_TYPE_S32 || t == PTX_TYPE_S64;

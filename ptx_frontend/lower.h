@@ -110,6 +110,9 @@ LLVMTypeRef ll_type(struct lower *L, enum ptx_type t);
 unsigned type_bits(enum ptx_type t);
 bool type_is_float(enum ptx_type t);
 bool type_is_signed(enum ptx_type t);
+bool type_is_packed(enum ptx_type t); /* f16x2, bf16x2 */
+/* The LLVM type a float instruction of t computes in (a vector for the packed types). */
+LLVMTypeRef float_value_type(struct lower *L, enum ptx_type t);
 LLVMTypeRef ll_int(struct lower *L, unsigned bits);
 LLVMTypeRef ll_ptr(struct lower *L, unsigned addrspace);
 unsigned space_addrspace(struct lower *L, enum ptx_space space);

@@ -28,22 +28,6 @@ static const struct compare_op *find_compare(struct lower *L)
 	lower_fail(L, "%s needs a comparison operator", L->insn->opcode);
 }
 
-static bool is_packed(enum ptx_type t)
-{
-	return t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
-}
-
-/* The type a comparison of t happens in: <2 x half> / <2 x bfloat> for the packed types,
- * whose registers are plain i32. */
-static LLVMTypeRef compare_type(struct lower *L, enum ptx_type t)
-{
-	if (t == PTX_TYPE_F16X2)
-		return LLVMVectorType(LLVMHalfTypeInContext(L->ctx), 2);
-	if (t == PTX_TYPE_BF16X2)
-		return LLVMVectorType(LLVMBFloatTypeInContext(L->ctx), 2);
-	return ll_type(L, t);
-}
-
 /* The smallest normal magnitude of a float type (each half of a packed one). */
 static double smallest_normal(enum ptx_type t)
 {
@@ -57,9 +41,9 @@ static double smallest_normal(enum ptx_type t)
 /* A constant of a compare type: a splat for the packed ones. */
 static LLVMValueRef compare_const(struct lower *L, enum ptx_type t, double d)
 {
-	LLVMTypeRef ty = compare_type(L, t);
+	LLVMTypeRef ty = float_value_type(L, t);
 
-	if (is_packed(t)) {
+	if (type_is_packed(t)) {
 		LLVMValueRef e = LLVMConstReal(LLVMGetElementType(ty), d), pair[2] = {e, e};
 		return LLVMConstVector(pair, 2);
 	}
@@ -72,10 +56,10 @@ static LLVMValueRef compare_input(struct lower *L, unsigned i, enum ptx_type t)
 {
 	LLVMValueRef v = operand_value(L, op(L, i), t);
 
-	if (is_packed(t))
-		v = LLVMBuildBitCast(L->b, v, compare_type(L, t), "");
+	if (type_is_packed(t))
+		v = LLVMBuildBitCast(L->b, v, float_value_type(L, t), "");
 	if (has_mod(L, "ftz") && smallest_normal(t) != 0) {
-		LLVMTypeRef ty = compare_type(L, t);
+		LLVMTypeRef ty = float_value_type(L, t);
 		LLVMValueRef abs = call_intrinsic(L, "llvm.fabs", &ty, 1, &v, 1);
 		LLVMValueRef tiny = LLVMBuildFCmp(L->b, LLVMRealOLT, abs, compare_const(L, t, smallest_normal(t)), "");
 		v = LLVMBuildSelect(L->b, tiny, compare_const(L, t, 0), v, "");
@@ -89,7 +73,7 @@ static LLVMValueRef compare(struct lower *L, enum ptx_type t, unsigned first)
 	const struct compare_op *c = find_compare(L);
 	LLVMValueRef a = compare_input(L, first, t), b = compare_input(L, first + 1, t);
 
-	if (type_is_float(t) || is_packed(t)) {
+	if (type_is_float(t) || type_is_packed(t)) {
 		if (!c->real)
 			lower_fail(L, "comparison .%s is not defined for %s", c->name, ptx_type_name(t));
 		return LLVMBuildFCmp(L->b, c->real, a, b, "");
@@ -138,7 +122,7 @@ static bool lower_setp(struct lower *L)
 
 	if (L->insn->nops > 4)
 		lower_unsupported(L);
-	if (is_packed(t)) {
+	if (type_is_packed(t)) {
 		if (dst->kind != PTX_OP_PAIR)
 			lower_fail(L, "setp.%s needs a p|q destination", ptx_type_name(t));
 		p = LLVMBuildExtractElement(L->b, r, LLVMConstInt(ll_int(L, 32), 0, 0), "");
@@ -167,8 +151,8 @@ static bool lower_set(struct lower *L)
 
 	if (L->insn->nops > 4)
 		lower_unsupported(L);
-	r = combine(L, r, combining_predicate(L, 3, is_packed(st)));
-	if (is_packed(st)) {
+	r = combine(L, r, combining_predicate(L, 3, type_is_packed(st)));
+	if (type_is_packed(st)) {
 		LLVMTypeRef half = ll_int(L, 16);
 		uint64_t bits = dt == PTX_TYPE_F16X2 ? 0x3c00 : dt == PTX_TYPE_BF16X2 ? 0x3f80 : 0xffff;
 		LLVMValueRef o = LLVMConstInt(half, bits, 0), ones[2] = {o, o};

@@ -8,40 +8,25 @@
 
 #include "lower.h"
 
-static bool is_packed(enum ptx_type t)
-{
-	return t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
-}
-
-/* The LLVM type arithmetic happens in: <2 x half> for the packed types. */
-static LLVMTypeRef arith_type(struct lower *L, enum ptx_type t)
-{
-	if (t == PTX_TYPE_F16X2)
-		return LLVMVectorType(LLVMHalfTypeInContext(L->ctx), 2);
-	if (t == PTX_TYPE_BF16X2)
-		return LLVMVectorType(LLVMBFloatTypeInContext(L->ctx), 2);
-	return ll_type(L, t);
-}
-
 static LLVMValueRef fsrc(struct lower *L, unsigned i, enum ptx_type t)
 {
 	LLVMValueRef v = operand_value(L, op(L, i), t);
 
-	return is_packed(t) ? LLVMBuildBitCast(L->b, v, arith_type(L, t), "") : v;
+	return type_is_packed(t) ? LLVMBuildBitCast(L->b, v, float_value_type(L, t), "") : v;
 }
 
 static void fstore(struct lower *L, LLVMValueRef v, enum ptx_type t)
 {
-	if (is_packed(t))
+	if (type_is_packed(t))
 		v = LLVMBuildBitCast(L->b, v, ll_type(L, t), "");
 	operand_store(L, op(L, 0), v, t);
 }
 
 static LLVMValueRef fconst(struct lower *L, enum ptx_type t, double d)
 {
-	LLVMTypeRef ty = arith_type(L, t);
+	LLVMTypeRef ty = float_value_type(L, t);
 
-	if (is_packed(t)) {
+	if (type_is_packed(t)) {
 		LLVMValueRef e = LLVMConstReal(LLVMGetElementType(ty), d), pair[2] = {e, e};
 		return LLVMConstVector(pair, 2);
 	}
@@ -50,7 +35,7 @@ static LLVMValueRef fconst(struct lower *L, enum ptx_type t, double d)
 
 static LLVMValueRef unary_intrinsic(struct lower *L, const char *name, enum ptx_type t, LLVMValueRef a)
 {
-	LLVMTypeRef ty = arith_type(L, t);
+	LLVMTypeRef ty = float_value_type(L, t);
 
 	return call_intrinsic(L, name, &ty, 1, &a, 1);
 }
@@ -58,7 +43,7 @@ static LLVMValueRef unary_intrinsic(struct lower *L, const char *name, enum ptx_
 static LLVMValueRef binary_intrinsic(struct lower *L, const char *name, enum ptx_type t,
                                      LLVMValueRef a, LLVMValueRef b)
 {
-	LLVMTypeRef ty = arith_type(L, t);
+	LLVMTypeRef ty = float_value_type(L, t);
 	LLVMValueRef args[2] = {a, b};
 
 	return call_intrinsic(L, name, &ty, 1, args, 2);
@@ -157,13 +142,13 @@ static LLVMValueRef xorsign_abs_lane(struct lower *L, LLVMValueRef a, LLVMValueR
 static void lower_xorsign_abs(struct lower *L, bool is_max, enum ptx_type t)
 {
 	bool f32 = t == PTX_TYPE_F32, bf16 = t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2;
-	unsigned lanes = is_packed(t) ? 2 : 1, bits = f32 ? 32 : 16;
+	unsigned lanes = type_is_packed(t) ? 2 : 1, bits = f32 ? 32 : 16;
 	enum ptx_type whole = f32 || lanes == 2 ? PTX_TYPE_B32 : PTX_TYPE_B16;
 	LLVMTypeRef wty = ll_int(L, lanes * bits), lty = ll_int(L, bits);
 	LLVMValueRef a = operand_value(L, op(L, 1), whole), b = operand_value(L, op(L, 2), whole);
 	LLVMValueRef d = LLVMConstInt(wty, 0, 0);
 
-	if (t != PTX_TYPE_F32 && t != PTX_TYPE_F16 && t != PTX_TYPE_BF16 && !is_packed(t))
+	if (t != PTX_TYPE_F32 && t != PTX_TYPE_F16 && t != PTX_TYPE_BF16 && !type_is_packed(t))
 		lower_unsupported(L);
 	for (unsigned i = 0; i < lanes; i++) {
 		LLVMValueRef at = LLVMConstInt(wty, i * bits, 0);
@@ -227,7 +212,7 @@ static bool lower_binary(struct lower *L, const char *o, enum ptx_type t)
 		r = LLVMBuildFMul(L->b, a, approx(L, "rcp", t, b), "");
 	} else {
 		LLVMValueRef v[2] = {a, b};
-		r = rounded(L, o, mode, arith_type(L, t), v);
+		r = rounded(L, o, mode, float_value_type(L, t), v);
 	}
 	result(L, t, r);
 	return true;
@@ -244,7 +229,7 @@ static bool lower_fused(struct lower *L, const char *o, enum ptx_type t)
 	args[0] = input(L, 1, t);
 	args[1] = input(L, 2, t);
 	args[2] = input(L, 3, t);
-	result(L, t, rounded(L, o, mode, arith_type(L, t), args));
+	result(L, t, rounded(L, o, mode, float_value_type(L, t), args));
 	return true;
 }
 
@@ -295,7 +280,7 @@ static bool lower_testp(struct lower *L, enum ptx_type t)
 
 	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
 		if (has_mod(L, classes[i].mod)) {
-			LLVMTypeRef ty = arith_type(L, t);
+			LLVMTypeRef ty = float_value_type(L, t);
 			LLVMValueRef args[2] = {a, LLVMConstInt(ll_int(L, 32), classes[i].mask, 0)};
 
 			operand_store(L, op(L, 0), call_intrinsic(L, "llvm.is.fpclass", &ty, 1, args, 2),
@@ -347,7 +332,7 @@ bool lower_float(struct lower *L)
 		return has_mod(L, "f32x2") && lower_f32x2(L, o);
 	if (!strcmp(o, "testp"))
 		return lower_testp(L, t);
-	if (!type_is_float(t) && !is_packed(t))
+	if (!type_is_float(t) && !type_is_packed(t))
 		return false;
 	return lower_binary(L, o, t) || lower_fused(L, o, t) || lower_unary(L, o, t);
 }
