@@ -3,7 +3,7 @@
 #ifndef ZC_CONVERT_H
 #define ZC_CONVERT_H
 
-#include <stdatomic.h>
+#include <pthread.h>
 
 #include "backend.h"
 #include "cli.h"
@@ -22,7 +22,12 @@ typedef struct {
 	char **texts;          /* their decompressed text; freed once every target has it
 	                        * compiled, unless --dump=ptx prints it */
 	uint64_t *ptx_hashes;  /* aot_hash_ptx of each text: the image's keys */
-	atomic_size_t jobs_done;
+	/* the members' trees, shared by the unit's jobs (convert_compile.c's unit_trees) */
+	pthread_mutex_t lock;
+	struct ptx_module **asts;
+	char *parse_error;
+	bool reserved_smem;      /* a member reads %reserved_smem_offset_* */
+	size_t jobs_done;
 	char *skip_reason;     /* not translated at all: no PTX, ... */
 	/* per target, filled by the compile jobs */
 	ZcBytes code[MAX_TARGETS];

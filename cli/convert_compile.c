@@ -159,36 +159,56 @@ uint32_t unit_left_out(const Unit *u, size_t t)
 	return n;
 }
 
-/* Parses and checks every member, for one job: each job parses for itself and frees the
- * trees when it ends, so that a library of thousands of modules never holds them all (the
- * trees take about ten times their text). The first target's job lists the unit's globals.
- * NULL, with *error set, when a member does not parse or check. */
-static struct ptx_module **parse_unit(Unit *u, size_t t, bool *reserved_smem, char **error)
+/* The unit's trees: the first of its jobs parses and checks every member (listing the
+ * unit's globals), the others wait for that, and the last one frees them with the texts
+ * (unless --dump=ptx prints those), so that a library of thousands of modules never holds
+ * all its trees (about ten times their text) and each is parsed once. NULL when a member
+ * does not parse or check: then u->parse_error says why. */
+static struct ptx_module **unit_trees(Unit *u)
 {
-	struct ptx_module **asts = zc_alloc((u->nmembers + 1) * sizeof(*asts));
+	pthread_mutex_lock(&u->lock);
+	if (!u->asts && !u->parse_error) {
+		struct ptx_module **asts = zc_alloc((u->nmembers + 1) * sizeof(*asts));
+		size_t m;
 
-	*reserved_smem = false;
-	for (size_t m = 0; m < u->nmembers; m++) {
-		struct ptx_diag diag;
+		for (m = 0; m < u->nmembers; m++) {
+			struct ptx_diag diag;
 
-		asts[m] = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
-		if (!asts[m] || !ptx_check(asts[m], &diag)) {
-			*error = diagnostic(u, m, &diag);
-			ptx_diag_free(&diag);
-			free_asts(asts, m + 1);
-			return NULL;
+			asts[m] = ptx_parse(u->name, u->texts[m], strlen(u->texts[m]), &diag);
+			if (!asts[m] || !ptx_check(asts[m], &diag)) {
+				u->parse_error = diagnostic(u, m, &diag);
+				ptx_diag_free(&diag);
+				free_asts(asts, m + 1);
+				break;
+			}
+			u->reserved_smem |= ptx_uses_reserved_smem(asts[m]);
 		}
-		*reserved_smem |= ptx_uses_reserved_smem(asts[m]);
+		for (size_t i = 0; m == u->nmembers && i < u->nmembers; i++)
+			collect_globals(u, asts[i]);
+		if (m == u->nmembers)
+			u->asts = asts;
 	}
-	for (size_t m = 0; t == 0 && m < u->nmembers; m++)
-		collect_globals(u, asts[m]);
-	return asts;
+	pthread_mutex_unlock(&u->lock);
+	return u->asts;
+}
+
+static void unit_done(Jobs *J, Unit *u)
+{
+	pthread_mutex_lock(&u->lock);
+	if (++u->jobs_done == J->o->ntargets) {
+		free_asts(u->asts, u->asts ? u->nmembers : 0);
+		u->asts = NULL;
+		for (size_t m = 0; !(J->o->dump && !strcmp(J->o->dump, "ptx")) && m < u->nmembers; m++) {
+			free(u->texts[m]);
+			u->texts[m] = NULL;
+		}
+	}
+	pthread_mutex_unlock(&u->lock);
 }
 
 /* Lowers every member and links them into one module. The first target (index 0) also
  * records the kernel table: it does not depend on the target. */
-static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, struct ptx_module **asts,
-                               bool reserved_smem, LLVMContextRef ctx, char **error)
+static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, char **error)
 {
 	const ZcTarget *target = J->o->targets[t];
 	const struct ptx_target *hooks = target->kind == ZC_CODE_OBJECT_HOST ? &ptx_target_host
@@ -196,8 +216,8 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, struct ptx_module **
 	LLVMModuleRef linked = NULL;
 	/* linked members lay their shared variables out one after another */
 	struct ptx_lower_options options = {
-		.shared_start = reserved_smem && hooks->shared_as_offsets ? PTX_RESERVED_SMEM_SIZE : 0,
-		.line_info = !J->o->no_line_info, .reserved_smem = reserved_smem,
+		.shared_start = u->reserved_smem && hooks->shared_as_offsets ? PTX_RESERVED_SMEM_SIZE : 0,
+		.line_info = !J->o->no_line_info, .reserved_smem = u->reserved_smem,
 	};
 	const char **kernels = NULL; /* of every member, in the order of u->kernels */
 	uint32_t nkernels = 0;
@@ -208,7 +228,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, struct ptx_module **
 		MemberName label = unit_member_name(u, m);
 
 		options.label = label.text;
-		if (!ptx_lower(asts[m], hooks, ctx, &options, &l, &diag)) {
+		if (!ptx_lower(u->asts[m], hooks, ctx, &options, &l, &diag)) {
 			*error = diagnostic(u, m, &diag);
 			ptx_diag_free(&diag);
 			if (linked)
@@ -295,16 +315,12 @@ static void run_job(Jobs *J, size_t job)
 	char *error = NULL;
 	LLVMModuleRef m;
 
-	bool reserved_smem;
-	struct ptx_module **asts = parse_unit(u, t, &reserved_smem, &error);
-
-	if (!asts) {
-		u->error[t] = error;
+	if (!unit_trees(u)) {
+		u->error[t] = zc_strndup(u->parse_error, strlen(u->parse_error));
 		return;
 	}
 	ctx = LLVMContextCreate();
-	m = lower_unit(J, u, t, asts, reserved_smem, ctx, &error);
-	free_asts(asts, u->nmembers);
+	m = lower_unit(J, u, t, ctx, &error);
 
 	if (m && J->o->save_temps) {
 		char *ir = LLVMPrintModuleToString(m), *suffix = format("%s.ll", target->name);
@@ -341,18 +357,6 @@ static void show_progress(Jobs *J, size_t done)
 	pthread_mutex_unlock(&J->lock);
 }
 
-/* After the unit's last target: its texts go, unless --dump=ptx still prints them (a large
- * library's PTX is as large as the library). */
-static void done_with(Jobs *J, Unit *u)
-{
-	if (atomic_fetch_add(&u->jobs_done, 1) + 1 != J->o->ntargets || (J->o->dump && !strcmp(J->o->dump, "ptx")))
-		return;
-	for (size_t m = 0; m < u->nmembers; m++) {
-		free(u->texts[m]);
-		u->texts[m] = NULL;
-	}
-}
-
 static void *worker(void *arg)
 {
 	Jobs *J = arg;
@@ -364,7 +368,7 @@ static void *worker(void *arg)
 			return NULL;
 		if (!J->units[job / J->o->ntargets].skip_reason)
 			run_job(J, job);
-		done_with(J, &J->units[job / J->o->ntargets]);
+		unit_done(J, &J->units[job / J->o->ntargets]);
 		if (J->progress || verbosity >= 2)
 			show_progress(J, atomic_fetch_add(&J->done, 1) + 1);
 	}
@@ -380,6 +384,8 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 		nthreads = 1;
 	if ((size_t)nthreads > J.njobs)
 		nthreads = J.njobs ? (int)J.njobs : 1;
+	for (size_t i = 0; i < nunits; i++)
+		pthread_mutex_init(&units[i].lock, NULL);
 	for (size_t i = 0; i < nunits; i++)
 		for (size_t m = 0; o->save_temps && m < units[i].nmembers; m++) {
 			char *suffix = format("%zu.ptx", m);
@@ -397,4 +403,6 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 		pthread_join(threads[i], NULL);
 	free(threads);
 	pthread_mutex_destroy(&J.lock);
+	for (size_t i = 0; i < nunits; i++)
+		pthread_mutex_destroy(&units[i].lock);
 }

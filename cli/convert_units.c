@@ -222,6 +222,7 @@ void units_free(Unit *units, size_t nunits)
 		free(u->texts);
 		free(u->ptx_hashes);
 		free(u->skip_reason);
+		free(u->parse_error);
 	}
 	free(units);
 }
