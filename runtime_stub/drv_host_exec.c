@@ -75,6 +75,7 @@ struct fiber {
 	 * stops, it counts as waiting. */
 	bool sleeping, idle;
 	uint64_t stops_seen;
+	uint32_t spin_points; /* strong loads and atomics since it last yielded */
 	uint64_t result;
 	void *asan_fake_stack;
 };
@@ -665,15 +666,21 @@ op_nanosleep(ZcHostThread *t, uint32_t ns)
 	f->sleeping = false;
 }
 
-/* Unlike nanosleep, a yield does not mark the fiber idle: it may be doing work. */
+/* Unlike nanosleep, a yield does not mark the fiber idle: it may be doing work. A spin loop
+ * makes many such accesses, so switching at every YIELD_EVERY-th is enough for it to
+ * progress, and code that is not waiting seldom pays for a switch (a switch costs a
+ * signal-mask system call). */
+enum { YIELD_EVERY = 64 };
+
 static void
 op_yield(ZcHostThread *t)
 {
 	struct runner *r = runner_of(t);
 	struct fiber *f = fiber_of(t);
 
-	if (r->ready_count == 0)
+	if (++f->spin_points < YIELD_EVERY || r->ready_count == 0)
 		return;
+	f->spin_points = 0;
 	r->current = NULL; /* so that it is queued behind the others */
 	make_ready(r, f);
 	to_scheduler(r, f);
