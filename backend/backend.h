@@ -41,14 +41,22 @@ typedef struct ZcBytes {
 
 typedef struct ZcCodegenOptions {
 	bool flush_f32_denormals; /* for functions without their own denormal-fp-math-f32 */
+	/* Code generation at LLVM's -O0 (the IR is still optimised): the way around a code
+	 * generator bug that only its optimising passes hit. */
+	bool unoptimized_codegen;
 } ZcCodegenOptions;
 
 /* Registers the LLVM targets; safe to call more than once and from several threads. */
 void zc_backend_init(void);
 
-/* On failure these return -1 and set *error to a malloc'd one-line message. */
+/* On failure these return -1 and set *error to a malloc'd one-line message. An error
+ * diagnostic of LLVM's is such a failure. ZC_LLVM_LOST: LLVM itself failed (a fatal error,
+ * as a code generator bug gives); the module, its context and the target machine are then
+ * in no known state and must be leaked, not disposed of. */
+#define ZC_LLVM_LOST (-2)
 
-LLVMTargetMachineRef zc_target_machine(const ZcTarget *target, char **error);
+LLVMTargetMachineRef zc_target_machine(const ZcTarget *target, const ZcCodegenOptions *options,
+                                       char **error);
 
 /* Prepares the module for the target (data layout, builtins, kernel attributes or host
  * entry points, code object version) and runs default<O3>: the module is then what
@@ -66,6 +74,10 @@ int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object,
 /* All three steps: module (changed in place) to code object. */
 int zc_compile(LLVMModuleRef module, const ZcTarget *target, const ZcCodegenOptions *options,
                ZcBytes *code_object, char **error);
+
+/* Runs step(arg, error) with LLVM's errors on `context` caught (guard.c). */
+int zc_guarded(LLVMContextRef context, int (*step)(void *arg, char **error), void *arg, char **error);
+void zc_guard_init(void);
 
 /* Formats a malloc'd message into *error and returns -1. */
 int backend_fail(char **error, const char *format, ...) __attribute__((format(printf, 2, 3)));

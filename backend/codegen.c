@@ -40,6 +40,7 @@ static int backend_fail_llvm(char **error, const char *what, char *message)
 
 static void zc_init_targets(void)
 {
+	zc_guard_init();
 	LLVMInitializeAMDGPUTargetInfo();
 	LLVMInitializeAMDGPUTarget();
 	LLVMInitializeAMDGPUTargetMC();
@@ -57,7 +58,8 @@ void zc_backend_init(void)
 	pthread_once(&once, zc_init_targets);
 }
 
-LLVMTargetMachineRef zc_target_machine(const ZcTarget *target, char **error)
+LLVMTargetMachineRef zc_target_machine(const ZcTarget *target, const ZcCodegenOptions *codegen,
+                                       char **error)
 {
 	zc_backend_init();
 	LLVMTargetRef llvm_target;
@@ -69,7 +71,9 @@ LLVMTargetMachineRef zc_target_machine(const ZcTarget *target, char **error)
 	LLVMTargetMachineOptionsRef options = LLVMCreateTargetMachineOptions();
 	LLVMTargetMachineOptionsSetCPU(options, target->cpu);
 	LLVMTargetMachineOptionsSetFeatures(options, target->features);
-	LLVMTargetMachineOptionsSetCodeGenOptLevel(options, LLVMCodeGenLevelAggressive);
+	LLVMTargetMachineOptionsSetCodeGenOptLevel(options, codegen && codegen->unoptimized_codegen
+	                                                        ? LLVMCodeGenLevelNone
+	                                                        : LLVMCodeGenLevelAggressive);
 	LLVMTargetMachineOptionsSetRelocMode(options, LLVMRelocPIC);
 	LLVMTargetMachineRef machine =
 		LLVMCreateTargetMachineWithOptions(llvm_target, target->triple, options);
@@ -361,11 +365,23 @@ static void zc_set_code_object_version(LLVMModuleRef module, unsigned version)
 	                  LLVMValueAsMetadata(LLVMConstInt(i32, version, 0)));
 }
 
-int zc_codegen_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, const ZcTarget *target,
-                        const ZcCodegenOptions *options, char **error)
+typedef struct {
+	LLVMModuleRef module;
+	LLVMTargetMachineRef machine;
+	const ZcTarget *target;
+	const ZcCodegenOptions *options;
+	LLVMCodeGenFileType type;
+	ZcBytes *out;
+} ZcStep;
+
+static int zc_optimize_step(void *arg, char **error)
 {
+	const ZcStep *s = arg;
+	LLVMModuleRef module = s->module;
+	const ZcTarget *target = s->target;
+
 	LLVMSetTarget(module, target->triple);
-	LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(machine);
+	LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(s->machine);
 	LLVMSetModuleDataLayout(module, layout);
 	LLVMDisposeTargetData(layout);
 
@@ -379,7 +395,7 @@ int zc_codegen_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, cons
 	if (target->kind == ZC_CODE_OBJECT_HOST)
 		zc_add_host_abi_version(module);
 	else
-		zc_set_denormal_modes(module, options);
+		zc_set_denormal_modes(module, s->options);
 	if (target->code_object_version)
 		zc_set_code_object_version(module, target->code_object_version);
 
@@ -389,38 +405,54 @@ int zc_codegen_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, cons
 	LLVMDisposeMessage(message);
 
 	LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
-	LLVMErrorRef failed = LLVMRunPasses(module, "default<O3>", machine, pass_options);
+	LLVMErrorRef failed = LLVMRunPasses(module, "default<O3>", s->machine, pass_options);
 	LLVMDisposePassBuilderOptions(pass_options);
 	if (failed)
 		return backend_fail_llvm(error, "optimisation", LLVMGetErrorMessage(failed));
 	return 0;
 }
 
+int zc_codegen_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, const ZcTarget *target,
+                        const ZcCodegenOptions *options, char **error)
+{
+	ZcStep step = {.module = module, .machine = machine, .target = target, .options = options};
+	return zc_guarded(LLVMGetModuleContext(module), zc_optimize_step, &step, error);
+}
+
+static int zc_emit_step(void *arg, char **error)
+{
+	const ZcStep *s = arg;
+	LLVMMemoryBufferRef buffer;
+	char *message = NULL;
+	if (LLVMTargetMachineEmitToMemoryBuffer(s->machine, s->module, s->type, &message, &buffer))
+		return backend_fail_llvm(error, "code generation", message);
+	s->out->size = LLVMGetBufferSize(buffer);
+	s->out->data = malloc(s->out->size ? s->out->size : 1);
+	if (s->out->data)
+		memcpy(s->out->data, LLVMGetBufferStart(buffer), s->out->size);
+	LLVMDisposeMemoryBuffer(buffer);
+	return s->out->data ? 0 : backend_fail(error, "out of memory");
+}
+
 int zc_codegen_emit(LLVMModuleRef module, LLVMTargetMachineRef machine, LLVMCodeGenFileType type,
                     ZcBytes *out, char **error)
 {
-	LLVMMemoryBufferRef buffer;
-	char *message = NULL;
-	if (LLVMTargetMachineEmitToMemoryBuffer(machine, module, type, &message, &buffer))
-		return backend_fail_llvm(error, "code generation", message);
-	out->size = LLVMGetBufferSize(buffer);
-	out->data = malloc(out->size ? out->size : 1);
-	if (out->data)
-		memcpy(out->data, LLVMGetBufferStart(buffer), out->size);
-	LLVMDisposeMemoryBuffer(buffer);
-	return out->data ? 0 : backend_fail(error, "out of memory");
+	ZcStep step = {.module = module, .machine = machine, .type = type, .out = out};
+	return zc_guarded(LLVMGetModuleContext(module), zc_emit_step, &step, error);
 }
 
 int zc_compile(LLVMModuleRef module, const ZcTarget *target, const ZcCodegenOptions *options,
                ZcBytes *code_object, char **error)
 {
-	LLVMTargetMachineRef machine = zc_target_machine(target, error);
+	LLVMTargetMachineRef machine = zc_target_machine(target, options, error);
 	if (!machine)
 		return -1;
 	ZcBytes object = {0};
 	int status = zc_codegen_optimize(module, machine, target, options, error);
 	if (status == 0)
 		status = zc_codegen_emit(module, machine, LLVMObjectFile, &object, error);
+	if (status == ZC_LLVM_LOST)
+		return status; /* the machine too may be in use by what LLVM left behind */
 	LLVMDisposeTargetMachine(machine);
 	if (status == 0)
 		status = zc_link(target, &object, code_object, error);

@@ -126,7 +126,7 @@ static int zc_emit(LLVMModuleRef module, const ZcTarget *target, const ZcArgs *a
 {
 	if (strcmp(args->emit, "co") == 0)
 		return zc_compile(module, target, &args->options, out, error);
-	LLVMTargetMachineRef machine = zc_target_machine(target, error);
+	LLVMTargetMachineRef machine = zc_target_machine(target, &args->options, error);
 	if (!machine)
 		return -1;
 	int status = zc_codegen_optimize(module, machine, target, &args->options, error);
@@ -141,7 +141,8 @@ static int zc_emit(LLVMModuleRef module, const ZcTarget *target, const ZcArgs *a
 		LLVMCodeGenFileType type = strcmp(args->emit, "asm") == 0 ? LLVMAssemblyFile : LLVMObjectFile;
 		status = zc_codegen_emit(module, machine, type, out, error);
 	}
-	LLVMDisposeTargetMachine(machine);
+	if (status != ZC_LLVM_LOST)
+		LLVMDisposeTargetMachine(machine);
 	return status;
 }
 
@@ -170,7 +171,11 @@ static int zc_run_target(const ZcTarget *target, const ZcArgs *args, const char 
 	char *error = NULL;
 	if (module) {
 		status = zc_emit(module, target, args, &out, &error);
-		LLVMDisposeModule(module);
+		if (status == ZC_LLVM_LOST)
+			context = NULL; /* left to LLVM, with the module */
+		else
+			LLVMDisposeModule(module);
+		status = status < 0 ? -1 : status;
 	}
 	if (error)
 		fprintf(stderr, "zc-codegen: %s: %s\n", args->input, error);
@@ -183,7 +188,8 @@ static int zc_run_target(const ZcTarget *target, const ZcArgs *args, const char 
 	}
 	free(error);
 	free(out.data);
-	LLVMContextDispose(context);
+	if (context)
+		LLVMContextDispose(context);
 	return status;
 }
 

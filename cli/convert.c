@@ -393,6 +393,11 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 			else
 				ok++;
 		}
+		for (size_t t = 0; t < o->ntargets; t++)
+			if (u->unoptimized[t])
+				inform(1, "%s: %s: warning: code generation for %s failed (%s); generated "
+				       "again without LLVM's optimising code generator", o->in, u->name,
+				       o->targets[t]->name, without_target(u->unoptimized[t], o->targets[t]->name));
 		report_left_out(o, u, &shown, &hidden);
 		for (size_t t = 0; t < o->ntargets; t++)
 			for (uint32_t k = 0; u->older_ptx[t] && k < u->nkernels; k++)
@@ -475,6 +480,7 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 			json_field_bool(&j, "translated", !u->error[t]);
 			json_field_string(&j, "error", u->error[t]);
 			json_field_uint(&j, "code_object_size", u->error[t] ? 0 : u->code[t].size);
+			json_field_string(&j, "unoptimized_codegen", u->unoptimized[t]);
 			kernel_notes(&j, "from_older_ptx", u, u->older_ptx[t], "arch");
 			kernel_notes(&j, "left_out", u, (const char *const *)u->left_out[t], "reason");
 			json_object_end(&j);

@@ -36,6 +36,9 @@ typedef struct {
 	/* why each kernel (by index in `kernels`) is not in the target's code object; NULL
 	 * arrays where every kernel is in it */
 	char **left_out[MAX_TARGETS];
+	/* why the target's code was generated again without LLVM's optimising code generator
+	 * (its first failure); NULL where it was not */
+	char *unoptimized[MAX_TARGETS];
 	/* the arch of the older PTX entry each kernel's code came from; NULL: the chosen one */
 	const char **older_ptx[MAX_TARGETS];
 	struct ptx_kernel_info *kernels; /* from the first target that lowered */

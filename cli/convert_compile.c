@@ -119,20 +119,51 @@ static char *diagnostic(const Unit *u, size_t m, const struct ptx_diag *diag)
 	              diag->loc.col, diag->message);
 }
 
+/* How a unit is lowered again after its code generation failed (recover_codegen). */
+typedef struct {
+	const char *const *forced; /* per kernel of the unit: why to leave it out, or NULL */
+	bool trial;                /* only finding out what fails: nothing is kept in the unit */
+} Relowering;
+
+static void force_left_out(LLVMModuleRef linked, const char **kernels, uint32_t nkernels,
+                           const char *const *forced)
+{
+	for (uint32_t k = 0; k < nkernels; k++) {
+		LLVMValueRef f = forced[k] ? LLVMGetNamedFunction(linked, kernels[k]) : NULL;
+
+		if (f)
+			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+			                        LLVMCreateStringAttribute(LLVMGetModuleContext(linked),
+			                                                  PTX_LEFT_OUT_ATTRIBUTE,
+			                                                  strlen(PTX_LEFT_OUT_ATTRIBUTE),
+			                                                  forced[k], strlen(forced[k])));
+	}
+}
+
+static void replace_reasons(char ***slot, char **reasons, uint32_t n)
+{
+	for (uint32_t k = 0; *slot && k < n; k++)
+		free((*slot)[k]);
+	free(*slot);
+	*slot = reasons;
+}
+
 /* After the link, so that a function left out of one member takes the kernels of the other
  * members that call it with it; then what older PTX of the container translates comes in. */
 static void leave_out(Jobs *J, Unit *u, size_t t, const struct ptx_target *hooks,
                       struct ptx_lower_options *options, LLVMContextRef ctx, LLVMModuleRef linked,
-                      const char **kernels, uint32_t nkernels)
+                      const char **kernels, uint32_t nkernels, const Relowering *again)
 {
 	char **reasons = zc_alloc((nkernels + 1) * sizeof(char *));
 	const char **from = zc_alloc((nkernels + 1) * sizeof(char *));
 	bool any = false, older = false;
 
+	if (again && again->forced)
+		force_left_out(linked, kernels, nkernels, again->forced);
 	ptx_leave_out(linked, kernels, nkernels, reasons);
 	for (uint32_t k = 0; k < nkernels; k++)
 		any |= reasons[k] != NULL;
-	if (any)
+	if (any && !(again && again->trial))
 		fallback_to_older_ptx(J->in, u, hooks, options, ctx, linked, kernels, reasons, from,
 		                      nkernels);
 	any = false;
@@ -140,14 +171,20 @@ static void leave_out(Jobs *J, Unit *u, size_t t, const struct ptx_target *hooks
 		any |= reasons[k] != NULL;
 		older |= from[k] != NULL;
 	}
-	if (any)
-		u->left_out[t] = reasons;
-	else
-		free(reasons);
-	if (older)
+	if (again && again->trial) {
+		replace_reasons(&reasons, NULL, nkernels);
+		any = older = false;
+	}
+	if (!any)
+		replace_reasons(&reasons, NULL, nkernels);
+	if (!(again && again->trial))
+		replace_reasons(&u->left_out[t], reasons, nkernels);
+	if (older) {
+		free(u->older_ptx[t]);
 		u->older_ptx[t] = from;
-	else
+	} else {
 		free(from);
+	}
 }
 
 uint32_t unit_left_out(const Unit *u, size_t t)
@@ -207,8 +244,12 @@ static void unit_done(Jobs *J, Unit *u)
 }
 
 /* Lowers every member and links them into one module. The first target (index 0) also
- * records the kernel table: it does not depend on the target. */
-static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, char **error)
+ * records the kernel table: it does not depend on the target. `again`: not the first time
+ * (see Relowering). *names, when asked for, gets the unit's kernel names (in the order of
+ * u->kernels, pointing into the trees). */
+static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx,
+                                const Relowering *again, const char ***names, uint32_t *nnames,
+                                char **error)
 {
 	const ZcTarget *target = J->o->targets[t];
 	const struct ptx_target *hooks = target->kind == ZC_CODE_OBJECT_HOST ? &ptx_target_host
@@ -236,7 +277,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 			free(kernels);
 			return NULL;
 		}
-		if (t == 0)
+		if (t == 0 && !again)
 			keep_kernels(u, &l);
 		kernels = zc_realloc(kernels, (nkernels + l.nkernels + 1) * sizeof(*kernels));
 		for (uint32_t k = 0; k < l.nkernels; k++)
@@ -257,8 +298,13 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx, 
 		ptx_lowered_free(&l);
 	}
 	if (linked)
-		leave_out(J, u, t, hooks, &options, ctx, linked, kernels, nkernels);
-	free(kernels);
+		leave_out(J, u, t, hooks, &options, ctx, linked, kernels, nkernels, again);
+	if (linked && names) {
+		*names = kernels;
+		*nnames = nkernels;
+	} else {
+		free(kernels);
+	}
 	if (linked && hooks->shared_as_offsets)
 		export_shared_layout(linked, options.shared_start);
 	return linked;
@@ -277,7 +323,7 @@ static int compile_dumping(LLVMModuleRef m, const ZcTarget *target, const char *
                            ZcBytes *code, char **dump, char **error)
 {
 	ZcCodegenOptions options = {0};
-	LLVMTargetMachineRef machine = zc_target_machine(target, error);
+	LLVMTargetMachineRef machine = zc_target_machine(target, NULL, error);
 	ZcBytes object = {0}, assembly = {0};
 	int status;
 
@@ -291,18 +337,119 @@ static int compile_dumping(LLVMModuleRef m, const ZcTarget *target, const char *
 		LLVMModuleRef copy = LLVMCloneModule(m);
 
 		status = zc_codegen_emit(copy, machine, LLVMAssemblyFile, &assembly, error);
+		if (status == ZC_LLVM_LOST)
+			return status;
 		LLVMDisposeModule(copy);
 		if (status == 0)
 			*dump = zc_strndup((const char *)assembly.data, assembly.size);
 	}
 	if (status == 0)
 		status = zc_codegen_emit(m, machine, LLVMObjectFile, &object, error);
+	if (status == ZC_LLVM_LOST)
+		return status;
 	LLVMDisposeTargetMachine(machine);
 	if (status == 0)
 		status = zc_link(target, &object, code, error);
 	free(object.data);
 	free(assembly.data);
 	return status;
+}
+
+/* Lowers unit u for target t again and compiles it, in a context of its own. */
+static int compile_again(Jobs *J, Unit *u, size_t t, const Relowering *again, bool unoptimized,
+                         ZcBytes *code, char **error)
+{
+	LLVMContextRef ctx = LLVMContextCreate();
+	ZcCodegenOptions options = {.unoptimized_codegen = unoptimized};
+	LLVMModuleRef m = lower_unit(J, u, t, ctx, again, NULL, NULL, error);
+	int status = m ? zc_compile(m, J->o->targets[t], &options, code, error) : -1;
+
+	if (status == ZC_LLVM_LOST)
+		return -1;
+	if (m)
+		LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
+	return status;
+}
+
+static const char TRIAL_REASON[] = "not in this trial";
+
+/* Sets bad[k] for the kernels in [lo, hi) whose code generation fails on its own, trying
+ * them in halves: a few compiles of parts of the unit where one kernel is at fault. */
+static void find_failing(Jobs *J, Unit *u, size_t t, uint32_t nkernels, uint32_t lo, uint32_t hi,
+                         char **bad)
+{
+	const char **forced = zc_alloc((nkernels + 1) * sizeof(char *));
+	ZcBytes code = {0};
+	char *error = NULL;
+	int status;
+
+	for (uint32_t k = 0; k < nkernels; k++)
+		forced[k] = k >= lo && k < hi ? NULL : TRIAL_REASON;
+	status = compile_again(J, u, t, &(Relowering){forced, true}, true, &code, &error);
+	free(forced);
+	free(code.data);
+	if (status == 0 || hi - lo == 1) {
+		if (status != 0)
+			bad[lo] = format("code generation failed: %s", error ? error : "no message");
+		free(error);
+		return;
+	}
+	free(error);
+	find_failing(J, u, t, nkernels, lo, lo + (hi - lo) / 2, bad);
+	find_failing(J, u, t, nkernels, lo + (hi - lo) / 2, hi, bad);
+}
+
+/* LLVM failed to generate the unit's code (an error it reports, or a bug of its own that
+ * would have ended the process): generate it again unoptimised; if that fails too, find
+ * the kernels that fail and leave them out, each with LLVM's message as its reason. */
+static void recover_codegen(Jobs *J, Unit *u, size_t t, uint32_t nkernels, char **error)
+{
+	char **bad = zc_alloc((nkernels + 1) * sizeof(char *));
+	char *again_error = NULL;
+	bool any = false;
+
+	if (compile_again(J, u, t, &(Relowering){NULL, false}, true, &u->code[t], &again_error) == 0) {
+		u->unoptimized[t] = *error;
+		*error = NULL;
+		free(bad);
+		return;
+	}
+	free(u->code[t].data);
+	u->code[t] = (ZcBytes){0};
+	if (nkernels == 1)
+		bad[0] = format("code generation failed: %s", again_error ? again_error : "no message");
+	else
+		find_failing(J, u, t, nkernels, 0, nkernels, bad);
+	free(again_error);
+	again_error = NULL;
+	for (uint32_t k = 0; k < nkernels; k++)
+		any |= bad[k] != NULL;
+	if (any) {
+		Relowering final = {(const char *const *)bad, false};
+
+		if (compile_again(J, u, t, &final, false, &u->code[t], &again_error) != 0) {
+			free(again_error);
+			again_error = NULL;
+			free(u->code[t].data);
+			u->code[t] = (ZcBytes){0};
+			if (compile_again(J, u, t, &final, true, &u->code[t], &again_error) == 0) {
+				u->unoptimized[t] = *error;
+				*error = NULL;
+			}
+		} else {
+			free(*error);
+			*error = NULL;
+		}
+	}
+	if (*error) {
+		free(u->code[t].data);
+		u->code[t] = (ZcBytes){0};
+	}
+	free(again_error);
+	for (uint32_t k = 0; k < nkernels; k++)
+		free(bad[k]);
+	free(bad);
 }
 
 static void run_job(Jobs *J, size_t job)
@@ -314,13 +461,16 @@ static void run_job(Jobs *J, size_t job)
 	ZcCodegenOptions options = {0};
 	char *error = NULL;
 	LLVMModuleRef m;
+	const char **kernels = NULL;
+	uint32_t nkernels = 0;
+	int status;
 
 	if (!unit_trees(u)) {
 		u->error[t] = zc_strndup(u->parse_error, strlen(u->parse_error));
 		return;
 	}
 	ctx = LLVMContextCreate();
-	m = lower_unit(J, u, t, ctx, &error);
+	m = lower_unit(J, u, t, ctx, NULL, &kernels, &nkernels, &error);
 
 	if (m && J->o->save_temps) {
 		char *ir = LLVMPrintModuleToString(m), *suffix = format("%s.ll", target->name);
@@ -330,17 +480,27 @@ static void run_job(Jobs *J, size_t job)
 	}
 	if (m && J->o->dump && strcmp(J->o->dump, "ll") == 0)
 		u->dump[t] = llvm_text(m);
-	if (m && (J->o->dump && strcmp(J->o->dump, "ll") != 0 && strcmp(J->o->dump, "ptx") != 0
-	          ? compile_dumping(m, target, J->o->dump, &u->code[t], &u->dump[t], &error)
-	          : zc_compile(m, target, &options, &u->code[t], &error)) == 0) {
-		char *suffix = format("%s.co", target->name);
-		save(J->o, u, suffix, u->code[t].data, u->code[t].size);
-		free(suffix);
+	if (m) {
+		bool dumping = J->o->dump && strcmp(J->o->dump, "ll") != 0 && strcmp(J->o->dump, "ptx") != 0;
+
+		status = dumping ? compile_dumping(m, target, J->o->dump, &u->code[t], &u->dump[t], &error)
+		                 : zc_compile(m, target, &options, &u->code[t], &error);
+		if (status == ZC_LLVM_LOST)
+			m = NULL, ctx = NULL; /* left as LLVM left them */
+		if (status != 0 && !dumping)
+			recover_codegen(J, u, t, nkernels, &error);
+		if (!error) {
+			char *suffix = format("%s.co", target->name);
+			save(J->o, u, suffix, u->code[t].data, u->code[t].size);
+			free(suffix);
+		}
 	}
+	free(kernels);
 	u->error[t] = error;
 	if (m)
 		LLVMDisposeModule(m);
-	LLVMContextDispose(ctx);
+	if (ctx)
+		LLVMContextDispose(ctx);
 }
 
 /* On a terminal one line that counts up; otherwise, under -v, a line at every twentieth

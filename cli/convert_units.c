@@ -206,6 +206,7 @@ void units_free(Unit *units, size_t nunits)
 				free(u->left_out[t][k]);
 			free(u->left_out[t]);
 			free(u->older_ptx[t]);
+			free(u->unoptimized[t]);
 		}
 		for (uint32_t k = 0; k < u->nkernels; k++) {
 			free((char *)u->kernels[k].name);

@@ -53,6 +53,15 @@ CASES = {
                                 LEFT_OUT + "{tmp}/out: 1 module, 13 kernels, 1 target, 12 failures\n"
                                 "zluda-convert: {ptx_left_out}: 12 translation failures and "
                                 "--strict: no output written\n"),
+    # an error LLVM gives for one kernel's code leaves that kernel out, not the converter
+    "convert_codegen_error": (["{ptx_too_much_stack}", "-o", "{tmp}/out", "--offload-arch=gfx1100"],
+                              0, "",
+                              "{ptx_too_much_stack}: PTX file: warning: kernel huge_stack left out "
+                              "for gfx1100: code generation failed: stack frame size (4000000004) "
+                              "exceeds limit (262136) in function 'huge_stack'\n"
+                              "{ptx_too_much_stack}: PTX file: 1 of 2 kernels translated for 1 of "
+                              "1 targets, the others left out\n"
+                              "{tmp}/out: 1 module, 2 kernels, 1 target, 1 failure\n"),
     "inspect_ptx_file": (["inspect", "{ptx}"], 0,
                          "{ptx}: PTX file, 171 bytes\n  kernels (2): first_kernel second_kernel\n"
                          "total: 0 fatbins (0 registered), 0 entries, 1 PTX, 2 kernels in PTX\n", ""),

@@ -25,8 +25,13 @@ def main():
         ptx_left_out = os.path.join(tmp, "left_out.ptx")
         with open(ptx_left_out, "wb") as f:
             f.write(synth.PTX_LEFT_OUT)
+        ptx_too_much_stack = os.path.join(tmp, "too_much_stack.ptx")
+        with open(ptx_too_much_stack, "wb") as f:
+            f.write(synth.PTX_TOO_MUCH_STACK)
         subst = lambda s: (s.replace("{fatbin}", fatbin).replace("{ptx}", ptx)
-                           .replace("{ptx_left_out}", ptx_left_out).replace("{tmp}", tmp))
+                           .replace("{ptx_left_out}", ptx_left_out)
+                           .replace("{ptx_too_much_stack}", ptx_too_much_stack)
+                           .replace("{tmp}", tmp))
         p = subprocess.run([tool] + [subst(a) for a in args], capture_output=True, text=True,
                            timeout=60)
         # the convert summary's time is the one part that varies

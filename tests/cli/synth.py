@@ -32,6 +32,39 @@ PTX_LEFT_OUT = ("//\n.version 8.5\n.target sm_90\n.address_size 64\n\n"
                 + ".visible .entry kept(.param .u64 p)\n{\n\tret;\n}\n"
                 + "".join(_left_out_kernel(i) for i in range(6, 12))).encode()
 
+# A kernel whose local array is past what an AMD GPU can give a thread: LLVM refuses its
+# code for AMD targets, and only that kernel is left out.
+PTX_TOO_MUCH_STACK = b"""//
+.version 8.5
+.target sm_80
+.address_size 64
+
+.visible .entry small(.param .u64 p)
+{
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [p];
+	cvta.to.global.u64 %rd1, %rd1;
+	st.global.u32 [%rd1], 1;
+	ret;
+}
+.visible .entry huge_stack(.param .u64 p, .param .u32 i)
+{
+	.local .align 4 .b8 buf[4000000000];
+	.reg .b64 %rd<5>;
+	.reg .b32 %r<3>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u32 %r1, [i];
+	mov.u64 %rd2, buf;
+	cvt.u64.u32 %rd3, %r1;
+	add.u64 %rd4, %rd2, %rd3;
+	st.local.u32 [%rd4], %r1;
+	ld.local.u32 %r2, [%rd2+4];
+	cvta.to.global.u64 %rd1, %rd1;
+	st.global.u32 [%rd1], %r2;
+	ret;
+}
+"""
+
 
 def entry(kind, sm, payload, flags=0x11, version=(9, 0), ident=None, options=None,
           compressed_size=0, uncompressed_size=0):
