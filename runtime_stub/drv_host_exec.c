@@ -483,8 +483,10 @@ shuffle(const struct warp_op *op, uint32_t lane, const uint64_t values[WARP], ui
 	}
 	if (!in_range)
 		j = (int32_t)lane;
-	/* A source lane that does not take part gives an undefined value: this lane's own. */
-	uint32_t value = (uint32_t)values[(present >> j & 1) ? j : (int32_t)lane];
+	/* PTX leaves a source lane that does not take part undefined; NVIDIA's GPUs read 0 from
+	 * it, as AMD's ds_bpermute does from a disabled lane, and reductions whose last step
+	 * uses a mask of fewer lanes (cuda-samples' reduce7) count on that. */
+	uint32_t value = (present >> j & 1) ? (uint32_t)values[j] : 0;
 	return value | (uint64_t)in_range << 32;
 }
 
