@@ -78,9 +78,10 @@ int zc_guarded(LLVMContextRef context, int (*step)(void *arg, char **error), voi
 	int status = step(arg, error);
 	fatal_exit = NULL;
 	LLVMContextSetDiagnosticHandler(context, old_handler, old_context);
-	if (error_diagnostics) {
-		if (status == 0)
-			backend_fail(error, "%s", error_diagnostics);
+	if (error_diagnostics) { /* more to the point than what the step says */
+		if (status != 0)
+			free(*error);
+		backend_fail(error, "%s", error_diagnostics);
 		free(error_diagnostics);
 		error_diagnostics = NULL;
 		status = -1;

@@ -12,6 +12,12 @@
 
 #define MAX_TARGETS 32
 
+/* A member's module-local variable that another member of the unit also defines. */
+typedef struct {
+	const char *name; /* in the member's tree */
+	size_t member;
+} RenamedVar;
+
 /* One loadable unit: a fatbin's PTX, or the PTX of every member of an RDC link. */
 typedef struct {
 	char name[64];         /* "fatbin 3", "rdc link" */
@@ -27,6 +33,8 @@ typedef struct {
 	struct ptx_module **asts;
 	char *parse_error;
 	bool reserved_smem;      /* a member reads %reserved_smem_offset_* */
+	RenamedVar *renamed;     /* sorted by name, then member (convert_compile.c) */
+	size_t nrenamed;
 	size_t jobs_done;
 	char *skip_reason;     /* not translated at all: no PTX, ... */
 	/* per target, filled by the compile jobs */

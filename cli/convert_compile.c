@@ -61,8 +61,95 @@ static void save(const ConvertOptions *o, const Unit *u, const char *suffix, con
 	free(path);
 }
 
+/* A .global or .const variable a member keeps to itself (no .visible, .extern, .weak or
+ * .common): PTX scopes it to its module, but in LLVM it stays external for
+ * cuModuleGetGlobal. In a link, two members' variables of one name are one symbol only
+ * where both are visible: every TU's printf strings are called $str, and two TUs may each
+ * have a static `table`. A module-local one that another member also defines is called
+ * NAME.memberM instead (no PTX name has a dot), in the code and in the kernel table. */
+typedef struct {
+	const char *name; /* in the member's tree */
+	size_t member;
+	bool local;
+} VarDefinition;
+
+static int by_name_then_member(const void *a, const void *b)
+{
+	const VarDefinition *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->member > y->member) - (x->member < y->member);
+}
+
+static bool var_defined(const struct ptx_item *it)
+{
+	return it->kind == PTX_ITEM_VAR && !(it->u.var.linkage & PTX_LINK_EXTERN) &&
+	       (it->u.var.space == PTX_SPACE_GLOBAL || it->u.var.space == PTX_SPACE_CONST);
+}
+
+/* The (name, member) pairs that get their own name, sorted: u->renamed. */
+static void find_clashing_locals(Unit *u, struct ptx_module **asts)
+{
+	VarDefinition *all = NULL;
+	size_t n = 0;
+
+	for (size_t m = 0; u->nmembers > 1 && m < u->nmembers; m++)
+		for (const struct ptx_item *it = asts[m]->items; it; it = it->next)
+			if (var_defined(it)) {
+				all = zc_realloc(all, (n + 1) * sizeof(*all));
+				all[n++] = (VarDefinition){it->u.var.name, m,
+				                           !(it->u.var.linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK |
+				                                                  PTX_LINK_COMMON))};
+			}
+	if (n)
+		qsort(all, n, sizeof(*all), by_name_then_member);
+	for (size_t i = 0; i < n; i++) {
+		bool shared_name = (i > 0 && strcmp(all[i - 1].name, all[i].name) == 0) ||
+		                   (i + 1 < n && strcmp(all[i + 1].name, all[i].name) == 0);
+
+		if (shared_name && all[i].local) {
+			u->renamed = zc_realloc(u->renamed, (u->nrenamed + 1) * sizeof(*u->renamed));
+			u->renamed[u->nrenamed++] = (RenamedVar){all[i].name, all[i].member};
+		}
+	}
+	free(all);
+}
+
+/* The name member m's variable `name` has in the unit's code: malloc'd. */
+static char *unit_var_name(const Unit *u, size_t m, const char *name)
+{
+	VarDefinition key = {name, m, true};
+
+	for (size_t lo = 0, hi = u->nrenamed; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		VarDefinition probe = {u->renamed[mid].name, u->renamed[mid].member, true};
+		int c = by_name_then_member(&key, &probe);
+
+		if (c == 0)
+			return format("%s.member%zu", name, m);
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return zc_strndup(name, strlen(name));
+}
+
+static void rename_clashing_locals(const Unit *u, size_t m, LLVMModuleRef module)
+{
+	for (size_t i = 0; i < u->nrenamed; i++)
+		if (u->renamed[i].member == m) {
+			LLVMValueRef g = LLVMGetNamedGlobal(module, u->renamed[i].name);
+			char *name = unit_var_name(u, m, u->renamed[i].name);
+
+			if (g)
+				LLVMSetValueName2(g, name, strlen(name));
+			free(name);
+		}
+}
+
 /* The module's variables that cuModuleGetGlobal can name. */
-static void collect_globals(Unit *u, const struct ptx_module *m)
+static void collect_globals(Unit *u, size_t member, const struct ptx_module *m)
 {
 	for (const struct ptx_item *it = m->items; it; it = it->next) {
 		const struct ptx_var *v = &it->u.var;
@@ -73,7 +160,7 @@ static void collect_globals(Unit *u, const struct ptx_module *m)
 		u->globals = zc_realloc(u->globals, (u->nglobals + 1) * sizeof(char *));
 		u->global_sizes = zc_realloc(u->global_sizes, (u->nglobals + 1) * sizeof(uint64_t));
 		u->global_const = zc_realloc(u->global_const, (u->nglobals + 1) * sizeof(bool));
-		u->globals[u->nglobals] = zc_strndup(v->name, strlen(v->name));
+		u->globals[u->nglobals] = unit_var_name(u, member, v->name);
 		u->global_sizes[u->nglobals] = ptx_var_size(v);
 		u->global_const[u->nglobals] = v->space == PTX_SPACE_CONST;
 		u->nglobals++;
@@ -220,8 +307,10 @@ static struct ptx_module **unit_trees(Unit *u)
 			}
 			u->reserved_smem |= ptx_uses_reserved_smem(asts[m]);
 		}
+		if (m == u->nmembers)
+			find_clashing_locals(u, asts);
 		for (size_t i = 0; m == u->nmembers && i < u->nmembers; i++)
-			collect_globals(u, asts[i]);
+			collect_globals(u, i, asts[i]);
 		if (m == u->nmembers)
 			u->asts = asts;
 	}
@@ -235,12 +324,34 @@ static void unit_done(Jobs *J, Unit *u)
 	if (++u->jobs_done == J->o->ntargets) {
 		free_asts(u->asts, u->asts ? u->nmembers : 0);
 		u->asts = NULL;
+		free(u->renamed); /* it points into the trees */
+		u->renamed = NULL;
+		u->nrenamed = 0;
 		for (size_t m = 0; !(J->o->dump && !strcmp(J->o->dump, "ptx")) && m < u->nmembers; m++) {
 			free(u->texts[m]);
 			u->texts[m] = NULL;
 		}
 	}
 	pthread_mutex_unlock(&u->lock);
+}
+
+typedef struct {
+	LLVMModuleRef into, from;
+} LinkStep;
+
+static int link_step(void *arg, char **error)
+{
+	LinkStep *link = arg;
+
+	return LLVMLinkModules2(link->into, link->from) ? backend_fail(error, "LLVM could not link them") : 0;
+}
+
+/* LLVMLinkModules2 with its diagnostics as the error (the source module is gone either way). */
+static int link_member(LLVMModuleRef into, LLVMModuleRef from, char **error)
+{
+	LinkStep link = {into, from};
+
+	return zc_guarded(LLVMGetModuleContext(into), link_step, &link, error);
 }
 
 /* Lowers every member and links them into one module. The first target (index 0) also
@@ -283,11 +394,15 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx,
 		for (uint32_t k = 0; k < l.nkernels; k++)
 			kernels[nkernels++] = l.kernels[k].name; /* in the member's AST, which stays */
 		options.shared_start = l.shared_layout_end;
+		rename_clashing_locals(u, m, l.module);
 		if (!linked) {
 			linked = l.module;
-		} else if (LLVMLinkModules2(linked, l.module)) {
-			*error = format("linking the %s with the other members failed",
-			                unit_member_name(u, m).text);
+		} else if (link_member(linked, l.module, error)) {
+			char *why = *error;
+
+			*error = format("linking the %s with the other members failed: %s",
+			                unit_member_name(u, m).text, why ? why : "no message");
+			free(why);
 			l.module = NULL;
 			ptx_lowered_free(&l);
 			LLVMDisposeModule(linked);
