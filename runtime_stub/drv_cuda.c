@@ -13,17 +13,24 @@
 #include "api.h"
 #include "find_driver.h"
 
+/* In forward.S's order: the implemented functions, then the unsupported ones. */
 #define ZC_FUNCTION(name, params) 1 +
+#define UNSUPPORTED(name) 1 +
 void *zc_forward_table[(
 #include "exports.inc"
+#include "unsupported_table.inc"
 	0)];
 #undef ZC_FUNCTION
+#undef UNSUPPORTED
 
 #define ZC_FUNCTION(name, params) #name,
+#define UNSUPPORTED(name) #name,
 static const char *const forward_names[] = {
 #include "exports.inc"
+#include "unsupported_table.inc"
 };
 #undef ZC_FUNCTION
+#undef UNSUPPORTED
 
 enum { FORWARD_COUNT = sizeof forward_names / sizeof forward_names[0] };
 

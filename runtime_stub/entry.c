@@ -126,8 +126,10 @@ static const struct named_function implemented[] = {
 
 /* x86-64 SysV lets a function that ignores its arguments stand for any signature that
  * returns an int-sized value, so one body per name serves every unimplemented function. */
+/* Each is the stub's side of forward.S's exported entry point of its name. */
 #define UNSUPPORTED(symbol) \
-	static CUresult unsupported_##symbol(void) { return zc_unsupported(#symbol); }
+	CUresult unsupported_##symbol(void) __asm__("zc_impl_" #symbol); \
+	CUresult unsupported_##symbol(void) { return zc_unsupported(#symbol); }
 #include "unsupported_table.inc"
 #undef UNSUPPORTED
 

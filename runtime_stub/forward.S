@@ -13,8 +13,10 @@ name:                                                        \
 	jmp *%rax;                                               \
 	.size name, . - name;
 #define ZC_FUNCTION(name, params) TRAMPOLINE(name, __COUNTER__)
+#define UNSUPPORTED(name) TRAMPOLINE(name, __COUNTER__)
 
 	.text
 #include "exports.inc"
+#include "unsupported_table.inc"
 
 	.section .note.GNU-stack, "", @progbits
