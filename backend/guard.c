@@ -18,6 +18,22 @@
 
 #include "backend.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ZC_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZC_LSAN 1
+#endif
+#endif
+#ifdef ZC_LSAN
+/* What a step that LLVM abandons holds is leaked on purpose: not reported at exit. */
+void __lsan_disable(void);
+void __lsan_enable(void);
+#else
+static void __lsan_disable(void) {}
+static void __lsan_enable(void) {}
+#endif
+
 static __thread jmp_buf *fatal_exit;
 static __thread char *fatal_reason;
 static __thread char *error_diagnostics;
@@ -65,7 +81,9 @@ int zc_guarded(LLVMContextRef context, int (*step)(void *arg, char **error), voi
 	void *old_context = LLVMContextGetDiagnosticContext(context);
 
 	LLVMContextSetDiagnosticHandler(context, on_diagnostic, NULL);
+	__lsan_disable();
 	if (setjmp(here)) {
+		__lsan_enable();
 		fatal_exit = NULL;
 		free(error_diagnostics);
 		error_diagnostics = NULL;
@@ -76,6 +94,7 @@ int zc_guarded(LLVMContextRef context, int (*step)(void *arg, char **error), voi
 	}
 	fatal_exit = &here;
 	int status = step(arg, error);
+	__lsan_enable();
 	fatal_exit = NULL;
 	LLVMContextSetDiagnosticHandler(context, old_handler, old_context);
 	if (error_diagnostics) { /* more to the point than what the step says */
