@@ -9,6 +9,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -40,6 +41,13 @@ static int backend_fail_llvm(char **error, const char *what, char *message)
 
 static void zc_init_targets(void)
 {
+	/* Private arrays stay private: LLVM would move some into LDS, sized for the largest
+	 * block, where neither the kernel table nor the launch counts it, and a CUDA kernel may
+	 * take all of the shared memory dynamically (an -rdc printf's argument buffer became
+	 * 8 KiB of LDS). */
+	const char *const options[] = {"zluda-convert", "-disable-promote-alloca-to-lds"};
+
+	LLVMParseCommandLineOptions(2, options, NULL);
 	zc_guard_init();
 	LLVMInitializeAMDGPUTargetInfo();
 	LLVMInitializeAMDGPUTarget();
