@@ -44,10 +44,13 @@ static void zc_init_targets(void)
 	/* Private arrays stay private: LLVM would move some into LDS, sized for the largest
 	 * block, where neither the kernel table nor the launch counts it, and a CUDA kernel may
 	 * take all of the shared memory dynamically (an -rdc printf's argument buffer became
-	 * 8 KiB of LDS). */
-	const char *const options[] = {"zluda-convert", "-disable-promote-alloca-to-lds"};
+	 * 8 KiB of LDS). VectorCombine's load and store folds scan no instructions: on x86-64
+	 * they loop forever over CUB's DeviceScanKernel (LLVM 22, every Thrust program's scan);
+	 * its other folds stay. */
+	const char *const options[] = {"zluda-convert", "-disable-promote-alloca-to-lds",
+	                               "-vector-combine-max-scan-instrs=0"};
 
-	LLVMParseCommandLineOptions(2, options, NULL);
+	LLVMParseCommandLineOptions(3, options, NULL);
 	zc_guard_init();
 	LLVMInitializeAMDGPUTargetInfo();
 	LLVMInitializeAMDGPUTarget();

@@ -149,6 +149,8 @@ static void add_unit(const Input *in, const ConvertOptions *o, AotBuilder *b, co
 {
 	uint32_t m = aot_add_module(b, u->name);
 
+	aot_set_module_ptx_arch(b, m, u->ptx_arch);
+
 	if (u->container >= 0) {
 		const Container *c = &in->set.containers[u->container];
 		add_key_once(b, m, AOT_KEY_FATBIN, aot_hash(in->bin.bytes + c->offset, c->size), seen, nseen);

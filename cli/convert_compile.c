@@ -283,6 +283,17 @@ uint32_t unit_left_out(const Unit *u, size_t t)
 	return n;
 }
 
+/* 75 for a module whose `.target` is sm_75 (or sm_75a...); 0 when it names none. */
+static uint32_t ptx_arch_of(const struct ptx_module *m)
+{
+	unsigned sm = 0;
+
+	for (uint32_t i = 0; i < m->ntargets; i++)
+		if (sscanf(m->targets[i], "sm_%u", &sm) == 1)
+			return sm;
+	return 0;
+}
+
 /* The unit's trees: the first of its jobs parses and checks every member (listing the
  * unit's globals), the others wait for that, and the last one frees them with the texts
  * (unless --dump=ptx prints those), so that a library of thousands of modules never holds
@@ -306,6 +317,7 @@ static struct ptx_module **unit_trees(Unit *u)
 				break;
 			}
 			u->reserved_smem |= ptx_uses_reserved_smem(asts[m]);
+			u->ptx_arch = ptx_arch_of(asts[m]) > u->ptx_arch ? ptx_arch_of(asts[m]) : u->ptx_arch;
 		}
 		if (m == u->nmembers)
 			find_clashing_locals(u, asts);

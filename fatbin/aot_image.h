@@ -64,6 +64,9 @@ AotBuilder *aot_builder_new(void);
 void aot_builder_free(AotBuilder *b);
 /* Modules are numbered in the order they are added; `name` labels it in reports. */
 uint32_t aot_add_module(AotBuilder *b, const char *name);
+/* The arch of the PTX the module's code was translated from (75 for sm_75), which the
+ * driver reports as its kernels' PTX version; 0 (the default) when unknown. */
+void aot_set_module_ptx_arch(AotBuilder *b, uint32_t module, uint32_t sm);
 void aot_add_key(AotBuilder *b, uint32_t module, AotKeyKind kind, uint64_t hash);
 /* The bytes are copied. With `compress`, they are stored zstd-compressed when that is smaller. */
 void aot_add_code_object(AotBuilder *b, uint32_t module, const char *target, const uint8_t *bytes,
@@ -101,6 +104,7 @@ typedef struct {
 	uint32_t first_kernel, nkernels;
 	uint32_t first_global, nglobals;
 	uint32_t first_untranslated, nuntranslated;
+	uint32_t ptx_arch; /* 0: unknown */
 } AotModule;
 
 typedef struct {

@@ -43,7 +43,8 @@ AotModule aot_module(const AotImage *img, uint32_t i)
 	const uint8_t *r = record(img, &img->modules, AOT_MODULE_RECORD, i);
 
 	return (AotModule){string_at(img, get32(r)), get32(r + 4), get32(r + 8), get32(r + 12),
-	                   get32(r + 16), get32(r + 20), get32(r + 24), get32(r + 28), get32(r + 32)};
+	                   get32(r + 16), get32(r + 20), get32(r + 24), get32(r + 28), get32(r + 32),
+	                   get32(r + 36)};
 }
 
 AotCodeObject aot_code_object(const AotImage *img, uint32_t i)

@@ -50,6 +50,7 @@ typedef struct {
 
 struct AotBuilder {
 	ARRAY(char *) modules;
+	ARRAY(uint32_t) module_ptx_archs; /* one per module, 0 unless set */
 	ARRAY(CodeObjectIn) code_objects;
 	ARRAY(KernelIn) kernels;
 	ARRAY(GlobalIn) globals;
@@ -97,6 +98,7 @@ void aot_builder_free(AotBuilder *b)
 		free(b->untranslated.v[i].reason);
 	}
 	free(b->modules.v);
+	free(b->module_ptx_archs.v);
 	free(b->code_objects.v);
 	free(b->kernels.v);
 	free(b->globals.v);
@@ -118,7 +120,14 @@ static bool module_ok(AotBuilder *b, uint32_t module, const char *what)
 uint32_t aot_add_module(AotBuilder *b, const char *name)
 {
 	PUSH(b->modules, dup_or_empty(name));
+	PUSH(b->module_ptx_archs, 0u);
 	return (uint32_t)(b->modules.n - 1);
+}
+
+void aot_set_module_ptx_arch(AotBuilder *b, uint32_t module, uint32_t sm)
+{
+	if (module_ok(b, module, "a PTX arch"))
+		b->module_ptx_archs.v[module] = sm;
 }
 
 void aot_add_key(AotBuilder *b, uint32_t module, AotKeyKind kind, uint64_t hash)
@@ -446,6 +455,7 @@ static void write_modules(AotBuilder *b, uint8_t *out, const Layout *l, const ui
 		put32(r + 24, (uint32_t)(g - g0));
 		put32(r + 28, (uint32_t)u0);
 		put32(r + 32, (uint32_t)(u - u0));
+		put32(r + 36, b->module_ptx_archs.v[m]);
 	}
 }
 

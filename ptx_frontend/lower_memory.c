@@ -111,6 +111,61 @@ static void set_access(struct lower *L, LLVMValueRef inst, unsigned align)
 	}
 }
 
+/* Atomic (.relaxed, .acquire, .release) loads and stores of a vector: LLVM selects none,
+ * so up to 64 bits one integer access stands for the vector (single-copy atomic, which
+ * CUB's 8-byte scan tile descriptors count on), and a wider one is an access per element,
+ * which is what PTX's memory model promises of it. */
+static bool ordered(struct lower *L)
+{
+	return ordering(L, LLVMAtomicOrderingNotAtomic) != LLVMAtomicOrderingNotAtomic;
+}
+
+static LLVMValueRef element_address(struct lower *L, enum ptx_type t, LLVMValueRef p, unsigned i)
+{
+	LLVMValueRef index = LLVMConstInt(ll_int(L, 32), i, 0);
+
+	return LLVMBuildGEP2(L->b, ll_type(L, t), p, &index, 1, "");
+}
+
+static LLVMValueRef load_vector(struct lower *L, enum ptx_type t, unsigned n, LLVMValueRef p)
+{
+	unsigned size = type_bits(t) / 8;
+	LLVMTypeRef vector = LLVMVectorType(ll_type(L, t), n);
+	LLVMValueRef v;
+
+	if (!ordered(L) || size * n <= 8) {
+		v = LLVMBuildLoad2(L->b, ordered(L) ? ll_int(L, size * n * 8) : vector, p, "");
+		set_access(L, v, size * n);
+		return LLVMBuildBitCast(L->b, v, vector, "");
+	}
+	v = LLVMGetUndef(vector);
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef e = LLVMBuildLoad2(L->b, ll_type(L, t), element_address(L, t, p, i), "");
+
+		set_access(L, e, size);
+		v = LLVMBuildInsertElement(L->b, v, e, LLVMConstInt(ll_int(L, 32), i, 0), "");
+	}
+	return v;
+}
+
+static void store_vector(struct lower *L, enum ptx_type t, unsigned n, LLVMValueRef v, LLVMValueRef p)
+{
+	unsigned size = type_bits(t) / 8;
+
+	if (!ordered(L) || size * n <= 8) {
+		LLVMValueRef st = LLVMBuildStore(L->b, ordered(L) ? LLVMBuildBitCast(L->b, v, ll_int(L, size * n * 8), "")
+		                                                  : v, p);
+
+		set_access(L, st, size * n);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef e = LLVMBuildExtractElement(L->b, v, LLVMConstInt(ll_int(L, 32), i, 0), "");
+
+		set_access(L, LLVMBuildStore(L->b, e, element_address(L, t, p, i)), size);
+	}
+}
+
 static bool lower_load(struct lower *L)
 {
 	enum ptx_type t = mod_type(L, 0);
@@ -130,8 +185,7 @@ static bool lower_load(struct lower *L)
 	}
 	if (dst->kind != PTX_OP_BRACES || dst->count != n)
 		lower_fail(L, "a .v%u load needs %u destination registers", n, n);
-	v = LLVMBuildLoad2(L->b, LLVMVectorType(ll_type(L, t), n), p, "");
-	set_access(L, v, size * n);
+	v = load_vector(L, t, n, p);
 	for (unsigned i = 0; i < n; i++)
 		operand_store(L, &dst->items[i],
 		              LLVMBuildExtractElement(L->b, v, LLVMConstInt(ll_int(L, 32), i, 0), ""), t);
@@ -149,17 +203,17 @@ static bool lower_store(struct lower *L)
 		lower_unsupported(L);
 	p = memory_address(L, op(L, 0), insn_space(L));
 	if (n == 1) {
-		v = operand_value(L, val, t);
-	} else {
-		if (val->kind != PTX_OP_BRACES || val->count != n)
-			lower_fail(L, "a .v%u store needs %u source values", n, n);
-		v = LLVMGetUndef(LLVMVectorType(ll_type(L, t), n));
-		for (unsigned i = 0; i < n; i++)
-			v = LLVMBuildInsertElement(L->b, v, operand_value(L, &val->items[i], t),
-			                           LLVMConstInt(ll_int(L, 32), i, 0), "");
+		st = LLVMBuildStore(L->b, operand_value(L, val, t), p);
+		set_access(L, st, size);
+		return true;
 	}
-	st = LLVMBuildStore(L->b, v, p);
-	set_access(L, st, size * n);
+	if (val->kind != PTX_OP_BRACES || val->count != n)
+		lower_fail(L, "a .v%u store needs %u source values", n, n);
+	v = LLVMGetUndef(LLVMVectorType(ll_type(L, t), n));
+	for (unsigned i = 0; i < n; i++)
+		v = LLVMBuildInsertElement(L->b, v, operand_value(L, &val->items[i], t),
+		                           LLVMConstInt(ll_int(L, 32), i, 0), "");
+	store_vector(L, t, n, v, p);
 	return true;
 }
 

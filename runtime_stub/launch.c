@@ -203,7 +203,14 @@ get_attribute(int *value, CUfunction_attribute attribute, CUfunction f)
 	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = (int)f->max_threads; break;
 	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = (int)f->static_shared; break;
 	case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = ZC_REGS_PER_THREAD; break;
-	case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+	case CU_FUNC_ATTRIBUTE_PTX_VERSION: {
+		/* The arch the PTX was written for, as NVIDIA's driver reports it: CUB and Thrust
+		 * pick the kernels they launch by it, and only that arch's have a body. */
+		uint32_t arch = aot_module(&f->library->image->aot, f->library->module).ptx_arch;
+
+		*value = arch ? (int)arch : dev->info.cc_major * 10 + dev->info.cc_minor;
+		break;
+	}
 	case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
 		*value = dev->info.cc_major * 10 + dev->info.cc_minor;
 		break;
