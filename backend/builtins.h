@@ -152,11 +152,17 @@ uint32_t __zc_clock(void);
 uint64_t __zc_clock64(void);
 uint64_t __zc_globaltimer(void);
 void __zc_nanosleep(uint32_t ns);
-/* Before a load that is volatile, relaxed or acquire, and before atom: such an access may
- * be a spin loop's, waiting for another thread of the block. On the host target, where a
- * block's threads take turns on one OS thread, it lets the others run first; on GPUs,
+/* Before a load that is relaxed or acquire, and before atom: such an access may be a spin
+ * loop's, waiting for another thread of the block. On the host target, where a block's
+ * threads take turns on one OS thread, it lets the others run first now and then; on GPUs,
  * where they run together, it is nothing. */
 void __zc_spin_point(void);
+/* Before every volatile load and store: on the host target every other runnable thread of
+ * the block makes its next volatile access before this one makes its own, so that a warp's
+ * lanes take each such step together, as on a GPU. Warp-synchronous code written before
+ * __syncwarp (scans and reductions through volatile shared memory) counts on that, as do
+ * spin loops on volatile flags. Nothing on GPUs. */
+void __zc_lockstep_point(void);
 
 /* The .approx instructions, with PTX's error bounds (sin/cos take radians). */
 float __zc_sin_approx_f32(float x);

@@ -52,7 +52,7 @@
 
 #include <stdint.h>
 
-#define ZC_HOST_ABI_VERSION 5u
+#define ZC_HOST_ABI_VERSION 6u
 
 typedef struct ZcHostThread ZcHostThread;
 typedef struct ZcHostBlock ZcHostBlock;
@@ -117,6 +117,9 @@ typedef struct ZcHostOps {
 	/* A strong load or an atomic, maybe a spin loop's: the block's other runnable fibers
 	 * run before this one goes on. */
 	void (*yield)(ZcHostThread *t);
+	/* A volatile load or store: every other runnable fiber of the block runs up to its
+	 * next one first (builtins.h, __zc_lockstep_point). */
+	void (*lockstep)(ZcHostThread *t);
 } ZcHostOps;
 
 /* One running block, shared by its threads. */

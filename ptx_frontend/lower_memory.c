@@ -501,8 +501,10 @@ bool lower_memory(struct lower *L)
 {
 	const char *o = L->insn->opcode;
 
-	if ((!strcmp(o, "ld") && (has_mod(L, "volatile") || has_mod(L, "relaxed") || has_mod(L, "acquire"))) ||
-	    !strcmp(o, "atom"))
+	if ((!strcmp(o, "ld") || !strcmp(o, "st")) && has_mod(L, "volatile"))
+		call_builtin(L, "__zc_lockstep_point", LLVMVoidTypeInContext(L->ctx), NULL, 0);
+	else if ((!strcmp(o, "ld") && (has_mod(L, "relaxed") || has_mod(L, "acquire"))) ||
+	         !strcmp(o, "atom"))
 		call_builtin(L, "__zc_spin_point", LLVMVoidTypeInContext(L->ctx), NULL, 0);
 	if (!strcmp(o, "ld") || !strcmp(o, "ldu"))
 		return lower_load(L);

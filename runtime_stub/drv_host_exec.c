@@ -688,6 +688,19 @@ op_yield(ZcHostThread *t)
 	to_scheduler(r, f);
 }
 
+static void
+op_lockstep(ZcHostThread *t)
+{
+	struct runner *r = runner_of(t);
+	struct fiber *f = fiber_of(t);
+
+	if (r->ready_count == 0)
+		return;
+	r->current = NULL; /* so that it is queued behind the others */
+	make_ready(r, f);
+	to_scheduler(r, f);
+}
+
 static uint64_t
 op_globaltimer(ZcHostThread *t)
 {
@@ -768,6 +781,7 @@ static const ZcHostOps ops = {
 	.vprintf = zc_device_vprintf,
 	.assertfail = zc_device_assertfail,
 	.yield = op_yield,
+	.lockstep = op_lockstep,
 };
 
 /* ---- a block ------------------------------------------------------------ */

@@ -69,6 +69,7 @@ uint32_t __zc_clock(void) { return (uint32_t)__zc_clock64(); }
 uint64_t __zc_globaltimer(void) { return __builtin_readsteadycounter() * 10; }
 
 void __zc_spin_point(void) {}
+void __zc_lockstep_point(void) {}
 
 void __zc_nanosleep(uint32_t ns)
 {

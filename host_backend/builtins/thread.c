@@ -97,6 +97,13 @@ void __zc_spin_point(void)
 	zc_resume(t);
 }
 
+void __zc_lockstep_point(void)
+{
+	ZcHostThread *t = zc_self();
+	t->block->ops->lockstep(t);
+	zc_resume(t);
+}
+
 int32_t __zc_vprintf(uint64_t format, uint64_t args)
 {
 	ZcHostThread *t = zc_self();
