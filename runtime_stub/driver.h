@@ -79,6 +79,10 @@ struct zc_driver {
 	CUresult (*mem_info)(int ordinal, size_t *free_bytes, size_t *total_bytes);
 	CUresult (*alloc)(int ordinal, enum zc_mem_kind kind, size_t bytes, void **ptr);
 	CUresult (*free)(enum zc_mem_kind kind, void *ptr);
+	/* Host memory the program allocated, page-locked and mapped for the device at its own
+	 * address (cuMemHostRegister), and back. */
+	CUresult (*host_register)(int ordinal, void *ptr, size_t bytes);
+	CUresult (*host_unregister)(void *ptr);
 
 	CUresult (*stream_create)(int ordinal, enum zc_stream_kind kind, unsigned flags,
 	                          int priority, struct zc_drv_stream **stream);

@@ -202,6 +202,20 @@ hip_free(enum zc_mem_kind kind, void *ptr)
 }
 
 static CUresult
+hip_host_register(int ordinal, void *ptr, size_t bytes)
+{
+	CUresult r = use_device(ordinal);
+
+	return r != CUDA_SUCCESS ? r : CALL(hipHostRegister, ptr, bytes, hipHostRegisterPortable | hipHostRegisterMapped);
+}
+
+static CUresult
+hip_host_unregister(void *ptr)
+{
+	return CALL(hipHostUnregister, ptr);
+}
+
+static CUresult
 hip_stream_create(int ordinal, enum zc_stream_kind kind, unsigned flags, int priority,
                   struct zc_drv_stream **out)
 {
@@ -584,6 +598,8 @@ const struct zc_driver zc_hip_driver = {
 	.mem_info = hip_mem_info,
 	.alloc = hip_alloc,
 	.free = hip_free,
+	.host_register = hip_host_register,
+	.host_unregister = hip_host_unregister,
 	.stream_create = hip_stream_create,
 	.stream_destroy = hip_stream_destroy,
 	.stream_query = hip_stream_query,

@@ -274,6 +274,21 @@ host_mem_info(int ordinal, size_t *free_bytes, size_t *total_bytes)
 
 /* Device memory, not the stub's own: it has CUDA's 256-byte alignment and is not zeroed,
  * as on a GPU. */
+/* The CPU is the device: host memory is device memory already. */
+static CUresult
+host_register(int ordinal, void *ptr, size_t bytes)
+{
+	(void)ordinal, (void)ptr, (void)bytes;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_unregister(void *ptr)
+{
+	(void)ptr;
+	return CUDA_SUCCESS;
+}
+
 static CUresult
 host_alloc(int ordinal, enum zc_mem_kind kind, size_t bytes, void **ptr)
 {
@@ -510,6 +525,8 @@ const struct zc_driver zc_host_driver = {
 	.mem_info = host_mem_info,
 	.alloc = host_alloc,
 	.free = host_free,
+	.host_register = host_register,
+	.host_unregister = host_unregister,
 	.stream_create = host_stream_create,
 	.stream_destroy = host_stream_destroy,
 	.stream_query = host_stream_query,

@@ -46,6 +46,8 @@ typedef enum hipLimit_t zc_hip_limit;
 	X(hipMemcpyDefault, 4)                                                                 \
 	X(hipHostMallocPortable, 1)                                                            \
 	X(hipHostMallocMapped, 2)                                                              \
+	X(hipHostRegisterPortable, 1)                                                          \
+	X(hipHostRegisterMapped, 2)                                                            \
 	X(hipMemAttachGlobal, 1)                                                               \
 	X(hipDeviceAttributeClockRate, 5)                                                      \
 	X(hipDeviceAttributeIntegrated, 16)                                                    \
@@ -92,6 +94,8 @@ enum { HIP_CONSTANTS(ZC_HIP_ENUMERATOR) };
 	X(hipMalloc, (void **ptr, size_t bytes))                                               \
 	X(hipFree, (void *ptr))                                                                \
 	X(hipHostMalloc, (void **ptr, size_t bytes, unsigned flags))                           \
+	X(hipHostRegister, (void *ptr, size_t bytes, unsigned flags))                          \
+	X(hipHostUnregister, (void *ptr))                                                      \
 	X(hipHostFree, (void *ptr))                                                            \
 	X(hipMallocManaged, (void **ptr, size_t bytes, unsigned flags))                        \
 	X(hipStreamCreateWithPriority, (hipStream_t * stream, unsigned flags, int priority))   \

@@ -10,6 +10,7 @@ struct allocation {
 	enum zc_mem_kind kind;
 	struct zc_context *ctx;
 	unsigned flags;        /* cuMemHostAlloc's flags, for cuMemHostGetFlags */
+	bool registered;       /* the program's memory, cuMemHostRegister'ed (kind ZC_MEM_HOST) */
 	unsigned long long id; /* CU_POINTER_ATTRIBUTE_BUFFER_ID: unique in the process */
 	const void *owner;     /* the library of a module variable; NULL for allocations */
 };
@@ -82,16 +83,31 @@ insert(struct allocation a)
 	return ok;
 }
 
-/* Takes the allocation starting exactly at base and of the given kind out of the table. */
+/* Whether any allocation has a byte in [base, base + bytes). */
 static bool
-take(uintptr_t base, enum zc_mem_kind kind, struct allocation *out)
+overlaps(uintptr_t base, size_t bytes)
+{
+	struct allocation a;
+	bool found = find(base, &a);
+
+	pthread_mutex_lock(&table.lock);
+	size_t i = upper_bound(base);
+	found |= i < table.count && table.items[i].base - base < bytes;
+	pthread_mutex_unlock(&table.lock);
+	return found;
+}
+
+/* Takes the allocation starting exactly at base, of the given kind and registered or not,
+ * out of the table. */
+static bool
+take(uintptr_t base, enum zc_mem_kind kind, bool registered, struct allocation *out)
 {
 	bool found = false;
 
 	pthread_mutex_lock(&table.lock);
 	size_t i = upper_bound(base);
 	if (i > 0 && table.items[i - 1].base == base && table.items[i - 1].kind == kind &&
-	    !table.items[i - 1].owner) {
+	    table.items[i - 1].registered == registered && !table.items[i - 1].owner) {
 		*out = table.items[i - 1];
 		memmove(&table.items[i - 1], &table.items[i], (table.count - i) * sizeof *out);
 		table.count--;
@@ -184,7 +200,7 @@ release(uintptr_t base, enum zc_mem_kind kind)
 
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!take(base, kind, &a))
+	if (!take(base, kind, false, &a))
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is not an allocation of this kind",
 		               (unsigned long long)base);
 	/* Work queued before the free may still use the memory. */
@@ -284,6 +300,108 @@ cuMemFreeHost(void *p)
 	               : stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL p");
 
 	return TRACE(r, "%p", p);
+}
+
+ZC_EXPORT CUresult
+cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
+{
+	struct zc_context *ctx;
+	CUresult r = zc_context_current(&ctx);
+
+	if (r == CUDA_SUCCESS && (!p || !bytesize || (Flags & ~(unsigned)CU_MEMHOSTREGISTER_FLAGS_MASK)))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pointer, 0 bytes or flags 0x%x", Flags);
+	if (r == CUDA_SUCCESS && (Flags & CU_MEMHOSTREGISTER_IOMEMORY))
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "registering I/O memory");
+	if (r == CUDA_SUCCESS && ((uintptr_t)p > UINTPTR_MAX - bytesize || overlaps((uintptr_t)p, bytesize)))
+		r = stub_fail(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+		              "%p + %zu overlaps memory the driver already knows", p, bytesize);
+	if (r == CUDA_SUCCESS)
+		r = zc_drv->host_register(ctx->device, p, bytesize);
+	if (r == CUDA_SUCCESS &&
+	    !insert((struct allocation){ .base = (uintptr_t)p, .size = bytesize, .kind = ZC_MEM_HOST,
+	                                 .ctx = ctx, .flags = Flags, .registered = true })) {
+		zc_drv->host_unregister(p);
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "allocation table");
+	}
+	return TRACE(r, "%p, %zu, 0x%x", p, bytesize, Flags);
+}
+
+ZC_EXPORT CUresult
+cuMemHostUnregister(void *p)
+{
+	struct allocation a;
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !take((uintptr_t)p, ZC_MEM_HOST, true, &a))
+		r = stub_fail(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "%p does not start a registered range", p);
+	if (r == CUDA_SUCCESS) {
+		zc_context_sync(a.ctx); /* work queued before may still use it */
+		r = zc_drv->host_unregister(p);
+	}
+	return TRACE(r, "%p", p);
+}
+
+/* Prefetches and advice are hints about where managed memory should live: the range must be
+ * managed memory, and then there is nothing to do, as every device of these drivers reads
+ * it where it is. */
+static CUresult
+managed_range(CUdeviceptr ptr, size_t count)
+{
+	struct allocation a;
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && (!find((uintptr_t)ptr, &a) || a.kind != ZC_MEM_MANAGED ||
+	                          count > a.size - ((uintptr_t)ptr - a.base)))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not inside managed memory",
+		              (unsigned long long)ptr, count);
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
+{
+	struct zc_stream *stream;
+	CUresult r = managed_range(devPtr, count);
+
+	if (r == CUDA_SUCCESS)
+		r = zc_stream_resolve(hStream, false, &stream);
+	return TRACE(r, "0x%llx, %zu, %d, %p", (unsigned long long)devPtr, count, dstDevice, (void *)hStream);
+}
+
+ZC_EXPORT CUresult
+cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
+                      CUstream hStream)
+{
+	struct zc_stream *stream;
+	CUresult r = managed_range(devPtr, count);
+
+	if (r == CUDA_SUCCESS && flags != 0)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags);
+	if (r == CUDA_SUCCESS)
+		r = zc_stream_resolve(hStream, false, &stream);
+	return TRACE(r, "0x%llx, %zu, {%d, %d}, %p", (unsigned long long)devPtr, count, location.type,
+	             location.id, (void *)hStream);
+}
+
+ZC_EXPORT CUresult
+cuMemAdvise(CUdeviceptr devPtr, size_t count, int advice, CUdevice device)
+{
+	CUresult r = managed_range(devPtr, count);
+
+	if (r == CUDA_SUCCESS && (advice < 1 || advice > 6))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "advice %d", advice);
+	return TRACE(r, "0x%llx, %zu, %d, %d", (unsigned long long)devPtr, count, advice, device);
+}
+
+ZC_EXPORT CUresult
+cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, int advice, CUmemLocation location)
+{
+	CUresult r = managed_range(devPtr, count);
+
+	if (r == CUDA_SUCCESS && (advice < 1 || advice > 6))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "advice %d", advice);
+	return TRACE(r, "0x%llx, %zu, %d, {%d, %d}", (unsigned long long)devPtr, count, advice,
+	             location.type, location.id);
 }
 
 static CUresult

@@ -529,6 +529,27 @@ EXPORT hipError_t hipMalloc(void **ptr, size_t bytes) { return allocate(ptr, byt
 EXPORT hipError_t hipFree(void *ptr) { return release(ptr); }
 EXPORT hipError_t hipHostFree(void *ptr) { return release(ptr); }
 
+/* The program's own memory: emulated code may address it from now on. */
+EXPORT hipError_t
+hipHostRegister(void *ptr, size_t bytes, unsigned flags)
+{
+	ENTER();
+	if (!ptr || !bytes)
+		return hipErrorInvalidValue;
+	zc_emu_map(ptr, bytes);
+	log_line("hipHostRegister %p %zu 0x%x", ptr, bytes, flags);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipHostUnregister(void *ptr)
+{
+	ENTER();
+	zc_emu_unmap(ptr);
+	log_line("hipHostUnregister %p", ptr);
+	return hipSuccess;
+}
+
 EXPORT hipError_t
 hipHostMalloc(void **ptr, size_t bytes, unsigned flags)
 {
