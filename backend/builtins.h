@@ -157,11 +157,13 @@ void __zc_nanosleep(uint32_t ns);
  * threads take turns on one OS thread, it lets the others run first now and then; on GPUs,
  * where they run together, it is nothing. */
 void __zc_spin_point(void);
-/* Before every volatile load and store: on the host target every other runnable thread of
- * the block makes its next volatile access before this one makes its own, so that a warp's
- * lanes take each such step together, as on a GPU. Warp-synchronous code written before
- * __syncwarp (scans and reductions through volatile shared memory) counts on that, as do
- * spin loops on volatile flags. Nothing on GPUs. */
+/* Before every volatile load and store and every .shared one: on the host target every other
+ * runnable thread of the block makes its next such access before this one makes its own, so
+ * that a warp's lanes take each step together, as on a GPU. Warp-synchronous code written
+ * before __syncwarp counts on that (scans and reductions through volatile shared memory,
+ * butterflies that read and write plain shared memory in one step), as do spin loops on
+ * volatile flags. It costs shared-memory-heavy host code about half again its time
+ * (Thrust's sorts). Nothing on GPUs. */
 void __zc_lockstep_point(void);
 
 /* The .approx instructions, with PTX's error bounds (sin/cos take radians). */

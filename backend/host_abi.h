@@ -117,8 +117,8 @@ typedef struct ZcHostOps {
 	/* A strong load or an atomic, maybe a spin loop's: the block's other runnable fibers
 	 * run before this one goes on. */
 	void (*yield)(ZcHostThread *t);
-	/* A volatile load or store: every other runnable fiber of the block runs up to its
-	 * next one first (builtins.h, __zc_lockstep_point). */
+	/* A volatile or shared load or store: every other runnable fiber of the block runs up
+	 * to its next one first (builtins.h, __zc_lockstep_point). */
 	void (*lockstep)(ZcHostThread *t);
 } ZcHostOps;
 

@@ -501,7 +501,8 @@ bool lower_memory(struct lower *L)
 {
 	const char *o = L->insn->opcode;
 
-	if ((!strcmp(o, "ld") || !strcmp(o, "st")) && has_mod(L, "volatile"))
+	if ((!strcmp(o, "ld") || !strcmp(o, "st")) &&
+	    (has_mod(L, "volatile") || insn_space(L) == PTX_SPACE_SHARED))
 		call_builtin(L, "__zc_lockstep_point", LLVMVoidTypeInContext(L->ctx), NULL, 0);
 	else if ((!strcmp(o, "ld") && (has_mod(L, "relaxed") || has_mod(L, "acquire"))) ||
 	         !strcmp(o, "atom"))

@@ -1,9 +1,13 @@
 // Warp-synchronous code written before __syncwarp: scans and reductions whose lanes share
-// partial results through volatile shared memory with no barrier between steps, relying on
-// a warp's lanes taking each step together (the warp scan of the radix sort samples, the
-// unrolled last warp of the classic reduction). They still run on current GPUs, and they
-// must run the same converted, on every target.
+// partial results through shared memory with no barrier inside a step, relying on a warp's
+// lanes taking each step together: the warp scan of the radix sort samples and the unrolled
+// last warp of the classic reduction (volatile), and the butterfly sums of the DXT
+// compression sample, which read and write plain shared memory in one step between tile
+// syncs. They still run on current GPUs, and they must run the same converted, on every
+// target.
 #include "test_util.h"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
 
 #define WARP 32
 
@@ -60,6 +64,24 @@ __global__ void reduce_blocks(const int *in, int *out) {
     if (t == 0) out[blockIdx.x] = s[0];
 }
 
+// Each lane of a 16-thread tile ends with the sum of the tile's 16 values.
+__global__ void butterfly_sums(const float *in, float *out) {
+    __shared__ float sums[64];
+    cg::thread_group tile = cg::tiled_partition(cg::this_thread_block(), 16);
+    int idx = threadIdx.x;
+    sums[idx] = in[blockIdx.x * 64 + idx];
+    cg::sync(tile);
+    sums[idx] += sums[idx ^ 8];
+    cg::sync(tile);
+    sums[idx] += sums[idx ^ 4];
+    cg::sync(tile);
+    sums[idx] += sums[idx ^ 2];
+    cg::sync(tile);
+    sums[idx] += sums[idx ^ 1];
+    cg::sync(tile);
+    out[blockIdx.x * 64 + idx] = sums[idx];
+}
+
 int main() {
     Checker c;
     const int blocks = 24, n = blocks * 256;
@@ -80,6 +102,19 @@ int main() {
     CHECK_LAUNCH();
     CHECK(cudaMemcpy(out, dout, n * 4, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(rout, drout, sizeof rout, cudaMemcpyDeviceToHost));
+    float *fin = new float[blocks * 64], *fout = new float[blocks * 64], *dfin, *dfout;
+    for (int i = 0; i < blocks * 64; i++) fin[i] = (float)rng.range(0, 64);
+    CHECK(cudaMalloc(&dfin, blocks * 64 * 4)); CHECK(cudaMalloc(&dfout, blocks * 64 * 4));
+    CHECK(cudaMemcpy(dfin, fin, blocks * 64 * 4, cudaMemcpyHostToDevice));
+    butterfly_sums<<<blocks, 64>>>(dfin, dfout);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(fout, dfout, blocks * 64 * 4, cudaMemcpyDeviceToHost));
+    for (int t = 0; t < blocks * 4; t++) {
+        float want = 0;  // small integers: every order of adding them gives the same sum
+        for (int l = 0; l < 16; l++) want += fin[t * 16 + l];
+        for (int l = 0; l < 16; l++)
+            if (fout[t * 16 + l] != want) c.fail("butterfly: tile %d lane %d: %g, want %g", t, l, fout[t * 16 + l], want);
+    }
     for (int b = 0; b < blocks; b++) {
         unsigned sum = 0;
         int total = 0;
