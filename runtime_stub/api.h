@@ -58,6 +58,11 @@ extern const struct zc_driver *zc_drv;
 CUresult zc_initialized(void);
 
 /* device.c */
+/* L2 persistence is a hint no driver here acts on; these are the sizes programs size their
+ * hints by, in the proportions an H200 gives (5/8 of the L2, set in 1/16ths; 128 MiB). */
+#define ZC_MAX_ACCESS_POLICY_WINDOW ((size_t)128 << 20)
+size_t zc_max_persisting_l2(int device);
+size_t zc_persisting_l2_granularity(int device);
 struct zc_device {
 	struct zc_device_info info;
 	struct zc_context *primary;  /* exists from cuInit on; active while retained */
@@ -103,6 +108,9 @@ struct zc_stream {
 	enum zc_stream_kind kind;
 	unsigned flags;
 	int priority;
+	/* the hints cuStreamSetAttribute stored, handed back by cuStreamGetAttribute */
+	CUaccessPolicyWindow access_policy;
+	int sync_policy;
 	struct zc_stream *next;  /* in ctx->streams */
 };
 

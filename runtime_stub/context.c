@@ -550,9 +550,27 @@ cuCtxSetLimit(CUlimit limit, size_t value)
 		r = stub_fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "limit %d", (int)limit);
 	if (r == CUDA_SUCCESS && limit == CU_LIMIT_STACK_SIZE && zc_drv->set_stack_size)
 		r = zc_drv->set_stack_size(c->device, value);
+	if (r == CUDA_SUCCESS && limit == CU_LIMIT_PERSISTING_L2_CACHE_SIZE) {
+		/* taken in the L2's sixteenths, as NVIDIA's driver does */
+		size_t step = zc_persisting_l2_granularity(c->device);
+
+		if (value > zc_max_persisting_l2(c->device))
+			r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%zu bytes of persisting L2, of at most %zu",
+			              value, zc_max_persisting_l2(c->device));
+		value = (value + step - 1) / step * step;
+	}
 	if (r == CUDA_SUCCESS)
 		c->limits[limit] = value;
 	return TRACE(r, "%d, %zu", (int)limit, value);
+}
+
+/* Nothing persists in an L2 here: there is nothing to reset. */
+ZC_EXPORT CUresult
+cuCtxResetPersistingL2Cache(void)
+{
+	struct zc_context *c;
+
+	return TRACE(zc_context_current(&c), "-");
 }
 
 ZC_EXPORT CUresult

@@ -240,14 +240,28 @@ typedef size_t (*CUoccupancyB2DSize)(int blockSize);
 enum { CU_OCCUPANCY_DEFAULT = 0, CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE = 1 };
 
 /* cuLaunchKernelEx's configuration. An attribute is an id, padding, and a 64-byte union. */
+/* A hint that accesses to a range should persist in the L2 cache (or stream through it). */
+typedef struct CUaccessPolicyWindow {
+	void *base_ptr;
+	size_t num_bytes;
+	float hitRatio;
+	int hitProp, missProp; /* CU_ACCESS_PROPERTY_*: 0 normal, 1 streaming, 2 persisting */
+} CUaccessPolicyWindow;
+
+/* A launch attribute's value, and a stream attribute's (CUstreamAttrValue). */
+typedef union CUlaunchAttributeValue {
+	char bytes[64];
+	int value;
+	unsigned dim[3];
+	CUaccessPolicyWindow accessPolicyWindow;
+	int syncPolicy;
+	int priority;
+} CUlaunchAttributeValue;
+
 typedef struct CUlaunchAttribute {
 	int id;
 	char pad[4];
-	union {
-		char bytes[64];
-		int value;
-		unsigned dim[3];
-	} value;
+	CUlaunchAttributeValue value;
 } CUlaunchAttribute;
 
 typedef struct CUlaunchConfig {
@@ -260,7 +274,9 @@ typedef struct CUlaunchConfig {
 } CUlaunchConfig;
 
 enum {
+	CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1,
 	CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+	CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3,
 	CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
 	CU_LAUNCH_ATTRIBUTE_PRIORITY = 8,
 };
@@ -297,6 +313,8 @@ enum {
 	CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
 	CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
 	CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
+	CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE = 108,
+	CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE = 109,
 	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
 	CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT = 40,
 	CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,

@@ -96,6 +96,28 @@ cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
 	return TRACE(r, "%d -> %zu", dev, r == CUDA_SUCCESS ? *bytes : 0);
 }
 
+static size_t
+l2_granularity(const struct zc_device_info *i)
+{
+	return i->l2_bytes / 16 ? i->l2_bytes / 16 : 1;
+}
+
+size_t
+zc_persisting_l2_granularity(int device)
+{
+	struct zc_device *d = NULL;
+
+	return zc_device_get(device, &d) == CUDA_SUCCESS ? l2_granularity(&d->info) : 1;
+}
+
+size_t
+zc_max_persisting_l2(int device)
+{
+	struct zc_device *d = NULL;
+
+	return zc_device_get(device, &d) == CUDA_SUCCESS ? l2_granularity(&d->info) * 10 : 0;
+}
+
 static int
 attribute_value(const struct zc_device_info *i, int attribute)
 {
@@ -127,6 +149,8 @@ attribute_value(const struct zc_device_info *i, int attribute)
 	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return i->mem_clock_khz;
 	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return i->mem_bus_width;
 	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return i->l2_bytes;
+	case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: return (int)(l2_granularity(i) * 10);
+	case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: return (int)ZC_MAX_ACCESS_POLICY_WINDOW;
 	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return i->max_threads_per_sm;
 	case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return 1;
 	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;

@@ -166,6 +166,10 @@ launch_ex(const CUlaunchConfig *c, CUfunction f, void **params, void **extra, bo
 		if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
 		    a->value.dim[0] * a->value.dim[1] * a->value.dim[2] > 1)
 			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "thread block clusters");
+		if (a->id == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW &&
+		    a->value.accessPolicyWindow.num_bytes > ZC_MAX_ACCESS_POLICY_WINDOW)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "access policy window of %zu bytes",
+			                 a->value.accessPolicyWindow.num_bytes);
 	}
 	return launch(&(struct launch_request){
 		f, { c->gridDimX, c->gridDimY, c->gridDimZ }, { c->blockDimX, c->blockDimY, c->blockDimZ },

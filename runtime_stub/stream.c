@@ -442,3 +442,114 @@ cuStreamGetCtx_ptsz(CUstream h, CUcontext *pctx)
 {
 	return TRACE(get_ctx(h, pctx, true), "%p", (void *)h);
 }
+
+/* ---- attributes: hints, kept and handed back ----------------------------------------- */
+
+static CUresult
+check_access_policy(const CUaccessPolicyWindow *w)
+{
+	if (w->num_bytes > ZC_MAX_ACCESS_POLICY_WINDOW || !(w->hitRatio >= 0 && w->hitRatio <= 1) ||
+	    w->hitProp < 0 || w->hitProp > 2 || w->missProp < 0 || w->missProp > 2)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE,
+		                 "access policy window of %zu bytes (at most %zu), hit ratio %g, "
+		                 "properties %d/%d", w->num_bytes, ZC_MAX_ACCESS_POLICY_WINDOW,
+		                 (double)w->hitRatio, w->hitProp, w->missProp);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+set_attribute(CUstream h, int id, const CUlaunchAttributeValue *v, bool per_thread)
+{
+	struct zc_stream *s;
+	CUresult r = zc_stream_resolve(h, per_thread, &s);
+
+	if (r == CUDA_SUCCESS && !v)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL value");
+	if (r != CUDA_SUCCESS)
+		return r;
+	switch (id) {
+	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+		if ((r = check_access_policy(&v->accessPolicyWindow)) == CUDA_SUCCESS)
+			s->access_policy = v->accessPolicyWindow;
+		return r;
+	case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+		s->sync_policy = v->syncPolicy;
+		return CUDA_SUCCESS;
+	}
+	return stub_fail(CUDA_ERROR_INVALID_VALUE, "stream attribute %d", id);
+}
+
+static CUresult
+get_attribute(CUstream h, int id, CUlaunchAttributeValue *v, bool per_thread)
+{
+	struct zc_stream *s;
+	CUresult r = zc_stream_resolve(h, per_thread, &s);
+
+	if (r == CUDA_SUCCESS && !v)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL value");
+	if (r != CUDA_SUCCESS)
+		return r;
+	switch (id) {
+	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+		v->accessPolicyWindow = s->access_policy;
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+		v->syncPolicy = s->sync_policy;
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+		v->priority = s->priority;
+		return CUDA_SUCCESS;
+	}
+	return stub_fail(CUDA_ERROR_INVALID_VALUE, "stream attribute %d", id);
+}
+
+static CUresult
+copy_attributes(CUstream dst, CUstream src, bool per_thread)
+{
+	struct zc_stream *d, *s;
+	CUresult r = zc_stream_resolve(dst, per_thread, &d);
+
+	if (r == CUDA_SUCCESS)
+		r = zc_stream_resolve(src, per_thread, &s);
+	if (r == CUDA_SUCCESS) {
+		d->access_policy = s->access_policy;
+		d->sync_policy = s->sync_policy;
+	}
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuStreamSetAttribute(CUstream h, int attr, const CUlaunchAttributeValue *value)
+{
+	return TRACE(set_attribute(h, attr, value, false), "%p, %d", (void *)h, attr);
+}
+
+ZC_EXPORT CUresult
+cuStreamSetAttribute_ptsz(CUstream h, int attr, const CUlaunchAttributeValue *value)
+{
+	return TRACE(set_attribute(h, attr, value, true), "%p, %d", (void *)h, attr);
+}
+
+ZC_EXPORT CUresult
+cuStreamGetAttribute(CUstream h, int attr, CUlaunchAttributeValue *value)
+{
+	return TRACE(get_attribute(h, attr, value, false), "%p, %d", (void *)h, attr);
+}
+
+ZC_EXPORT CUresult
+cuStreamGetAttribute_ptsz(CUstream h, int attr, CUlaunchAttributeValue *value)
+{
+	return TRACE(get_attribute(h, attr, value, true), "%p, %d", (void *)h, attr);
+}
+
+ZC_EXPORT CUresult
+cuStreamCopyAttributes(CUstream dst, CUstream src)
+{
+	return TRACE(copy_attributes(dst, src, false), "%p, %p", (void *)dst, (void *)src);
+}
+
+ZC_EXPORT CUresult
+cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src)
+{
+	return TRACE(copy_attributes(dst, src, true), "%p, %p", (void *)dst, (void *)src);
+}
