@@ -172,7 +172,8 @@ CUresult zc_image_find_file(const char *path, const uint8_t *bytes, size_t size,
 /* library.c: a lazily loaded module for a wrapper or fatbin, as the dark API hands them;
  * `slot` names the caller in the trace. */
 CUresult zc_module_from_cubin(const char *slot, CUmodule *module, const void *code);
-/* True if a file of the process carries code objects for `target` ("host"). */
+/* True if a file of the process was converted for `target` ("host"): it carries code objects
+ * for it, or says why a module has none. */
 bool zc_images_have_target(const char *target);
 
 /* module.c: a loaded library or module. Its code object is loaded when first needed. */

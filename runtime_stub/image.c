@@ -197,6 +197,12 @@ zc_images_have_target(const char *target)
 
 		for (uint32_t c = 0; img && img->found && c < img->aot.code_objects.count && !found; c++)
 			found = strcmp(aot_code_object(&img->aot, c).target, target) == 0;
+		/* converted for the target, though nothing translated: the driver then says why */
+		for (uint32_t u = 0; img && img->found && u < img->aot.untranslated.count && !found; u++) {
+			const char *t = aot_untranslated(&img->aot, u).target;
+
+			found = t && strcmp(t, target) == 0;
+		}
 	}
 	pthread_mutex_unlock(&cache.lock);
 	return found;

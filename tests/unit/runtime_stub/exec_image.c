@@ -1,9 +1,12 @@
-/* zc-exec-image CODE_OBJECT IN OUT: what `zluda-convert` will do for the execution test,
- * done by hand: an AOT image with one module (exec_kernels.c's host code object, keyed by
- * the PTX text and the fatbin of exec_module.h) embedded into the binary IN, written to
- * OUT. */
+/* zc-exec-image CODE_OBJECT IN OUT [--untranslated]: what `zluda-convert` will do for the
+ * execution test, done by hand: an AOT image with one module (exec_kernels.c's host code
+ * object, keyed by the PTX text and the fatbin of exec_module.h) embedded into the binary
+ * IN, written to OUT. With --untranslated, the module has no code but a record saying why it
+ * was not translated for host: a file converted for the CPU whose only module failed. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "aot_image.h"
 #include "embed.h"
@@ -34,8 +37,10 @@ main(int argc, char **argv)
 	Binary bin;
 	ZcError err;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: zc-exec-image CODE_OBJECT IN OUT\n");
+	bool untranslated = argc == 5 && strcmp(argv[4], "--untranslated") == 0;
+
+	if (argc != 4 && !untranslated) {
+		fprintf(stderr, "usage: zc-exec-image CODE_OBJECT IN OUT [--untranslated]\n");
 		return 2;
 	}
 	if (!(code = read_file(argv[1], &code_size))) {
@@ -46,7 +51,10 @@ main(int argc, char **argv)
 	uint32_t m = aot_add_module(b, "exec_kernels");
 	aot_add_key(b, m, AOT_KEY_PTX, aot_hash_ptx(exec_ptx));
 	aot_add_key(b, m, AOT_KEY_FATBIN, aot_hash(exec_fatbin, sizeof exec_fatbin));
-	aot_add_code_object(b, m, "host", code, code_size, true);
+	if (untranslated)
+		aot_add_untranslated(b, m, "host", "", "the exec module, line 1:1: not supported yet: a test");
+	else
+		aot_add_code_object(b, m, "host", code, code_size, true);
 	for (int i = 0; i < EXEC_KERNELS; i++) {
 		const struct exec_kernel *k = &exec_kernels[i];
 		AotParam params[3];

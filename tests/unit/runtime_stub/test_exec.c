@@ -6,6 +6,9 @@
  *   trap         a trap fails the launch at the next synchronisation, and later ones
  *   deadlock     threads that can never be released fail the launch instead of hanging
  *   unconverted  (run on the binary without an image) no code, and the reason
+ *   untranslated (run on the binary whose image says why its module has no host code, with
+ *                no driver chosen) the CPU driver is chosen, and the module's use fails with
+ *                the reason
  *   printf       device printf's formatting of a packed argument buffer */
 #include <pthread.h>
 #include <stdio.h>
@@ -569,6 +572,18 @@ run_unconverted(void)
 	return failures != 0;
 }
 
+static int
+run_untranslated(void)
+{
+	CUlibrary lib;
+	CUkernel k;
+
+	CALL(CUDA_SUCCESS, cuLibraryLoadData(&lib, &wrapper, NULL, NULL, 0, NULL, NULL, 0));
+	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuLibraryGetKernel(&k, lib, "zk_block_sum"));
+	CALL(CUDA_SUCCESS, cuLibraryUnload(lib));
+	return failures != 0;
+}
+
 /* The buffer the device compiler packs: each argument at its own alignment. */
 static int
 run_printf(void)
@@ -606,6 +621,8 @@ main(int argc, char **argv)
 		r = run_failing("zk_deadlock", 2, CUDA_ERROR_LAUNCH_FAILED);
 	else if (strcmp(mode, "unconverted") == 0)
 		r = run_unconverted();
+	else if (strcmp(mode, "untranslated") == 0)
+		r = run_untranslated();
 	else if (strcmp(mode, "printf") == 0)
 		r = run_printf();
 	else
