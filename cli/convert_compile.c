@@ -245,12 +245,14 @@ static void leave_out(Jobs *J, Unit *u, size_t t, const struct ptx_target *hooks
 	const char **from = zc_alloc((nkernels + 1) * sizeof(char *));
 	bool any = false, older = false;
 
+	bool trial = again && again->trial;
+
 	if (again && again->forced)
 		force_left_out(linked, kernels, nkernels, again->forced);
 	ptx_leave_out(linked, kernels, nkernels, reasons);
 	for (uint32_t k = 0; k < nkernels; k++)
 		any |= reasons[k] != NULL;
-	if (any && !(again && again->trial))
+	if (any && !trial)
 		fallback_to_older_ptx(J->in, u, hooks, options, ctx, linked, kernels, reasons, from,
 		                      nkernels);
 	any = false;
@@ -258,15 +260,12 @@ static void leave_out(Jobs *J, Unit *u, size_t t, const struct ptx_target *hooks
 		any |= reasons[k] != NULL;
 		older |= from[k] != NULL;
 	}
-	if (again && again->trial) {
+	/* a trial only finds out what fails: the unit keeps what the first lowering found */
+	if (trial || !any)
 		replace_reasons(&reasons, NULL, nkernels);
-		any = older = false;
-	}
-	if (!any)
-		replace_reasons(&reasons, NULL, nkernels);
-	if (!(again && again->trial))
+	if (!trial)
 		replace_reasons(&u->left_out[t], reasons, nkernels);
-	if (older) {
+	if (older && !trial) {
 		free(u->older_ptx[t]);
 		u->older_ptx[t] = from;
 	} else {
@@ -317,7 +316,9 @@ static struct ptx_module **unit_trees(Unit *u)
 				break;
 			}
 			u->reserved_smem |= ptx_uses_reserved_smem(asts[m]);
-			u->ptx_arch = ptx_arch_of(asts[m]) > u->ptx_arch ? ptx_arch_of(asts[m]) : u->ptx_arch;
+			uint32_t arch = ptx_arch_of(asts[m]);
+
+			u->ptx_arch = arch > u->ptx_arch ? arch : u->ptx_arch;
 		}
 		if (m == u->nmembers)
 			find_clashing_locals(u, asts);

@@ -643,6 +643,15 @@ op_activemask(ZcHostThread *t, const void *site)
 
 /* ---- time, ends ------------------------------------------------------------ */
 
+/* The fiber goes on after the block's other runnable fibers have had a turn. */
+static void
+run_others(struct runner *r, struct fiber *f)
+{
+	r->current = NULL; /* so that it is queued behind the others */
+	make_ready(r, f);
+	to_scheduler(r, f);
+}
+
 static void
 op_nanosleep(ZcHostThread *t, uint32_t ns)
 {
@@ -661,9 +670,7 @@ op_nanosleep(ZcHostThread *t, uint32_t ns)
 		struct timespec pause = { 0, ns };
 		nanosleep(&pause, NULL);
 	} else {
-		r->current = NULL;  /* so that it is queued behind the others */
-		make_ready(r, f);
-		to_scheduler(r, f);
+		run_others(r, f);
 	}
 	f->sleeping = false;
 }
@@ -683,9 +690,7 @@ op_yield(ZcHostThread *t)
 	if (++f->spin_points < YIELD_EVERY || r->ready_count == 0)
 		return;
 	f->spin_points = 0;
-	r->current = NULL; /* so that it is queued behind the others */
-	make_ready(r, f);
-	to_scheduler(r, f);
+	run_others(r, f);
 }
 
 static void
@@ -694,11 +699,8 @@ op_lockstep(ZcHostThread *t)
 	struct runner *r = runner_of(t);
 	struct fiber *f = fiber_of(t);
 
-	if (r->ready_count == 0)
-		return;
-	r->current = NULL; /* so that it is queued behind the others */
-	make_ready(r, f);
-	to_scheduler(r, f);
+	if (r->ready_count > 0)
+		run_others(r, f);
 }
 
 static uint64_t

@@ -357,51 +357,54 @@ managed_range(CUdeviceptr ptr, size_t count)
 	return r;
 }
 
+static CUresult
+prefetch(CUdeviceptr ptr, size_t count, unsigned flags, CUstream h)
+{
+	struct zc_stream *stream;
+	CUresult r = managed_range(ptr, count);
+
+	if (r == CUDA_SUCCESS && flags != 0)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags);
+	return r == CUDA_SUCCESS ? zc_stream_resolve(h, false, &stream) : r;
+}
+
 ZC_EXPORT CUresult
 cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
 {
-	struct zc_stream *stream;
-	CUresult r = managed_range(devPtr, count);
-
-	if (r == CUDA_SUCCESS)
-		r = zc_stream_resolve(hStream, false, &stream);
-	return TRACE(r, "0x%llx, %zu, %d, %p", (unsigned long long)devPtr, count, dstDevice, (void *)hStream);
+	return TRACE(prefetch(devPtr, count, 0, hStream), "0x%llx, %zu, %d, %p",
+	             (unsigned long long)devPtr, count, dstDevice, (void *)hStream);
 }
 
 ZC_EXPORT CUresult
 cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
                       CUstream hStream)
 {
-	struct zc_stream *stream;
-	CUresult r = managed_range(devPtr, count);
+	return TRACE(prefetch(devPtr, count, flags, hStream), "0x%llx, %zu, {%d, %d}, %p",
+	             (unsigned long long)devPtr, count, location.type, location.id, (void *)hStream);
+}
 
-	if (r == CUDA_SUCCESS && flags != 0)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags);
-	if (r == CUDA_SUCCESS)
-		r = zc_stream_resolve(hStream, false, &stream);
-	return TRACE(r, "0x%llx, %zu, {%d, %d}, %p", (unsigned long long)devPtr, count, location.type,
-	             location.id, (void *)hStream);
+/* CU_MEM_ADVISE_SET_READ_MOSTLY (1) to CU_MEM_ADVISE_UNSET_ACCESSED_BY (6). */
+static CUresult
+advise(CUdeviceptr ptr, size_t count, int advice)
+{
+	CUresult r = managed_range(ptr, count);
+
+	return r == CUDA_SUCCESS && (advice < 1 || advice > 6)
+	       ? stub_fail(CUDA_ERROR_INVALID_VALUE, "advice %d", advice) : r;
 }
 
 ZC_EXPORT CUresult
 cuMemAdvise(CUdeviceptr devPtr, size_t count, int advice, CUdevice device)
 {
-	CUresult r = managed_range(devPtr, count);
-
-	if (r == CUDA_SUCCESS && (advice < 1 || advice > 6))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "advice %d", advice);
-	return TRACE(r, "0x%llx, %zu, %d, %d", (unsigned long long)devPtr, count, advice, device);
+	return TRACE(advise(devPtr, count, advice), "0x%llx, %zu, %d, %d", (unsigned long long)devPtr,
+	             count, advice, device);
 }
 
 ZC_EXPORT CUresult
 cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, int advice, CUmemLocation location)
 {
-	CUresult r = managed_range(devPtr, count);
-
-	if (r == CUDA_SUCCESS && (advice < 1 || advice > 6))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "advice %d", advice);
-	return TRACE(r, "0x%llx, %zu, %d, {%d, %d}", (unsigned long long)devPtr, count, advice,
-	             location.type, location.id);
+	return TRACE(advise(devPtr, count, advice), "0x%llx, %zu, %d, {%d, %d}",
+	             (unsigned long long)devPtr, count, advice, location.type, location.id);
 }
 
 static CUresult

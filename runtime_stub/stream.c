@@ -457,14 +457,21 @@ check_access_policy(const CUaccessPolicyWindow *w)
 	return CUDA_SUCCESS;
 }
 
+/* The stream of an attribute call, whose value must not be NULL. */
+static CUresult
+attribute_stream(CUstream h, bool per_thread, const void *value, struct zc_stream **s)
+{
+	CUresult r = zc_stream_resolve(h, per_thread, s);
+
+	return r == CUDA_SUCCESS && !value ? stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL value") : r;
+}
+
 static CUresult
 set_attribute(CUstream h, int id, const CUlaunchAttributeValue *v, bool per_thread)
 {
 	struct zc_stream *s;
-	CUresult r = zc_stream_resolve(h, per_thread, &s);
+	CUresult r = attribute_stream(h, per_thread, v, &s);
 
-	if (r == CUDA_SUCCESS && !v)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL value");
 	if (r != CUDA_SUCCESS)
 		return r;
 	switch (id) {
@@ -483,10 +490,8 @@ static CUresult
 get_attribute(CUstream h, int id, CUlaunchAttributeValue *v, bool per_thread)
 {
 	struct zc_stream *s;
-	CUresult r = zc_stream_resolve(h, per_thread, &s);
+	CUresult r = attribute_stream(h, per_thread, v, &s);
 
-	if (r == CUDA_SUCCESS && !v)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL value");
 	if (r != CUDA_SUCCESS)
 		return r;
 	switch (id) {
