@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,7 +85,14 @@ static void parse_options(int argc, char **argv, ConvertOptions *o)
 				fail_usage("convert: --dump takes ptx, ll, ll-opt or asm, not '%s'", v);
 			o->dump = v;
 		}
-		else if (strcmp(argv[i], "--strict") == 0)
+		else if (strcmp(argv[i], "--with-libraries") == 0)
+			o->with_libraries = true;
+		else if ((v = take_value(argc, argv, &i, "--with-libraries"))) {
+			if (!*v)
+				fail_usage("convert: --with-libraries= needs library names or patterns");
+			o->with_libraries = true;
+			o->library_patterns = v;
+		} else if (strcmp(argv[i], "--strict") == 0)
 			o->strict = true;
 		else if (strcmp(argv[i], "--no-line-info") == 0)
 			o->no_line_info = true;
@@ -99,14 +107,14 @@ static void parse_options(int argc, char **argv, ConvertOptions *o)
 		fail_usage("convert: no input file");
 	if (!o->out || !*o->out)
 		fail_usage("convert: no output file (use -o OUT)");
+	o->unit_detail = 1;
 	if (o->ntargets == 0)
 		for (size_t i = 0; i < zc_target_count(); i++)
 			if (zc_target_at(i)->is_default)
 				o->targets[o->ntargets++] = zc_target_at(i);
 }
 
-/* The output's directory, "." for a bare name; the caller frees it. */
-static char *output_directory(const char *out)
+char *output_directory(const char *out)
 {
 	char *copy = zc_strndup(out, strlen(out)), *dir;
 
@@ -219,6 +227,7 @@ static void write_output(const Input *in, const ConvertOptions *o, Unit *units, 
 	for (size_t i = 0; i < nunits; i++)
 		add_unit(in, o, b, &units[i], &seen, &nseen);
 	free(seen);
+	aot_set_conversion_key(b, conversion_key(in->bin.bytes, in->bin.size, o));
 	if (!aot_builder_serialize(b, &image, &size, &err))
 		fail_input(o->in, "building the AOT image: %s", err.msg);
 	aot_builder_free(b);
@@ -374,10 +383,11 @@ static uint32_t translated_everywhere(const ConvertOptions *o, const Unit *u)
 }
 
 /* One line per unit and a total, on stderr; warnings name what was not translated. */
-static void report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds)
+static void report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds,
+                   ConvertSummary *summary)
 {
 	size_t kernels = 0, failures = count_failures(o, units, nunits), modules = 0;
-	size_t shown = 0, hidden = 0;
+	size_t shown = 0, hidden = 0, sass_only = 0;
 
 	for (size_t i = 0; i < nunits; i++) {
 		const Unit *u = &units[i];
@@ -385,7 +395,8 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 		uint32_t everywhere;
 
 		if (u->skip_reason) {
-			inform(1, "%s: %s: skipped: %s", o->in, u->name, u->skip_reason);
+			inform(o->unit_detail, "%s: %s: skipped: %s", o->in, u->name, u->skip_reason);
+			sass_only += u->sass_only;
 			continue;
 		}
 		for (size_t t = 0; t < o->ntargets; t++) {
@@ -412,10 +423,10 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 			kernels += u->nkernels;
 			everywhere = translated_everywhere(o, u);
 			if (everywhere == u->nkernels)
-				inform(1, "%s: %s: %u kernel%s translated for %zu of %zu targets", o->in,
+				inform(o->unit_detail, "%s: %s: %u kernel%s translated for %zu of %zu targets", o->in,
 				       u->name, u->nkernels, u->nkernels == 1 ? "" : "s", ok, o->ntargets);
 			else
-				inform(1, "%s: %s: %u of %u kernels translated for %zu of %zu targets, the "
+				inform(o->unit_detail, "%s: %s: %u of %u kernels translated for %zu of %zu targets, the "
 				       "others left out", o->in, u->name, everywhere, u->nkernels, ok,
 				       o->ntargets);
 		}
@@ -426,6 +437,8 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 	inform(1, "%s: %zu module%s, %zu kernel%s, %zu target%s, %zu failure%s (%.1f s)", o->out,
 	       modules, modules == 1 ? "" : "s", kernels, kernels == 1 ? "" : "s", o->ntargets,
 	       o->ntargets == 1 ? "" : "s", failures, failures == 1 ? "" : "s", seconds);
+	*summary = (ConvertSummary){.modules = modules, .kernels = kernels, .sass_only = sass_only,
+	                            .failures = failures};
 }
 
 /* "key": [{"kernel": name, field: note}] for the unit's kernels that have a note. */
@@ -499,9 +512,55 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 		fail_input(o->report, "cannot write: %s", strerror(errno));
 }
 
-int cmd_convert(int argc, char **argv)
+/* XXH3-64 of the converter's own executable: any rebuild of it may make other code. */
+static uint64_t converter_hash(void)
 {
-	ConvertOptions o = {0};
+	static uint64_t hash;
+	static bool done;
+
+	if (!done) {
+		int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		void *p;
+
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 &&
+		    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+			hash = aot_hash(p, (size_t)st.st_size);
+			munmap(p, (size_t)st.st_size);
+		}
+		if (fd >= 0)
+			close(fd);
+		done = true;
+	}
+	return hash;
+}
+
+uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOptions *o)
+{
+	unsigned major, minor, patch;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	uint64_t key;
+
+	if (!f)
+		fail_input(o->out, "out of memory");
+	LLVMGetVersion(&major, &minor, &patch);
+	fprintf(f, "%016llx zluda-convert %s %016llx LLVM %u.%u.%u",
+	        (unsigned long long)aot_hash(bytes, size), ZC_VERSION,
+	        (unsigned long long)converter_hash(), major, minor, patch);
+	for (size_t t = 0; t < o->ntargets; t++)
+		fprintf(f, " %s", o->targets[t]->name);
+	fprintf(f, "%s", o->no_line_info ? " --no-line-info" : "");
+	fclose(f);
+	key = aot_hash(text, len);
+	free(text);
+	return key ? key : 1;
+}
+
+/* Converts o->in into o->out (and the stub beside it); returns the translation failures. */
+size_t convert_file(const ConvertOptions *o, ConvertSummary *summary)
+{
 	Input in = {0};
 	Unit *units;
 	size_t nunits, failures;
@@ -509,31 +568,43 @@ int cmd_convert(int argc, char **argv)
 	double seconds;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	parse_options(argc, argv, &o);
-	check_output(&o);
-	if (o.save_temps && mkdir(o.save_temps, 0777) != 0 && errno != EEXIST)
-		fail_input(o.save_temps, "cannot create directory: %s", strerror(errno));
-	input_load(&in, o.in, false);
+	check_output(o);
+	input_load(&in, o->in, false);
 	units_find(&in, &units, &nunits);
-	units_compile(&in, units, nunits, &o);
-	failures = count_failures(&o, units, nunits);
-	if (o.dump)
-		print_dumps(&o, units, nunits);
-	if (!(o.strict && failures)) {
-		write_output(&in, &o, units, nunits);
+	units_compile(&in, units, nunits, o);
+	failures = count_failures(o, units, nunits);
+	if (o->dump)
+		print_dumps(o, units, nunits);
+	if (!(o->strict && failures)) {
+		write_output(&in, o, units, nunits);
 		/* a module file is loaded by a program, which brings the stub */
 		if (in.bin.format == BIN_ELF || in.bin.format == BIN_PE)
-			place_stub(&in, &o);
+			place_stub(&in, o);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
-	report(&o, units, nunits, seconds);
-	if (o.report)
-		write_report(&o, units, nunits, seconds);
+	report(o, units, nunits, seconds, summary);
+	if (o->report)
+		write_report(o, units, nunits, seconds);
+	units_free(units, nunits);
+	input_free(&in);
+	return failures;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	ConvertOptions o = {0};
+	ConvertSummary summary;
+	size_t failures;
+
+	parse_options(argc, argv, &o);
+	if (o.save_temps && mkdir(o.save_temps, 0777) != 0 && errno != EEXIST)
+		fail_input(o.save_temps, "cannot create directory: %s", strerror(errno));
+	failures = convert_file(&o, &summary);
 	if (o.strict && failures)
 		fail_input(o.in, "%zu translation failure%s and --strict: no output written", failures,
 		           failures == 1 ? "" : "s");
-	units_free(units, nunits);
-	input_free(&in);
+	if (o.with_libraries && !convert_libraries(&o))
+		return 1;
 	return 0;
 }

@@ -38,6 +38,7 @@ typedef struct {
 	size_t nrenamed;
 	size_t jobs_done;
 	char *skip_reason;     /* not translated at all: no PTX, ... */
+	bool sass_only;        /* skipped because its fatbin has no PTX */
 	/* per target, filled by the compile jobs */
 	ZcBytes code[MAX_TARGETS];
 	char *error[MAX_TARGETS];
@@ -68,7 +69,30 @@ typedef struct {
 	const char *report;
 	const char *save_temps;
 	const char *dump;         /* NULL, "ptx", "ll", "ll-opt" or "asm" */
+	bool with_libraries;      /* also convert the libraries the input loads */
+	const char *library_patterns; /* only those matching one of these (comma-separated) */
+	int unit_detail;          /* the verbosity from which each module gets its own line */
 } ConvertOptions;
+
+/* What convert_file did, for the lines convert_libraries prints. */
+typedef struct {
+	size_t modules, kernels; /* translated for some target */
+	size_t sass_only;        /* fatbins without PTX */
+	size_t failures;
+} ConvertSummary;
+
+/* convert.c */
+/* The output's directory, "." for a bare name; the caller frees it. */
+char *output_directory(const char *out);
+size_t convert_file(const ConvertOptions *o, ConvertSummary *summary);
+/* What a converted file records of how it was made (the AOT header's conversion key):
+ * the input's bytes, this converter and LLVM, the targets and the options that shape the
+ * code. Never 0. */
+uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOptions *o);
+
+/* convert_libraries.c: converts the libraries the program o->in loads that carry fatbins,
+ * beside o->out; false when one of them failed. */
+bool convert_libraries(const ConvertOptions *o);
 
 /* A unit member of a PTX file rather than of a fatbin. */
 #define MEMBER_PTX_FILE SIZE_MAX

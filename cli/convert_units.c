@@ -187,6 +187,7 @@ void units_find(const Input *in, Unit **units, size_t *nunits)
 			archs_of(c, archs, sizeof(archs));
 			snprintf(reason, sizeof(reason), "no PTX (SASS only: %s)", archs);
 			u->skip_reason = zc_strndup(reason, strlen(reason));
+			u->sass_only = true;
 		}
 	}
 }

@@ -3,9 +3,7 @@
  * program's libcuda.so.1 would choose (the same order as runtime_stub/entry.c), and for
  * PROGRAM and the converted libraries it loads, whether there is code for each device. */
 #include <dlfcn.h>
-#include <gelf.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +11,7 @@
 
 #include "cli.h"
 #include "find_driver.h"
+#include "libraries.h"
 
 enum { MAX_DEVICES = 16 };
 
@@ -202,67 +201,23 @@ static void check_file(const char *path, const struct driver *hip, const struct 
 	input_free(&in);
 }
 
-/* The libraries PROGRAM names that its RPATH/RUNPATH ($ORIGIN) or LD_LIBRARY_PATH hold and
- * that carry fatbins: the ones whose code matters on a GPU. */
-static size_t needed_libraries(const char *program, char (*out)[4096], size_t max)
+/* The libraries PROGRAM loads, found as the loader finds them, that carry GPU code (fatbins,
+ * or the AOT image of a converted copy): the ones whose code matters on a GPU. */
+static size_t gpu_libraries(const char *program, char (*out)[4096], size_t max)
 {
-	int fd = open(program, O_RDONLY);
-	size_t n = 0;
-	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE)
-		return 0;
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	char dirs[4096] = "", origin[4096];
-	char needed[64][256];
-	size_t nneeded = 0;
-	snprintf(origin, sizeof origin, "%s", program);
-	char *dir = dirname(origin);
-	Elf_Scn *scn = NULL;
-	while (e && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC)
+	Library *libs;
+	size_t nlibs = library_closure(program, &libs), n = 0;
+
+	for (size_t i = 0; i < nlibs && n < max; i++) {
+		if (!libs[i].path || strncmp(libs[i].name, "libcuda.so", 10) == 0)
 			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		for (size_t i = 0; data && i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 16); i++) {
-			GElf_Dyn dyn;
-			if (!gelf_getdyn(data, (int)i, &dyn))
-				break;
-			const char *s = (dyn.d_tag == DT_NEEDED || dyn.d_tag == DT_RPATH || dyn.d_tag == DT_RUNPATH)
-			                ? elf_strptr(e, sh.sh_link, dyn.d_un.d_val) : NULL;
-			if (!s)
-				continue;
-			if (dyn.d_tag == DT_NEEDED && nneeded < 64)
-				snprintf(needed[nneeded++], sizeof needed[0], "%s", s);
-			else if (dyn.d_tag != DT_NEEDED)
-				snprintf(dirs + strlen(dirs), sizeof dirs - strlen(dirs), "%s:", s);
-		}
+		Input probe = {0};
+		input_load(&probe, libs[i].path, false);
+		if (probe.set.ncontainers > 0 || probe.has_image)
+			snprintf(out[n++], sizeof out[0], "%s", libs[i].path);
+		input_free(&probe);
 	}
-	if (e)
-		elf_end(e);
-	close(fd);
-	const char *ld = getenv("LD_LIBRARY_PATH");
-	snprintf(dirs + strlen(dirs), sizeof dirs - strlen(dirs), "%s", ld ? ld : "");
-	for (size_t k = 0; k < nneeded && n < max; k++) {
-		if (strncmp(needed[k], "libcuda.so", 10) == 0)
-			continue;
-		for (const char *p = dirs; *p && n < max;) {
-			size_t len = strcspn(p, ":");
-			char path[4096];
-			if (len >= 7 && strncmp(p, "$ORIGIN", 7) == 0)
-				snprintf(path, sizeof path, "%s%.*s/%s", dir, (int)(len - 7), p + 7, needed[k]);
-			else
-				snprintf(path, sizeof path, "%.*s/%s", (int)len, p, needed[k]);
-			p += len + (p[len] == ':');
-			if (len && access(path, R_OK) == 0) {
-				Input probe = {0};
-				input_load(&probe, path, false);
-				bool gpu_code = probe.set.ncontainers > 0 || probe.has_image;
-				input_free(&probe);
-				if (gpu_code)
-					snprintf(out[n++], sizeof out[0], "%s", path);
-				break;
-			}
-		}
-	}
+	libraries_free(libs, nlibs);
 	return n;
 }
 
@@ -324,7 +279,7 @@ int cmd_doctor(int argc, char **argv)
 	size_t nfiles = 0;
 	if (program) {
 		check_file(program, &hip, &nv, &files[nfiles++]);
-		size_t nlibs = needed_libraries(program, libs, MAX_FILES - 1);
+		size_t nlibs = gpu_libraries(program, libs, MAX_FILES - 1);
 		for (size_t i = 0; i < nlibs; i++)
 			check_file(libs[i], &hip, &nv, &files[nfiles++]);
 	}
@@ -398,7 +353,8 @@ int cmd_doctor(int argc, char **argv)
 	printf("driver: %s (%s)\n", choice, why);
 	for (size_t f = 0; f < nfiles; f++) {
 		printf("%s: %s\n", files[f].path, files[f].converted ? "converted"
-		       : "not converted: no AMD code (zluda-convert FILE -o OUT converts it)");
+		       : f == 0 ? "not converted: no AMD code (zluda-convert FILE -o OUT converts it)"
+		       : "not converted: no AMD code (convert the program with --with-libraries)");
 		for (int i = 0; i < hip.ndevices; i++)
 			if (files[f].converted && !files[f].amd_ok[i])
 				printf("  no code for AMD device %d (%s): convert it with --offload-arch=%s\n", i,

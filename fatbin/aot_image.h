@@ -13,7 +13,7 @@
 
 #define AOT_MAGIC "ZLUDAAOT"
 #define AOT_VERSION 1u
-#define AOT_HEADER_SIZE 176u
+#define AOT_HEADER_SIZE 184u
 #define AOT_BLOB_ALIGN 64u
 
 /* Record sizes of version 1. */
@@ -77,6 +77,8 @@ void aot_add_global(AotBuilder *b, uint32_t module, const char *name, uint64_t s
 /* `target` NULL or "" means every target; `what` NULL or "" means the whole module. */
 void aot_add_untranslated(AotBuilder *b, uint32_t module, const char *target, const char *what,
                           const char *reason);
+/* What made the image (the converter's aot_conversion_key); 0 (the default) when unknown. */
+void aot_set_conversion_key(AotBuilder *b, uint64_t key);
 /* The image bytes, malloc'd. The same additions, in any order between modules, give the same
  * bytes. Fails on an inconsistent description (a duplicate kernel, a bad module index). */
 bool aot_builder_serialize(AotBuilder *b, uint8_t **out, size_t *out_size, ZcError *err);
@@ -96,6 +98,7 @@ typedef struct {
 	AotTable modules, code_objects, kernels, params, globals, keys, untranslated;
 	uint64_t strings, strings_size;
 	uint64_t blobs, blobs_size;
+	uint64_t conversion_key; /* 0: unknown */
 } AotImage;
 
 typedef struct {

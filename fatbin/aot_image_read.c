@@ -347,6 +347,7 @@ bool aot_image_parse(AotImage *img, const uint8_t *bytes, uint64_t size, ZcError
 		return zc_fail(err, "AOT image: reserved header fields are not zero");
 	img->bytes = bytes;
 	img->size = size;
+	img->conversion_key = get64(bytes + 176);
 	for (int t = 0; t < 7; t++)
 		if (!read_table(img, bytes + 32 + 16 * t, names[t], sizes[t], tables[t], err))
 			return false;

@@ -56,6 +56,7 @@ struct AotBuilder {
 	ARRAY(GlobalIn) globals;
 	ARRAY(KeyIn) keys;
 	ARRAY(UntranslatedIn) untranslated;
+	uint64_t conversion_key;
 	char error[256]; /* the first inconsistency, reported by serialize */
 };
 
@@ -128,6 +129,11 @@ void aot_set_module_ptx_arch(AotBuilder *b, uint32_t module, uint32_t sm)
 {
 	if (module_ok(b, module, "a PTX arch"))
 		b->module_ptx_archs.v[module] = sm;
+}
+
+void aot_set_conversion_key(AotBuilder *b, uint64_t key)
+{
+	b->conversion_key = key;
 }
 
 void aot_add_key(AotBuilder *b, uint32_t module, AotKeyKind kind, uint64_t hash)
@@ -410,7 +416,7 @@ static void plan(AotBuilder *b, const Strings *strings, Layout *l)
 	l->size = at;
 }
 
-static void write_header(uint8_t *out, const Layout *l, uint64_t strings_size)
+static void write_header(uint8_t *out, const Layout *l, uint64_t strings_size, uint64_t key)
 {
 	memcpy(out, AOT_MAGIC, 8);
 	put32(out + 8, AOT_VERSION);
@@ -427,6 +433,7 @@ static void write_header(uint8_t *out, const Layout *l, uint64_t strings_size)
 	put64(out + 152, strings_size);
 	put64(out + 160, l->blobs);
 	put64(out + 168, l->blobs_size);
+	put64(out + 176, key);
 }
 
 /* Per module: where its run of each table starts and how long it is. */
@@ -578,7 +585,7 @@ bool aot_builder_serialize(AotBuilder *b, uint8_t **out, size_t *out_size, ZcErr
 	module_names = intern_all(b, &strings);
 	plan(b, &strings, &layout);
 	bytes = zc_alloc(layout.size);
-	write_header(bytes, &layout, strings.size);
+	write_header(bytes, &layout, strings.size, b->conversion_key);
 	write_modules(b, bytes, &layout, module_names);
 	write_tables(b, bytes, &layout, &strings);
 	memcpy(bytes + layout.strings, strings.bytes, strings.size);

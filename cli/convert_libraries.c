@@ -1,0 +1,219 @@
+/* convert --with-libraries: the libraries a program loads that carry fatbins (NVIDIA's
+ * cuRAND, cuFFT, cuBLAS, ... or the program's own), converted beside its output under the
+ * names the loader looks for, so that the output's $ORIGIN search path finds them before the
+ * originals. A library converted there before from the same bytes, by this converter, for
+ * the same targets and options, is reused. */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "libraries.h"
+
+/* A pattern with a wildcard is a shell glob on the library's name; a plain word names the
+ * library itself (libcurand.so.10) or its stem: curand and libcurand both match
+ * libcurand.so.10. */
+static bool pattern_matches(const char *pattern, size_t len, const char *name)
+{
+	char *p = zc_strndup(pattern, len);
+	bool match;
+
+	if (strpbrk(p, "*?["))
+		match = fnmatch(p, name, 0) == 0;
+	else {
+		size_t lib = strncmp(p, "lib", 3) == 0 ? 0 : 3;
+		size_t n = strlen(p);
+
+		match = strcmp(p, name) == 0 ||
+		        ((lib == 0 || strncmp(name, "lib", 3) == 0) && strncmp(name + lib, p, n) == 0 &&
+		         strncmp(name + lib + n, ".so", 3) == 0);
+	}
+	free(p);
+	return match;
+}
+
+/* Which pattern of the list matches NAME: its index, or -1. */
+static int matching_pattern(const char *patterns, const char *name)
+{
+	int index = 0;
+
+	for (const char *p = patterns; *p; index++) {
+		size_t len = strcspn(p, ",");
+
+		if (len && pattern_matches(p, len, name))
+			return index;
+		p += len;
+		p += *p == ',';
+	}
+	return -1;
+}
+
+static uint64_t little_endian(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* The conversion key of the converted file at PATH; 0 when it has none. */
+static uint64_t key_of_converted(const char *path)
+{
+	uint8_t header[AOT_HEADER_SIZE];
+	uint64_t offset, size, key = 0;
+	bool found;
+	ZcError err;
+	int fd;
+
+	if (access(path, R_OK) != 0 || !aot_image_locate(path, &found, &offset, &size, &err) ||
+	    !found || size < AOT_HEADER_SIZE || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if (pread(fd, header, sizeof(header), (off_t)offset) == (ssize_t)sizeof(header) &&
+	    memcmp(header, AOT_MAGIC, 8) == 0 && little_endian(header + 8, 4) == AOT_VERSION &&
+	    little_endian(header + 12, 4) == AOT_HEADER_SIZE)
+		key = little_endian(header + 176, 8);
+	close(fd);
+	return key;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}
+
+/* Converts LIB into DIR, or reuses it there; false when it is not there afterwards (no
+ * fatbins, or failures under --strict, which clear *ok). */
+static bool convert_library(const ConvertOptions *o, const Library *lib, const char *dir,
+                            bool named, bool *ok)
+{
+	ConvertOptions lo = *o;
+	ConvertSummary summary;
+	Input probe = {0};
+	char *out = zc_alloc(strlen(dir) + strlen(lib->name) + 2);
+	bool gpu_code, placed = false;
+	uint64_t key;
+
+	sprintf(out, "%s/%s", dir, lib->name);
+	lo.in = lib->path;
+	lo.out = out;
+	lo.report = lo.save_temps = lo.dump = NULL;
+	lo.with_libraries = false;
+	lo.unit_detail = 2;
+	input_load(&probe, lib->path, false);
+	gpu_code = probe.set.ncontainers > 0;
+	key = gpu_code ? conversion_key(probe.bin.bytes, probe.bin.size, &lo) : 0;
+	input_free(&probe);
+	if (!gpu_code) {
+		if (named)
+			inform(1, "zluda-convert: %s: carries no fatbins; nothing to convert", lib->path);
+	} else if (same_file(lib->path, out)) {
+		inform(1, "zluda-convert: %s: warning: the loader finds the library at its output "
+		       "path; convert the original on its own", out);
+	} else if (key_of_converted(out) == key) {
+		inform(1, "%s: unchanged since it was converted from %s; reused", out, lib->path);
+		placed = true;
+	} else {
+		inform(1, "%s: converting %s (needed by %s)", out, lib->path, lib->needed_by);
+		size_t failures = convert_file(&lo, &summary);
+
+		if (summary.sass_only)
+			inform(1, "%s: %zu fatbin%s carry SASS only, no PTX: their kernels cannot run "
+			       "converted (-v lists them)", out, summary.sass_only,
+			       summary.sass_only == 1 ? "" : "s");
+		if (lo.strict && failures) {
+			fprintf(stderr, "zluda-convert: %s: %zu translation failure%s and --strict: "
+			        "not written\n", lib->path, failures, failures == 1 ? "" : "s");
+			*ok = false;
+		} else {
+			placed = true;
+		}
+	}
+	free(out);
+	return placed;
+}
+
+/* A library that stays where it is, which a converted object found through its own
+ * $ORIGIN: linked beside the output, where that object's copy now looks. A file already
+ * there (a copy converted before) is kept. */
+static void link_beside(const Library *lib, const char *dir)
+{
+	char target[PATH_MAX];
+	char *link = zc_alloc(strlen(dir) + strlen(lib->name) + 2);
+	struct stat st;
+
+	sprintf(link, "%s/%s", dir, lib->name);
+	if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode))
+		inform(2, "%s: kept; %s finds it through $ORIGIN", link, lib->origin_of);
+	else if (realpath(lib->path, target) && !same_file(target, link)) {
+		unlink(link);
+		if (symlink(target, link) == 0)
+			inform(2, "%s: linked to %s, which %s finds through $ORIGIN", link, target,
+			       lib->origin_of);
+		else
+			inform(1, "zluda-convert: %s: warning: cannot link it to %s, which %s finds "
+			       "through $ORIGIN: %s", link, target, lib->origin_of, strerror(errno));
+	}
+	free(link);
+}
+
+static bool in_list(char **list, size_t n, const char *s)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (strcmp(list[i], s) == 0)
+			return true;
+	return false;
+}
+
+bool convert_libraries(const ConvertOptions *o)
+{
+	Library *libs;
+	size_t nlibs = library_closure(o->in, &libs);
+	const char *patterns = o->library_patterns;
+	char *dir = output_directory(o->out);
+	unsigned long long matched = 0; /* per pattern, the first 64 */
+	char real[PATH_MAX];
+	char **moved = zc_alloc((nlibs + 1) * sizeof(char *)); /* objects with a converted copy */
+	size_t nmoved = 0;
+	bool ok = true;
+
+	if (realpath(o->in, real))
+		moved[nmoved++] = real;
+	for (size_t i = 0; i < nlibs; i++) {
+		const Library *lib = &libs[i];
+		int p = patterns ? matching_pattern(patterns, lib->name) : -1;
+
+		if (strncmp(lib->name, "libcuda.so", 10) == 0)
+			continue; /* the driver is the stub placed beside the output */
+		if (p >= 0 && p < 64)
+			matched |= 1ull << p;
+		if (!lib->path && (!patterns || p >= 0))
+			inform(1, "zluda-convert: %s: warning: %s, which %s needs, is not where the loader "
+			       "looks (LD_LIBRARY_PATH?); not converted", o->in, lib->name, lib->needed_by);
+		else if (lib->path && (!patterns || p >= 0) && convert_library(o, lib, dir, p >= 0, &ok))
+			moved[nmoved++] = lib->path;
+		else if (lib->path && in_list(moved, nmoved, lib->origin_of))
+			link_beside(lib, dir);
+	}
+	free(moved);
+	for (int p = 0; patterns && *patterns; p++) {
+		size_t len = strcspn(patterns, ",");
+
+		if (len && p < 64 && !(matched & 1ull << p))
+			inform(1, "zluda-convert: %s: warning: it loads no library matching '%.*s'", o->in,
+			       (int)len, patterns);
+		patterns += len;
+		patterns += *patterns == ',';
+	}
+	libraries_free(libs, nlibs);
+	free(dir);
+	return ok;
+}
