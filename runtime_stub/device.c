@@ -1,5 +1,6 @@
 /* Devices: what the driver found at cuInit, answered in CUDA's terms. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
@@ -9,6 +10,31 @@ static struct {
 	int count;
 } devices;
 
+/* The compute capability a converted program is told on every driver but NVIDIA's own:
+ * 8.6, or ZLUDA_CONVERT_COMPUTE_CAPABILITY=MAJOR.MINOR. HIP's own numbers (11.0 for
+ * gfx1100, 12.0 for gfx1200) would send programs and NVIDIA's libraries down the paths of
+ * architectures whose instructions are not translated (clusters, TMA, wgmma, tcgen05),
+ * and an Ampere part is what programs built for the default sm_75..sm_86 expect. */
+static void
+reported_capability(int *major, int *minor)
+{
+	const char *value = getenv("ZLUDA_CONVERT_COMPUTE_CAPABILITY");
+	int m, n, end = 0;
+
+	*major = 8;
+	*minor = 6;
+	if (!value || !*value)
+		return;
+	if (sscanf(value, "%d.%d%n", &m, &n, &end) == 2 && value[end] == '\0' && m >= 3 &&
+	    m <= 12 && n >= 0 && n <= 9) {
+		*major = m;
+		*minor = n;
+	} else {
+		fprintf(stderr, "zluda-convert: ZLUDA_CONVERT_COMPUTE_CAPABILITY=%s is not "
+		        "MAJOR.MINOR from 3.0 to 12.9; reporting 8.6\n", value);
+	}
+}
+
 CUresult
 zc_devices_init(int count)
 {
@@ -17,6 +43,8 @@ zc_devices_init(int count)
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "device table");
 	for (int i = 0; i < count; i++) {
 		CUresult r = zc_drv->device_info(i, &devices.list[i].info);
+		if (r == CUDA_SUCCESS)
+			reported_capability(&devices.list[i].info.cc_major, &devices.list[i].info.cc_minor);
 		if (r == CUDA_SUCCESS)
 			r = zc_context_new(i, 0, true, &devices.list[i].primary);
 		if (r != CUDA_SUCCESS)

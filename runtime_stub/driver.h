@@ -30,7 +30,7 @@ struct zc_device_info {
 	char name[256];
 	uint8_t uuid[16];
 	size_t total_mem;
-	int cc_major, cc_minor;
+	int cc_major, cc_minor; /* device.c sets them, the same on every driver */
 	int sm_count;
 	int clock_khz, mem_clock_khz, mem_bus_width;
 	int l2_bytes;

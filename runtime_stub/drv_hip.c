@@ -134,7 +134,6 @@ hip_device_info(int ordinal, struct zc_device_info *i)
 	} attributes[] = {
 #define A(hip_name, field) { hipDeviceAttribute##hip_name, offsetof(struct zc_device_info, field) }
 		A(ClockRate, clock_khz), A(Integrated, integrated), A(L2CacheSize, l2_bytes),
-		A(ComputeCapabilityMajor, cc_major), A(ComputeCapabilityMinor, cc_minor),
 		A(MaxBlocksPerMultiProcessor, max_blocks_per_sm),
 		A(MaxBlockDimX, max_block[0]), A(MaxBlockDimY, max_block[1]),
 		A(MaxBlockDimZ, max_block[2]), A(MaxGridDimX, max_grid[0]),

@@ -244,8 +244,8 @@ host_device_info(int ordinal, struct zc_device_info *i)
 	*i = (struct zc_device_info){
 		.name = "zluda-convert host CPU device",
 		.total_mem = (size_t)pages * (size_t)page,
-		/* Ampere's limits: what programs built for the default sm_75..sm_86 expect. */
-		.cc_major = 8, .cc_minor = 6,
+		/* Ampere's limits, as the compute capability device.c reports: what programs
+		 * built for the default sm_75..sm_86 expect. */
 		.sm_count = cpus > 0 ? (int)cpus : 1,
 		.clock_khz = 1000000, .mem_clock_khz = 1000000, .mem_bus_width = 64,
 		.l2_bytes = 4 << 20,
