@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_launch.h"
 #include "lower.h"
 
 void *lower_alloc(size_t size)
@@ -465,6 +466,10 @@ static LLVMValueRef symbol_number(struct lower *L, struct sym *s, enum ptx_type 
 {
 	unsigned as;
 
+	if (s->kind == SYM_FUNC && s->func && s->func->is_entry) { /* a launch's kernel */
+		note_reach(L, s);
+		return LLVMConstInt(ll_type(L, t), zc_kernel_handle(s->name), 0);
+	}
 	if (s->kind == SYM_VAR && s->space == PTX_SPACE_SHARED && L->target->shared_as_offsets) {
 		note_reach(L, s);
 		if (s->dynamic_shared) {

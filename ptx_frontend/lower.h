@@ -142,6 +142,11 @@ void debug_end(struct lower *L, bool ok);
 
 /* lower_module.c */
 LLVMValueRef entry_alloca(struct lower *L, LLVMTypeRef ty, uint32_t align, const char *name);
+
+/* lower_cdp.c: a function only NVIDIA's driver defines, which the CUDA device runtime's PTX
+ * calls; given a body of ours, or left out. */
+bool is_device_runtime_call(const char *name);
+void define_device_runtime_call(struct lower *L, const char *name, LLVMValueRef fn);
 LLVMTypeRef signature_type(struct lower *L, const struct ptx_signature *sig);
 void build_return(struct lower *L);
 

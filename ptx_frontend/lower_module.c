@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_launch.h"
 #include "lower.h"
 
 /* ---- variables ------------------------------------------------------------------ */
@@ -73,6 +74,10 @@ static void flatten_init(struct lower *L, const struct ptx_operand *o, enum ptx_
 		if (!s || (s->kind != SYM_VAR && s->kind != SYM_FUNC) || !s->value)
 			lower_fail(L, "initializer names '%s', which is not a variable or function",
 			           o->name);
+		if (s->kind == SYM_FUNC && s->func && s->func->is_entry) { /* a launch's kernel */
+			out[(*n)++] = LLVMConstInt(ll_type(L, t), zc_kernel_handle(s->name), 0);
+			return;
+		}
 		addr = s->value;
 		if (o->generic && LLVMGetPointerAddressSpace(LLVMTypeOf(addr)) != L->target->as_generic)
 			addr = LLVMConstAddrSpaceCast(addr, ll_ptr(L, L->target->as_generic));
@@ -293,6 +298,8 @@ static void declare_function(struct lower *L, const struct ptx_func *f)
 	LLVMSetLinkage(s->value, f->is_entry || (f->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK |
 	                                                       PTX_LINK_EXTERN)) || !f->has_body
 	               ? LLVMExternalLinkage : LLVMInternalLinkage);
+	if (!f->has_body && !f->is_entry && is_device_runtime_call(f->name))
+		define_device_runtime_call(L, f->name, s->value);
 }
 
 LLVMValueRef entry_alloca(struct lower *L, LLVMTypeRef ty, uint32_t align, const char *name)

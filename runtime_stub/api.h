@@ -155,6 +155,25 @@ void zc_print_device_assert(const char *expression, const char *file, uint32_t l
 void *zc_device_output_buffer(int ordinal, size_t bytes);
 CUresult zc_device_output_drain(CUresult sync);
 
+/* device_launch.c: the queue kernels launch kernels into (backend/device_launch.h), made
+ * on first use with room for `records` pending launches; NULL when it cannot be. */
+void *zc_device_launch_queue(int ordinal, size_t records);
+/* A grid of a kernel whose module launches kernels from the device, and how launch.c
+ * launches one: queued on `stream`, and waited for. */
+struct zc_device_launcher {
+	struct zc_function *function;
+	uint32_t grid[3], block[3];
+	uint32_t shared;
+	CUstream stream;
+	bool per_thread;
+	void **params, **extra;  /* the program's, for the first grid */
+	const void *buffer;      /* or a launch's parameters from the device */
+	size_t buffer_size;
+	CUresult (*launch)(const struct zc_device_launcher *grid);
+};
+/* Launches the grid, waits for it, and runs the launches it made, and theirs. */
+CUresult zc_device_launches_run(const struct zc_device_launcher *grid);
+
 /* image.c: one file's AOT image, parsed once. */
 struct zc_image {
 	struct zc_image *next;
@@ -185,6 +204,7 @@ struct zc_library {
 	CUresult error;               /* what every use answers when there is no code */
 	struct zc_drv_module *drv;    /* NULL until loaded */
 	const char *target;           /* of the loaded code object, in the image */
+	struct zc_launch_queue *launches; /* where its kernels' launches go; NULL: they make none */
 	uint32_t nkernels;
 	struct zc_function **kernels; /* by index in the module's kernel table, made on lookup */
 };
@@ -206,6 +226,8 @@ struct zc_function {
 	uint32_t param_size, nparams;
 	struct zc_param params[];
 };
+/* library.c: the kernel of the library whose name has that zc_kernel_handle. */
+CUresult zc_library_kernel(struct zc_library *lib, uint64_t handle, struct zc_function **out);
 /* A live function handle, else CUDA_ERROR_INVALID_HANDLE. */
 CUresult zc_function_check(CUfunction f);
 /* The registers a kernel reports (CU_FUNC_ATTRIBUTE_NUM_REGS) and occupancy counts with:

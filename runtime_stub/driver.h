@@ -116,6 +116,10 @@ struct zc_driver {
 	                            struct zc_drv_function **function);
 	/* The address of a module-scope variable. */
 	CUresult (*module_global)(struct zc_drv_module *module, const char *name, void **address);
+	/* The queue the code object's launches from the device go into (the stub's
+	 * zc_device_launch_queue, which module_load pointed it at), or NULL when its kernels
+	 * launch none. */
+	struct zc_launch_queue *(*module_launch_queue)(struct zc_drv_module *module);
 	/* The stack each thread of later launches gets (cuCtxSetLimit's CU_LIMIT_STACK_SIZE):
 	 * what recursion and alloca need beyond the code object's fixed frame. NULL when the
 	 * driver's stacks are always large enough (the CPU driver's 256 KiB fibers). */

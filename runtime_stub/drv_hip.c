@@ -12,6 +12,7 @@
 
 #include "api.h"
 #include "device_heap.h"
+#include "device_launch.h"
 #include "device_output.h"
 #include "find_driver.h"
 #include "hip_api.h"
@@ -36,6 +37,7 @@ struct zc_drv_event {
 struct zc_drv_module {
 	hipModule_t hip;
 	int device;
+	void *launches; /* the launch queue it was pointed at */
 };
 
 /* A struct zc_drv_function is a hipFunction_t itself: HIP keeps the function as long as
@@ -461,38 +463,51 @@ device_heap(int ordinal, size_t bytes)
 	return p;
 }
 
-/* Sets a code object's 64-bit variable to `value` when it has the variable. */
+/* Sets a code object's 64-bit variable, when it has it, to what make() gives; *set is that
+ * (NULL without the variable). */
 static CUresult
 set_module_pointer(struct zc_drv_module *m, const char *name, void *(*make)(int, size_t),
-                   size_t bytes)
+                   size_t bytes, void **set)
 {
 	hipDeviceptr_t global;
 	size_t size;
-	void *value;
 
+	*set = NULL;
 	if (hip.hipModuleGetGlobal(&global, &size, m->hip, name) != 0 || size != 8)
 		return CUDA_SUCCESS;
-	if (!(value = make(m->device, bytes)))
-		return CUDA_SUCCESS; /* then printf returns -1 and malloc NULL, as when full */
-	return copy_to_device(global, &value, 8);
+	if (!(*set = make(m->device, bytes)))
+		return CUDA_SUCCESS; /* then printf returns -1, malloc NULL and launches fail, as when full */
+	return copy_to_device(global, set, 8);
 }
 
-/* Points the code object's ZC_DEVICE_OUTPUT_SYMBOL at the device output buffer and its
- * ZC_DEVICE_HEAP_SYMBOL at the heap, sized by the context's limits when first made. Code
- * objects without them (not the converter's, or a module that never allocates) get
- * neither. */
+/* Points the code object's ZC_DEVICE_OUTPUT_SYMBOL at the device output buffer, its
+ * ZC_DEVICE_HEAP_SYMBOL at the heap and its ZC_DEVICE_LAUNCHES_SYMBOL at the launch queue,
+ * sized by the context's limits when first made. Code objects without them (not the
+ * converter's, or a module that never prints, allocates or launches) get none. */
 static CUresult
 attach_output(struct zc_drv_module *m)
 {
 	struct zc_context *ctx;
 	bool current = zc_context_current(&ctx) == CUDA_SUCCESS;
+	void *set;
 	CUresult r = set_module_pointer(m, ZC_DEVICE_OUTPUT_SYMBOL, zc_device_output_buffer,
-	                                current ? ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE] : 1 << 20);
+	                                current ? ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE] : 1 << 20,
+	                                &set);
 
 	if (r == CUDA_SUCCESS)
 		r = set_module_pointer(m, ZC_DEVICE_HEAP_SYMBOL, device_heap,
-		                       current ? ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE] : 8 << 20);
+		                       current ? ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE] : 8 << 20, &set);
+	if (r == CUDA_SUCCESS)
+		r = set_module_pointer(m, ZC_DEVICE_LAUNCHES_SYMBOL, zc_device_launch_queue,
+		                       current ? ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT]
+		                               : 2048, &m->launches);
 	return r;
+}
+
+static struct zc_launch_queue *
+hip_module_launch_queue(struct zc_drv_module *m)
+{
+	return m->launches;
 }
 
 static CUresult
@@ -619,6 +634,7 @@ const struct zc_driver zc_hip_driver = {
 	.module_unload = hip_module_unload,
 	.module_function = hip_module_function,
 	.module_global = hip_module_global,
+	.module_launch_queue = hip_module_launch_queue,
 	.set_stack_size = hip_set_stack_size,
 	.launch = hip_launch,
 };

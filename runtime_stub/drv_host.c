@@ -547,5 +547,6 @@ const struct zc_driver zc_host_driver = {
 	.module_unload = zc_host_module_unload,
 	.module_function = zc_host_module_function,
 	.module_global = zc_host_module_global,
+	.module_launch_queue = zc_host_module_launch_queue,
 	.launch = host_launch,
 };

@@ -32,6 +32,7 @@ CUresult zc_host_module_unload(struct zc_drv_module *module);
 CUresult zc_host_module_function(struct zc_drv_module *module, const char *name,
                                  struct zc_drv_function **function);
 CUresult zc_host_module_global(struct zc_drv_module *module, const char *name, void **address);
+struct zc_launch_queue *zc_host_module_launch_queue(struct zc_drv_module *module);
 
 /* Runs every block of the grid, on the calling thread and the pool, and returns when all
  * have ended: CUDA_SUCCESS or the error that ended the launch. */

@@ -7,11 +7,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "device_launch.h"
 #include "drv_host.h"
 
 struct zc_drv_module {
 	void *handle;
 	uint32_t shared_layout;
+	struct zc_launch_queue *launches; /* the launch queue it was pointed at */
 	struct zc_drv_function *functions;
 	/* Open while the module is loaded: glibc recognises an object already loaded by its
 	 * path, so a second module must never be opened through a reused /proc/self/fd/N. */
@@ -36,6 +38,22 @@ write_all(int fd, const uint8_t *bytes, size_t size)
 		size -= (size_t)n;
 	}
 	return true;
+}
+
+/* A code object whose kernels launch kernels has ZC_DEVICE_LAUNCHES_SYMBOL: it gets the
+ * queue, sized by the context's pending-launch limit when first made. */
+static void
+attach_launch_queue(struct zc_drv_module *m, int ordinal)
+{
+	uint64_t *slot = dlsym(m->handle, ZC_DEVICE_LAUNCHES_SYMBOL);
+	struct zc_context *ctx;
+
+	if (!slot)
+		return;
+	m->launches = zc_device_launch_queue(ordinal, zc_context_current(&ctx) == CUDA_SUCCESS
+	                                     ? ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT]
+	                                     : 2048);
+	*slot = (uint64_t)(uintptr_t)m->launches;
 }
 
 CUresult
@@ -75,8 +93,15 @@ zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_dr
 		return r;
 	}
 	m->fd = fd;
+	attach_launch_queue(m, ordinal);
 	*out = m;
 	return CUDA_SUCCESS;
+}
+
+struct zc_launch_queue *
+zc_host_module_launch_queue(struct zc_drv_module *m)
+{
+	return m->launches;
 }
 
 CUresult

@@ -77,10 +77,11 @@ check_shape(const struct launch_request *q, const struct zc_device_info *info)
 	return CUDA_SUCCESS;
 }
 
+/* Queues the launch; *used is the stream it went on. */
 static CUresult
-launch(const struct launch_request *q)
+queue_launch(const struct launch_request *q, struct zc_stream **used)
 {
-	struct zc_stream *s;
+	struct zc_stream *s = NULL;
 	struct zc_device *dev;
 	uint8_t small[256];
 	uint8_t *buffer = small;
@@ -123,7 +124,43 @@ launch(const struct launch_request *q)
 	}
 	if (buffer != small)
 		stub_free(buffer);
+	*used = s;
 	return r;
+}
+
+/* zc_device_launcher's launch: queued and waited for. */
+static CUresult
+launch_and_wait(const struct zc_device_launcher *g)
+{
+	size_t size = g->buffer_size;
+	void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)g->buffer, CU_LAUNCH_PARAM_BUFFER_SIZE,
+	                 &size, CU_LAUNCH_PARAM_END};
+	struct launch_request q = {
+		g->function, {g->grid[0], g->grid[1], g->grid[2]}, {g->block[0], g->block[1], g->block[2]},
+		g->shared, g->stream, g->params, g->buffer ? extra : g->extra, g->per_thread,
+	};
+	struct zc_stream *s = NULL;
+	CUresult r = queue_launch(&q, &s);
+
+	return r == CUDA_SUCCESS ? zc_drv->stream_sync(s->drv) : r;
+}
+
+/* A kernel whose module launches kernels from the device is waited for, so that the
+ * launches it made can follow it (device_launch.c). */
+static CUresult
+launch(const struct launch_request *q)
+{
+	struct zc_stream *s;
+	CUresult r = zc_function_check(q->f);
+
+	if (r == CUDA_SUCCESS && q->f->library->launches) {
+		struct zc_device_launcher g = {
+			q->f, {q->grid[0], q->grid[1], q->grid[2]}, {q->block[0], q->block[1], q->block[2]},
+			q->shared, q->stream, q->per_thread, q->params, q->extra, NULL, 0, launch_and_wait,
+		};
+		return zc_device_launches_run(&g);
+	}
+	return r == CUDA_SUCCESS ? queue_launch(q, &s) : r;
 }
 
 #define LAUNCH_ARGS                                                                           \

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "device_launch.h"
 #include "embed.h"
 
 ZC_EXPORT CUresult
@@ -81,6 +82,8 @@ load_code_object(struct zc_library *lib)
 		r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %s", lib->image->path, err.msg);
 	else
 		r = zc_drv->module_load(lib->device, bytes, co.size, &lib->drv);
+	if (r == CUDA_SUCCESS && zc_drv->module_launch_queue)
+		lib->launches = zc_drv->module_launch_queue(lib->drv);
 	lib->target = co.target;
 	stub_free(bytes);
 	return r;
@@ -344,6 +347,21 @@ get_function(struct zc_library *lib, const char *name, struct zc_function **out)
 	*out = lib->kernels[index];
 	pthread_mutex_unlock(&lib->lock);
 	return r;
+}
+
+CUresult
+zc_library_kernel(struct zc_library *lib, uint64_t handle, struct zc_function **out)
+{
+	AotModule m = aot_module(&lib->image->aot, lib->module);
+
+	for (uint32_t i = 0; i < m.nkernels; i++) {
+		AotKernel k = aot_kernel(&lib->image->aot, m.first_kernel + i);
+
+		if (zc_kernel_handle(k.name) == handle)
+			return get_function(lib, k.name, out);
+	}
+	return stub_fail(CUDA_ERROR_LAUNCH_FAILED, "a kernel of module %s launched a kernel it "
+	                 "does not have (handle %#llx)", m.name, (unsigned long long)handle);
 }
 
 static CUresult
