@@ -12,12 +12,13 @@
 
 #define ZC_DEVICE_OUTPUT_SYMBOL "zluda_convert_device_output"
 
-/* The buffer: this header, then `size` bytes of records from offset 0. */
+/* The buffer: this header, then `size` bytes (a multiple of 8) used as a ring, as CUDA's
+ * printf FIFO: output past its size overwrites the oldest. A record reserved at offset
+ * `at` of the count `used` lies at at % size, wrapping past the end. */
 struct zc_device_output {
 	uint32_t size;
-	uint32_t used; /* bytes reserved so far, atomically; a record that would pass size is lost */
-	uint32_t lost; /* records lost so, atomically */
 	uint32_t reserved;
+	uint64_t used; /* bytes reserved so far, atomically */
 };
 
 enum { ZC_OUTPUT_PRINTF = 1, ZC_OUTPUT_ASSERT = 2 };
@@ -27,8 +28,10 @@ enum { ZC_OUTPUT_PRINTF = 1, ZC_OUTPUT_ASSERT = 2 };
  *           ZC_OUTPUT_STRING | the string's offset from the record's start, 0 for NULL),
  *           the %s strings (with their NULs);
  *   assert: the expression, the file and the function, each with its NUL.
- * `length` is stored last, with release: 0 means the record is still being written. */
+ * `tag` is stored last, with release: it is the record's `at` + 1 once the record is
+ * complete, and anything else (an older record's tag, 0) while it is not. */
 struct zc_output_record {
+	uint64_t tag;
 	uint32_t length, kind;
 	uint32_t sizes[3]; /* bytes of each part, before padding */
 	uint32_t line;     /* assert */

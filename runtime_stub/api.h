@@ -32,6 +32,7 @@ void stub_free(void *p);
 extern bool zc_tracing;
 CUresult zc_trace_call(const char *fn, CUresult result, const char *args, ...)
 	__attribute__((format(printf, 3, 4)));
+/* One line of the trace; nothing when not tracing. */
 void zc_trace_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* What every exported function returns through: one trace line with its arguments. */
 #define TRACE(result, ...) \

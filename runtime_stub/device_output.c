@@ -1,13 +1,16 @@
-/* What GPU code prints (backend/device_output.h): one buffer in mapped host memory for the
+/* What GPU code prints (backend/device_output.h): one ring in mapped host memory for the
  * process, which every code object the HIP driver loads is pointed at; each
  * synchronisation prints the records that are complete, in the order they were reserved,
  * with the CPU driver's formatting (device_printf.c). Being host memory, it is still
  * readable after a trap has lost the GPU context, which is when an assert's message
- * matters. A record that does not fit is lost, and the next drain says how many were. */
+ * matters. The records are also printed while kernels run, as NVIDIA's driver does; output
+ * that outruns that and passes the ring's size overwrites the oldest, as on NVIDIA's GPUs
+ * (an H200 then keeps the newest and says nothing); tracing says so. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api.h"
 #include "device_output.h"
@@ -15,7 +18,7 @@
 static struct {
 	pthread_mutex_t lock;
 	struct zc_device_output *buffer;
-	uint32_t read;   /* offset of the first record not printed yet */
+	uint64_t read;   /* the ring's count at the first record not printed yet */
 	bool asserted;   /* an assert's record was printed: launch failures are CUDA_ERROR_ASSERT */
 } out = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, false};
 
@@ -24,18 +27,34 @@ static void drain_at_exit(void)
 	zc_device_output_drain(CUDA_SUCCESS);
 }
 
+/* NVIDIA's driver prints device output while kernels run, not only at synchronisations:
+ * a thread printing 200,000 lines loses none there. So does a thread of ours, every 2 ms. */
+static void *drain_while_running(void *unused)
+{
+	(void)unused;
+	for (;;) {
+		nanosleep(&(struct timespec){.tv_nsec = 2000000}, NULL);
+		zc_device_output_drain(CUDA_SUCCESS);
+	}
+	return NULL;
+}
+
 void *
 zc_device_output_buffer(int ordinal, size_t bytes)
 {
 	void *p = NULL;
 
 	pthread_mutex_lock(&out.lock);
-	if (!out.buffer && bytes < UINT32_MAX &&
+	if (!out.buffer && bytes >= 8 * sizeof(struct zc_output_record) && bytes < UINT32_MAX &&
 	    zc_drv->alloc(ordinal, ZC_MEM_HOST, sizeof *out.buffer + bytes, &p) == CUDA_SUCCESS) {
 		memset(p, 0, sizeof *out.buffer + bytes);
+		pthread_t drainer;
+
 		out.buffer = p;
-		out.buffer->size = (uint32_t)bytes;
+		out.buffer->size = (uint32_t)bytes / 8 * 8;
 		atexit(drain_at_exit);
+		if (pthread_create(&drainer, NULL, drain_while_running, NULL) == 0)
+			pthread_detach(drainer);
 	}
 	p = out.buffer;
 	pthread_mutex_unlock(&out.lock);
@@ -86,58 +105,76 @@ static bool well_formed(const struct zc_output_record *r)
 	       (r->kind != ZC_OUTPUT_ASSERT || (r->sizes[0] && r->sizes[1] && r->sizes[2]));
 }
 
+/* The ring's bytes from count `at` on, into dst. */
+static void
+take_bytes(const struct zc_device_output *o, uint64_t at, void *dst, size_t n)
+{
+	const uint8_t *data = (const uint8_t *)(o + 1);
+	size_t place = (size_t)(at % o->size), first = n < o->size - place ? n : o->size - place;
+
+	memcpy(dst, data + place, first);
+	memcpy((uint8_t *)dst + first, data, n - first);
+}
+
+enum record_state { INCOMPLETE, COMPLETE, DAMAGED };
+
+/* Whether the record at count `at` is complete (its header in *r), still being written,
+ * or complete but not well-formed (then what follows cannot be found). */
+static enum record_state
+record_at(const struct zc_device_output *o, uint64_t at, uint64_t used,
+          struct zc_output_record *r)
+{
+	const uint8_t *data = (const uint8_t *)(o + 1);
+	uint64_t tag = atomic_load_explicit((_Atomic uint64_t *)(data + at % o->size),
+	                                    memory_order_acquire);
+
+	if (tag != at + 1)
+		return INCOMPLETE;
+	take_bytes(o, at, r, sizeof *r);
+	return r->length <= used - at && r->length <= o->size && well_formed(r) ? COMPLETE : DAMAGED;
+}
+
 CUresult
 zc_device_output_drain(CUresult sync)
 {
 	struct zc_device_output *o;
-	uint8_t *data;
+	struct zc_output_record r;
 
 	pthread_mutex_lock(&out.lock);
 	if (!(o = out.buffer)) {
 		pthread_mutex_unlock(&out.lock);
 		return sync;
 	}
-	data = (uint8_t *)(o + 1);
-	uint32_t used = atomic_load_explicit((_Atomic uint32_t *)&o->used, memory_order_acquire);
-	uint32_t end = used < o->size ? used : o->size;
-	while (out.read + sizeof(struct zc_output_record) <= end) {
-		struct zc_output_record *at = (struct zc_output_record *)(data + out.read), r;
-		uint32_t length = atomic_load_explicit((_Atomic uint32_t *)&at->length, memory_order_acquire);
-		uint8_t *copy;
+	uint64_t used = atomic_load_explicit((_Atomic uint64_t *)&o->used, memory_order_acquire);
+	if (used - out.read > o->size) {
+		/* overwritten: the first whole record of the last `size` bytes */
+		uint64_t from = out.read;
 
-		if (length == 0)
-			break; /* still being written */
-		memcpy(&r, at, sizeof r);
-		r.length = length;
-		if (length > end - out.read || !well_formed(&r) || !(copy = stub_alloc(length))) {
-			out.read = end; /* a damaged record: what follows cannot be found */
+		out.read = (used - o->size + 7) / 8 * 8;
+		while (out.read + sizeof r <= used && record_at(o, out.read, used, &r) != COMPLETE)
+			out.read += 8;
+		zc_trace_line("device printf: %llu bytes of output past the %u-byte buffer "
+		              "(cudaLimitPrintfFifoSize) overwrote the oldest",
+		              (unsigned long long)(used - from - o->size), o->size);
+	}
+	for (enum record_state state; out.read + sizeof r <= used &&
+	                              (state = record_at(o, out.read, used, &r)) != INCOMPLETE;) {
+		uint8_t *copy = state == COMPLETE ? stub_alloc(r.length) : NULL;
+
+		if (!copy) {
+			out.read = used;
 			break;
 		}
-		memcpy(copy, at, length);
+		take_bytes(o, out.read, copy, r.length);
 		if (r.kind == ZC_OUTPUT_PRINTF)
 			print_printf(copy, &r);
 		else if (r.kind == ZC_OUTPUT_ASSERT)
 			print_assert(copy, &r);
 		stub_free(copy);
-		out.read += length;
+		out.read += r.length;
 	}
 	fflush(stdout);
-	uint32_t lost = atomic_exchange((_Atomic uint32_t *)&o->lost, 0);
-	if (lost)
-		fprintf(stderr, "zluda-convert: %u device printf record%s did not fit the %u-byte buffer "
-		        "and %s lost (cudaLimitPrintfFifoSize sets its size)\n", lost,
-		        lost == 1 ? "" : "s", o->size, lost == 1 ? "was" : "were");
-	/* Everything reserved is printed: start over, unless the device reserved more meanwhile. */
-	if (out.read == used && used <= o->size) {
-		memset(data, 0, out.read);
-		if (atomic_compare_exchange_strong((_Atomic uint32_t *)&o->used, &used, 0))
-			out.read = 0;
-	} else if (used > o->size && out.read == end) {
-		memset(data, 0, end);
-		if (atomic_compare_exchange_strong((_Atomic uint32_t *)&o->used, &used, 0))
-			out.read = 0;
-	}
-	CUresult r = out.asserted && sync != CUDA_SUCCESS ? CUDA_ERROR_ASSERT : sync;
+	CUresult result = out.asserted && sync != CUDA_SUCCESS ? CUDA_ERROR_ASSERT : sync;
 	pthread_mutex_unlock(&out.lock);
-	return r;
+	return result;
 }

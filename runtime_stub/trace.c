@@ -27,6 +27,8 @@ zc_trace_line(const char *fmt, ...)
 	char line[1024];
 	va_list ap;
 
+	if (!zc_tracing)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line - 1, fmt, ap);
 	va_end(ap);

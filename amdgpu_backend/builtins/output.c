@@ -1,4 +1,4 @@
-/* vprintf and __assertfail on AMDGPU: records in the stub's buffer (backend/device_output.h).
+/* vprintf and __assertfail on AMDGPU: records in the stub's ring (backend/device_output.h).
  * The arguments are read the way runtime_stub/device_printf.c formats them, so that the
  * record holds exactly what the host needs: nvcc packs them each at its own size's
  * alignment, 4-byte integers unless l, j, z or t widen them, doubles, 8-byte pointers. */
@@ -38,9 +38,23 @@ static void copy_bytes(uint8_t *dst, const uint8_t *src, uint32_t n)
 		dst[i] = src[i];
 }
 
+/* A record being written: where it was reserved (the ring's count), or NO_RECORD. */
+#define NO_RECORD (~0ull)
+
+/* N bytes at offset `at` of the ring's count, wrapping past its end. */
+static void put(uint64_t at, const void *src, uint32_t n)
+{
+	struct zc_device_output *o = (struct zc_device_output *)zluda_convert_device_output;
+	uint8_t *data = (uint8_t *)(o + 1);
+	uint32_t place = (uint32_t)(at % o->size), first = n < o->size - place ? n : o->size - place;
+
+	copy_bytes(data + place, (const uint8_t *)src, first);
+	copy_bytes(data, (const uint8_t *)src + first, n - first);
+}
+
 /* Where the arguments go in a record, and where its strings go. */
 struct layout {
-	uint8_t *record;     /* NULL while measuring */
+	uint64_t record;     /* NO_RECORD while measuring */
 	uint32_t args_at, strings_at, strings;
 };
 
@@ -54,15 +68,15 @@ static void take(struct layout *l, const uint8_t *args, uint32_t *offset, uint32
 
 		copy_bytes((uint8_t *)&s, args + *offset, 8);
 		uint32_t bytes = s ? text_length(s) + 1 : 0;
-		if (l->record) {
+		if (l->record != NO_RECORD) {
 			uint64_t slot = s ? ZC_OUTPUT_STRING | (l->strings_at + l->strings) : 0;
 
-			copy_bytes(l->record + l->args_at + *offset, (const uint8_t *)&slot, 8);
-			copy_bytes(l->record + l->strings_at + l->strings, (const uint8_t *)s, bytes);
+			put(l->record + l->args_at + *offset, &slot, 8);
+			put(l->record + l->strings_at + l->strings, s, bytes);
 		}
 		l->strings += bytes;
-	} else if (l->record) {
-		copy_bytes(l->record + l->args_at + *offset, args + *offset, size);
+	} else if (l->record != NO_RECORD) {
+		put(l->record + l->args_at + *offset, args + *offset, size);
 	}
 	*offset += size;
 }
@@ -115,37 +129,40 @@ static uint32_t walk(const char *format, const uint8_t *args, struct layout *l, 
 	return offset;
 }
 
-/* Room for a record of `length` bytes, or NULL when the buffer is full or absent. */
-static struct zc_output_record *reserve(uint32_t length)
+/* Where a record of `length` bytes goes, or NO_RECORD without a buffer (or when the
+ * record is larger than all of it). Older records it reaches are overwritten. */
+static uint64_t reserve(uint32_t length)
 {
 	struct zc_device_output *o = (struct zc_device_output *)zluda_convert_device_output;
 
-	if (!o)
-		return 0;
-	uint32_t at = __scoped_atomic_fetch_add(&o->used, length, __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
-	if (length > o->size || at > o->size - length) {
-		__scoped_atomic_fetch_add(&o->lost, 1, __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
-		return 0;
-	}
-	return (struct zc_output_record *)((uint8_t *)(o + 1) + at);
+	if (!o || length > o->size)
+		return NO_RECORD;
+	return __scoped_atomic_fetch_add(&o->used, length, __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
 }
 
-static void publish(struct zc_output_record *r, uint32_t length, uint32_t kind)
+/* The header, then the tag that makes the record complete. The tag's 8 bytes never wrap:
+ * records and the ring are multiples of 8. */
+static void publish(uint64_t at, struct zc_output_record *h, uint32_t length, uint32_t kind)
 {
-	r->kind = kind;
-	r->block[0] = __builtin_amdgcn_workgroup_id_x();
-	r->block[1] = __builtin_amdgcn_workgroup_id_y();
-	r->block[2] = __builtin_amdgcn_workgroup_id_z();
-	r->thread[0] = __builtin_amdgcn_workitem_id_x();
-	r->thread[1] = __builtin_amdgcn_workitem_id_y();
-	r->thread[2] = __builtin_amdgcn_workitem_id_z();
-	__scoped_atomic_store_n(&r->length, length, __ATOMIC_RELEASE, __MEMORY_SCOPE_SYSTEM);
+	struct zc_device_output *o = (struct zc_device_output *)zluda_convert_device_output;
+
+	h->length = length;
+	h->kind = kind;
+	h->block[0] = __builtin_amdgcn_workgroup_id_x();
+	h->block[1] = __builtin_amdgcn_workgroup_id_y();
+	h->block[2] = __builtin_amdgcn_workgroup_id_z();
+	h->thread[0] = __builtin_amdgcn_workitem_id_x();
+	h->thread[1] = __builtin_amdgcn_workitem_id_y();
+	h->thread[2] = __builtin_amdgcn_workitem_id_z();
+	put(at + 8, (const uint8_t *)h + 8, (uint32_t)sizeof *h - 8);
+	__scoped_atomic_store_n((uint64_t *)((uint8_t *)(o + 1) + at % o->size), at + 1,
+	                        __ATOMIC_RELEASE, __MEMORY_SCOPE_SYSTEM);
 }
 
 int32_t __zc_vprintf(uint64_t format, uint64_t args)
 {
 	const char *f = (const char *)format;
-	struct layout l = {0};
+	struct layout l = {NO_RECORD, 0, 0, 0};
 	int32_t count;
 
 	if (!f)
@@ -155,18 +172,19 @@ int32_t __zc_vprintf(uint64_t format, uint64_t args)
 	uint32_t strings = l.strings;
 	uint32_t length = (uint32_t)sizeof(struct zc_output_record) + pad8(format_bytes) +
 	                  pad8(args_bytes) + pad8(strings);
-	struct zc_output_record *r = reserve(length);
+	uint64_t at = reserve(length);
+	struct zc_output_record h = {0};
 
-	if (!r)
+	if (at == NO_RECORD)
 		return -1;
-	r->sizes[0] = format_bytes;
-	r->sizes[1] = args_bytes;
-	r->sizes[2] = strings;
-	copy_bytes((uint8_t *)(r + 1), (const uint8_t *)f, format_bytes);
-	l = (struct layout){(uint8_t *)r, (uint32_t)sizeof *r + pad8(format_bytes),
-	                    (uint32_t)sizeof *r + pad8(format_bytes) + pad8(args_bytes), 0};
+	h.sizes[0] = format_bytes;
+	h.sizes[1] = args_bytes;
+	h.sizes[2] = strings;
+	put(at + sizeof h, f, format_bytes);
+	l = (struct layout){at, (uint32_t)sizeof h + pad8(format_bytes),
+	                    (uint32_t)sizeof h + pad8(format_bytes) + pad8(args_bytes), 0};
 	walk(f, (const uint8_t *)args, &l, &count);
-	publish(r, length, ZC_OUTPUT_PRINTF);
+	publish(at, &h, length, ZC_OUTPUT_PRINTF);
 	return count;
 }
 
@@ -177,7 +195,8 @@ _Noreturn void __zc_assertfail(uint64_t expression, uint64_t file, uint32_t line
 {
 	const char *parts[3] = {(const char *)expression, (const char *)file, (const char *)function};
 	uint32_t bytes[3], length = (uint32_t)sizeof(struct zc_output_record);
-	struct zc_output_record *r;
+	struct zc_output_record h = {0};
+	uint64_t at;
 
 	(void)char_size;
 	for (int i = 0; i < 3; i++) {
@@ -186,16 +205,16 @@ _Noreturn void __zc_assertfail(uint64_t expression, uint64_t file, uint32_t line
 		bytes[i] = text_length(parts[i]) + 1;
 		length += pad8(bytes[i]);
 	}
-	if ((r = reserve(length))) {
-		uint8_t *at = (uint8_t *)(r + 1);
+	if ((at = reserve(length)) != NO_RECORD) {
+		uint64_t part = at + sizeof h;
 
 		for (int i = 0; i < 3; i++) {
-			r->sizes[i] = bytes[i];
-			copy_bytes(at, (const uint8_t *)parts[i], bytes[i]);
-			at += pad8(bytes[i]);
+			h.sizes[i] = bytes[i];
+			put(part, parts[i], bytes[i]);
+			part += pad8(bytes[i]);
 		}
-		r->line = line;
-		publish(r, length, ZC_OUTPUT_ASSERT);
+		h.line = line;
+		publish(at, &h, length, ZC_OUTPUT_ASSERT);
 	}
 	__builtin_trap();
 }
