@@ -52,7 +52,7 @@
 
 #include <stdint.h>
 
-#define ZC_HOST_ABI_VERSION 6u
+#define ZC_HOST_ABI_VERSION 7u
 
 typedef struct ZcHostThread ZcHostThread;
 typedef struct ZcHostBlock ZcHostBlock;
@@ -120,6 +120,10 @@ typedef struct ZcHostOps {
 	/* A volatile or shared load or store: every other runnable fiber of the block runs up
 	 * to its next one first (builtins.h, __zc_lockstep_point). */
 	void (*lockstep)(ZcHostThread *t);
+	/* Device malloc and free: NULL once the blocks held would pass the context's
+	 * cudaLimitMallocHeapSize. */
+	void *(*malloc)(ZcHostThread *t, uint64_t bytes);
+	void (*free)(ZcHostThread *t, void *pointer);
 } ZcHostOps;
 
 /* One running block, shared by its threads. */

@@ -69,6 +69,7 @@ struct zc_launch {
 	uint32_t static_shared, dynamic_shared;
 	const void *params;
 	size_t params_size;
+	size_t malloc_heap; /* the context's cudaLimitMallocHeapSize: what device malloc may hold */
 };
 
 struct zc_driver {

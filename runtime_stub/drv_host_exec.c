@@ -14,8 +14,8 @@
  * "minimum PC" rule of SIMT emulators, which runs a branch's body before its join point,
  * where the lanes that skipped it wait for the others. */
 #include <signal.h>
-#include <stdlib.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -765,6 +765,38 @@ op_trap(ZcHostThread *t)
 	zc_host_fail_launch(t, CUDA_ERROR_LAUNCH_FAILED);
 }
 
+/* Device malloc: the C library's, 16-byte aligned as CUDA's, each block with a 16-byte
+ * header holding its size, so that the blocks held stay within the heap limit (counted for
+ * the process: the CPU driver has one device). */
+static _Atomic uint64_t heap_held;
+
+static void *
+op_malloc(ZcHostThread *t, uint64_t bytes)
+{
+	uint64_t need = (bytes + 15) / 16 * 16 + 16, limit = runner_of(t)->launch->malloc_heap;
+	uint64_t held = atomic_fetch_add(&heap_held, need);
+	uint64_t *block = bytes < limit && held + need <= limit ? aligned_alloc(16, need) : NULL;
+
+	if (!block) {
+		atomic_fetch_sub(&heap_held, need);
+		return NULL;
+	}
+	block[0] = need;
+	return block + 2;
+}
+
+static void
+op_free(ZcHostThread *t, void *pointer)
+{
+	uint64_t *block = (uint64_t *)pointer - 2;
+
+	(void)t;
+	if (!pointer)
+		return;
+	atomic_fetch_sub(&heap_held, block[0]);
+	free(block);
+}
+
 static const ZcHostOps ops = {
 	.barrier = op_barrier,
 	.barrier_reduce = op_barrier_reduce,
@@ -784,6 +816,8 @@ static const ZcHostOps ops = {
 	.assertfail = zc_device_assertfail,
 	.yield = op_yield,
 	.lockstep = op_lockstep,
+	.malloc = op_malloc,
+	.free = op_free,
 };
 
 /* ---- a block ------------------------------------------------------------ */

@@ -119,6 +119,7 @@ queue_launch(const struct launch_request *q, struct zc_stream **used)
 			.dynamic_shared = q->shared,
 			.params = buffer,
 			.params_size = q->f->param_size,
+			.malloc_heap = s->ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE],
 		};
 		r = zc_drv->launch(s->drv, &l);
 	}

@@ -83,12 +83,17 @@ void __zc_nanosleep(uint32_t ns)
 	zc_resume(t);
 }
 
-/* The process's C library, which the code object is loaded into. */
-void *malloc(unsigned long bytes);
-void free(void *pointer);
+uint64_t __zc_malloc(uint64_t bytes)
+{
+	ZcHostThread *t = zc_self();
+	return (uint64_t)t->block->ops->malloc(t, bytes);
+}
 
-uint64_t __zc_malloc(uint64_t bytes) { return (uint64_t)malloc(bytes); }
-void __zc_free(uint64_t pointer) { free((void *)pointer); }
+void __zc_free(uint64_t pointer)
+{
+	ZcHostThread *t = zc_self();
+	t->block->ops->free(t, (void *)pointer);
+}
 
 void __zc_spin_point(void)
 {
