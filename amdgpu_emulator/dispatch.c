@@ -31,6 +31,7 @@ struct launch {
 	uint64_t count;
 	pthread_mutex_t lock;
 	bool failed;
+	bool memory_fault;      /* the first failure was an access outside registered memory */
 	char *error;
 	double deadline;        /* seconds of the monotonic clock; 0: none */
 	FILE *trace;            /* ZC_EMU_TRACE: every instruction executed */
@@ -61,22 +62,36 @@ static void where(const struct wave *w, const struct insn *in, char *out, size_t
 	         (unsigned long long)(in->address - (s ? s->value : 0)), w->object->processor);
 }
 
-void emu_fault(struct wave *w, const struct insn *in, const char *fmt, ...)
+static void fault(struct wave *w, const struct insn *in, bool memory, const char *fmt, va_list ap)
 {
 	char what[200], at[160];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
 	where(w, in, at, sizeof at);
 	w->state = WAVE_FAULTED;
 	struct workgroup *wg = w->wg;
 	if (!wg->failed) {
 		wg->failed = true;
+		wg->memory_fault = memory;
 		snprintf(wg->error, ZC_EMU_ERROR_SIZE, "%s: %s at %s, workgroup (%u,%u,%u) wave %u",
 		         w->object->kernels ? wg->kernel->name : "?", what, at, wg->id[0], wg->id[1],
 		         wg->id[2], w->id);
 	}
+}
+
+void emu_fault(struct wave *w, const struct insn *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fault(w, in, false, fmt, ap);
+	va_end(ap);
+}
+
+void emu_memory_fault(struct wave *w, const struct insn *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fault(w, in, true, fmt, ap);
+	va_end(ap);
 }
 
 void emu_not_emulated(struct wave *w, const struct insn *in)
@@ -360,6 +375,7 @@ static void *work(void *arg)
 			pthread_mutex_lock(&l->lock);
 			if (!l->failed) {
 				l->failed = true;
+				l->memory_fault = wg->memory_fault;
 				snprintf(l->error, ZC_EMU_ERROR_SIZE, "%s", wg->error);
 			}
 			pthread_mutex_unlock(&l->lock);
@@ -481,7 +497,8 @@ enum zc_emu_status zc_emu_launch(const struct zc_emu_kernel *k, const struct zc_
 	}
 	o->code[o->ncode].exec = ran_off_the_end;
 	size_t kernarg_size = k->kernarg_size > d->kernarg_size ? k->kernarg_size : d->kernarg_size;
-	struct launch l = {k, d, NULL, NULL, 0, groups, PTHREAD_MUTEX_INITIALIZER, false, error, 0, NULL};
+	struct launch l = {.kernel = k, .dispatch = d, .count = groups,
+	                   .lock = PTHREAD_MUTEX_INITIALIZER, .error = error};
 	l.kernarg = aligned_alloc(64, (kernarg_size + 64 + 63) & ~(size_t)63);
 	l.packet = aligned_alloc(64, 64);
 	if (!l.kernarg || !l.packet) {
@@ -550,5 +567,7 @@ enum zc_emu_status zc_emu_launch(const struct zc_emu_kernel *k, const struct zc_
 	zc_emu_unmap(l.packet);
 	free(l.kernarg);
 	free(l.packet);
-	return l.failed ? (ok ? ZC_EMU_LAUNCH_FAILED : ZC_EMU_INVALID_VALUE) : ZC_EMU_OK;
+	if (!l.failed)
+		return ZC_EMU_OK;
+	return !ok ? ZC_EMU_INVALID_VALUE : l.memory_fault ? ZC_EMU_MEMORY_FAULT : ZC_EMU_LAUNCH_FAILED;
 }

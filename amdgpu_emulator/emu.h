@@ -158,6 +158,7 @@ struct workgroup {
 	uint32_t nwaves;
 	char *error;                 /* where a fault is described; NULL when none */
 	bool failed;
+	bool memory_fault;           /* what failed it was an access outside registered memory */
 	void *kernarg;               /* the kernarg segment: explicit, then implicit arguments */
 	void *dispatch_packet;
 	const struct launch *launch;
@@ -185,6 +186,9 @@ const struct symbol *emu_symbol_at(const struct zc_emu_object *o, uint64_t addre
 
 /* Ending a launch: every wave of the workgroup stops; the message names the instruction. */
 void emu_fault(struct wave *w, const struct insn *in, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The same for an access outside registered memory: the launch fails as ZC_EMU_MEMORY_FAULT. */
+void emu_memory_fault(struct wave *w, const struct insn *in, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void emu_not_emulated(struct wave *w, const struct insn *in);
 /* SDWA (gfx10): the sources' selected bytes or words in, the result into a part of the

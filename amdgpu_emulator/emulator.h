@@ -20,8 +20,9 @@ enum zc_emu_status {
 	ZC_EMU_WRONG_PROCESSOR,    /* a code object for another processor */
 	ZC_EMU_NOT_FOUND,          /* no kernel or global of that name */
 	ZC_EMU_INVALID_VALUE,      /* a launch the processor cannot run (geometry, LDS) */
-	ZC_EMU_LAUNCH_FAILED,      /* the kernel faulted, trapped, deadlocked or ran an
-	                              instruction the emulator does not implement */
+	ZC_EMU_LAUNCH_FAILED,      /* the kernel trapped, deadlocked or ran an instruction
+	                              the emulator does not implement */
+	ZC_EMU_MEMORY_FAULT,       /* the kernel accessed memory no registered range holds */
 };
 
 struct zc_emu_object;

@@ -63,7 +63,7 @@ static uint8_t *locate(struct wave *w, const struct insn *in, enum space space, 
 		return w->scratch + (size_t)l * w->scratch_per_lane + address;
 	}
 	if (!emu_mapped(address, size)) {
-		emu_fault(w, in, "memory access fault: %u bytes at 0x%llx by lane %d", size,
+		emu_memory_fault(w, in, "memory access fault: %u bytes at 0x%llx by lane %d", size,
 		          (unsigned long long)address, l);
 		return NULL;
 	}

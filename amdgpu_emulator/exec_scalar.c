@@ -436,7 +436,7 @@ static void smem(struct wave *w, const struct insn *in)
 	if (small) {
 		unsigned bytes = small <= 2 ? 1 : 2;
 		if (!emu_mapped(address, bytes)) {
-			emu_fault(w, in, "memory access fault: scalar load of %u bytes at 0x%llx", bytes,
+			emu_memory_fault(w, in, "memory access fault: scalar load of %u bytes at 0x%llx", bytes,
 			          (unsigned long long)address);
 			return;
 		}
@@ -449,7 +449,7 @@ static void smem(struct wave *w, const struct insn *in)
 		return;
 	}
 	if (!emu_mapped(address, dwords * 4ull)) {
-		emu_fault(w, in, "memory access fault: scalar load of %u bytes at 0x%llx", dwords * 4,
+		emu_memory_fault(w, in, "memory access fault: scalar load of %u bytes at 0x%llx", dwords * 4,
 		          (unsigned long long)address);
 		return;
 	}

@@ -102,6 +102,8 @@ struct runner {
 	struct fiber *current;
 	CUresult error;
 	struct fiber *overflowed;  /* the fiber that ran past its stack, set by on_fault */
+	struct fiber *faulted;     /* the fiber that accessed memory nothing maps, set so */
+	const void *fault_address;
 	ZcHostBlock block;
 	char *shared;
 	size_t shared_capacity;
@@ -144,9 +146,11 @@ free_runner(void *arg)
 
 /* ---- stack overflow ---------------------------------------------------- */
 
-/* A CUDA thread that runs past its fiber's stack faults in the guard below it. The handler,
- * on a stack of its own, ends that thread and fails the launch as a trap does; any other
- * fault goes back to whoever handled it before (the fault comes again, to them). */
+/* A CUDA thread that runs past its fiber's stack faults in the guard below it; one that
+ * reads or writes memory nothing maps faults there. The handler, on a stack of its own,
+ * ends that thread and fails the launch, as CUDA_ERROR_LAUNCH_FAILED and
+ * CUDA_ERROR_ILLEGAL_ADDRESS do on a GPU; a fault outside a CUDA thread goes back to
+ * whoever handled it before (the fault comes again, to them). */
 static struct sigaction previous_segv, previous_bus;
 
 static void
@@ -157,10 +161,17 @@ on_fault(int sig, siginfo_t *info, void *context)
 	const char *address = info->si_addr;
 
 	(void)context;
-	if (f && f->state == FIBER_RUNNING && address >= f->stack - GUARD_SIZE && address < f->stack) {
-		r->overflowed = f;
+	if (f && f->state == FIBER_RUNNING) {
+		bool overflow = address >= f->stack - GUARD_SIZE && address < f->stack;
+
+		if (overflow)
+			r->overflowed = f;
+		else if (!r->faulted) {
+			r->faulted = f;
+			r->fault_address = address;
+		}
 		if (r->error == CUDA_SUCCESS)
-			r->error = CUDA_ERROR_LAUNCH_FAILED;
+			r->error = overflow ? CUDA_ERROR_LAUNCH_FAILED : CUDA_ERROR_ILLEGAL_ADDRESS;
 		f->state = FIBER_DONE;
 		swapcontext(&f->context, &r->scheduler);  /* never resumed */
 	}
@@ -908,6 +919,13 @@ run_block(const struct zc_launch *l, uint64_t index)
 		stub_fail(CUDA_ERROR_LAUNCH_FAILED, "%s: block (%u,%u,%u), thread (%u,%u,%u): stack overflow "
 		          "(a thread has %d KiB for its local memory and calls)", l->name, t->ctaid[0],
 		          t->ctaid[1], t->ctaid[2], t->tid[0], t->tid[1], t->tid[2], STACK_SIZE >> 10);
+	}
+	if (r->faulted) {
+		const ZcHostThread *t = &r->faulted->thread;
+		r->faulted = NULL;
+		stub_fail(CUDA_ERROR_ILLEGAL_ADDRESS, "%s: block (%u,%u,%u), thread (%u,%u,%u): an "
+		          "access to %p, which no allocation holds", l->name, t->ctaid[0], t->ctaid[1],
+		          t->ctaid[2], t->tid[0], t->tid[1], t->tid[2], r->fault_address);
 	}
 	if (r->error == CUDA_SUCCESS && r->live)
 		r->error = stub_fail(CUDA_ERROR_LAUNCH_FAILED,

@@ -7,6 +7,7 @@
 struct allocation {
 	uintptr_t base;
 	size_t size;
+	size_t slack;          /* bytes the driver gave before base (and after base + size) */
 	enum zc_mem_kind kind;
 	struct zc_context *ctx;
 	unsigned flags;        /* cuMemHostAlloc's flags, for cuMemHostGetFlags */
@@ -161,13 +162,21 @@ zc_memory_release(struct zc_context *ctx)
 	for (size_t i = 0; i < table.count; i++) {
 		struct allocation *a = &table.items[i];
 		if (a->ctx == ctx)
-			zc_drv->free(a->kind, (void *)a->base);
+			zc_drv->free(a->kind, (void *)(a->base - a->slack));
 		else
 			table.items[kept++] = *a;
 	}
 	table.count = kept;
 	pthread_mutex_unlock(&table.lock);
 }
+
+/* Device buffers of LARGE_BUFFER bytes or more get SLACK bytes of the driver's memory before
+ * and after them. On NVIDIA's GPUs a read a little before a buffer's start or past its end
+ * lands in mapped memory (the neighbouring buffer, the rest of its 2 MiB page), and real
+ * programs make such reads and throw the values away (Rodinia's srad fetches the row above
+ * and below its image); elsewhere, with a buffer mapped on its own, they would fault. A
+ * row of 16,384 floats fits the slack. */
+enum { LARGE_BUFFER = 1 << 20, SLACK = 64 << 10 };
 
 /* dest is where the caller will store the pointer: NULL there is the caller's error. */
 static CUresult
@@ -176,19 +185,21 @@ allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, 
 	struct zc_context *ctx;
 	void *p;
 	CUresult r = zc_context_current(&ctx);
+	size_t slack = kind == ZC_MEM_DEVICE && bytes >= LARGE_BUFFER &&
+	               bytes <= SIZE_MAX - 2 * SLACK ? SLACK : 0;
 
 	if (r != CUDA_SUCCESS)
 		return r;
 	if (!dest || bytes == 0)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pointer or 0 bytes");
-	if ((r = zc_drv->alloc(ctx->device, kind, bytes, &p)) != CUDA_SUCCESS)
+	if ((r = zc_drv->alloc(ctx->device, kind, bytes + 2 * slack, &p)) != CUDA_SUCCESS)
 		return r;
-	if (!insert((struct allocation){ .base = (uintptr_t)p, .size = bytes, .kind = kind, .ctx = ctx,
-	                                 .flags = flags })) {
+	if (!insert((struct allocation){ .base = (uintptr_t)p + slack, .size = bytes, .slack = slack,
+	                                 .kind = kind, .ctx = ctx, .flags = flags })) {
 		zc_drv->free(kind, p);
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "allocation table");
 	}
-	*ptr = p;
+	*ptr = (char *)p + slack;
 	return CUDA_SUCCESS;
 }
 
@@ -205,7 +216,7 @@ release(uintptr_t base, enum zc_mem_kind kind)
 		               (unsigned long long)base);
 	/* Work queued before the free may still use the memory. */
 	zc_context_sync(a.ctx);
-	return zc_drv->free(kind, (void *)base);
+	return zc_drv->free(kind, (void *)(base - a.slack));
 }
 
 ZC_EXPORT CUresult

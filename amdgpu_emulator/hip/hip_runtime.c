@@ -13,8 +13,9 @@
  *   streams and events are always done and a stream callback runs at once. Events keep a
  *   monotonic timestamp for hipEventElapsedTime.
  * - A launch that fails (a fault, a trap, an instruction not emulated) prints the
- *   emulator's message on stderr and breaks the context as on a GPU: that call and every
- *   later one return hipErrorLaunchFailure.
+ *   emulator's message on stderr and breaks the context as on a GPU: every later call
+ *   returns hipErrorIllegalAddress after an access outside the memory registered, else
+ *   hipErrorLaunchFailure.
  * - ZC_EMU_HIP_LOG=FILE appends a line for each allocation, module, symbol, limit and
  *   launch, with what the caller passed (tests/hip_path checks what the stub hands HIP).
  * - ZC_EMU_STATS=FILE appends, when the library is unloaded or the process exits,
@@ -55,6 +56,7 @@ enum {
 	hipErrorUnsupportedLimit = 215,
 	hipErrorInvalidHandle = 400,
 	hipErrorNotFound = 500,
+	hipErrorIllegalAddress = 700,
 	hipErrorLaunchFailure = 719,
 };
 
@@ -96,7 +98,7 @@ static struct {
 	int cc_major, cc_minor;
 	char arch[ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE];  /* gcnArchName: ZC_EMU_PROCESSOR as given */
 	char processor[ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE];  /* without its features */
-	atomic_bool broken;               /* a launch failed: the context is lost */
+	_Atomic int broken;               /* why the context is lost (a launch failed); 0 */
 	atomic_size_t stack_size;
 	_Atomic uint64_t launch_ns;       /* wall time inside zc_emu_launch, for ZC_EMU_STATS */
 
@@ -184,7 +186,7 @@ enter(void)
 	pthread_once(&rt.once, initialize);
 	if (rt.status != hipSuccess)
 		return rt.status;
-	return atomic_load(&rt.broken) ? hipErrorLaunchFailure : hipSuccess;
+	return (hipError_t)atomic_load(&rt.broken);
 }
 
 #define ENTER()                               \
@@ -1034,6 +1036,7 @@ hipModuleLaunchKernel(hipFunction_t function, unsigned grid_x, unsigned grid_y, 
 		return hipErrorInvalidValue;
 	/* As on a GPU, a kernel that faulted leaves the context unusable, and it is the calls
 	 * after the launch, which was accepted, that say so. */
-	atomic_store(&rt.broken, true);
+	atomic_store(&rt.broken, status == ZC_EMU_MEMORY_FAULT ? hipErrorIllegalAddress
+	                                                      : hipErrorLaunchFailure);
 	return hipSuccess;
 }

@@ -137,15 +137,16 @@ int main(int argc, char **argv)
 	EXPECT(hipSetDevice(0) == 0);
 
 	/* A kernel that writes where no memory is: the launch is accepted, and every call after it
-	 * says the context is lost, as on a GPU, where the fault shows at the next synchronization. */
+	 * says the context is lost by an illegal address, as on a GPU, where the fault shows at
+	 * the next synchronization. */
 	size_t args_size = sizeof args;
 	args.out = (int *)(uintptr_t)4096;
 	void *extra[] = { HIP_LAUNCH_PARAM_BUFFER_POINTER, &args, HIP_LAUNCH_PARAM_BUFFER_SIZE, &args_size,
 	                  HIP_LAUNCH_PARAM_END };
 	EXPECT(hipModuleLaunchKernel(function, 1, 1, 1, 64, 1, 1, 256, stream, NULL, extra) == 0);
-	EXPECT(hipMalloc(&p, 16) == 719);
-	EXPECT(hipStreamSynchronize(stream) == 719);
-	EXPECT(hipModuleLaunchKernel(function, 1, 1, 1, 64, 1, 1, 256, stream, NULL, extra) == 719);
+	EXPECT(hipMalloc(&p, 16) == 700);
+	EXPECT(hipStreamSynchronize(stream) == 700);
+	EXPECT(hipModuleLaunchKernel(function, 1, 1, 1, 64, 1, 1, 256, stream, NULL, extra) == 700);
 
 	if (!failures)
 		printf("ok emu_hip_api\n");
