@@ -525,17 +525,37 @@ cuCtxSetFlags(unsigned int flags)
 	return TRACE(r, "0x%x", flags);
 }
 
+/* A limit CUDA 13 names; the CIG shared-memory fallback exists only on a CIG context. */
+static CUresult
+limit_known(CUlimit limit)
+{
+	if ((unsigned)limit >= CU_LIMIT_MAX)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "no limit %d", (int)limit);
+	if (limit == CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED)
+		return stub_fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "limit %d is a CIG context's",
+		                 (int)limit);
+	return CUDA_SUCCESS;
+}
+
 ZC_EXPORT CUresult
 cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 {
 	struct zc_context *c;
 	CUresult r = zc_context_current(&c);
 
+	struct zc_device *dev;
+
 	if (r == CUDA_SUCCESS && !pvalue)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pvalue");
-	if (r == CUDA_SUCCESS && ((unsigned)limit >= CU_LIMIT_COUNT))
-		r = stub_fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "limit %d", (int)limit);
 	if (r == CUDA_SUCCESS)
+		r = limit_known(limit);
+	/* what a context that is no CUDA-in-graphics (CIG) one answers, as on an H200 */
+	if (r == CUDA_SUCCESS && limit == CU_LIMIT_SHMEM_SIZE &&
+	    (r = zc_device_get(c->device, &dev)) == CUDA_SUCCESS)
+		*pvalue = (size_t)dev->info.shared_per_block_optin;
+	else if (r == CUDA_SUCCESS && limit == CU_LIMIT_CIG_ENABLED)
+		*pvalue = 0;
+	else if (r == CUDA_SUCCESS)
 		*pvalue = c->limits[limit];
 	return TRACE(r, "%d -> %zu", (int)limit, r == CUDA_SUCCESS ? *pvalue : 0);
 }
@@ -546,8 +566,10 @@ cuCtxSetLimit(CUlimit limit, size_t value)
 	struct zc_context *c;
 	CUresult r = zc_context_current(&c);
 
-	if (r == CUDA_SUCCESS && ((unsigned)limit >= CU_LIMIT_COUNT))
-		r = stub_fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "limit %d", (int)limit);
+	if (r == CUDA_SUCCESS)
+		r = limit_known(limit);
+	if (r == CUDA_SUCCESS && (limit == CU_LIMIT_SHMEM_SIZE || limit == CU_LIMIT_CIG_ENABLED))
+		r = stub_fail(CUDA_ERROR_NOT_PERMITTED, "limit %d can only be queried", (int)limit);
 	if (r == CUDA_SUCCESS && limit == CU_LIMIT_STACK_SIZE && zc_drv->set_stack_size)
 		r = zc_drv->set_stack_size(c->device, value);
 	if (r == CUDA_SUCCESS && limit == CU_LIMIT_PERSISTING_L2_CACHE_SIZE) {

@@ -103,8 +103,19 @@ static void *const tools_runtime_callback_hooks[7] = {
 	SIZE(7), NULL, FN(hooks_get_buffer1), NULL, NULL, NULL, FN(hooks_get_buffer2),
 };
 
-/* TOOLS_TLS: only its existence matters. */
-static void *const tools_tls[4] = { SIZE(4) };
+/* TOOLS_TLS: [2] gives the calling thread's current context (NULL and
+ * CUDA_ERROR_INVALID_CONTEXT without one); cuBLAS asks it. */
+static CUresult
+tools_tls_current_context(CUcontext *ctx)
+{
+	struct zc_context *c = NULL;
+	CUresult r = zc_context_current(&c);
+
+	*ctx = r == CUDA_SUCCESS ? (CUcontext)c : NULL;
+	return r;
+}
+
+static void *const tools_tls[3] = { SIZE(3), NULL, FN(tools_tls_current_context) };
 
 /* CONTEXT_LOCAL_STORAGE: no size slot; put, delete, get, then a NULL end. */
 static CUresult
@@ -126,6 +137,50 @@ cls_get(void **value, CUcontext ctx, void *key)
 }
 
 static void *const context_local_storage[4] = { FN(cls_put), FN(cls_delete), FN(cls_get), NULL };
+
+/* 21318c60-9714-3248-8ca6-41ff7324c8f2, which cuBLAS asks for its reductions: 93 slots, of
+ * which it is known to call [4] (a context's key), [51] (the driver's stream behind a
+ * stream handle: NULL and CU_STREAM_LEGACY the legacy stream, CU_STREAM_PER_THREAD the
+ * thread's) and [39] (that stream's identity). */
+static CUresult
+context_key(CUcontext handle, uint64_t *key)
+{
+	struct zc_context *ctx;
+	CUresult r = zc_context_resolve(handle, &ctx);
+
+	if (r == CUDA_SUCCESS && !key)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL key");
+	if (r == CUDA_SUCCESS)
+		*key = (uint64_t)(uintptr_t)ctx;
+	return r;
+}
+
+static CUresult
+stream_of_handle(CUcontext ctx, CUstream handle, void **stream, int per_thread)
+{
+	struct zc_stream *s;
+	CUresult r = stream ? zc_stream_resolve(handle, per_thread != 0, &s)
+	                    : stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL stream");
+
+	(void)ctx;
+	if (r == CUDA_SUCCESS)
+		*stream = s;
+	return r;
+}
+
+static CUresult
+stream_identity(CUcontext ctx, const void *stream, uint64_t *identity)
+{
+	(void)ctx;
+	if (!stream || !identity)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL stream or identity");
+	*identity = (uint64_t)(uintptr_t)stream;
+	return CUDA_SUCCESS;
+}
+
+static void *const cublas_streams[93] = {
+	SIZE(93), [4] = FN(context_key), [39] = FN(stream_identity), [51] = FN(stream_of_handle),
+};
 
 /* CONTEXT_CHECKS */
 static CUresult
@@ -217,6 +272,8 @@ static const struct {
 	  "INTEGRITY_CHECK", integrity_table },
 	{ { 0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9 },
 	  "F8CFF951", cudart13_table },
+	{ { 0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2 },
+	  "21318C60", cublas_streams },
 };
 
 ZC_EXPORT CUresult
@@ -236,7 +293,14 @@ cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 			}
 		}
 	}
-	if (r != CUDA_SUCCESS)
-		r = stub_fail(r, "no export table with that GUID");
+	if (r != CUDA_SUCCESS && pExportTableId) {
+		const unsigned char *g = (const unsigned char *)pExportTableId->bytes;
+
+		r = stub_fail(r, "no export table %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		              "%02x%02x%02x%02x%02x%02x", g[0], g[1], g[2], g[3], g[4], g[5], g[6],
+		              g[7], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+	} else if (r != CUDA_SUCCESS) {
+		r = stub_fail(r, "NULL table or GUID");
+	}
 	return TRACE(r, "%s", name);
 }

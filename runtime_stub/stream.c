@@ -248,6 +248,58 @@ query(CUstream handle, bool per_thread)
 ZC_EXPORT CUresult cuStreamQuery(CUstream h) { return TRACE(query(h, false), "%p", (void *)h); }
 ZC_EXPORT CUresult cuStreamQuery_ptsz(CUstream h) { return TRACE(query(h, true), "%p", (void *)h); }
 
+/* No stream is ever capturing (cuStreamBeginCapture is not supported yet): what libraries
+ * such as cuBLAS ask before they queue work. Only the status is valid when it is not
+ * CU_STREAM_CAPTURE_STATUS_ACTIVE; the other answers are cleared all the same. */
+static CUresult
+capture_info(CUstream handle, bool per_thread, int *status, unsigned long long *id, void **graph,
+             const void **deps, const void **edges, size_t *ndeps)
+{
+	struct zc_stream *s;
+	CUresult r = zc_stream_resolve(handle, per_thread, &s);
+
+	if (r == CUDA_SUCCESS && !status)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL capture status");
+	if (r != CUDA_SUCCESS)
+		return r;
+	*status = 0; /* CU_STREAM_CAPTURE_STATUS_NONE */
+	if (id)
+		*id = 0;
+	if (graph)
+		*graph = NULL;
+	if (deps)
+		*deps = NULL;
+	if (edges)
+		*edges = NULL;
+	if (ndeps)
+		*ndeps = 0;
+	return CUDA_SUCCESS;
+}
+
+#define CAPTURE_INFO(name, per_thread, params, ...)                                          \
+	ZC_EXPORT CUresult name params                                                           \
+	{                                                                                        \
+		return TRACE(capture_info(h, per_thread, status, __VA_ARGS__), "%p", (void *)h);     \
+	}
+CAPTURE_INFO(cuStreamIsCapturing, false, (CUstream h, int *status), NULL, NULL, NULL, NULL, NULL)
+CAPTURE_INFO(cuStreamIsCapturing_ptsz, true, (CUstream h, int *status), NULL, NULL, NULL, NULL, NULL)
+CAPTURE_INFO(cuStreamGetCaptureInfo, false, (CUstream h, int *status, unsigned long long *id), id,
+             NULL, NULL, NULL, NULL)
+CAPTURE_INFO(cuStreamGetCaptureInfo_ptsz, true, (CUstream h, int *status, unsigned long long *id),
+             id, NULL, NULL, NULL, NULL)
+CAPTURE_INFO(cuStreamGetCaptureInfo_v2, false, (CUstream h, int *status, unsigned long long *id,
+             void **graph, const void **deps, size_t *ndeps), id, graph, deps, NULL, ndeps)
+CAPTURE_INFO(cuStreamGetCaptureInfo_v2_ptsz, true, (CUstream h, int *status,
+             unsigned long long *id, void **graph, const void **deps, size_t *ndeps), id, graph,
+             deps, NULL, ndeps)
+CAPTURE_INFO(cuStreamGetCaptureInfo_v3, false, (CUstream h, int *status, unsigned long long *id,
+             void **graph, const void **deps, const void **edges, size_t *ndeps), id, graph, deps,
+             edges, ndeps)
+CAPTURE_INFO(cuStreamGetCaptureInfo_v3_ptsz, true, (CUstream h, int *status,
+             unsigned long long *id, void **graph, const void **deps, const void **edges,
+             size_t *ndeps), id, graph, deps, edges, ndeps)
+#undef CAPTURE_INFO
+
 static CUresult
 synchronize(CUstream handle, bool per_thread)
 {

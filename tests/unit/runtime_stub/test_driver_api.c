@@ -161,6 +161,29 @@ test_streams_and_events(void)
 	unsigned flags;
 	int priority;
 
+	/* No stream is ever capturing. */
+	int capture = -1;
+	unsigned long long capture_id = 7;
+	size_t dependencies = 7;
+	OK(cuStreamIsCapturing(NULL, &capture));
+	EXPECT(capture == 0);
+	capture = -1;
+	OK(cuStreamGetCaptureInfo_v3(NULL, &capture, &capture_id, NULL, NULL, NULL, &dependencies));
+	EXPECT(capture == 0 && capture_id == 0 && dependencies == 0);
+	EXPECT(cuStreamGetCaptureInfo_v2(NULL, NULL, NULL, NULL, NULL, NULL) == CUDA_ERROR_INVALID_VALUE);
+
+	/* Query-only limits, as a context that is no CIG one answers them on an H200. */
+	size_t limit = 0;
+	OK(cuCtxGetLimit(&limit, CU_LIMIT_SHMEM_SIZE));
+	EXPECT(limit == 99 << 10);
+	limit = 1;
+	OK(cuCtxGetLimit(&limit, CU_LIMIT_CIG_ENABLED));
+	EXPECT(limit == 0);
+	EXPECT(cuCtxGetLimit(&limit, CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED) == CUDA_ERROR_UNSUPPORTED_LIMIT);
+	EXPECT(cuCtxGetLimit(&limit, CU_LIMIT_MAX) == CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuCtxSetLimit(CU_LIMIT_SHMEM_SIZE, 1) == CUDA_ERROR_NOT_PERMITTED);
+	EXPECT(cuCtxSetLimit(CU_LIMIT_CIG_ENABLED, 1) == CUDA_ERROR_NOT_PERMITTED);
+
 	OK(cuStreamCreateWithPriority(&s, CU_STREAM_NON_BLOCKING, -100));
 	OK(cuStreamGetPriority(s, &priority));
 	EXPECT(priority == -5);
@@ -475,6 +498,41 @@ test_export_tables(void)
 	EXPECT(got == &value);
 	OK(del(primary, &key));
 	EXPECT(get(&got, NULL, &key) != CUDA_SUCCESS);
+
+	/* TOOLS_TLS [2]: the current context. */
+	static const CUuuid tools_tls = { { 0x42, (char)0xd8, 0x5a, (char)0x81, 0x23, (char)0xf6,
+	                                    (char)0xcb, 0x47, (char)0x82, (char)0x98, (char)0xf6,
+	                                    (char)0xe7, (char)0x8a, 0x3a, (char)0xec, (char)0xdc } };
+	CUcontext current = NULL, tls_context = NULL;
+	OK(cuGetExportTable(&table, &tools_tls));
+	EXPECT(((const uintptr_t *)table)[0] == 24);
+	OK(((CUresult(*)(CUcontext *))((void *const *)table)[2])(&tls_context));
+	OK(cuCtxGetCurrent(&current));
+	EXPECT(current && tls_context == current);
+
+	/* cuBLAS's table: a context's key, the stream behind a handle, and its identity. */
+	static const CUuuid streams = { { 0x21, 0x31, (char)0x8c, 0x60, (char)0x97, 0x14, 0x32, 0x48,
+	                                  (char)0x8c, (char)0xa6, 0x41, (char)0xff, 0x73, 0x24,
+	                                  (char)0xc8, (char)0xf2 } };
+	uint64_t context_key = 0, identity = 0, legacy_identity = 0;
+	void *null_stream = NULL, *legacy = NULL;
+	OK(cuGetExportTable(&table, &streams));
+	EXPECT(((const uintptr_t *)table)[0] == 93 * sizeof(void *));
+	CUresult (*key_of)(CUcontext, uint64_t *) = (CUresult(*)(CUcontext, uint64_t *))((void *const *)table)[4];
+	CUresult (*stream_of)(CUcontext, CUstream, void **, int) =
+		(CUresult(*)(CUcontext, CUstream, void **, int))((void *const *)table)[51];
+	CUresult (*identity_of)(CUcontext, const void *, uint64_t *) =
+		(CUresult(*)(CUcontext, const void *, uint64_t *))((void *const *)table)[39];
+	OK(key_of(current, &context_key));
+	EXPECT(context_key != 0);
+	OK(stream_of(current, NULL, &null_stream, 0));
+	OK(stream_of(current, (CUstream)(uintptr_t)1 /* CU_STREAM_LEGACY */, &legacy, 0));
+	EXPECT(null_stream && null_stream == legacy);
+	EXPECT(stream_of(current, NULL, NULL, 0) == CUDA_ERROR_INVALID_VALUE);
+	OK(identity_of(current, null_stream, &identity));
+	OK(identity_of(current, legacy, &legacy_identity));
+	EXPECT(identity != 0 && identity == legacy_identity);
+	EXPECT(identity_of(current, NULL, &identity) == CUDA_ERROR_INVALID_VALUE);
 }
 
 int
