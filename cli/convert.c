@@ -127,11 +127,12 @@ char *output_directory(const char *out)
 static void check_output(const ConvertOptions *o)
 {
 	struct stat a, b;
-	char *dir = output_directory(o->out);
+	char *dir;
 
 	if (stat(o->in, &a) == 0 && stat(o->out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		fail_usage("convert: the output %s is the input; converting never modifies its input",
 		           o->out);
+	dir = output_directory(o->out);
 	bool writable = access(dir, W_OK) == 0;
 	int why = errno;
 
