@@ -173,10 +173,29 @@ static bool in_list(char **list, size_t n, const char *s)
 	return false;
 }
 
+/* Whether PATH starts as an ELF file does. */
+static bool is_elf(const char *path)
+{
+	unsigned char magic[4] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool elf = fd >= 0 && read(fd, magic, 4) == 4 && memcmp(magic, "\177ELF", 4) == 0;
+
+	if (fd >= 0)
+		close(fd);
+	return elf;
+}
+
 bool convert_libraries(const ConvertOptions *o)
 {
 	Library *libs;
-	size_t nlibs = library_closure(o->in, &libs);
+	size_t nlibs;
+
+	if (!is_elf(o->in)) {
+		inform(1, "zluda-convert: %s: warning: --with-libraries follows the libraries of Linux "
+		       "ELF programs and libraries only; none converted", o->in);
+		return true;
+	}
+	nlibs = library_closure(o->in, &libs);
 	const char *patterns = o->library_patterns;
 	char *dir = output_directory(o->out);
 	unsigned long long matched = 0; /* per pattern, the first 64 */

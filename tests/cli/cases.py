@@ -45,6 +45,16 @@ CASES = {
                                    0, "", ""),
     "convert_module_file_ptx": (["-q", "{ptx}", "-o", "{tmp}/out", "--offload-arch=host"],
                                 0, "", ""),
+    # --with-libraries follows ELF programs only, and a pattern list may not be empty
+    "convert_with_libraries_module_file": (
+        ["{ptx}", "-o", "{tmp}/out", "--offload-arch=host", "--with-libraries"], 0, "",
+        "{ptx}: PTX file: 2 kernels translated for 1 of 1 targets\n"
+        "{tmp}/out: 1 module, 2 kernels, 1 target, 0 failures\n"
+        "zluda-convert: {ptx}: warning: --with-libraries follows the libraries of Linux ELF "
+        "programs and libraries only; none converted\n"),
+    "convert_with_libraries_empty": (["{ptx}", "-o", "{tmp}/out", "--with-libraries="], 2, "",
+                                     "zluda-convert: convert: --with-libraries= needs library "
+                                     "names or patterns\n" + TRY),
     # per-kernel translation: only the kernels that need what is not translated are left out
     "convert_left_out": (["{ptx_left_out}", "-o", "{tmp}/out", "--offload-arch=host"], 0, "",
                          LEFT_OUT + "{tmp}/out: 1 module, 13 kernels, 1 target, 12 failures\n"),
