@@ -97,6 +97,9 @@ CUresult zc_context_current(struct zc_context **ctx);
 /* A handle argument where NULL means the current context. */
 CUresult zc_context_resolve(CUcontext handle, struct zc_context **ctx);
 CUresult zc_context_sync(struct zc_context *ctx);
+/* A limit the context keeps (below CU_LIMIT_COUNT): the current context's, else CUDA's
+ * default. */
+size_t zc_current_limit(CUlimit limit);
 CUresult zc_cls_put(CUcontext handle, void *key, void *value,
                     void (*dtor)(CUcontext, void *, void *));
 CUresult zc_cls_get(CUcontext handle, void *key, void **value);

@@ -23,6 +23,14 @@ static const size_t default_limits[CU_LIMIT_COUNT] = {
 	[CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 0,
 };
 
+size_t
+zc_current_limit(CUlimit limit)
+{
+	struct zc_context *ctx = NULL;
+
+	return zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->limits[limit] : default_limits[limit];
+}
+
 static CUresult
 activate(struct zc_context *ctx)
 {

@@ -487,20 +487,17 @@ set_module_pointer(struct zc_drv_module *m, const char *name, void *(*make)(int,
 static CUresult
 attach_output(struct zc_drv_module *m)
 {
-	struct zc_context *ctx;
-	bool current = zc_context_current(&ctx) == CUDA_SUCCESS;
 	void *set;
 	CUresult r = set_module_pointer(m, ZC_DEVICE_OUTPUT_SYMBOL, zc_device_output_buffer,
-	                                current ? ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE] : 1 << 20,
-	                                &set);
+	                                zc_current_limit(CU_LIMIT_PRINTF_FIFO_SIZE), &set);
 
 	if (r == CUDA_SUCCESS)
 		r = set_module_pointer(m, ZC_DEVICE_HEAP_SYMBOL, device_heap,
-		                       current ? ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE] : 8 << 20, &set);
+		                       zc_current_limit(CU_LIMIT_MALLOC_HEAP_SIZE), &set);
 	if (r == CUDA_SUCCESS)
 		r = set_module_pointer(m, ZC_DEVICE_LAUNCHES_SYMBOL, zc_device_launch_queue,
-		                       current ? ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT]
-		                               : 2048, &m->launches);
+		                       zc_current_limit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT),
+		                       &m->launches);
 	return r;
 }
 

@@ -46,13 +46,11 @@ static void
 attach_launch_queue(struct zc_drv_module *m, int ordinal)
 {
 	uint64_t *slot = dlsym(m->handle, ZC_DEVICE_LAUNCHES_SYMBOL);
-	struct zc_context *ctx;
 
 	if (!slot)
 		return;
-	m->launches = zc_device_launch_queue(ordinal, zc_context_current(&ctx) == CUDA_SUCCESS
-	                                     ? ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT]
-	                                     : 2048);
+	m->launches = zc_device_launch_queue(ordinal,
+	                                     zc_current_limit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT));
 	*slot = (uint64_t)(uintptr_t)m->launches;
 }
 

@@ -103,19 +103,16 @@ static void *const tools_runtime_callback_hooks[7] = {
 	SIZE(7), NULL, FN(hooks_get_buffer1), NULL, NULL, NULL, FN(hooks_get_buffer2),
 };
 
-/* TOOLS_TLS: [2] gives the calling thread's current context (NULL and
- * CUDA_ERROR_INVALID_CONTEXT without one); cuBLAS asks it. */
+/* TOOLS_TLS: [2] hands out the tools' per-thread data, which is NULL unless a tool set it
+ * (an H200 answers NULL and CUDA_SUCCESS, with a context current or none); cuBLAS asks. */
 static CUresult
-tools_tls_current_context(CUcontext *ctx)
+tools_tls_data(void **data)
 {
-	struct zc_context *c = NULL;
-	CUresult r = zc_context_current(&c);
-
-	*ctx = r == CUDA_SUCCESS ? (CUcontext)c : NULL;
-	return r;
+	*data = NULL;
+	return CUDA_SUCCESS;
 }
 
-static void *const tools_tls[3] = { SIZE(3), NULL, FN(tools_tls_current_context) };
+static void *const tools_tls[3] = { SIZE(3), NULL, FN(tools_tls_data) };
 
 /* CONTEXT_LOCAL_STORAGE: no size slot; put, delete, get, then a NULL end. */
 static CUresult
@@ -139,43 +136,39 @@ cls_get(void **value, CUcontext ctx, void *key)
 static void *const context_local_storage[4] = { FN(cls_put), FN(cls_delete), FN(cls_get), NULL };
 
 /* 21318c60-9714-3248-8ca6-41ff7324c8f2, which cuBLAS asks for its reductions: 93 slots, of
- * which it is known to call [4] (a context's key), [51] (the driver's stream behind a
- * stream handle: NULL and CU_STREAM_LEGACY the legacy stream, CU_STREAM_PER_THREAD the
- * thread's) and [39] (that stream's identity). */
+ * which it calls [4], [39] and [51]. Asked from outside NVIDIA's own libraries, an H200
+ * answers each with 0 or NULL and CUDA_SUCCESS (CUDA_ERROR_INVALID_VALUE for a NULL place
+ * to put the answer), and so does the stub. */
 static CUresult
-context_key(CUcontext handle, uint64_t *key)
+answer_zero(void *ignored, void *also_ignored, uint64_t *answer)
 {
-	struct zc_context *ctx;
-	CUresult r = zc_context_resolve(handle, &ctx);
+	(void)ignored, (void)also_ignored;
+	if (!answer)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL answer");
+	*answer = 0;
+	return CUDA_SUCCESS;
+}
 
-	if (r == CUDA_SUCCESS && !key)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL key");
-	if (r == CUDA_SUCCESS)
-		*key = (uint64_t)(uintptr_t)ctx;
-	return r;
+static CUresult
+context_key(CUcontext ctx, uint64_t *key)
+{
+	return answer_zero(ctx, NULL, key);
 }
 
 static CUresult
 stream_of_handle(CUcontext ctx, CUstream handle, void **stream, int per_thread)
 {
-	struct zc_stream *s;
-	CUresult r = stream ? zc_stream_resolve(handle, per_thread != 0, &s)
-	                    : stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL stream");
-
-	(void)ctx;
-	if (r == CUDA_SUCCESS)
-		*stream = s;
-	return r;
+	(void)ctx, (void)handle, (void)per_thread;
+	if (!stream)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL stream");
+	*stream = NULL;
+	return CUDA_SUCCESS;
 }
 
 static CUresult
 stream_identity(CUcontext ctx, const void *stream, uint64_t *identity)
 {
-	(void)ctx;
-	if (!stream || !identity)
-		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL stream or identity");
-	*identity = (uint64_t)(uintptr_t)stream;
-	return CUDA_SUCCESS;
+	return answer_zero(ctx, (void *)stream, identity);
 }
 
 static void *const cublas_streams[93] = {
