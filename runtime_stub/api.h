@@ -48,6 +48,9 @@ enum zc_handle_kind {
 	ZC_HANDLE_EVENT,
 	ZC_HANDLE_LIBRARY,   /* also a CUmodule */
 	ZC_HANDLE_FUNCTION,  /* a CUfunction, also a CUkernel */
+	ZC_HANDLE_GRAPH,
+	ZC_HANDLE_GRAPH_NODE,
+	ZC_HANDLE_GRAPH_EXEC,
 };
 bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
 void zc_handle_remove(const void *handle);
@@ -116,6 +119,13 @@ struct zc_stream {
 	CUaccessPolicyWindow access_policy;
 	int sync_policy;
 	struct zc_stream *next;  /* in ctx->streams */
+	/* capture.c: the capture sequence the stream's work goes into, and the nodes its next
+	 * work depends on (with an edge of default data for each, as cuStreamGetCaptureInfo_v3
+	 * hands them out) */
+	struct zc_capture *capture;
+	struct zc_graph_node **frontier;
+	CUgraphEdgeData *frontier_edges;
+	size_t nfrontier, frontier_capacity;
 };
 
 enum { ZC_LEAST_PRIORITY = 0, ZC_GREATEST_PRIORITY = -5 };
@@ -130,12 +140,70 @@ CUresult zc_stream_resolve(CUstream handle, bool per_thread, struct zc_stream **
 /* Call before queueing work: gives the legacy stream its implicit ordering. */
 CUresult zc_stream_begin(struct zc_stream *stream);
 
+/* A unit of stream work as data: what every function that queues work hands to
+ * zc_stream_submit, which gives it to the driver or, on a capturing stream, makes it a
+ * node of the capture's graph. */
+enum zc_op_kind { ZC_OP_LAUNCH, ZC_OP_COPY, ZC_OP_FILL, ZC_OP_HOST, ZC_OP_EVENT_RECORD, ZC_OP_EVENT_WAIT };
+struct zc_op {
+	enum zc_op_kind kind;
+	union {
+		struct {
+			struct zc_function *function;
+			struct zc_launch launch;
+		} kernel;
+		struct zc_copy copy;
+		struct zc_fill fill;
+		struct {
+			void (*fn)(void *);
+			void *arg;
+		} host;
+		struct {
+			struct zc_event *event;
+			unsigned flags;  /* CU_EVENT_RECORD_EXTERNAL / CU_EVENT_WAIT_EXTERNAL */
+		} event;
+	};
+};
+CUresult zc_stream_submit(struct zc_stream *s, const struct zc_op *op);
+
+/* capture.c */
+/* Whether the thread may make a call CUDA deems unsafe during capture (allocation, freeing,
+ * context synchronisation): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, invalidating the
+ * captures that forbid it, when its mode and the captures under way say no. */
+CUresult zc_capture_allows(const char *call);
+/* Work for the legacy stream of ctx: CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, invalidating the
+ * capture, while a blocking stream of ctx captures. */
+CUresult zc_capture_legacy_use(struct zc_context *ctx);
+/* Synchronising ctx: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, invalidating the capture, while
+ * any stream of ctx captures, whatever the mode. */
+CUresult zc_capture_context_wait(struct zc_context *ctx);
+/* What CUDA refuses on a capturing stream (waiting for it, asking about its work, launching
+ * a graph into it): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, invalidating its capture. */
+CUresult zc_capture_refuse(struct zc_stream *s, const char *call);
+/* Waiting for or asking about an event last recorded in a capture under way:
+ * CUDA_ERROR_CAPTURED_EVENT, invalidating that capture. */
+CUresult zc_capture_event_refuse(struct zc_event *e, const char *call);
+/* The node (or the join) a unit of work makes in the capture it goes into. */
+CUresult zc_capture_op(struct zc_stream *s, const struct zc_op *op);
+/* A stream going away leaves its capture; an event recorded again outside a capture, or
+ * destroyed, forgets the capture it was recorded in. */
+void zc_capture_stream_gone(struct zc_stream *s);
+void zc_capture_event_clear(struct zc_event *e);
+
 /* event.c */
 struct zc_event {
 	struct zc_drv_event *drv;
 	unsigned flags;
 	bool recorded;  /* cuEventElapsedTime needs both ends recorded at least once */
+	/* Recorded in a capturing stream: the capture's id and the nodes a wait joins after. */
+	unsigned long long capture_id;
+	struct zc_graph_node **capture_nodes;
+	size_t ncapture_nodes;
 };
+
+/* memcpy.c: a copy or fill checked and laid out as the driver takes it, for a graph node;
+ * *empty when it moves nothing. */
+CUresult zc_copy_from_3d(const CUDA_MEMCPY3D *p, struct zc_copy *c, bool *empty);
+CUresult zc_fill_from_params(const CUDA_MEMSET_NODE_PARAMS *p, struct zc_fill *f, bool *empty);
 
 /* memory.c */
 void zc_memory_release(struct zc_context *ctx);
@@ -230,6 +298,11 @@ struct zc_function {
 	uint32_t param_size, nparams;
 	struct zc_param params[];
 };
+/* launch.c: the .param buffer of a launch of f (kernelParams or extra), which the caller
+ * frees with stub_free; and a launch of such a buffer, as a graph's kernel node makes it. */
+CUresult zc_launch_pack(struct zc_function *f, void **params, void **extra, uint8_t **buffer);
+CUresult zc_launch_packed(struct zc_function *f, const uint32_t grid[3], const uint32_t block[3],
+                          uint32_t shared, const void *params, struct zc_stream *s);
 /* library.c: the kernel of the library whose name has that zc_kernel_handle. */
 CUresult zc_library_kernel(struct zc_library *lib, uint64_t handle, struct zc_function **out);
 /* A live function handle, else CUDA_ERROR_INVALID_HANDLE. */

@@ -483,6 +483,10 @@ cuCtxSynchronize_v2(CUcontext ctx)
 	CUresult r = zc_context_resolve(ctx, &c);
 
 	if (r == CUDA_SUCCESS)
+		r = zc_capture_allows("synchronizing the context");
+	if (r == CUDA_SUCCESS)
+		r = zc_capture_context_wait(c);
+	if (r == CUDA_SUCCESS)
 		r = zc_context_sync(c);
 	return TRACE(r, "%p", (void *)ctx);
 }

@@ -49,6 +49,7 @@ cuEventDestroy_v2(CUevent hEvent)
 
 	if (r == CUDA_SUCCESS) {
 		zc_handle_remove(hEvent);
+		zc_capture_event_clear(hEvent);
 		/* The driver keeps what pending work still needs. */
 		r = zc_drv->event_destroy(hEvent->drv);
 		stub_free(hEvent);
@@ -64,15 +65,10 @@ record(CUevent event, CUstream handle, unsigned flags, bool per_thread)
 
 	if (r == CUDA_SUCCESS)
 		r = zc_stream_resolve(handle, per_thread, &s);
-	if (r == CUDA_SUCCESS && (flags & ~1u))  /* CU_EVENT_RECORD_EXTERNAL is the only flag */
+	if (r == CUDA_SUCCESS && (flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL))
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags);
-	if (r == CUDA_SUCCESS)
-		r = zc_stream_begin(s);
-	if (r == CUDA_SUCCESS)
-		r = zc_drv->event_record(event->drv, s->drv);
-	if (r == CUDA_SUCCESS)
-		event->recorded = true;
-	return r;
+	struct zc_op op = { .kind = ZC_OP_EVENT_RECORD, .event = { event, flags } };
+	return r == CUDA_SUCCESS ? zc_stream_submit(s, &op) : r;
 }
 
 ZC_EXPORT CUresult
@@ -105,6 +101,8 @@ cuEventQuery(CUevent hEvent)
 	CUresult r = live_event(hEvent);
 
 	if (r == CUDA_SUCCESS)
+		r = zc_capture_event_refuse(hEvent, "cuEventQuery");
+	if (r == CUDA_SUCCESS)
 		r = zc_drv->event_query(hEvent->drv);
 	return TRACE(r, "%p", (void *)hEvent);
 }
@@ -114,6 +112,8 @@ cuEventSynchronize(CUevent hEvent)
 {
 	CUresult r = live_event(hEvent);
 
+	if (r == CUDA_SUCCESS)
+		r = zc_capture_event_refuse(hEvent, "cuEventSynchronize");
 	if (r == CUDA_SUCCESS)
 		r = zc_drv->event_sync(hEvent->drv);
 	return TRACE(r, "%p", (void *)hEvent);

@@ -107,10 +107,9 @@ queue_launch(const struct launch_request *q, struct zc_stream **used)
 		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "parameters");
 	if (r == CUDA_SUCCESS)
 		r = pack(q, buffer);
-	if (r == CUDA_SUCCESS)
-		r = zc_stream_begin(s);
 	if (r == CUDA_SUCCESS) {
-		struct zc_launch l = {
+		struct zc_op op = { .kind = ZC_OP_LAUNCH, .kernel.function = q->f };
+		op.kernel.launch = (struct zc_launch){
 			.function = q->f->drv,
 			.name = q->f->name,
 			.grid = { q->grid[0], q->grid[1], q->grid[2] },
@@ -121,7 +120,7 @@ queue_launch(const struct launch_request *q, struct zc_stream **used)
 			.params_size = q->f->param_size,
 			.malloc_heap = s->ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE],
 		};
-		r = zc_drv->launch(s->drv, &l);
+		r = zc_stream_submit(s, &op);
 	}
 	if (buffer != small)
 		stub_free(buffer);
@@ -147,14 +146,15 @@ launch_and_wait(const struct zc_device_launcher *g)
 }
 
 /* A kernel whose module launches kernels from the device is waited for, so that the
- * launches it made can follow it (device_launch.c). */
+ * launches it made can follow it (device_launch.c); captured, it is a node like any other. */
 static CUresult
 launch(const struct launch_request *q)
 {
 	struct zc_stream *s;
 	CUresult r = zc_function_check(q->f);
 
-	if (r == CUDA_SUCCESS && q->f->library->launches) {
+	if (r == CUDA_SUCCESS && q->f->library->launches &&
+	    zc_stream_resolve(q->stream, q->per_thread, &s) == CUDA_SUCCESS && !s->capture) {
 		struct zc_device_launcher g = {
 			q->f, {q->grid[0], q->grid[1], q->grid[2]}, {q->block[0], q->block[1], q->block[2]},
 			q->shared, q->stream, q->per_thread, q->params, q->extra, NULL, 0, launch_and_wait,
@@ -162,6 +162,35 @@ launch(const struct launch_request *q)
 		return zc_device_launches_run(&g);
 	}
 	return r == CUDA_SUCCESS ? queue_launch(q, &s) : r;
+}
+
+CUresult
+zc_launch_pack(struct zc_function *f, void **params, void **extra, uint8_t **buffer)
+{
+	struct launch_request q = { .f = f, .params = params, .extra = extra };
+	CUresult r = zc_function_check(f);
+
+	if (r == CUDA_SUCCESS && (params != NULL) == (extra != NULL) && f->nparams)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%s: give kernelParams or extra, one of them",
+		              f->name);
+	if (r == CUDA_SUCCESS && !(*buffer = stub_alloc(f->param_size)))
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "parameters");
+	if (r == CUDA_SUCCESS && (r = pack(&q, *buffer)) != CUDA_SUCCESS)
+		stub_free(*buffer);
+	return r;
+}
+
+CUresult
+zc_launch_packed(struct zc_function *f, const uint32_t grid[3], const uint32_t block[3],
+                 uint32_t shared, const void *params, struct zc_stream *s)
+{
+	size_t size = f->param_size;
+	void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)params, CU_LAUNCH_PARAM_BUFFER_SIZE,
+	                 &size, CU_LAUNCH_PARAM_END};
+
+	return launch(&(struct launch_request){
+		f, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared, s, NULL, extra,
+		false });
 }
 
 #define LAUNCH_ARGS                                                                           \

@@ -4,33 +4,34 @@
 
 /* Queues op on the stream a handle names, and waits for it when sync. */
 static CUresult
-submit_copy(CUstream handle, bool per_thread, bool sync, const struct zc_copy *c)
+submit(CUstream handle, bool per_thread, bool sync, const struct zc_op *op)
 {
 	struct zc_stream *s;
 	CUresult r = zc_stream_resolve(handle, per_thread, &s);
 
+	if (r == CUDA_SUCCESS && sync)
+		r = zc_capture_refuse(s, "a synchronous copy or memset");
 	if (r == CUDA_SUCCESS)
-		r = zc_stream_begin(s);
-	if (r == CUDA_SUCCESS)
-		r = zc_drv->copy(s->drv, c);
+		r = zc_stream_submit(s, op);
 	if (r == CUDA_SUCCESS && sync)
 		r = zc_drv->stream_sync(s->drv);
 	return r;
 }
 
 static CUresult
+submit_copy(CUstream handle, bool per_thread, bool sync, const struct zc_copy *c)
+{
+	struct zc_op op = { .kind = ZC_OP_COPY, .copy = *c };
+
+	return submit(handle, per_thread, sync, &op);
+}
+
+static CUresult
 submit_fill(CUstream handle, bool per_thread, bool sync, const struct zc_fill *f)
 {
-	struct zc_stream *s;
-	CUresult r = zc_stream_resolve(handle, per_thread, &s);
+	struct zc_op op = { .kind = ZC_OP_FILL, .fill = *f };
 
-	if (r == CUDA_SUCCESS)
-		r = zc_stream_begin(s);
-	if (r == CUDA_SUCCESS)
-		r = zc_drv->fill(s->drv, f);
-	if (r == CUDA_SUCCESS && sync)
-		r = zc_drv->stream_sync(s->drv);
-	return r;
+	return submit(handle, per_thread, sync, &op);
 }
 
 /* Which ends of a linear copy are device memory the stub must know. */
@@ -197,10 +198,9 @@ box_end(CUmemorytype type, const void *host, CUdeviceptr device, size_t x, size_
 	return CUDA_SUCCESS;
 }
 
-static CUresult
-copy_3d(const CUDA_MEMCPY3D *p, CUstream handle, bool per_thread, bool sync)
+CUresult
+zc_copy_from_3d(const CUDA_MEMCPY3D *p, struct zc_copy *c, bool *empty)
 {
-	struct zc_copy c;
 	uintptr_t dst, src;
 	CUresult r = zc_initialized();
 
@@ -210,9 +210,7 @@ copy_3d(const CUDA_MEMCPY3D *p, CUstream handle, bool per_thread, bool sync)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL copy parameters");
 	if (p->srcLOD || p->dstLOD)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "mipmap levels need arrays");
-	if (!p->WidthInBytes || !p->Height || !p->Depth)
-		return CUDA_SUCCESS;
-	c = (struct zc_copy){
+	*c = (struct zc_copy){
 		.width = p->WidthInBytes, .height = p->Height, .depth = p->Depth,
 		/* A pitch of 0 is allowed when there is a single row or slice. */
 		.dst_pitch = p->dstPitch ? p->dstPitch : p->WidthInBytes,
@@ -220,16 +218,29 @@ copy_3d(const CUDA_MEMCPY3D *p, CUstream handle, bool per_thread, bool sync)
 		.src_pitch = p->srcPitch ? p->srcPitch : p->WidthInBytes,
 		.src_height = p->srcHeight ? p->srcHeight : p->Height,
 	};
+	*empty = !p->WidthInBytes || !p->Height || !p->Depth;
+	if (*empty)
+		return CUDA_SUCCESS;
 	r = box_end(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY, p->dstZ,
-	            c.dst_pitch, c.dst_height, &c, &dst);
+	            c->dst_pitch, c->dst_height, c, &dst);
 	if (r == CUDA_SUCCESS)
 		r = box_end(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY,
-		            p->srcZ, c.src_pitch, c.src_height, &c, &src);
+		            p->srcZ, c->src_pitch, c->src_height, c, &src);
 	if (r != CUDA_SUCCESS)
 		return r;
-	c.dst = (void *)dst;
-	c.src = (const void *)src;
-	return submit_copy(handle, per_thread, sync, &c);
+	c->dst = (void *)dst;
+	c->src = (const void *)src;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+copy_3d(const CUDA_MEMCPY3D *p, CUstream handle, bool per_thread, bool sync)
+{
+	struct zc_copy c;
+	bool empty;
+	CUresult r = zc_copy_from_3d(p, &c, &empty);
+
+	return r != CUDA_SUCCESS || empty ? r : submit_copy(handle, per_thread, sync, &c);
 }
 
 static CUresult
@@ -312,25 +323,47 @@ cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *p, CUstream h)
 
 /* Fills: height rows of width elements, rows pitch bytes apart. */
 static CUresult
-fill(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned elem_size, size_t width,
-     size_t height, CUstream handle, bool per_thread, bool sync)
+make_fill(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned elem_size, size_t width,
+          size_t height, struct zc_fill *f, bool *empty)
 {
 	CUresult r = zc_initialized();
 	size_t row = width * elem_size;
 
-	if (r != CUDA_SUCCESS || width == 0 || height == 0)
+	*empty = width == 0 || height == 0;
+	if (r != CUDA_SUCCESS || *empty)
 		return r;
+	if (elem_size != 1 && elem_size != 2 && elem_size != 4)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "element size %u", elem_size);
 	if (dst % elem_size)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "destination not aligned to %u", elem_size);
 	if (height > 1 && pitch < row)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "pitch %zu below row %zu", pitch, row);
 	if ((r = zc_memory_check(dst, (height - 1) * pitch + row)) != CUDA_SUCCESS)
 		return r;
-	struct zc_fill f = {
+	*f = (struct zc_fill){
 		.dst = (void *)(uintptr_t)dst, .value = value, .elem_size = elem_size,
 		.width = width, .height = height, .pitch = height > 1 ? pitch : row,
 	};
-	return submit_fill(handle, per_thread, sync, &f);
+	return CUDA_SUCCESS;
+}
+
+CUresult
+zc_fill_from_params(const CUDA_MEMSET_NODE_PARAMS *p, struct zc_fill *f, bool *empty)
+{
+	if (!p)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL memset parameters");
+	return make_fill(p->dst, p->pitch, p->value, p->elementSize, p->width, p->height, f, empty);
+}
+
+static CUresult
+fill(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned elem_size, size_t width,
+     size_t height, CUstream handle, bool per_thread, bool sync)
+{
+	struct zc_fill f;
+	bool empty;
+	CUresult r = make_fill(dst, pitch, value, elem_size, width, height, &f, &empty);
+
+	return r != CUDA_SUCCESS || empty ? r : submit_fill(handle, per_thread, sync, &f);
 }
 
 /* The 24 memset entry points differ only in element size, shape and stream. */

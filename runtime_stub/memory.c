@@ -192,6 +192,8 @@ allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, 
 		return r;
 	if (!dest || bytes == 0)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pointer or 0 bytes");
+	if ((r = zc_capture_allows("allocating memory")) != CUDA_SUCCESS)
+		return r;
 	if ((r = zc_drv->alloc(ctx->device, kind, bytes + 2 * slack, &p)) != CUDA_SUCCESS)
 		return r;
 	if (!insert((struct allocation){ .base = (uintptr_t)p + slack, .size = bytes, .slack = slack,
@@ -210,6 +212,8 @@ release(uintptr_t base, enum zc_mem_kind kind)
 	CUresult r = zc_initialized();
 
 	if (r != CUDA_SUCCESS)
+		return r;
+	if ((r = zc_capture_allows("freeing memory")) != CUDA_SUCCESS)
 		return r;
 	if (!take(base, kind, false, &a))
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is not an allocation of this kind",

@@ -1,5 +1,6 @@
 /* Streams: created ones, each context's legacy NULL stream, and each thread's per-thread
- * default stream; the legacy stream's implicit ordering; host functions and callbacks. */
+ * default stream; the legacy stream's implicit ordering; the one funnel work is queued
+ * through; host functions and callbacks. */
 #include "api.h"
 
 CUresult
@@ -32,6 +33,7 @@ zc_stream_new(struct zc_context *ctx, enum zc_stream_kind kind, unsigned flags, 
 static void
 end_stream(struct zc_stream *s)
 {
+	zc_capture_stream_gone(s);
 	zc_handle_remove(s);
 	zc_drv->stream_destroy(s->drv);
 	stub_free(s);
@@ -172,6 +174,8 @@ zc_stream_begin(struct zc_stream *s)
 	struct zc_context *ctx = s->ctx;
 	CUresult r = CUDA_SUCCESS;
 
+	if (s->kind == ZC_STREAM_LEGACY && (r = zc_capture_legacy_use(ctx)) != CUDA_SUCCESS)
+		return r;
 	if (!zc_drv->stream_wait_stream || (s->flags & CU_STREAM_NON_BLOCKING))
 		return CUDA_SUCCESS;
 	pthread_mutex_lock(&ctx->lock);
@@ -184,6 +188,37 @@ zc_stream_begin(struct zc_stream *s)
 	}
 	pthread_mutex_unlock(&ctx->lock);
 	return r;
+}
+
+CUresult
+zc_stream_submit(struct zc_stream *s, const struct zc_op *op)
+{
+	CUresult r;
+
+	if (s->capture || (op->kind == ZC_OP_EVENT_WAIT && op->event.event->capture_id))
+		return zc_capture_op(s, op);
+	if ((r = zc_stream_begin(s)) != CUDA_SUCCESS)
+		return r;
+	switch (op->kind) {
+	case ZC_OP_LAUNCH:
+		return zc_drv->launch(s->drv, &op->kernel.launch);
+	case ZC_OP_COPY:
+		return zc_drv->copy(s->drv, &op->copy);
+	case ZC_OP_FILL:
+		return zc_drv->fill(s->drv, &op->fill);
+	case ZC_OP_HOST:
+		return zc_drv->host_func(s->drv, op->host.fn, op->host.arg);
+	case ZC_OP_EVENT_RECORD:
+		r = zc_drv->event_record(op->event.event->drv, s->drv);
+		if (r == CUDA_SUCCESS) {
+			op->event.event->recorded = true;
+			zc_capture_event_clear(op->event.event);
+		}
+		return r;
+	case ZC_OP_EVENT_WAIT:
+		return zc_drv->stream_wait_event(s->drv, op->event.event->drv);
+	}
+	return stub_fail(CUDA_ERROR_INVALID_VALUE, "stream work of kind %d", (int)op->kind);
 }
 
 static CUresult
@@ -242,63 +277,13 @@ query(CUstream handle, bool per_thread)
 	struct zc_stream *s;
 	CUresult r = zc_stream_resolve(handle, per_thread, &s);
 
+	if (r == CUDA_SUCCESS)
+		r = zc_capture_refuse(s, "cuStreamQuery");
 	return r == CUDA_SUCCESS ? zc_drv->stream_query(s->drv) : r;
 }
 
 ZC_EXPORT CUresult cuStreamQuery(CUstream h) { return TRACE(query(h, false), "%p", (void *)h); }
 ZC_EXPORT CUresult cuStreamQuery_ptsz(CUstream h) { return TRACE(query(h, true), "%p", (void *)h); }
-
-/* No stream is ever capturing (cuStreamBeginCapture is not supported yet): what libraries
- * such as cuBLAS ask before they queue work. Only the status is valid when it is not
- * CU_STREAM_CAPTURE_STATUS_ACTIVE; the other answers are cleared all the same. */
-static CUresult
-capture_info(CUstream handle, bool per_thread, int *status, unsigned long long *id, void **graph,
-             const void **deps, const void **edges, size_t *ndeps)
-{
-	struct zc_stream *s;
-	CUresult r = zc_stream_resolve(handle, per_thread, &s);
-
-	if (r == CUDA_SUCCESS && !status)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL capture status");
-	if (r != CUDA_SUCCESS)
-		return r;
-	*status = 0; /* CU_STREAM_CAPTURE_STATUS_NONE */
-	if (id)
-		*id = 0;
-	if (graph)
-		*graph = NULL;
-	if (deps)
-		*deps = NULL;
-	if (edges)
-		*edges = NULL;
-	if (ndeps)
-		*ndeps = 0;
-	return CUDA_SUCCESS;
-}
-
-#define CAPTURE_INFO(name, per_thread, params, ...)                                          \
-	ZC_EXPORT CUresult name params                                                           \
-	{                                                                                        \
-		return TRACE(capture_info(h, per_thread, status, __VA_ARGS__), "%p", (void *)h);     \
-	}
-CAPTURE_INFO(cuStreamIsCapturing, false, (CUstream h, int *status), NULL, NULL, NULL, NULL, NULL)
-CAPTURE_INFO(cuStreamIsCapturing_ptsz, true, (CUstream h, int *status), NULL, NULL, NULL, NULL, NULL)
-CAPTURE_INFO(cuStreamGetCaptureInfo, false, (CUstream h, int *status, unsigned long long *id), id,
-             NULL, NULL, NULL, NULL)
-CAPTURE_INFO(cuStreamGetCaptureInfo_ptsz, true, (CUstream h, int *status, unsigned long long *id),
-             id, NULL, NULL, NULL, NULL)
-CAPTURE_INFO(cuStreamGetCaptureInfo_v2, false, (CUstream h, int *status, unsigned long long *id,
-             void **graph, const void **deps, size_t *ndeps), id, graph, deps, NULL, ndeps)
-CAPTURE_INFO(cuStreamGetCaptureInfo_v2_ptsz, true, (CUstream h, int *status,
-             unsigned long long *id, void **graph, const void **deps, size_t *ndeps), id, graph,
-             deps, NULL, ndeps)
-CAPTURE_INFO(cuStreamGetCaptureInfo_v3, false, (CUstream h, int *status, unsigned long long *id,
-             void **graph, const void **deps, const void **edges, size_t *ndeps), id, graph, deps,
-             edges, ndeps)
-CAPTURE_INFO(cuStreamGetCaptureInfo_v3_ptsz, true, (CUstream h, int *status,
-             unsigned long long *id, void **graph, const void **deps, const void **edges,
-             size_t *ndeps), id, graph, deps, edges, ndeps)
-#undef CAPTURE_INFO
 
 static CUresult
 synchronize(CUstream handle, bool per_thread)
@@ -306,6 +291,8 @@ synchronize(CUstream handle, bool per_thread)
 	struct zc_stream *s;
 	CUresult r = zc_stream_resolve(handle, per_thread, &s);
 
+	if (r == CUDA_SUCCESS)
+		r = zc_capture_refuse(s, "cuStreamSynchronize");
 	return r == CUDA_SUCCESS ? zc_drv->stream_sync(s->drv) : r;
 }
 
@@ -331,11 +318,10 @@ wait_event(CUstream handle, CUevent event, unsigned flags, bool per_thread)
 		return r;
 	if (!zc_handle_is(event, ZC_HANDLE_EVENT))
 		return stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a live event", (void *)event);
-	if (flags & ~1u)  /* CU_EVENT_WAIT_EXTERNAL is the only flag */
+	if (flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags);
-	if ((r = zc_stream_begin(s)) != CUDA_SUCCESS)
-		return r;
-	return zc_drv->stream_wait_event(s->drv, event->drv);
+	struct zc_op op = { .kind = ZC_OP_EVENT_WAIT, .event = { event, flags } };
+	return zc_stream_submit(s, &op);
 }
 
 ZC_EXPORT CUresult
@@ -358,9 +344,8 @@ host_func(CUstream handle, void (*fn)(void *), void *arg, bool per_thread)
 
 	if (r == CUDA_SUCCESS && !fn)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL function");
-	if (r == CUDA_SUCCESS)
-		r = zc_stream_begin(s);
-	return r == CUDA_SUCCESS ? zc_drv->host_func(s->drv, fn, arg) : r;
+	struct zc_op op = { .kind = ZC_OP_HOST, .host = { fn, arg } };
+	return r == CUDA_SUCCESS ? zc_stream_submit(s, &op) : r;
 }
 
 ZC_EXPORT CUresult

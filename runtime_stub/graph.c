@@ -1,0 +1,993 @@
+/* CUDA graphs built node by node, and what programs ask of them: nodes, edges, parameters,
+ * clones, the DOT description. Node parameters are copied when given, as CUDA does: a
+ * kernel node keeps its packed arguments, a child-graph node a copy of its graph. */
+#include <stdio.h>
+#include <string.h>
+
+#include "graph.h"
+
+CUresult
+zc_graph_new(struct zc_graph **out)
+{
+	struct zc_graph *g = stub_alloc(sizeof *g);
+
+	if (!g || !zc_handle_add(g, ZC_HANDLE_GRAPH)) {
+		stub_free(g);
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+	}
+	*out = g;
+	return CUDA_SUCCESS;
+}
+
+static void
+clear_params(struct zc_graph_node *n)
+{
+	if (n->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+		stub_free(n->kernel.params);
+		stub_free(n->kernel.args);
+		n->kernel.params = NULL;
+		n->kernel.args = NULL;
+	} else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH) {
+		zc_graph_free(n->child);
+		n->child = NULL;
+	}
+}
+
+static void
+free_node(struct zc_graph_node *n)
+{
+	zc_handle_remove(n);
+	clear_params(n);
+	stub_free(n->deps);
+	stub_free(n);
+}
+
+void
+zc_graph_free(struct zc_graph *g)
+{
+	if (!g)
+		return;
+	zc_handle_remove(g);
+	for (size_t i = 0; i < g->count; i++)
+		free_node(g->nodes[i]);
+	stub_free(g->nodes);
+	stub_free(g->order);
+	stub_free(g);
+}
+
+bool
+zc_graph_has(const struct zc_graph *g, const struct zc_graph_node *node)
+{
+	return zc_handle_is(node, ZC_HANDLE_GRAPH_NODE) && node->graph == g;
+}
+
+static bool
+depends_on(const struct zc_graph_node *n, const struct zc_graph_node *dep)
+{
+	for (size_t i = 0; i < n->ndeps; i++)
+		if (n->deps[i] == dep)
+			return true;
+	return false;
+}
+
+/* Makes room for one more of `size` bytes in *array of *capacity. */
+static bool
+grow(void **array, size_t *capacity, size_t count, size_t size)
+{
+	if (count < *capacity)
+		return true;
+	size_t more = *capacity ? *capacity * 2 : 8;
+	void *bigger = stub_alloc(more * size);
+
+	if (!bigger)
+		return false;
+	if (count)
+		memcpy(bigger, *array, count * size);
+	stub_free(*array);
+	*array = bigger;
+	*capacity = more;
+	return true;
+}
+
+CUresult
+zc_graph_add(struct zc_graph *g, CUgraphNodeType type, struct zc_graph_node *const *deps,
+             size_t ndeps, struct zc_graph_node **out)
+{
+	struct zc_graph_node *n;
+
+	if (ndeps && !deps)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL dependencies");
+	for (size_t i = 0; i < ndeps; i++) {
+		if (!zc_graph_has(g, deps[i]))
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "dependency %p is not a node of graph %p",
+			                 (void *)deps[i], (void *)g);
+		for (size_t j = 0; j < i; j++)
+			if (deps[j] == deps[i])
+				return stub_fail(CUDA_ERROR_INVALID_VALUE, "dependency %p given twice",
+				                 (void *)deps[i]);
+	}
+	if (!grow((void **)&g->nodes, &g->capacity, g->count, sizeof *g->nodes) ||
+	    !(n = stub_alloc(sizeof *n)))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph node");
+	if (ndeps && !(n->deps = stub_alloc(ndeps * sizeof *n->deps))) {
+		stub_free(n);
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph node");
+	}
+	if (!zc_handle_add(n, ZC_HANDLE_GRAPH_NODE)) {
+		stub_free(n->deps);
+		stub_free(n);
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph node handle");
+	}
+	if (ndeps)
+		memcpy(n->deps, deps, ndeps * sizeof *deps);
+	n->ndeps = ndeps;
+	n->graph = g;
+	n->type = type;
+	n->index = g->count;
+	g->nodes[g->count++] = n;
+	*out = n;
+	return CUDA_SUCCESS;
+}
+
+static void
+remove_node(struct zc_graph_node *n)
+{
+	struct zc_graph *g = n->graph;
+
+	for (size_t i = n->index + 1; i < g->count; i++) {
+		g->nodes[i - 1] = g->nodes[i];
+		g->nodes[i - 1]->index = i - 1;
+	}
+	g->count--;
+	for (size_t i = 0; i < g->count; i++) {
+		struct zc_graph_node *m = g->nodes[i];
+		size_t kept = 0;
+		for (size_t j = 0; j < m->ndeps; j++)
+			if (m->deps[j] != n)
+				m->deps[kept++] = m->deps[j];
+		m->ndeps = kept;
+	}
+	free_node(n);
+}
+
+/* ---- parameters ------------------------------------------------------------ */
+
+static CUresult
+set_kernel(struct zc_graph_node *n, struct zc_function *f, const uint32_t grid[3],
+           const uint32_t block[3], uint32_t shared, const uint8_t *packed, void **params,
+           void **extra)
+{
+	uint8_t *buffer = NULL;
+	void **args = NULL;
+	CUresult r = zc_function_check(f);
+
+	if (r == CUDA_SUCCESS && packed) {
+		if (!(buffer = stub_alloc(f->param_size)))
+			r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel node parameters");
+		else
+			memcpy(buffer, packed, f->param_size);
+	} else if (r == CUDA_SUCCESS) {
+		r = zc_launch_pack(f, params, extra, &buffer);
+	}
+	if (r == CUDA_SUCCESS && !(args = stub_alloc((f->nparams + 1) * sizeof *args)))
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel node parameters");
+	if (r != CUDA_SUCCESS) {
+		stub_free(buffer);
+		return r;
+	}
+	for (uint32_t i = 0; i < f->nparams; i++)
+		args[i] = buffer + f->params[i].offset;
+	clear_params(n);
+	n->kernel = (struct zc_kernel_node){
+		f, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared, buffer, args,
+	};
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+set_kernel_params(struct zc_graph_node *n, const CUDA_KERNEL_NODE_PARAMS *p, bool v2)
+{
+	if (!p)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL kernel node parameters");
+	struct zc_function *f = p->func ? p->func : v2 ? p->kern : NULL;
+	uint32_t grid[3] = {p->gridDimX, p->gridDimY, p->gridDimZ};
+	uint32_t block[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
+
+	for (int i = 0; i < 3; i++)
+		if (!grid[i] || !block[i])
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "kernel node grid or block of 0");
+	return set_kernel(n, f, grid, block, p->sharedMemBytes, NULL, p->kernelParams, p->extra);
+}
+
+static CUresult
+set_memcpy_params(struct zc_graph_node *n, const CUDA_MEMCPY3D *p)
+{
+	struct zc_copy c;
+	bool empty;
+	CUresult r = zc_copy_from_3d(p, &c, &empty);
+
+	if (r == CUDA_SUCCESS && empty)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "a memcpy node of 0 bytes");
+	if (r == CUDA_SUCCESS) {
+		n->memcpy.copy = c;
+		n->memcpy.params = *p;
+	}
+	return r;
+}
+
+static CUresult
+set_memset_params(struct zc_graph_node *n, const CUDA_MEMSET_NODE_PARAMS *p)
+{
+	struct zc_fill f;
+	bool empty;
+	CUresult r = zc_fill_from_params(p, &f, &empty);
+
+	if (r == CUDA_SUCCESS && empty)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "a memset node of 0 elements");
+	if (r == CUDA_SUCCESS) {
+		n->memset.fill = f;
+		n->memset.params = *p;
+	}
+	return r;
+}
+
+static CUresult
+set_host_params(struct zc_graph_node *n, const CUDA_HOST_NODE_PARAMS *p)
+{
+	if (!p || !p->fn)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL host node function");
+	n->host = *p;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+set_child(struct zc_graph_node *n, const struct zc_graph *child)
+{
+	struct zc_graph *copy;
+	CUresult r = zc_graph_copy(child, &copy);
+
+	if (r == CUDA_SUCCESS) {
+		clear_params(n);
+		n->child = copy;
+	}
+	return r;
+}
+
+static CUresult
+set_event(struct zc_graph_node *n, CUevent e)
+{
+	if (!zc_handle_is(e, ZC_HANDLE_EVENT))
+		return stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a live event", (void *)e);
+	n->event = e;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+zc_graph_node_set(struct zc_graph_node *to, const struct zc_graph_node *from)
+{
+	switch (from->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL: {
+		const struct zc_kernel_node *k = &from->kernel;
+		return set_kernel(to, k->function, k->grid, k->block, k->shared, k->params, NULL, NULL);
+	}
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		return set_child(to, from->child);
+	case CU_GRAPH_NODE_TYPE_MEMCPY: to->memcpy = from->memcpy; break;
+	case CU_GRAPH_NODE_TYPE_MEMSET: to->memset = from->memset; break;
+	case CU_GRAPH_NODE_TYPE_HOST: to->host = from->host; break;
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD: to->event = from->event; break;
+	default: break;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* A captured copy reads back as a copy between unified addresses. */
+static CUDA_MEMCPY3D
+copy_params(const struct zc_copy *c)
+{
+	return (CUDA_MEMCPY3D){
+		.srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = (CUdeviceptr)(uintptr_t)c->src,
+		.srcPitch = c->src_pitch, .srcHeight = c->src_height,
+		.dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = (CUdeviceptr)(uintptr_t)c->dst,
+		.dstPitch = c->dst_pitch, .dstHeight = c->dst_height,
+		.WidthInBytes = c->width, .Height = c->height, .Depth = c->depth,
+	};
+}
+
+static const CUgraphNodeType op_node_type[] = {
+	[ZC_OP_LAUNCH] = CU_GRAPH_NODE_TYPE_KERNEL,
+	[ZC_OP_COPY] = CU_GRAPH_NODE_TYPE_MEMCPY,
+	[ZC_OP_FILL] = CU_GRAPH_NODE_TYPE_MEMSET,
+	[ZC_OP_HOST] = CU_GRAPH_NODE_TYPE_HOST,
+	[ZC_OP_EVENT_RECORD] = CU_GRAPH_NODE_TYPE_EVENT_RECORD,
+	[ZC_OP_EVENT_WAIT] = CU_GRAPH_NODE_TYPE_WAIT_EVENT,
+};
+
+CUresult
+zc_graph_add_op(struct zc_graph *g, const struct zc_op *op, struct zc_graph_node *const *deps,
+                size_t ndeps, struct zc_graph_node **out)
+{
+	struct zc_graph_node *n;
+	CUresult r = zc_graph_add(g, op_node_type[op->kind], deps, ndeps, &n);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	switch (op->kind) {
+	case ZC_OP_LAUNCH: {
+		const struct zc_launch *l = &op->kernel.launch;
+		r = set_kernel(n, op->kernel.function, l->grid, l->block, l->dynamic_shared, l->params,
+		               NULL, NULL);
+		break;
+	}
+	case ZC_OP_COPY:
+		n->memcpy.copy = op->copy;
+		n->memcpy.params = copy_params(&op->copy);
+		break;
+	case ZC_OP_FILL:
+		n->memset.fill = op->fill;
+		n->memset.params = (CUDA_MEMSET_NODE_PARAMS){
+			(CUdeviceptr)(uintptr_t)op->fill.dst, op->fill.pitch, op->fill.value,
+			op->fill.elem_size, op->fill.width, op->fill.height,
+		};
+		break;
+	case ZC_OP_HOST:
+		n->host = (CUDA_HOST_NODE_PARAMS){ op->host.fn, op->host.arg };
+		break;
+	case ZC_OP_EVENT_RECORD:
+	case ZC_OP_EVENT_WAIT:
+		n->event = op->event.event;
+		break;
+	}
+	if (r != CUDA_SUCCESS)
+		remove_node(n);
+	else
+		*out = n;
+	return r;
+}
+
+CUresult
+zc_graph_copy(const struct zc_graph *g, struct zc_graph **out)
+{
+	struct zc_graph *copy;
+	struct zc_graph_node *deps_small[16];
+	CUresult r = zc_graph_new(&copy);
+
+	for (size_t i = 0; r == CUDA_SUCCESS && i < g->count; i++) {
+		const struct zc_graph_node *from = g->nodes[i];
+		struct zc_graph_node **deps = deps_small, *n;
+
+		if (from->ndeps > 16 && !(deps = stub_alloc(from->ndeps * sizeof *deps))) {
+			r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph copy");
+			break;
+		}
+		for (size_t j = 0; j < from->ndeps; j++)
+			deps[j] = copy->nodes[from->deps[j]->index];
+		r = zc_graph_add(copy, from->type, deps, from->ndeps, &n);
+		if (deps != deps_small)
+			stub_free(deps);
+		if (r == CUDA_SUCCESS) {
+			n->origin = from;
+			n->disabled = from->disabled;
+			r = zc_graph_node_set(n, from);
+		}
+	}
+	if (r != CUDA_SUCCESS) {
+		zc_graph_free(copy);
+		return r;
+	}
+	*out = copy;
+	return CUDA_SUCCESS;
+}
+
+/* ---- the API ----------------------------------------------------------------- */
+
+static CUresult
+live_graph(CUgraph g)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !zc_handle_is(g, ZC_HANDLE_GRAPH))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a live graph", (void *)g);
+	return r;
+}
+
+static CUresult
+live_node(CUgraphNode n, CUgraphNodeType type)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !zc_handle_is(n, ZC_HANDLE_GRAPH_NODE))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a live graph node", (void *)n);
+	if (r == CUDA_SUCCESS && type != (CUgraphNodeType)-1 && n->type != type)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "node %p is of type %d, not %d", (void *)n,
+		              (int)n->type, (int)type);
+	return r;
+}
+#define ANY_TYPE ((CUgraphNodeType)-1)
+
+ZC_EXPORT CUresult
+cuGraphCreate(CUgraph *phGraph, unsigned int flags)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && (!phGraph || flags))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraph or flags 0x%x", flags);
+	if (r == CUDA_SUCCESS)
+		r = zc_graph_new(phGraph);
+	return TRACE(r, "0x%x -> %p", flags, r == CUDA_SUCCESS ? (void *)*phGraph : NULL);
+}
+
+ZC_EXPORT CUresult
+cuGraphDestroy(CUgraph hGraph)
+{
+	CUresult r = live_graph(hGraph);
+
+	if (r == CUDA_SUCCESS)
+		zc_graph_free(hGraph);
+	return TRACE(r, "%p", (void *)hGraph);
+}
+
+ZC_EXPORT CUresult
+cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
+{
+	CUresult r = live_graph(originalGraph);
+
+	if (r == CUDA_SUCCESS && !phGraphClone)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphClone");
+	if (r == CUDA_SUCCESS)
+		r = zc_graph_copy(originalGraph, phGraphClone);
+	return TRACE(r, "%p", (void *)originalGraph);
+}
+
+ZC_EXPORT CUresult
+cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph)
+{
+	CUresult r = live_graph(hClonedGraph);
+
+	if (r == CUDA_SUCCESS && !phNode)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phNode");
+	for (size_t i = 0; r == CUDA_SUCCESS && i < hClonedGraph->count; i++) {
+		if (hClonedGraph->nodes[i]->origin == hOriginalNode) {
+			*phNode = hClonedGraph->nodes[i];
+			return TRACE(r, "%p, %p", (void *)hOriginalNode, (void *)hClonedGraph);
+		}
+	}
+	if (r == CUDA_SUCCESS)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "node %p has no clone in %p", (void *)hOriginalNode,
+		              (void *)hClonedGraph);
+	return TRACE(r, "%p, %p", (void *)hOriginalNode, (void *)hClonedGraph);
+}
+
+/* A new node of `type` whose parameters `set` fills; removed again when they are refused. */
+#define ADD_NODE(type, set)                                                                  \
+	do {                                                                                     \
+		CUresult r_ = live_graph(hGraph);                                                    \
+		struct zc_graph_node *n_ = NULL;                                                     \
+		if (r_ == CUDA_SUCCESS && !phGraphNode)                                              \
+			r_ = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphNode");                    \
+		if (r_ == CUDA_SUCCESS)                                                              \
+			r_ = zc_graph_add(hGraph, type, dependencies, numDependencies, &n_);             \
+		if (r_ == CUDA_SUCCESS) {                                                            \
+			struct zc_graph_node *n = n_;                                                    \
+			r_ = (set);                                                                      \
+			if (r_ != CUDA_SUCCESS)                                                          \
+				remove_node(n_);                                                             \
+			else                                                                             \
+				*phGraphNode = n_;                                                           \
+		}                                                                                    \
+		return TRACE(r_, "%p, %zu dependencies -> %p", (void *)hGraph, numDependencies,      \
+		             (void *)n_);                                                            \
+	} while (0)
+
+#define NODE_ARGS CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, \
+                  size_t numDependencies
+
+ZC_EXPORT CUresult
+cuGraphAddKernelNode(NODE_ARGS, const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	ADD_NODE(CU_GRAPH_NODE_TYPE_KERNEL, set_kernel_params(n, nodeParams, false));
+}
+
+ZC_EXPORT CUresult
+cuGraphAddKernelNode_v2(NODE_ARGS, const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	ADD_NODE(CU_GRAPH_NODE_TYPE_KERNEL, set_kernel_params(n, nodeParams, true));
+}
+
+ZC_EXPORT CUresult
+cuGraphAddMemcpyNode(NODE_ARGS, const CUDA_MEMCPY3D *copyParams, CUcontext ctx)
+{
+	(void)ctx;
+	ADD_NODE(CU_GRAPH_NODE_TYPE_MEMCPY, set_memcpy_params(n, copyParams));
+}
+
+ZC_EXPORT CUresult
+cuGraphAddMemsetNode(NODE_ARGS, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx)
+{
+	(void)ctx;
+	ADD_NODE(CU_GRAPH_NODE_TYPE_MEMSET, set_memset_params(n, memsetParams));
+}
+
+ZC_EXPORT CUresult
+cuGraphAddHostNode(NODE_ARGS, const CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+	ADD_NODE(CU_GRAPH_NODE_TYPE_HOST, set_host_params(n, nodeParams));
+}
+
+ZC_EXPORT CUresult
+cuGraphAddChildGraphNode(NODE_ARGS, CUgraph childGraph)
+{
+	ADD_NODE(CU_GRAPH_NODE_TYPE_GRAPH,
+	         live_graph(childGraph) == CUDA_SUCCESS ? set_child(n, childGraph)
+	                                                : CUDA_ERROR_INVALID_VALUE);
+}
+
+ZC_EXPORT CUresult
+cuGraphAddEmptyNode(NODE_ARGS)
+{
+	ADD_NODE(CU_GRAPH_NODE_TYPE_EMPTY, ((void)n, CUDA_SUCCESS));
+}
+
+ZC_EXPORT CUresult
+cuGraphAddEventRecordNode(NODE_ARGS, CUevent event)
+{
+	ADD_NODE(CU_GRAPH_NODE_TYPE_EVENT_RECORD, set_event(n, event));
+}
+
+ZC_EXPORT CUresult
+cuGraphAddEventWaitNode(NODE_ARGS, CUevent event)
+{
+	ADD_NODE(CU_GRAPH_NODE_TYPE_WAIT_EVENT, set_event(n, event));
+}
+
+#define NODE_CALL(node, type, what)                                                          \
+	do {                                                                                     \
+		CUresult r_ = live_node(node, type);                                                 \
+		if (r_ == CUDA_SUCCESS)                                                              \
+			r_ = (what);                                                                     \
+		return TRACE(r_, "%p", (void *)(node));                                              \
+	} while (0)
+
+static CUresult
+out_ok(const void *out)
+{
+	return out ? CUDA_SUCCESS : stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL output");
+}
+
+static CUresult
+get_kernel(const struct zc_graph_node *n, CUDA_KERNEL_NODE_PARAMS *p, bool v2)
+{
+	const struct zc_kernel_node *k = &n->kernel;
+
+	if (!p)
+		return out_ok(p);
+	CUDA_KERNEL_NODE_PARAMS got = {
+		k->function, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
+		k->shared, k->args, NULL, k->function, NULL,
+	};
+	memcpy(p, &got, v2 ? sizeof got : offsetof(CUDA_KERNEL_NODE_PARAMS, kern));
+	return CUDA_SUCCESS;
+}
+
+ZC_EXPORT CUresult
+cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_KERNEL, get_kernel(hNode, nodeParams, false));
+}
+
+ZC_EXPORT CUresult
+cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_KERNEL, get_kernel(hNode, nodeParams, true));
+}
+
+ZC_EXPORT CUresult
+cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_KERNEL, set_kernel_params(hNode, nodeParams, false));
+}
+
+ZC_EXPORT CUresult
+cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_KERNEL, set_kernel_params(hNode, nodeParams, true));
+}
+
+ZC_EXPORT CUresult
+cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_MEMCPY,
+	          out_ok(nodeParams) ?: (*nodeParams = hNode->memcpy.params, CUDA_SUCCESS));
+}
+
+ZC_EXPORT CUresult
+cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_MEMCPY, set_memcpy_params(hNode, nodeParams));
+}
+
+ZC_EXPORT CUresult
+cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_MEMSET,
+	          out_ok(nodeParams) ?: (*nodeParams = hNode->memset.params, CUDA_SUCCESS));
+}
+
+ZC_EXPORT CUresult
+cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_MEMSET, set_memset_params(hNode, nodeParams));
+}
+
+ZC_EXPORT CUresult
+cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_HOST,
+	          out_ok(nodeParams) ?: (*nodeParams = hNode->host, CUDA_SUCCESS));
+}
+
+ZC_EXPORT CUresult
+cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_HOST, set_host_params(hNode, nodeParams));
+}
+
+ZC_EXPORT CUresult
+cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_GRAPH,
+	          out_ok(phGraph) ?: (*phGraph = hNode->child, CUDA_SUCCESS));
+}
+
+ZC_EXPORT CUresult
+cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD,
+	          out_ok(event_out) ?: (*event_out = hNode->event, CUDA_SUCCESS));
+}
+
+ZC_EXPORT CUresult
+cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, set_event(hNode, event));
+}
+
+ZC_EXPORT CUresult
+cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT,
+	          out_ok(event_out) ?: (*event_out = hNode->event, CUDA_SUCCESS));
+}
+
+ZC_EXPORT CUresult
+cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, set_event(hNode, event));
+}
+
+ZC_EXPORT CUresult
+cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type)
+{
+	NODE_CALL(hNode, ANY_TYPE, out_ok(type) ?: (*type = hNode->type, CUDA_SUCCESS));
+}
+
+ZC_EXPORT CUresult
+cuGraphDestroyNode(CUgraphNode hNode)
+{
+	NODE_CALL(hNode, ANY_TYPE, (remove_node(hNode), CUDA_SUCCESS));
+}
+
+/* ---- structure --------------------------------------------------------------- */
+
+/* The answer of a call that lists: with a NULL array only the count; else at most *count
+ * entries (CUDA's convention). */
+struct listing {
+	CUgraphNode *array;
+	CUgraphNode *second;     /* the "to" side of an edge list */
+	CUgraphEdgeData *edges;  /* all default: every edge here is a full dependency */
+	size_t room, found;
+};
+
+static void
+list_one(struct listing *l, CUgraphNode node, CUgraphNode to)
+{
+	if (l->array && l->found < l->room) {
+		l->array[l->found] = node;
+		if (l->second)
+			l->second[l->found] = to;
+		if (l->edges)
+			memset(&l->edges[l->found], 0, sizeof *l->edges);
+	}
+	l->found++;
+}
+
+/* Fewer than asked for: the rest of the arrays is cleared, and *count is how many came. */
+static CUresult
+list_done(const struct listing *l, size_t *count)
+{
+	if (!l->array) {
+		*count = l->found;
+		return CUDA_SUCCESS;
+	}
+	for (size_t i = l->found; i < l->room; i++) {
+		l->array[i] = NULL;
+		if (l->second)
+			l->second[i] = NULL;
+	}
+	*count = l->found < l->room ? l->found : l->room;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+get_nodes(CUgraph g, CUgraphNode *nodes, size_t *count, bool roots_only)
+{
+	CUresult r = live_graph(g);
+
+	if (r == CUDA_SUCCESS && !count)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL count");
+	if (r != CUDA_SUCCESS)
+		return r;
+	struct listing l = { nodes, NULL, NULL, *count, 0 };
+	for (size_t i = 0; i < g->count; i++)
+		if (!roots_only || g->nodes[i]->ndeps == 0)
+			list_one(&l, g->nodes[i], NULL);
+	return list_done(&l, count);
+}
+
+ZC_EXPORT CUresult
+cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes)
+{
+	return TRACE(get_nodes(hGraph, nodes, numNodes, false), "%p", (void *)hGraph);
+}
+
+ZC_EXPORT CUresult
+cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes)
+{
+	return TRACE(get_nodes(hGraph, rootNodes, numRootNodes, true), "%p", (void *)hGraph);
+}
+
+static CUresult
+get_edges(CUgraph g, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edges, size_t *count)
+{
+	CUresult r = live_graph(g);
+
+	if (r == CUDA_SUCCESS && (!count || (!from) != (!to)))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL count, or one of from and to");
+	if (r != CUDA_SUCCESS)
+		return r;
+	struct listing l = { from, to, from ? edges : NULL, *count, 0 };
+	for (size_t i = 0; i < g->count; i++)
+		for (size_t j = 0; j < g->nodes[i]->ndeps; j++)
+			list_one(&l, g->nodes[i]->deps[j], g->nodes[i]);
+	return list_done(&l, count);
+}
+
+ZC_EXPORT CUresult
+cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges)
+{
+	return TRACE(get_edges(hGraph, from, to, NULL, numEdges), "%p", (void *)hGraph);
+}
+
+ZC_EXPORT CUresult
+cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData,
+                   size_t *numEdges)
+{
+	return TRACE(get_edges(hGraph, from, to, edgeData, numEdges), "%p", (void *)hGraph);
+}
+
+static CUresult
+node_neighbours(CUgraphNode n, CUgraphNode *out, CUgraphEdgeData *edges, size_t *count,
+                bool dependents)
+{
+	CUresult r = live_node(n, ANY_TYPE);
+
+	if (r == CUDA_SUCCESS && !count)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL count");
+	if (r != CUDA_SUCCESS)
+		return r;
+	struct listing l = { out, NULL, out ? edges : NULL, *count, 0 };
+	if (!dependents) {
+		for (size_t i = 0; i < n->ndeps; i++)
+			list_one(&l, n->deps[i], NULL);
+	} else {
+		for (size_t i = 0; i < n->graph->count; i++)
+			if (depends_on(n->graph->nodes[i], n))
+				list_one(&l, n->graph->nodes[i], NULL);
+	}
+	return list_done(&l, count);
+}
+
+ZC_EXPORT CUresult
+cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies)
+{
+	return TRACE(node_neighbours(hNode, dependencies, NULL, numDependencies, false), "%p",
+	             (void *)hNode);
+}
+
+ZC_EXPORT CUresult
+cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies,
+                              CUgraphEdgeData *edgeData, size_t *numDependencies)
+{
+	return TRACE(node_neighbours(hNode, dependencies, edgeData, numDependencies, false), "%p",
+	             (void *)hNode);
+}
+
+ZC_EXPORT CUresult
+cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes,
+                             size_t *numDependentNodes)
+{
+	return TRACE(node_neighbours(hNode, dependentNodes, NULL, numDependentNodes, true), "%p",
+	             (void *)hNode);
+}
+
+ZC_EXPORT CUresult
+cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes,
+                                CUgraphEdgeData *edgeData, size_t *numDependentNodes)
+{
+	return TRACE(node_neighbours(hNode, dependentNodes, edgeData, numDependentNodes, true), "%p",
+	             (void *)hNode);
+}
+
+/* Only default edges exist here: programmatic ports need programmatic launches. */
+static CUresult
+check_edges(const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edges,
+            size_t n, CUgraph g)
+{
+	static const CUgraphEdgeData none;
+
+	if (n && (!from || !to))
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL from or to");
+	for (size_t i = 0; i < n; i++) {
+		if (!zc_graph_has(g, from[i]) || !zc_graph_has(g, to[i]) || from[i] == to[i])
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "edge %p -> %p is not within graph %p",
+			                 (void *)from[i], (void *)to[i], (void *)g);
+		if (edges && memcmp(&edges[i], &none, sizeof none) != 0)
+			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "edge data other than the default");
+	}
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+add_dependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                 const CUgraphEdgeData *edges, size_t n)
+{
+	CUresult r = live_graph(g);
+
+	if (r == CUDA_SUCCESS)
+		r = check_edges(from, to, edges, n, g);
+	for (size_t i = 0; r == CUDA_SUCCESS && i < n; i++) {
+		struct zc_graph_node *t = to[i];
+		size_t capacity = t->ndeps;
+		if (depends_on(t, from[i]))
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "edge %p -> %p exists", (void *)from[i],
+			                 (void *)t);
+		if (!grow((void **)&t->deps, &capacity, t->ndeps, sizeof *t->deps))
+			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "dependencies");
+		t->deps[t->ndeps++] = from[i];
+	}
+	return r;
+}
+
+static CUresult
+remove_dependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                    const CUgraphEdgeData *edges, size_t n)
+{
+	CUresult r = live_graph(g);
+
+	if (r == CUDA_SUCCESS)
+		r = check_edges(from, to, edges, n, g);
+	for (size_t i = 0; r == CUDA_SUCCESS && i < n; i++)
+		if (!depends_on(to[i], from[i]))
+			r = stub_fail(CUDA_ERROR_INVALID_VALUE, "no edge %p -> %p", (void *)from[i],
+			              (void *)to[i]);
+	for (size_t i = 0; r == CUDA_SUCCESS && i < n; i++) {
+		struct zc_graph_node *t = to[i];
+		size_t kept = 0;
+		for (size_t j = 0; j < t->ndeps; j++)
+			if (t->deps[j] != from[i])
+				t->deps[kept++] = t->deps[j];
+		t->ndeps = kept;
+	}
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                       size_t numDependencies)
+{
+	return TRACE(add_dependencies(hGraph, from, to, NULL, numDependencies), "%p, %zu",
+	             (void *)hGraph, numDependencies);
+}
+
+ZC_EXPORT CUresult
+cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                          const CUgraphEdgeData *edgeData, size_t numDependencies)
+{
+	return TRACE(add_dependencies(hGraph, from, to, edgeData, numDependencies), "%p, %zu",
+	             (void *)hGraph, numDependencies);
+}
+
+ZC_EXPORT CUresult
+cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                          size_t numDependencies)
+{
+	return TRACE(remove_dependencies(hGraph, from, to, NULL, numDependencies), "%p, %zu",
+	             (void *)hGraph, numDependencies);
+}
+
+ZC_EXPORT CUresult
+cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                             const CUgraphEdgeData *edgeData, size_t numDependencies)
+{
+	return TRACE(remove_dependencies(hGraph, from, to, edgeData, numDependencies), "%p, %zu",
+	             (void *)hGraph, numDependencies);
+}
+
+/* ---- DOT --------------------------------------------------------------------- */
+
+static const char *const type_names[] = {
+	[CU_GRAPH_NODE_TYPE_KERNEL] = "KERNEL", [CU_GRAPH_NODE_TYPE_MEMCPY] = "MEMCPY",
+	[CU_GRAPH_NODE_TYPE_MEMSET] = "MEMSET", [CU_GRAPH_NODE_TYPE_HOST] = "HOST",
+	[CU_GRAPH_NODE_TYPE_GRAPH] = "GRAPH", [CU_GRAPH_NODE_TYPE_EMPTY] = "EMPTY",
+	[CU_GRAPH_NODE_TYPE_WAIT_EVENT] = "WAIT_EVENT",
+	[CU_GRAPH_NODE_TYPE_EVENT_RECORD] = "EVENT_RECORD",
+};
+
+static void
+dot_graph(FILE *f, const struct zc_graph *g, const char *prefix)
+{
+	for (size_t i = 0; i < g->count; i++) {
+		const struct zc_graph_node *n = g->nodes[i];
+		fprintf(f, "\t\"%s%zu\" [shape=%s, label=\"%zu %s", prefix, i,
+		        n->type == CU_GRAPH_NODE_TYPE_KERNEL ? "box" : "ellipse", i,
+		        type_names[n->type]);
+		if (n->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+			const struct zc_kernel_node *k = &n->kernel;
+			fprintf(f, "\\n%s\\ngrid (%u,%u,%u) block (%u,%u,%u) shared %u", k->function->name,
+			        k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
+			        k->shared);
+		} else if (n->type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+			fprintf(f, "\\n%zu x %zu x %zu bytes", n->memcpy.copy.width, n->memcpy.copy.height,
+			        n->memcpy.copy.depth);
+		} else if (n->type == CU_GRAPH_NODE_TYPE_MEMSET) {
+			fprintf(f, "\\n%zu x %zu of %u bytes, value 0x%x", n->memset.fill.width,
+			        n->memset.fill.height, n->memset.fill.elem_size, n->memset.fill.value);
+		}
+		fprintf(f, "\"];\n");
+		for (size_t j = 0; j < n->ndeps; j++)
+			fprintf(f, "\t\"%s%zu\" -> \"%s%zu\";\n", prefix, n->deps[j]->index, prefix, i);
+		if (n->type == CU_GRAPH_NODE_TYPE_GRAPH) {
+			char inner[256];
+			snprintf(inner, sizeof inner, "%s%zu.", prefix, i);
+			dot_graph(f, n->child, inner);
+			if (n->child->count)
+				fprintf(f, "\t\"%s%zu\" -> \"%s0\" [style=dashed];\n", prefix, i, inner);
+		}
+	}
+}
+
+static CUresult
+dot_print(CUgraph g, const char *path)
+{
+	CUresult r = live_graph(g);
+	FILE *f;
+
+	if (r == CUDA_SUCCESS && !path)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL path");
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!(f = fopen(path, "w")))
+		return stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "open %s", path);
+	fprintf(f, "digraph zluda_convert_graph {\n");
+	dot_graph(f, g, "");
+	fprintf(f, "}\n");
+	return fclose(f) == 0 ? CUDA_SUCCESS : stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "write %s", path);
+}
+
+ZC_EXPORT CUresult
+cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags)
+{
+	return TRACE(dot_print(hGraph, path), "%p, %s, 0x%x", (void *)hGraph, path ? path : "(null)",
+	             flags);
+}

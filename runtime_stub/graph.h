@@ -1,0 +1,77 @@
+/* CUDA graphs: the objects behind CUgraph, CUgraphNode and CUgraphExec, shared by graph.c
+ * (building and asking), graph_exec.c (instantiating, launching, updating) and capture.c
+ * (graphs built from what a capturing stream is given).
+ *
+ * A graph is its nodes in the order they were made (cuGraphExecUpdate pairs nodes by that
+ * order), each with the nodes it depends on. An executable graph is a deep copy with a run
+ * order that respects every dependency; launching it submits the nodes in that order to
+ * one stream, which keeps every dependency on every driver. */
+#ifndef ZC_GRAPH_H
+#define ZC_GRAPH_H
+
+#include "api.h"
+
+struct zc_kernel_node {
+	struct zc_function *function;
+	uint32_t grid[3], block[3];
+	uint32_t shared;
+	uint8_t *params;  /* packed in the PTX .param layout */
+	void **args;      /* a pointer into params for each argument: what GetParams hands out */
+};
+
+struct zc_graph_node {
+	struct zc_graph *graph;
+	size_t index;  /* in graph->nodes */
+	CUgraphNodeType type;
+	struct zc_graph_node **deps;
+	size_t ndeps;
+	bool disabled;                       /* cuGraphNodeSetEnabled, in an executable graph */
+	unsigned long visit;                 /* the last walk over the graph that reached it */
+	const struct zc_graph_node *origin;  /* in a copy: the node it was made from */
+	union {
+		struct zc_kernel_node kernel;
+		struct {
+			struct zc_copy copy;
+			CUDA_MEMCPY3D params;
+		} memcpy;
+		struct {
+			struct zc_fill fill;
+			CUDA_MEMSET_NODE_PARAMS params;
+		} memset;
+		CUDA_HOST_NODE_PARAMS host;
+		struct zc_graph *child;  /* owned: a copy of the graph it was given */
+		struct zc_event *event;
+	};
+};
+
+struct zc_graph {
+	struct zc_graph_node **nodes;  /* in the order they were made */
+	size_t count, capacity;
+	struct zc_graph_node **order;  /* once instantiated: the run order */
+};
+
+struct zc_graph_exec {
+	struct zc_graph *graph;
+	uint64_t flags;
+};
+
+/* graph.c */
+CUresult zc_graph_new(struct zc_graph **out);
+void zc_graph_free(struct zc_graph *g);
+/* A new node of g after deps (nodes of g); its parameters are the caller's to fill. */
+CUresult zc_graph_add(struct zc_graph *g, CUgraphNodeType type, struct zc_graph_node *const *deps,
+                      size_t ndeps, struct zc_graph_node **out);
+/* A node from a unit of stream work, as a capture records it. */
+CUresult zc_graph_add_op(struct zc_graph *g, const struct zc_op *op,
+                         struct zc_graph_node *const *deps, size_t ndeps,
+                         struct zc_graph_node **out);
+/* A deep copy, each node's origin set to the node copied. */
+CUresult zc_graph_copy(const struct zc_graph *g, struct zc_graph **out);
+/* Copies the parameters of `from` into `to`, a node of the same type. */
+CUresult zc_graph_node_set(struct zc_graph_node *to, const struct zc_graph_node *from);
+bool zc_graph_has(const struct zc_graph *g, const struct zc_graph_node *node);
+
+/* graph_exec.c: submits g's nodes in run order to s, children and all. */
+CUresult zc_graph_run(const struct zc_graph *g, struct zc_stream *s);
+
+#endif

@@ -1,0 +1,465 @@
+/* Executable graphs: instantiated from a graph as a deep copy with a run order, launched by
+ * submitting that order to one stream, updated in place from a graph of the same shape or
+ * node by node. */
+#include <stdio.h>
+#include <string.h>
+
+#include "graph.h"
+
+static unsigned long last_visit;
+
+/* Kahn's order, ties broken by creation order; children ordered too. A cycle is named. */
+static CUresult
+order(struct zc_graph *g)
+{
+	size_t *waiting = stub_alloc((g->count + 1) * sizeof *waiting);
+	struct zc_graph_node **run = stub_alloc((g->count + 1) * sizeof *run);
+	size_t done = 0;
+	CUresult r = CUDA_SUCCESS;
+
+	if (!waiting || !run) {
+		stub_free(waiting);
+		stub_free(run);
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph order");
+	}
+	for (size_t i = 0; i < g->count; i++)
+		waiting[i] = g->nodes[i]->ndeps;
+	for (size_t i = 0; i < g->count; i++)
+		if (!waiting[i])
+			run[done++] = g->nodes[i];
+	/* Each node taken releases the nodes that depend on it. */
+	for (size_t taken = 0; taken < done; taken++)
+		for (size_t i = 0; i < g->count; i++)
+			for (size_t j = 0; j < g->nodes[i]->ndeps; j++)
+				if (g->nodes[i]->deps[j] == run[taken] && --waiting[i] == 0)
+					run[done++] = g->nodes[i];
+	if (done < g->count)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "the graph has a cycle through %zu of its nodes",
+		              g->count - done);
+	for (size_t i = 0; r == CUDA_SUCCESS && i < g->count; i++)
+		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH)
+			r = order(g->nodes[i]->child);
+	stub_free(waiting);
+	if (r != CUDA_SUCCESS) {
+		stub_free(run);
+		return r;
+	}
+	stub_free(g->order);
+	g->order = run;
+	return CUDA_SUCCESS;
+}
+
+CUresult
+zc_graph_run(const struct zc_graph *g, struct zc_stream *s)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (size_t i = 0; r == CUDA_SUCCESS && i < g->count; i++) {
+		const struct zc_graph_node *n = g->order[i];
+		struct zc_op op;
+
+		if (n->disabled)
+			continue;
+		switch (n->type) {
+		case CU_GRAPH_NODE_TYPE_KERNEL:
+			r = zc_launch_packed(n->kernel.function, n->kernel.grid, n->kernel.block,
+			                     n->kernel.shared, n->kernel.params, s);
+			continue;
+		case CU_GRAPH_NODE_TYPE_GRAPH:
+			r = zc_graph_run(n->child, s);
+			continue;
+		case CU_GRAPH_NODE_TYPE_EMPTY:
+			continue;
+		case CU_GRAPH_NODE_TYPE_MEMCPY:
+			op = (struct zc_op){ .kind = ZC_OP_COPY, .copy = n->memcpy.copy };
+			break;
+		case CU_GRAPH_NODE_TYPE_MEMSET:
+			op = (struct zc_op){ .kind = ZC_OP_FILL, .fill = n->memset.fill };
+			break;
+		case CU_GRAPH_NODE_TYPE_HOST:
+			op = (struct zc_op){ .kind = ZC_OP_HOST, .host = { n->host.fn, n->host.userData } };
+			break;
+		case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+			op = (struct zc_op){ .kind = ZC_OP_EVENT_RECORD, .event = { n->event, 0 } };
+			break;
+		case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+			op = (struct zc_op){ .kind = ZC_OP_EVENT_WAIT, .event = { n->event, 0 } };
+			break;
+		default:
+			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "graph nodes of type %d", (int)n->type);
+		}
+		r = zc_stream_submit(s, &op);
+	}
+	return r;
+}
+
+static CUresult
+live_exec(CUgraphExec e)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !zc_handle_is(e, ZC_HANDLE_GRAPH_EXEC))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a live executable graph", (void *)e);
+	return r;
+}
+
+static CUresult
+instantiate(CUgraphExec *out, CUgraph g, uint64_t flags)
+{
+	struct zc_graph_exec *e;
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && (!out || !zc_handle_is(g, ZC_HANDLE_GRAPH)))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphExec or %p not a live graph", (void *)g);
+	if (r == CUDA_SUCCESS && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "graphs launched from the device");
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!(e = stub_alloc(sizeof *e)))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "executable graph");
+	e->flags = flags;
+	r = zc_graph_copy(g, &e->graph);
+	if (r == CUDA_SUCCESS)
+		r = order(e->graph);
+	if (r == CUDA_SUCCESS && !zc_handle_add(e, ZC_HANDLE_GRAPH_EXEC))
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "executable graph handle");
+	if (r != CUDA_SUCCESS) {
+		zc_graph_free(e->graph);
+		stub_free(e);
+		return r;
+	}
+	*out = e;
+	return CUDA_SUCCESS;
+}
+
+ZC_EXPORT CUresult
+cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags)
+{
+	CUresult r = instantiate(phGraphExec, hGraph, flags);
+
+	return TRACE(r, "%p, 0x%llx -> %p", (void *)hGraph, flags,
+	             r == CUDA_SUCCESS ? (void *)*phGraphExec : NULL);
+}
+
+ZC_EXPORT CUresult
+cuGraphInstantiate_v2(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode,
+                      char *logBuffer, size_t bufferSize)
+{
+	CUresult r = instantiate(phGraphExec, hGraph, 0);
+
+	if (phErrorNode)
+		*phErrorNode = NULL;
+	if (logBuffer && bufferSize)
+		snprintf(logBuffer, bufferSize, "%s", r == CUDA_SUCCESS ? "" : zc_error_name(r));
+	return TRACE(r, "%p -> %p", (void *)hGraph, r == CUDA_SUCCESS ? (void *)*phGraphExec : NULL);
+}
+
+static CUresult
+instantiate_with_params(CUgraphExec *phGraphExec, CUgraph hGraph,
+                        CUDA_GRAPH_INSTANTIATE_PARAMS *p)
+{
+	if (!p)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL instantiate parameters");
+	CUresult r = instantiate(phGraphExec, hGraph, p->flags);
+
+	p->hErrNode_out = NULL;
+	p->result_out = r == CUDA_SUCCESS ? CUDA_GRAPH_INSTANTIATE_SUCCESS
+	                : r == CUDA_ERROR_NOT_SUPPORTED ? CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED
+	                : r == CUDA_ERROR_INVALID_VALUE ? CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE
+	                                                : CUDA_GRAPH_INSTANTIATE_ERROR;
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph,
+                             CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
+{
+	return TRACE(instantiate_with_params(phGraphExec, hGraph, instantiateParams), "%p",
+	             (void *)hGraph);
+}
+
+ZC_EXPORT CUresult
+cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgraph hGraph,
+                                  CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
+{
+	return TRACE(instantiate_with_params(phGraphExec, hGraph, instantiateParams), "%p",
+	             (void *)hGraph);
+}
+
+ZC_EXPORT CUresult
+cuGraphExecGetFlags(CUgraphExec hGraphExec, uint64_t *flags)
+{
+	CUresult r = live_exec(hGraphExec);
+
+	if (r == CUDA_SUCCESS && !flags)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL flags");
+	if (r == CUDA_SUCCESS)
+		*flags = hGraphExec->flags;
+	return TRACE(r, "%p", (void *)hGraphExec);
+}
+
+ZC_EXPORT CUresult
+cuGraphExecDestroy(CUgraphExec hGraphExec)
+{
+	CUresult r = live_exec(hGraphExec);
+
+	if (r == CUDA_SUCCESS) {
+		zc_handle_remove(hGraphExec);
+		zc_graph_free(hGraphExec->graph);
+		stub_free(hGraphExec);
+	}
+	return TRACE(r, "%p", (void *)hGraphExec);
+}
+
+/* CUDA 13 refuses a graph launched into a capturing stream (measured on an H200). */
+static CUresult
+launch(CUgraphExec e, CUstream handle, bool per_thread)
+{
+	struct zc_stream *s;
+	CUresult r = live_exec(e);
+
+	if (r == CUDA_SUCCESS)
+		r = zc_stream_resolve(handle, per_thread, &s);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if ((r = zc_capture_refuse(s, "launching a graph into a capturing stream")) != CUDA_SUCCESS)
+		return r;
+	return zc_graph_run(e->graph, s);
+}
+
+ZC_EXPORT CUresult
+cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
+{
+	return TRACE(launch(hGraphExec, hStream, false), "%p, %p", (void *)hGraphExec, (void *)hStream);
+}
+
+ZC_EXPORT CUresult
+cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
+{
+	return TRACE(launch(hGraphExec, hStream, true), "%p, %p", (void *)hGraphExec, (void *)hStream);
+}
+
+/* Nothing to upload: a launch reads the nodes where they are. */
+static CUresult
+upload(CUgraphExec e, CUstream handle, bool per_thread)
+{
+	struct zc_stream *s;
+	CUresult r = live_exec(e);
+
+	return r == CUDA_SUCCESS ? zc_stream_resolve(handle, per_thread, &s) : r;
+}
+
+ZC_EXPORT CUresult
+cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)
+{
+	return TRACE(upload(hGraphExec, hStream, false), "%p, %p", (void *)hGraphExec, (void *)hStream);
+}
+
+ZC_EXPORT CUresult
+cuGraphUpload_ptsz(CUgraphExec hGraphExec, CUstream hStream)
+{
+	return TRACE(upload(hGraphExec, hStream, true), "%p, %p", (void *)hGraphExec, (void *)hStream);
+}
+
+/* ---- updates ------------------------------------------------------------------ */
+
+/* The executable graph's node made from `node` of the graph it was instantiated from. */
+static CUresult
+exec_node(CUgraphExec e, CUgraphNode node, CUgraphNodeType type, struct zc_graph_node **out)
+{
+	CUresult r = live_exec(e);
+
+	if (r == CUDA_SUCCESS && !zc_handle_is(node, ZC_HANDLE_GRAPH_NODE))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a live graph node", (void *)node);
+	for (size_t i = 0; r == CUDA_SUCCESS && i < e->graph->count; i++) {
+		struct zc_graph_node *n = e->graph->nodes[i];
+		if (n->origin == node) {
+			if (type != (CUgraphNodeType)-1 && n->type != type)
+				return stub_fail(CUDA_ERROR_INVALID_VALUE, "node %p is of type %d, not %d",
+				                 (void *)node, (int)n->type, (int)type);
+			*out = n;
+			return CUDA_SUCCESS;
+		}
+	}
+	return r == CUDA_SUCCESS ? stub_fail(CUDA_ERROR_INVALID_VALUE,
+	                                     "node %p is not in the executable graph %p",
+	                                     (void *)node, (void *)e)
+	                         : r;
+}
+
+/* The new parameters are set on a scratch node of the node's graph, checked there as
+ * cuGraph*NodeSetParams checks them, and copied over. */
+#define EXEC_SET(type, setter, ...)                                                          \
+	do {                                                                                     \
+		struct zc_graph_node *n_;                                                            \
+		CUresult r_ = exec_node(hGraphExec, hNode, type, &n_);                               \
+		if (r_ == CUDA_SUCCESS)                                                              \
+			r_ = setter(__VA_ARGS__);                                                        \
+		return TRACE(r_, "%p, %p", (void *)hGraphExec, (void *)hNode);                       \
+	} while (0)
+
+static CUresult
+set_via_scratch(struct zc_graph_node *target, CUresult (*set)(CUgraphNode, const void *),
+                const void *params)
+{
+	struct zc_graph *scratch;
+	struct zc_graph_node *n;
+	CUresult r = zc_graph_new(&scratch);
+
+	if (r == CUDA_SUCCESS)
+		r = zc_graph_add(scratch, target->type, NULL, 0, &n);
+	if (r == CUDA_SUCCESS)
+		r = set(n, params);
+	if (r == CUDA_SUCCESS)
+		r = zc_graph_node_set(target, n);
+	zc_graph_free(scratch);
+	return r;
+}
+
+#define SETTER(name, call, type)                                                             \
+	static CUresult name(CUgraphNode n, const void *p) { return call(n, (const type *)p); }
+SETTER(set_kernel_v1, cuGraphKernelNodeSetParams, CUDA_KERNEL_NODE_PARAMS)
+SETTER(set_kernel_v2, cuGraphKernelNodeSetParams_v2, CUDA_KERNEL_NODE_PARAMS)
+SETTER(set_memcpy, cuGraphMemcpyNodeSetParams, CUDA_MEMCPY3D)
+SETTER(set_memset, cuGraphMemsetNodeSetParams, CUDA_MEMSET_NODE_PARAMS)
+SETTER(set_host, cuGraphHostNodeSetParams, CUDA_HOST_NODE_PARAMS)
+#undef SETTER
+
+ZC_EXPORT CUresult
+cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                               const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	EXEC_SET(CU_GRAPH_NODE_TYPE_KERNEL, set_via_scratch, n_, set_kernel_v1, nodeParams);
+}
+
+ZC_EXPORT CUresult
+cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                  const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	EXEC_SET(CU_GRAPH_NODE_TYPE_KERNEL, set_via_scratch, n_, set_kernel_v2, nodeParams);
+}
+
+ZC_EXPORT CUresult
+cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                               const CUDA_MEMCPY3D *copyParams, CUcontext ctx)
+{
+	(void)ctx;
+	EXEC_SET(CU_GRAPH_NODE_TYPE_MEMCPY, set_via_scratch, n_, set_memcpy, copyParams);
+}
+
+ZC_EXPORT CUresult
+cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                               const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx)
+{
+	(void)ctx;
+	EXEC_SET(CU_GRAPH_NODE_TYPE_MEMSET, set_via_scratch, n_, set_memset, memsetParams);
+}
+
+ZC_EXPORT CUresult
+cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                             const CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+	EXEC_SET(CU_GRAPH_NODE_TYPE_HOST, set_via_scratch, n_, set_host, nodeParams);
+}
+
+static CUresult
+set_exec_event(struct zc_graph_node *n, CUevent event)
+{
+	if (!zc_handle_is(event, ZC_HANDLE_EVENT))
+		return stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a live event", (void *)event);
+	n->event = event;
+	return CUDA_SUCCESS;
+}
+
+ZC_EXPORT CUresult
+cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+	EXEC_SET(CU_GRAPH_NODE_TYPE_EVENT_RECORD, set_exec_event, n_, event);
+}
+
+ZC_EXPORT CUresult
+cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+	EXEC_SET(CU_GRAPH_NODE_TYPE_WAIT_EVENT, set_exec_event, n_, event);
+}
+
+static CUresult
+set_enabled(struct zc_graph_node *n, unsigned enabled)
+{
+	if (n->type != CU_GRAPH_NODE_TYPE_KERNEL && n->type != CU_GRAPH_NODE_TYPE_MEMCPY &&
+	    n->type != CU_GRAPH_NODE_TYPE_MEMSET)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "only kernel, memcpy and memset nodes can be disabled");
+	n->disabled = !enabled;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+get_enabled(const struct zc_graph_node *n, unsigned *enabled)
+{
+	if (!enabled)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL isEnabled");
+	*enabled = !n->disabled;
+	return CUDA_SUCCESS;
+}
+
+ZC_EXPORT CUresult
+cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled)
+{
+	EXEC_SET((CUgraphNodeType)-1, set_enabled, n_, isEnabled);
+}
+
+ZC_EXPORT CUresult
+cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled)
+{
+	EXEC_SET((CUgraphNodeType)-1, get_enabled, n_, isEnabled);
+}
+
+/* The nodes pair by creation order; the update is refused, changing nothing, unless every
+ * pair has the same type and the same dependencies. */
+static CUresult
+update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info)
+{
+	CUresult r = live_exec(e);
+	CUgraphExecUpdateResultInfo result = { CU_GRAPH_EXEC_UPDATE_SUCCESS, NULL, NULL };
+
+	if (r == CUDA_SUCCESS && (!info || !zc_handle_is(g, ZC_HANDLE_GRAPH)))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL resultInfo or %p not a live graph", (void *)g);
+	if (r != CUDA_SUCCESS)
+		return r;
+	struct zc_graph *old = e->graph;
+	if (old->count != g->count)
+		result.result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+	for (size_t i = 0; !result.result && i < g->count; i++) {
+		const struct zc_graph_node *a = old->nodes[i], *b = g->nodes[i];
+		result.errorNode = g->nodes[i];
+		if (a->type != b->type)
+			result.result = CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED;
+		else if (a->ndeps != b->ndeps)
+			result.result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+		last_visit++;
+		for (size_t j = 0; !result.result && j < a->ndeps; j++)
+			a->deps[j]->visit = last_visit;
+		for (size_t j = 0; !result.result && j < b->ndeps; j++)
+			if (old->nodes[b->deps[j]->index]->visit != last_visit)
+				result.result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+	}
+	/* A child graph is taken whole from the new graph. */
+	for (size_t i = 0; !result.result && i < g->count && r == CUDA_SUCCESS; i++)
+		r = zc_graph_node_set(old->nodes[i], g->nodes[i]);
+	if (r == CUDA_SUCCESS && !result.result)
+		r = order(old);
+	if (result.result) {
+		*info = result;
+		return stub_fail(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: result %d",
+		                 (int)result.result);
+	}
+	*info = (CUgraphExecUpdateResultInfo){ CU_GRAPH_EXEC_UPDATE_SUCCESS, NULL, NULL };
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo)
+{
+	return TRACE(update(hGraphExec, hGraph, resultInfo), "%p, %p", (void *)hGraphExec,
+	             (void *)hGraph);
+}
