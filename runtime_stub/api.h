@@ -51,6 +51,7 @@ enum zc_handle_kind {
 	ZC_HANDLE_GRAPH,
 	ZC_HANDLE_GRAPH_NODE,
 	ZC_HANDLE_GRAPH_EXEC,
+	ZC_HANDLE_MEMPOOL,
 };
 bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
 void zc_handle_remove(const void *handle);
@@ -200,6 +201,11 @@ struct zc_event {
 	size_t ncapture_nodes;
 };
 
+/* mempool.c: at a stream, event or context synchronisation, pools above their release
+ * threshold give idle memory back; a pool pointer freed by cuMemFree leaves its pool. */
+void zc_mempool_sync_point(void);
+void zc_mempool_forget(void *ptr);
+
 /* memcpy.c: a copy or fill checked and laid out as the driver takes it, for a graph node;
  * *empty when it moves nothing. */
 CUresult zc_copy_from_3d(const CUDA_MEMCPY3D *p, struct zc_copy *c, bool *empty);
@@ -207,6 +213,10 @@ CUresult zc_fill_from_params(const CUDA_MEMSET_NODE_PARAMS *p, struct zc_fill *f
 
 /* memory.c */
 void zc_memory_release(struct zc_context *ctx);
+/* Device memory of the current context as cuMemAlloc and cuMemFree give and take it, for
+ * the pools. */
+CUresult zc_memory_alloc_device(void **ptr, size_t bytes);
+CUresult zc_memory_free_device(void *ptr);
 /* Whether [ptr, ptr + bytes) lies inside one allocation the stub made. */
 CUresult zc_memory_check(CUdeviceptr ptr, size_t bytes);
 /* A module's variables are device memory the stub did not allocate: known, so copies to

@@ -488,6 +488,8 @@ cuCtxSynchronize_v2(CUcontext ctx)
 		r = zc_capture_context_wait(c);
 	if (r == CUDA_SUCCESS)
 		r = zc_context_sync(c);
+	if (r == CUDA_SUCCESS)
+		zc_mempool_sync_point();
 	return TRACE(r, "%p", (void *)ctx);
 }
 

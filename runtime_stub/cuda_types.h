@@ -199,6 +199,39 @@ typedef struct CUmemLocation {
 	int type; /* CU_MEM_LOCATION_TYPE_* */
 	int id;
 } CUmemLocation;
+enum { CU_MEM_LOCATION_TYPE_DEVICE = 1, CU_MEM_LOCATION_TYPE_HOST = 2 };
+
+/* ---- memory pools ---- */
+typedef struct zc_mempool *CUmemoryPool;
+enum { CU_MEM_ALLOCATION_TYPE_PINNED = 1 };
+typedef struct CUmemPoolProps {
+	int allocType;    /* CU_MEM_ALLOCATION_TYPE_* */
+	int handleTypes;  /* CUmemAllocationHandleType bits */
+	CUmemLocation location;
+	void *win32SecurityAttributes;
+	size_t maxSize;
+	unsigned short usage;
+	unsigned char reserved[54];
+} CUmemPoolProps;
+typedef enum CUmemAccess_flags {
+	CU_MEM_ACCESS_FLAGS_PROT_NONE = 0,
+	CU_MEM_ACCESS_FLAGS_PROT_READ = 1,
+	CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3,
+} CUmemAccess_flags;
+typedef struct CUmemAccessDesc {
+	CUmemLocation location;
+	CUmemAccess_flags flags;
+} CUmemAccessDesc;
+typedef enum CUmemPool_attribute {
+	CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1,
+	CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC = 2,
+	CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3,
+	CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
+	CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5,
+	CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6,
+	CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,
+	CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8,
+} CUmemPool_attribute;
 
 enum {
 	CU_MEM_ATTACH_GLOBAL = 1,

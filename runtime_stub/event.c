@@ -116,6 +116,8 @@ cuEventSynchronize(CUevent hEvent)
 		r = zc_capture_event_refuse(hEvent, "cuEventSynchronize");
 	if (r == CUDA_SUCCESS)
 		r = zc_drv->event_sync(hEvent->drv);
+	if (r == CUDA_SUCCESS)
+		zc_mempool_sync_point();
 	return TRACE(r, "%p", (void *)hEvent);
 }
 

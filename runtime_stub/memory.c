@@ -218,9 +218,22 @@ release(uintptr_t base, enum zc_mem_kind kind)
 	if (!take(base, kind, false, &a))
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is not an allocation of this kind",
 		               (unsigned long long)base);
+	zc_mempool_forget((void *)base);
 	/* Work queued before the free may still use the memory. */
 	zc_context_sync(a.ctx);
 	return zc_drv->free(kind, (void *)(base - a.slack));
+}
+
+CUresult
+zc_memory_alloc_device(void **ptr, size_t bytes)
+{
+	return allocate(ZC_MEM_DEVICE, bytes, 0, ptr, ptr);
+}
+
+CUresult
+zc_memory_free_device(void *ptr)
+{
+	return release((uintptr_t)ptr, ZC_MEM_DEVICE);
 }
 
 ZC_EXPORT CUresult

@@ -293,7 +293,11 @@ synchronize(CUstream handle, bool per_thread)
 
 	if (r == CUDA_SUCCESS)
 		r = zc_capture_refuse(s, "cuStreamSynchronize");
-	return r == CUDA_SUCCESS ? zc_drv->stream_sync(s->drv) : r;
+	if (r == CUDA_SUCCESS)
+		r = zc_drv->stream_sync(s->drv);
+	if (r == CUDA_SUCCESS)
+		zc_mempool_sync_point();
+	return r;
 }
 
 ZC_EXPORT CUresult
