@@ -19,6 +19,7 @@ typedef struct {
 	size_t nunits;
 	const ConvertOptions *o;
 	size_t njobs;
+	size_t work;  /* the jobs with PTX to compile */
 	atomic_size_t next, done;
 	pthread_mutex_t lock;
 	bool progress;
@@ -632,15 +633,16 @@ static void run_job(Jobs *J, size_t job)
 }
 
 /* On a terminal one line that counts up; otherwise, under -v, a line at every twentieth
- * of the jobs, so that a log shows a long conversion moving. */
+ * of the jobs, so that a log shows a long conversion moving. Only jobs with PTX to compile
+ * count: a library's SASS-only fatbins (two thirds of cuFFT's) take no time. */
 static void show_progress(Jobs *J, size_t done)
 {
 	pthread_mutex_lock(&J->lock);
 	if (J->progress)
-		fprintf(stderr, "\r[%zu/%zu] compiling%s", done, J->njobs, done == J->njobs ? "\r\033[K" : "");
-	else if (done * 20 / J->njobs != (done - 1) * 20 / J->njobs)
+		fprintf(stderr, "\r[%zu/%zu] compiling%s", done, J->work, done == J->work ? "\r\033[K" : "");
+	else if (done * 20 / J->work != (done - 1) * 20 / J->work)
 		fprintf(stderr, "%s: compiled %zu of %zu modules and targets (%zu %%)\n", J->o->in, done,
-		        J->njobs, done * 100 / J->njobs);
+		        J->work, done * 100 / J->work);
 	fflush(stderr);
 	pthread_mutex_unlock(&J->lock);
 }
@@ -654,10 +656,12 @@ static void *worker(void *arg)
 
 		if (job >= J->njobs)
 			return NULL;
-		if (!J->units[job / J->o->ntargets].skip_reason)
+		bool skipped = J->units[job / J->o->ntargets].skip_reason != NULL;
+
+		if (!skipped)
 			run_job(J, job);
 		unit_done(J, &J->units[job / J->o->ntargets]);
-		if (J->progress || verbosity >= 2)
+		if (!skipped && (J->progress || verbosity >= 2))
 			show_progress(J, atomic_fetch_add(&J->done, 1) + 1);
 	}
 }
@@ -672,8 +676,11 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 		nthreads = 1;
 	if ((size_t)nthreads > J.njobs)
 		nthreads = J.njobs ? (int)J.njobs : 1;
-	for (size_t i = 0; i < nunits; i++)
+	for (size_t i = 0; i < nunits; i++) {
 		pthread_mutex_init(&units[i].lock, NULL);
+		if (!units[i].skip_reason)
+			J.work += o->ntargets;
+	}
 	for (size_t i = 0; i < nunits; i++)
 		for (size_t m = 0; o->save_temps && m < units[i].nmembers; m++) {
 			char *suffix = format("%zu.ptx", m);
