@@ -3,6 +3,7 @@
  * parallel on host threads, a workgroup's waves interleaved on one so that s_barrier waits
  * for all of them. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 /* Instructions a wave runs before the next wave of its workgroup gets a turn: small enough
  * that a wave spinning on another's store lets it run soon. */
 enum { QUANTUM = 256 };
+/* Workgroups of a cooperative grid, each on a host thread of its own. */
+enum { MAX_COOPERATIVE = 1024 };
 
 static uint64_t executed_total;
 
@@ -189,6 +192,31 @@ static void ran_off_the_end(struct wave *w, const struct insn *in)
 	          "execution ran past the end of the code");
 }
 
+bool zc_emu_pack_arguments(const struct zc_emu_kernel *k, void *const *params,
+                           unsigned char **buffer, size_t *size)
+{
+	unsigned char *b = calloc(1, (size_t)k->kernarg_size + 1);
+	size_t next = 0;
+
+	*size = 0;
+	if (!b)
+		return false;
+	for (uint32_t i = 0; i < k->nargs; i++) {
+		const struct kernel_arg *a = &k->args[i];
+		if (!strncmp(a->kind, "hidden_", 7))
+			continue;
+		if (!params || !params[next] || a->offset + (size_t)a->size > k->kernarg_size) {
+			free(b);
+			return false;
+		}
+		memcpy(b + a->offset, params[next++], a->size);
+		if (a->offset + (size_t)a->size > *size)
+			*size = a->offset + (size_t)a->size;
+	}
+	*buffer = b;
+	return true;
+}
+
 /* The implicit arguments of code object v5, where the metadata lists them. */
 static void fill_implicit(const struct zc_emu_kernel *k, const struct zc_emu_dispatch *d,
                           uint8_t *kernarg, size_t size)
@@ -326,6 +354,9 @@ static void run_workgroup(struct workgroup *wg, struct launch *l)
 				if (wg->waves[i].state == WAVE_BARRIER)
 					wg->waves[i].state = WAVE_RUNNING;
 		}
+		/* A workgroup of a cooperative grid may be spinning for another: let its thread run. */
+		if (l->dispatch->cooperative)
+			sched_yield();
 		if (l->deadline && now() > l->deadline) {
 			snprintf(wg->error, ZC_EMU_ERROR_SIZE,
 			         "%s: workgroup (%u,%u,%u) made no end before the time limit "
@@ -534,7 +565,13 @@ enum zc_emu_status zc_emu_launch(const struct zc_emu_kernel *k, const struct zc_
 
 	uint32_t scratch = k->private_segment_size + (k->dynamic_stack ? d->stack_size : 0);
 	scratch = (scratch + 15) & ~15u;
-	unsigned nthreads = thread_count(groups);
+	if (d->cooperative && groups > MAX_COOPERATIVE) {
+		snprintf(error, ZC_EMU_ERROR_SIZE, "%s: a cooperative grid of %llu workgroups (the "
+		         "emulator runs at most %d at once)", k->name, (unsigned long long)groups,
+		         MAX_COOPERATIVE);
+		return ZC_EMU_INVALID_VALUE;
+	}
+	unsigned nthreads = d->cooperative ? (unsigned)groups : thread_count(groups);
 	struct worker *workers = calloc(nthreads, sizeof *workers);
 	bool ok = workers != NULL;
 	for (unsigned i = 0; ok && i < nthreads; i++)

@@ -9,6 +9,7 @@
 #ifndef ZC_EMULATOR_H
 #define ZC_EMULATOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,7 +64,14 @@ struct zc_emu_dispatch {
 	                              kernel's fixed size (dynamic stacks: recursion, alloca) */
 	const void *kernarg;       /* the explicit arguments, exactly as the kernel lays them out */
 	size_t kernarg_size;
+	bool cooperative;          /* every workgroup at once, each on a thread of its own, as a
+	                              grid that syncs across workgroups needs */
 };
+
+/* The explicit arguments given one pointer each (params[i] to argument i), laid out in a
+ * new buffer as the kernel's metadata places them; false when one is missing. */
+bool zc_emu_pack_arguments(const struct zc_emu_kernel *kernel, void *const *params,
+                           unsigned char **buffer, size_t *size);
 
 /* Runs a grid to its end. Workgroups run in parallel on host threads. */
 enum zc_emu_status zc_emu_launch(const struct zc_emu_kernel *kernel,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "device_launch.h"
+#include "grid_workspace.h"
 #include "lower.h"
 
 void *lower_alloc(size_t size)
@@ -384,6 +385,26 @@ static LLVMValueRef immediate(struct lower *L, const struct ptx_operand *o, enum
 	}
 }
 
+/* The workspace pointer's high or low 32 bits, from the module's weak ZC_GRID_WORKSPACE_SYMBOL
+ * (one for all the members of a link). */
+static LLVMValueRef grid_workspace_half(struct lower *L, bool high)
+{
+	LLVMTypeRef i64 = ll_int(L, 64);
+	LLVMValueRef v = LLVMGetNamedGlobal(L->mod, ZC_GRID_WORKSPACE_SYMBOL);
+
+	if (!v) {
+		v = LLVMAddGlobalInAddressSpace(L->mod, i64, ZC_GRID_WORKSPACE_SYMBOL, L->target->as_global);
+		LLVMSetInitializer(v, LLVMConstInt(i64, 0, 0));
+		LLVMSetLinkage(v, LLVMWeakODRLinkage);
+		LLVMSetAlignment(v, 8);
+	}
+	LLVMValueRef address = LLVMBuildLoad2(L->b, i64, v, "grid_workspace");
+	LLVMSetAlignment(address, 8);
+	if (high)
+		address = LLVMBuildLShr(L->b, address, LLVMConstInt(i64, 32, 0), "");
+	return LLVMBuildTrunc(L->b, address, ll_int(L, 32), "");
+}
+
 /* %tid.x and friends are builtins of the target: __zc_tid_x(). A special register no
  * target implements fails at code generation, naming its builtin. */
 static LLVMValueRef special_register(struct lower *L, const struct ptx_operand *o)
@@ -398,8 +419,11 @@ static LLVMValueRef special_register(struct lower *L, const struct ptx_operand *
 		return reserved;
 	if (!ptx_is_special_register(o->name))
 		return NULL;
-	/* %envregN: what the driver puts there, and it puts nothing; %pmN, %pmN_64: performance
-	 * monitor counters, which no target here exposes: all read as 0 */
+	/* %envreg1 and %envreg2: the grid workspace (backend/grid_workspace.h); the other
+	 * %envregN hold nothing here; %pmN, %pmN_64: performance monitor counters, which no
+	 * target here exposes: all read as 0 */
+	if (!strcmp(o->name, "%envreg1") || !strcmp(o->name, "%envreg2"))
+		return grid_workspace_half(L, o->name[7] == '1');
 	if (!strncmp(o->name, "%envreg", 7) || !strncmp(o->name, "%pm", 3))
 		return LLVMConstInt(ll_int(L, strstr(o->name, "_64") ? 64 : 32), 0, 0);
 	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)

@@ -308,11 +308,15 @@ struct zc_function {
 	uint32_t param_size, nparams;
 	struct zc_param params[];
 };
+/* occupancy.c: how many blocks of f fit on the device at once (what a cooperative launch
+ * may have). */
+int zc_coresident_blocks(const struct zc_function *f, int threads, size_t dynamic);
 /* launch.c: the .param buffer of a launch of f (kernelParams or extra), which the caller
  * frees with stub_free; and a launch of such a buffer, as a graph's kernel node makes it. */
 CUresult zc_launch_pack(struct zc_function *f, void **params, void **extra, uint8_t **buffer);
 CUresult zc_launch_packed(struct zc_function *f, const uint32_t grid[3], const uint32_t block[3],
-                          uint32_t shared, const void *params, struct zc_stream *s);
+                          uint32_t shared, const void *params, bool cooperative,
+                          struct zc_stream *s);
 /* library.c: the kernel of the library whose name has that zc_kernel_handle. */
 CUresult zc_library_kernel(struct zc_library *lib, uint64_t handle, struct zc_function **out);
 /* A live function handle, else CUDA_ERROR_INVALID_HANDLE. */

@@ -69,7 +69,11 @@ struct zc_launch {
 	uint32_t static_shared, dynamic_shared;
 	const void *params;
 	size_t params_size;
+	void *const *args;  /* a pointer into params for each argument, for drivers that pass them so */
 	size_t malloc_heap; /* the context's cudaLimitMallocHeapSize: what device malloc may hold */
+	/* cuLaunchCooperativeKernel: every block runs at once, for grid.sync() (the API layer
+	 * has checked that they fit the device together) */
+	bool cooperative;
 };
 
 struct zc_driver {

@@ -14,6 +14,7 @@
 #include "device_heap.h"
 #include "device_launch.h"
 #include "device_output.h"
+#include "grid_workspace.h"
 #include "find_driver.h"
 #include "hip_api.h"
 
@@ -463,6 +464,30 @@ device_heap(int ordinal, size_t bytes)
 	return p;
 }
 
+/* The grid workspace of each device (backend/grid_workspace.h), made when a code object
+ * first needs it, and kept for the process. */
+static void *
+grid_workspace(int ordinal, size_t bytes)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static void *workspaces[64];
+	struct zc_grid_workspace initial = {.size = (uint32_t)bytes};
+	void *p = NULL;
+
+	if (ordinal < 0 || ordinal >= 64)
+		return NULL;
+	pthread_mutex_lock(&lock);
+	if (!workspaces[ordinal] && hip_alloc(ordinal, ZC_MEM_DEVICE, bytes, &p) == CUDA_SUCCESS) {
+		if (copy_to_device(p, &initial, sizeof initial) == CUDA_SUCCESS)
+			workspaces[ordinal] = p;
+		else
+			hip_free(ZC_MEM_DEVICE, p);
+	}
+	p = workspaces[ordinal];
+	pthread_mutex_unlock(&lock);
+	return p;
+}
+
 /* Sets a code object's 64-bit variable, when it has it, to what make() gives; *set is that
  * (NULL without the variable). */
 static CUresult
@@ -498,6 +523,9 @@ attach_output(struct zc_drv_module *m)
 		r = set_module_pointer(m, ZC_DEVICE_LAUNCHES_SYMBOL, zc_device_launch_queue,
 		                       zc_current_limit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT),
 		                       &m->launches);
+	if (r == CUDA_SUCCESS)
+		r = set_module_pointer(m, ZC_GRID_WORKSPACE_SYMBOL, grid_workspace,
+		                       sizeof(struct zc_grid_workspace), &set);
 	return r;
 }
 
@@ -583,7 +611,9 @@ hip_set_stack_size(int ordinal, size_t bytes)
 
 /* The .param buffer is already in the AMDGPU kernarg layout, so it goes through extra as
  * one block; HIP copies it before returning. Static shared memory is not passed: the code
- * object's kernel descriptor reserves it. */
+ * object's kernel descriptor reserves it. A cooperative launch goes through HIP 6's
+ * hipModuleLaunchCooperativeKernel, which takes the arguments one by one; HIP 5 has none,
+ * and there a grid the API layer found to fit the device runs whole at once anyway. */
 static CUresult
 hip_launch(struct zc_drv_stream *s, const struct zc_launch *l)
 {
@@ -595,6 +625,10 @@ hip_launch(struct zc_drv_stream *s, const struct zc_launch *l)
 	};
 	CUresult r = use_device(s->device);
 
+	if (r == CUDA_SUCCESS && l->cooperative && hip.hipModuleLaunchCooperativeKernel)
+		return CALL(hipModuleLaunchCooperativeKernel, hip_function(l->function), l->grid[0],
+		            l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+		            l->dynamic_shared, s->hip, (void **)l->args);
 	if (r == CUDA_SUCCESS)
 		r = CALL(hipModuleLaunchKernel, hip_function(l->function), l->grid[0], l->grid[1],
 		         l->grid[2], l->block[0], l->block[1], l->block[2], l->dynamic_shared,

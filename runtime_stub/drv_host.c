@@ -427,6 +427,7 @@ host_launch(struct zc_drv_stream *s, const struct zc_launch *l)
 		memcpy(params, l->params, l->params_size);
 	op->u.launch = *l;
 	op->u.launch.params = params;
+	op->u.launch.args = NULL;  /* they point into the caller's buffer */
 	return enqueue(s, op);
 }
 

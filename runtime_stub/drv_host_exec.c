@@ -13,6 +13,7 @@
  * When the warp waits at several, the one with the lowest address goes first: the
  * "minimum PC" rule of SIMT emulators, which runs a branch's body before its join point,
  * where the lanes that skipped it wait for the others. */
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -698,10 +699,14 @@ op_yield(ZcHostThread *t)
 	struct runner *r = runner_of(t);
 	struct fiber *f = fiber_of(t);
 
-	if (++f->spin_points < YIELD_EVERY || r->ready_count == 0)
+	if (++f->spin_points < YIELD_EVERY)
 		return;
 	f->spin_points = 0;
-	run_others(r, f);
+	/* Alone in its block, a spinning fiber waits for another block: let its thread run. */
+	if (r->ready_count == 0)
+		sched_yield();
+	else
+		run_others(r, f);
 }
 
 static void
@@ -1001,6 +1006,28 @@ pool_worker(void *unused)
 	return NULL;
 }
 
+/* A thread for the driver's own work: signals are the program's business, not the
+ * driver's; but a fault must reach on_fault (a blocked one kills the process). */
+static bool
+spawn(pthread_t *thread, void *(*fn)(void *), void *arg, bool detached)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	bool started;
+
+	pthread_attr_init(&attr);
+	if (detached)
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	started = pthread_create(thread, &attr, fn, arg) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return started;
+}
+
 static void
 start_pool(void)
 {
@@ -1011,21 +1038,75 @@ start_pool(void)
 	 * thread that runs the stream runs every block no worker took. */
 	for (int i = 0; i < want; i++) {
 		pthread_t thread;
-		pthread_attr_t attr;
-		sigset_t all, old;
-		pthread_attr_init(&attr);
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		/* Signals are the program's business, not the pool's; but a fault must reach
-		 * on_fault (a blocked one kills the process). */
-		sigfillset(&all);
-		sigdelset(&all, SIGSEGV);
-		sigdelset(&all, SIGBUS);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		if (pthread_create(&thread, &attr, pool_worker, NULL) == 0)
+		if (spawn(&thread, pool_worker, NULL, true))
 			pool.workers++;
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		pthread_attr_destroy(&attr);
 	}
+}
+
+/* A cooperative grid: every block on a thread of its own, all started before any runs, so
+ * that blocks spinning in grid.sync() wait for blocks that run too. */
+struct cooperative {
+	const struct zc_launch *launch;
+	pthread_mutex_t lock;
+	pthread_cond_t go;
+	int state;  /* 0 while threads are made, 1 run, -1 give up */
+};
+
+struct cooperative_block {
+	struct cooperative *grid;
+	uint64_t index;
+	CUresult result;
+	pthread_t thread;
+};
+
+static int
+wait_for_start(struct cooperative *c)
+{
+	pthread_mutex_lock(&c->lock);
+	while (c->state == 0)
+		pthread_cond_wait(&c->go, &c->lock);
+	int state = c->state;
+	pthread_mutex_unlock(&c->lock);
+	return state;
+}
+
+static void *
+cooperative_block(void *arg)
+{
+	struct cooperative_block *b = arg;
+
+	b->result = wait_for_start(b->grid) > 0 ? run_block(b->grid->launch, b->index) : CUDA_SUCCESS;
+	return NULL;
+}
+
+static CUresult
+run_cooperative(const struct zc_launch *l, uint64_t nblocks)
+{
+	struct cooperative c = { l, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	struct cooperative_block *blocks = calloc(nblocks, sizeof *blocks);
+	uint64_t started = 1;
+	CUresult r = CUDA_SUCCESS;
+
+	if (!blocks)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (uint64_t i = 0; i < nblocks; i++)
+		blocks[i] = (struct cooperative_block){ &c, i, CUDA_SUCCESS, 0 };
+	while (started < nblocks && spawn(&blocks[started].thread, cooperative_block, &blocks[started], false))
+		started++;
+	pthread_mutex_lock(&c.lock);
+	c.state = started == nblocks ? 1 : -1;
+	pthread_cond_broadcast(&c.go);
+	pthread_mutex_unlock(&c.lock);
+	if (c.state > 0)
+		blocks[0].result = run_block(l, 0);
+	else
+		r = CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+	for (uint64_t i = 1; i < started; i++)
+		pthread_join(blocks[i].thread, NULL);
+	for (uint64_t i = 0; i < nblocks && r == CUDA_SUCCESS; i++)
+		r = blocks[i].result;
+	free(blocks);
+	return r;
 }
 
 CUresult
@@ -1038,6 +1119,8 @@ zc_host_run_grid(const struct zc_launch *l)
 	};
 	bool shared = g.nblocks > 1;
 
+	if (l->cooperative && shared)
+		return run_cooperative(l, g.nblocks);
 	if (shared) {
 		pthread_once(&pool.once, start_pool);
 		pthread_mutex_lock(&pool.lock);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "device_launch.h"
+#include "grid_workspace.h"
 #include "drv_host.h"
 
 struct zc_drv_module {
@@ -54,6 +55,20 @@ attach_launch_queue(struct zc_drv_module *m, int ordinal)
 	*slot = (uint64_t)(uintptr_t)m->launches;
 }
 
+/* A code object whose kernels sync their grid has ZC_GRID_WORKSPACE_SYMBOL: it gets the
+ * device's workspace. */
+static void
+attach_grid_workspace(struct zc_drv_module *m, int ordinal)
+{
+	static struct zc_grid_workspace workspaces[64];
+	uint64_t *slot = dlsym(m->handle, ZC_GRID_WORKSPACE_SYMBOL);
+
+	if (!slot || ordinal < 0 || ordinal >= 64)
+		return;
+	workspaces[ordinal].size = sizeof workspaces[ordinal];
+	*slot = (uint64_t)(uintptr_t)&workspaces[ordinal];
+}
+
 CUresult
 zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_drv_module **out)
 {
@@ -92,6 +107,7 @@ zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size, struct zc_dr
 	}
 	m->fd = fd;
 	attach_launch_queue(m, ordinal);
+	attach_grid_workspace(m, ordinal);
 	*out = m;
 	return CUDA_SUCCESS;
 }

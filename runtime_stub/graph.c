@@ -179,7 +179,7 @@ set_kernel(struct zc_graph_node *n, struct zc_function *f, const uint32_t grid[3
 		args[i] = buffer + f->params[i].offset;
 	clear_params(n);
 	n->kernel = (struct zc_kernel_node){
-		f, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared, buffer, args,
+		f, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared, buffer, args, false,
 	};
 	return CUDA_SUCCESS;
 }
@@ -268,7 +268,9 @@ zc_graph_node_set(struct zc_graph_node *to, const struct zc_graph_node *from)
 	switch (from->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL: {
 		const struct zc_kernel_node *k = &from->kernel;
-		return set_kernel(to, k->function, k->grid, k->block, k->shared, k->params, NULL, NULL);
+		CUresult r = set_kernel(to, k->function, k->grid, k->block, k->shared, k->params, NULL, NULL);
+		to->kernel.cooperative = k->cooperative;
+		return r;
 	}
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		return set_child(to, from->child);
@@ -318,6 +320,7 @@ zc_graph_add_op(struct zc_graph *g, const struct zc_op *op, struct zc_graph_node
 		const struct zc_launch *l = &op->kernel.launch;
 		r = set_kernel(n, op->kernel.function, l->grid, l->block, l->dynamic_shared, l->params,
 		               NULL, NULL);
+		n->kernel.cooperative = l->cooperative;
 		break;
 	}
 	case ZC_OP_COPY:

@@ -17,6 +17,7 @@ struct zc_kernel_node {
 	uint32_t shared;
 	uint8_t *params;  /* packed in the PTX .param layout */
 	void **args;      /* a pointer into params for each argument: what GetParams hands out */
+	bool cooperative; /* captured from a cooperative launch */
 };
 
 struct zc_graph_node {

@@ -63,7 +63,7 @@ zc_graph_run(const struct zc_graph *g, struct zc_stream *s)
 		switch (n->type) {
 		case CU_GRAPH_NODE_TYPE_KERNEL:
 			r = zc_launch_packed(n->kernel.function, n->kernel.grid, n->kernel.block,
-			                     n->kernel.shared, n->kernel.params, s);
+			                     n->kernel.shared, n->kernel.params, n->kernel.cooperative, s);
 			continue;
 		case CU_GRAPH_NODE_TYPE_GRAPH:
 			r = zc_graph_run(n->child, s);

@@ -138,7 +138,12 @@ enum { HIP_CONSTANTS(ZC_HIP_ENUMERATOR) };
 	X(hipGetDeviceProperties, (hipDeviceProp_t * properties, int device))
 #define HIP_OPTIONAL_FUNCTIONS_6(X)                                                        \
 	X(hipGetDevicePropertiesR0600, (hipDeviceProp_tR0600 * properties, int device))        \
-	X(hipDeviceSetLimit, (zc_hip_limit limit, size_t value))
+	X(hipDeviceSetLimit, (zc_hip_limit limit, size_t value))                               \
+	X(hipModuleLaunchCooperativeKernel, (hipFunction_t function, unsigned grid_x,           \
+	                                     unsigned grid_y, unsigned grid_z, unsigned block_x,  \
+	                                     unsigned block_y, unsigned block_z,                  \
+	                                     unsigned shared_bytes, hipStream_t stream,           \
+	                                     void **params))
 #define ZC_HIP_LIMIT_STACK_SIZE 0
 
 #endif

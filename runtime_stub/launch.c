@@ -13,6 +13,7 @@ struct launch_request {
 	void **params;
 	void **extra;
 	bool per_thread;
+	bool cooperative;
 };
 
 /* The .param buffer from kernelParams (a pointer to each argument) or from extra's
@@ -77,6 +78,20 @@ check_shape(const struct launch_request *q, const struct zc_device_info *info)
 	return CUDA_SUCCESS;
 }
 
+/* A cooperative grid runs all at once: no more blocks than fit the device together. */
+static CUresult
+check_coresident(const struct launch_request *q)
+{
+	uint64_t blocks = (uint64_t)q->grid[0] * q->grid[1] * q->grid[2];
+	int fit = zc_coresident_blocks(q->f, (int)(q->block[0] * q->block[1] * q->block[2]), q->shared);
+
+	if (blocks > (uint64_t)fit)
+		return stub_fail(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+		                 "%s: a cooperative grid of %llu blocks; %d fit the device at once",
+		                 q->f->name, (unsigned long long)blocks, fit);
+	return CUDA_SUCCESS;
+}
+
 /* Queues the launch; *used is the stream it went on. */
 static CUresult
 queue_launch(const struct launch_request *q, struct zc_stream **used)
@@ -85,6 +100,7 @@ queue_launch(const struct launch_request *q, struct zc_stream **used)
 	struct zc_device *dev;
 	uint8_t small[256];
 	uint8_t *buffer = small;
+	void *args_small[32], **args = args_small;
 	CUresult r = zc_function_check(q->f);
 
 	if (r == CUDA_SUCCESS && q->f->left_out)
@@ -107,6 +123,13 @@ queue_launch(const struct launch_request *q, struct zc_stream **used)
 		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "parameters");
 	if (r == CUDA_SUCCESS)
 		r = pack(q, buffer);
+	if (r == CUDA_SUCCESS && q->cooperative)
+		r = check_coresident(q);
+	if (r == CUDA_SUCCESS && q->f->nparams > 32 &&
+	    !(args = stub_alloc(q->f->nparams * sizeof *args)))
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "parameters");
+	for (uint32_t i = 0; r == CUDA_SUCCESS && i < q->f->nparams; i++)
+		args[i] = buffer + q->f->params[i].offset;
 	if (r == CUDA_SUCCESS) {
 		struct zc_op op = { .kind = ZC_OP_LAUNCH, .kernel.function = q->f };
 		op.kernel.launch = (struct zc_launch){
@@ -118,10 +141,14 @@ queue_launch(const struct launch_request *q, struct zc_stream **used)
 			.dynamic_shared = q->shared,
 			.params = buffer,
 			.params_size = q->f->param_size,
+			.args = args,
 			.malloc_heap = s->ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE],
+			.cooperative = q->cooperative,
 		};
 		r = zc_stream_submit(s, &op);
 	}
+	if (args != args_small)
+		stub_free(args);
 	if (buffer != small)
 		stub_free(buffer);
 	*used = s;
@@ -137,7 +164,7 @@ launch_and_wait(const struct zc_device_launcher *g)
 	                 &size, CU_LAUNCH_PARAM_END};
 	struct launch_request q = {
 		g->function, {g->grid[0], g->grid[1], g->grid[2]}, {g->block[0], g->block[1], g->block[2]},
-		g->shared, g->stream, g->params, g->buffer ? extra : g->extra, g->per_thread,
+		g->shared, g->stream, g->params, g->buffer ? extra : g->extra, g->per_thread, false,
 	};
 	struct zc_stream *s = NULL;
 	CUresult r = queue_launch(&q, &s);
@@ -182,7 +209,7 @@ zc_launch_pack(struct zc_function *f, void **params, void **extra, uint8_t **buf
 
 CUresult
 zc_launch_packed(struct zc_function *f, const uint32_t grid[3], const uint32_t block[3],
-                 uint32_t shared, const void *params, struct zc_stream *s)
+                 uint32_t shared, const void *params, bool cooperative, struct zc_stream *s)
 {
 	size_t size = f->param_size;
 	void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)params, CU_LAUNCH_PARAM_BUFFER_SIZE,
@@ -190,7 +217,7 @@ zc_launch_packed(struct zc_function *f, const uint32_t grid[3], const uint32_t b
 
 	return launch(&(struct launch_request){
 		f, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared, s, NULL, extra,
-		false });
+		false, cooperative });
 }
 
 #define LAUNCH_ARGS                                                                           \
@@ -202,7 +229,7 @@ zc_launch_packed(struct zc_function *f, const uint32_t grid[3], const uint32_t b
 	(struct launch_request)                                                                   \
 	{                                                                                         \
 		f, { gridDimX, gridDimY, gridDimZ }, { blockDimX, blockDimY, blockDimZ },             \
-		    sharedMemBytes, hStream, kernelParams, extra, per_thread                          \
+		    sharedMemBytes, hStream, kernelParams, extra, per_thread, false                   \
 	}
 
 ZC_EXPORT CUresult
@@ -221,11 +248,41 @@ cuLaunchKernel_ptsz(LAUNCH_ARGS)
 	             (void *)hStream);
 }
 
+#define COOPERATIVE_ARGS                                                                      \
+	CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,        \
+	    unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,               \
+	    unsigned int sharedMemBytes, CUstream hStream, void **kernelParams
+
+#define COOPERATIVE_REQUEST(per_thread)                                                       \
+	(struct launch_request)                                                                   \
+	{                                                                                         \
+		f, { gridDimX, gridDimY, gridDimZ }, { blockDimX, blockDimY, blockDimZ },             \
+		    sharedMemBytes, hStream, kernelParams, NULL, per_thread, true                     \
+	}
+
+ZC_EXPORT CUresult
+cuLaunchCooperativeKernel(COOPERATIVE_ARGS)
+{
+	return TRACE(launch(&COOPERATIVE_REQUEST(false)), "%p, (%u,%u,%u), (%u,%u,%u), %u, %p",
+	             (void *)f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+	             sharedMemBytes, (void *)hStream);
+}
+
+ZC_EXPORT CUresult
+cuLaunchCooperativeKernel_ptsz(COOPERATIVE_ARGS)
+{
+	return TRACE(launch(&COOPERATIVE_REQUEST(true)), "%p, (%u,%u,%u), (%u,%u,%u), %u, %p",
+	             (void *)f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+	             sharedMemBytes, (void *)hStream);
+}
+
 /* Attributes that change nothing here are accepted; clusters other than one block are
  * not offered. */
 static CUresult
 launch_ex(const CUlaunchConfig *c, CUfunction f, void **params, void **extra, bool per_thread)
 {
+	bool cooperative = false;
+
 	if (!c)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL config");
 	for (unsigned i = 0; i < c->numAttrs; i++) {
@@ -233,6 +290,8 @@ launch_ex(const CUlaunchConfig *c, CUfunction f, void **params, void **extra, bo
 		if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
 		    a->value.dim[0] * a->value.dim[1] * a->value.dim[2] > 1)
 			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "thread block clusters");
+		if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+			cooperative = a->value.cooperative != 0;
 		if (a->id == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW &&
 		    a->value.accessPolicyWindow.num_bytes > ZC_MAX_ACCESS_POLICY_WINDOW)
 			return stub_fail(CUDA_ERROR_INVALID_VALUE, "access policy window of %zu bytes",
@@ -240,7 +299,7 @@ launch_ex(const CUlaunchConfig *c, CUfunction f, void **params, void **extra, bo
 	}
 	return launch(&(struct launch_request){
 		f, { c->gridDimX, c->gridDimY, c->gridDimZ }, { c->blockDimX, c->blockDimY, c->blockDimZ },
-		c->sharedMemBytes, c->hStream, params, extra, per_thread });
+		c->sharedMemBytes, c->hStream, params, extra, per_thread, cooperative });
 }
 
 ZC_EXPORT CUresult

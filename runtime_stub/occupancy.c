@@ -57,6 +57,16 @@ check_flags(unsigned flags)
 	return CUDA_SUCCESS;
 }
 
+int
+zc_coresident_blocks(const struct zc_function *f, int threads, size_t dynamic)
+{
+	const struct zc_device_info *info;
+
+	if (device_of((CUfunction)f, &info) != CUDA_SUCCESS)
+		return 0;
+	return blocks_per_sm(info, f, threads, dynamic) * info->sm_count;
+}
+
 static CUresult
 max_active_blocks(int *blocks, CUfunction f, int threads, size_t dynamic, unsigned flags)
 {

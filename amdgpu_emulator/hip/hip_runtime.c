@@ -974,42 +974,22 @@ hipModuleGetGlobal(hipDeviceptr_t *address, size_t *bytes, hipModule_t module, c
 
 /* --- launches --- */
 
-EXPORT hipError_t
-hipModuleLaunchKernel(hipFunction_t function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
-                      unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,
-                      hipStream_t stream, void **params, void **extra)
+/* A launch with the arguments as one buffer in the kernel's layout. */
+static hipError_t
+launch(hipFunction_t function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+       unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,
+       const unsigned char *buffer, size_t size, bool cooperative)
 {
 	char error[ZC_EMU_ERROR_SIZE];
-	const unsigned char *buffer = NULL;
-	size_t size = 0;
 	enum zc_emu_status status;
 	char *hex;
 
-	ENTER();
-	if (!function)
-		return hipErrorInvalidHandle;
-	if (params) {
-		/* The emulator knows each kernel's kernarg size but not where each argument lies
-		 * in it, so the pointers in params cannot be laid out. */
-		fprintf(stderr, "zc-emu-hip: hipModuleLaunchKernel %s: arguments through kernelParams "
-		        "are not supported; pass them as one buffer through extra\n", function->name);
-		return hipErrorInvalidValue;
-	}
-	for (size_t i = 0; extra && extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
-		if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER)
-			buffer = extra[i + 1];
-		else if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
-			size = *(const size_t *)extra[i + 1];
-		else
-			return hipErrorInvalidValue;
-	}
-	if (size && !buffer)
-		return hipErrorInvalidValue;
 	if ((hex = malloc(2 * size + 1))) {
 		hex[0] = '\0';
 		for (size_t i = 0; i < size; i++)
 			snprintf(hex + 2 * i, 3, "%02x", buffer[i]);
-		log_line("hipModuleLaunchKernel %s grid %u %u %u block %u %u %u shared %u args %s",
+		log_line("%s %s grid %u %u %u block %u %u %u shared %u args %s",
+		         cooperative ? "hipModuleLaunchCooperativeKernel" : "hipModuleLaunchKernel",
 		         function->name, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes,
 		         hex);
 		free(hex);
@@ -1022,6 +1002,7 @@ hipModuleLaunchKernel(hipFunction_t function, unsigned grid_x, unsigned grid_y, 
 		.stack_size = stack_size > UINT32_MAX ? UINT32_MAX : (uint32_t)stack_size,
 		.kernarg = buffer,
 		.kernarg_size = size,
+		.cooperative = cooperative,
 	};
 	struct timespec start, end;
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -1039,4 +1020,60 @@ hipModuleLaunchKernel(hipFunction_t function, unsigned grid_x, unsigned grid_y, 
 	atomic_store(&rt.broken, status == ZC_EMU_MEMORY_FAULT ? hipErrorIllegalAddress
 	                                                      : hipErrorLaunchFailure);
 	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipModuleLaunchKernel(hipFunction_t function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+                      unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,
+                      hipStream_t stream, void **params, void **extra)
+{
+	const unsigned char *buffer = NULL;
+	size_t size = 0;
+
+	ENTER();
+	if (!function)
+		return hipErrorInvalidHandle;
+	if (params) {
+		/* The stub passes one buffer; the pointers in params are laid out only by
+		 * hipModuleLaunchCooperativeKernel, which has no other way. */
+		fprintf(stderr, "zc-emu-hip: hipModuleLaunchKernel %s: arguments through kernelParams "
+		        "are not supported; pass them as one buffer through extra\n", function->name);
+		return hipErrorInvalidValue;
+	}
+	for (size_t i = 0; extra && extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
+		if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER)
+			buffer = extra[i + 1];
+		else if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
+			size = *(const size_t *)extra[i + 1];
+		else
+			return hipErrorInvalidValue;
+	}
+	if (size && !buffer)
+		return hipErrorInvalidValue;
+	(void)stream;
+	return launch(function, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes,
+	              buffer, size, false);
+}
+
+/* Every workgroup at once (HIP 6); the arguments, one pointer each, are laid out by the
+ * metadata's offsets and sizes of the explicit arguments. */
+EXPORT hipError_t
+hipModuleLaunchCooperativeKernel(hipFunction_t function, unsigned grid_x, unsigned grid_y,
+                                 unsigned grid_z, unsigned block_x, unsigned block_y,
+                                 unsigned block_z, unsigned shared_bytes, hipStream_t stream,
+                                 void **params)
+{
+	ENTER();
+	if (!function)
+		return hipErrorInvalidHandle;
+	unsigned char *buffer;
+	size_t size;
+
+	if (!zc_emu_pack_arguments(function->kernel, params, &buffer, &size))
+		return hipErrorInvalidValue;
+	(void)stream;
+	hipError_t e = launch(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+	                      shared_bytes, buffer, size, true);
+	free(buffer);
+	return e;
 }
