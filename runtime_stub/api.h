@@ -93,6 +93,7 @@ struct zc_context {
 	struct zc_stream *legacy;
 	struct zc_cls_entry *cls;
 	size_t limits[CU_LIMIT_COUNT];
+	uint64_t peers;          /* the devices peer access reaches (peer.c), a bit each */
 };
 
 CUresult zc_context_new(CUdevice device, unsigned flags, bool primary, struct zc_context **out);
@@ -210,6 +211,9 @@ void zc_mempool_forget(void *ptr);
  * *empty when it moves nothing. */
 CUresult zc_copy_from_3d(const CUDA_MEMCPY3D *p, struct zc_copy *c, bool *empty);
 CUresult zc_fill_from_params(const CUDA_MEMSET_NODE_PARAMS *p, struct zc_fill *f, bool *empty);
+/* A copy between two device allocations, queued on a stream as cuMemcpyDtoDAsync does. */
+CUresult zc_copy_device(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream,
+                        bool per_thread, bool sync);
 
 /* memory.c */
 void zc_memory_release(struct zc_context *ctx);

@@ -89,6 +89,12 @@ struct zc_driver {
 	CUresult (*host_register)(int ordinal, void *ptr, size_t bytes);
 	CUresult (*host_unregister)(void *ptr);
 
+	/* Whether work of device `ordinal` can reach memory of device `peer`, and giving it
+	 * that reach and taking it back (the API layer keeps which are on). */
+	CUresult (*peer_can_access)(int ordinal, int peer, int *can);
+	CUresult (*peer_enable)(int ordinal, int peer);
+	CUresult (*peer_disable)(int ordinal, int peer);
+
 	CUresult (*stream_create)(int ordinal, enum zc_stream_kind kind, unsigned flags,
 	                          int priority, struct zc_drv_stream **stream);
 	/* Returns at once; work already queued still runs. */

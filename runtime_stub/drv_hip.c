@@ -636,10 +636,35 @@ hip_launch(struct zc_drv_stream *s, const struct zc_launch *l)
 	return r;
 }
 
+static CUresult
+hip_peer_can_access(int ordinal, int peer, int *can)
+{
+	return CALL(hipDeviceCanAccessPeer, can, ordinal, peer);
+}
+
+static CUresult
+hip_peer_enable(int ordinal, int peer)
+{
+	CUresult r = use_device(ordinal);
+
+	return r == CUDA_SUCCESS ? CALL(hipDeviceEnablePeerAccess, peer, 0) : r;
+}
+
+static CUresult
+hip_peer_disable(int ordinal, int peer)
+{
+	CUresult r = use_device(ordinal);
+
+	return r == CUDA_SUCCESS ? CALL(hipDeviceDisablePeerAccess, peer) : r;
+}
+
 const struct zc_driver zc_hip_driver = {
 	.name = "hip",
 	.init = hip_init,
 	.device_info = hip_device_info,
+	.peer_can_access = hip_peer_can_access,
+	.peer_enable = hip_peer_enable,
+	.peer_disable = hip_peer_disable,
 	.mem_info = hip_mem_info,
 	.alloc = hip_alloc,
 	.free = hip_free,

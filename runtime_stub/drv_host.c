@@ -4,6 +4,7 @@
  * run in drv_host_exec.c; the first launch that fails makes every later synchronisation
  * fail with its error, as CUDA's sticky errors do. */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -226,10 +227,23 @@ new_op(enum op_kind kind)
 	return op;
 }
 
+/* One device, or ZLUDA_CONVERT_HOST_DEVICES of them (up to 16), so that code written for
+ * several GPUs runs here too. They share the CPU and its memory. */
+enum { MAX_HOST_DEVICES = 16 };
+
 static CUresult
 host_init(int *device_count)
 {
-	*device_count = 1;
+	const char *wanted = getenv("ZLUDA_CONVERT_HOST_DEVICES");
+	char *end;
+	long n = wanted && *wanted ? strtol(wanted, &end, 10) : 1;
+
+	if (wanted && *wanted && (*end || n < 1 || n > MAX_HOST_DEVICES)) {
+		fprintf(stderr, "zluda-convert: ZLUDA_CONVERT_HOST_DEVICES=%s: not a number of devices "
+		        "from 1 to %d; the CPU driver offers 1\n", wanted, MAX_HOST_DEVICES);
+		n = 1;
+	}
+	*device_count = (int)n;
 	return CUDA_SUCCESS;
 }
 
@@ -255,6 +269,7 @@ host_device_info(int ordinal, struct zc_device_info *i)
 		.shared_per_block = 48 << 10, .shared_per_block_optin = 99 << 10,
 		.shared_per_sm = 100 << 10,
 		.const_mem = 64 << 10, .regs_per_block = 65536, .regs_per_sm = 65536,
+		.pci_bus = ordinal,
 		.integrated = 1,
 	};
 	memcpy(i->uuid, uuid, 15);
@@ -286,6 +301,22 @@ static CUresult
 host_unregister(void *ptr)
 {
 	(void)ptr;
+	return CUDA_SUCCESS;
+}
+
+/* The devices share the host's memory: each reaches all of it. */
+static CUresult
+host_peer_can_access(int ordinal, int peer, int *can)
+{
+	(void)ordinal, (void)peer;
+	*can = 1;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_peer_switch(int ordinal, int peer)
+{
+	(void)ordinal, (void)peer;
 	return CUDA_SUCCESS;
 }
 
@@ -522,6 +553,9 @@ host_event_elapsed(float *ms, struct zc_drv_event *start, struct zc_drv_event *e
 const struct zc_driver zc_host_driver = {
 	.name = "host",
 	.init = host_init,
+	.peer_can_access = host_peer_can_access,
+	.peer_enable = host_peer_switch,
+	.peer_disable = host_peer_switch,
 	.device_info = host_device_info,
 	.mem_info = host_mem_info,
 	.alloc = host_alloc,

@@ -98,6 +98,9 @@ enum { HIP_CONSTANTS(ZC_HIP_ENUMERATOR) };
 	X(hipHostUnregister, (void *ptr))                                                      \
 	X(hipHostFree, (void *ptr))                                                            \
 	X(hipMallocManaged, (void **ptr, size_t bytes, unsigned flags))                        \
+	X(hipDeviceCanAccessPeer, (int *can, int device, int peer))                            \
+	X(hipDeviceEnablePeerAccess, (int peer, unsigned flags))                               \
+	X(hipDeviceDisablePeerAccess, (int peer))                                              \
 	X(hipStreamCreateWithPriority, (hipStream_t * stream, unsigned flags, int priority))   \
 	X(hipStreamDestroy, (hipStream_t stream))                                              \
 	X(hipStreamQuery, (hipStream_t stream))                                                \

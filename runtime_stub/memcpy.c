@@ -58,6 +58,13 @@ copy_1d(uintptr_t dst, uintptr_t src, size_t bytes, unsigned checks, CUstream ha
 	return submit_copy(handle, per_thread, sync, &c);
 }
 
+CUresult
+zc_copy_device(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream, bool per_thread,
+               bool sync)
+{
+	return copy_1d(dst, src, bytes, CHECK_DST | CHECK_SRC, stream, per_thread, sync);
+}
+
 #define ARGS3 "0x%llx, 0x%llx, %zu"
 #define V3(d, s, n) (unsigned long long)(uintptr_t)(d), (unsigned long long)(uintptr_t)(s), (n)
 

@@ -1,4 +1,4 @@
-/* libzc-emu-hip.so: a HIP runtime whose one device is the AMDGPU emulator (emulator.h),
+/* libzc-emu-hip.so: a HIP runtime whose devices are the AMDGPU emulator (emulator.h),
  * so that the runtime stub's unmodified HIP driver (runtime_stub/drv_hip.c) runs the AMD
  * code of converted programs where there is no AMD GPU. It exports what
  * runtime_stub/hip_api.h lists, with its prototypes, so that a signature the stub does not
@@ -6,7 +6,9 @@
  *
  * - The device is the processor named by ZC_EMU_PROCESSOR (default gfx1100; a feature
  *   suffix such as ":xnack-" goes into gcnArchName as given) and reports the figures of a
- *   real card of that processor (devices.c).
+ *   real card of that processor (devices.c). ZC_EMU_DEVICES=N gives N such cards (up to 8),
+ *   which HIP_VISIBLE_DEVICES shows as HIP does; they share the host's memory, so each
+ *   reaches every other's once peer access is on.
  * - Memory is host memory, 256-byte aligned and registered with the emulator, so that
  *   emulated code may address it and nothing else.
  * - Everything runs at the call: a stream operation has completed when it returns, so
@@ -58,6 +60,8 @@ enum {
 	hipErrorNotFound = 500,
 	hipErrorIllegalAddress = 700,
 	hipErrorLaunchFailure = 719,
+	hipErrorPeerAccessAlreadyEnabled = 704,
+	hipErrorPeerAccessNotEnabled = 705,
 };
 
 /* Device attributes beyond those hip_api.h names, with HIP's numbers. */
@@ -82,7 +86,8 @@ enum {
 	MAX_BLOCKS_PER_CU = 32,
 	SHARED_PER_BLOCK = 65536,
 	REGISTERS = 65536,
-	PCI_BUS = 3,
+	PCI_BUS = 3,                     /* of the first card; the next ones follow */
+	MAX_DEVICES = 8,
 	CLOCK_INSTRUCTION_KHZ = 100000,  /* s_memrealtime counts at 100 MHz */
 	ALIGNMENT = 256,
 	DEFAULT_STACK_SIZE = 1024,       /* HIP's default stack-size limit */
@@ -101,6 +106,9 @@ static struct {
 	_Atomic int broken;               /* why the context is lost (a launch failed); 0 */
 	atomic_size_t stack_size;
 	_Atomic uint64_t launch_ns;       /* wall time inside zc_emu_launch, for ZC_EMU_STATS */
+	int ndevices;                     /* ZC_EMU_DEVICES cards, as HIP_VISIBLE_DEVICES shows them */
+	int bus[MAX_DEVICES];             /* each one's PCI bus */
+	_Atomic unsigned peers[MAX_DEVICES];  /* the devices each one's peer access reaches */
 
 	pthread_mutex_t lock;             /* the fields below */
 	void *allocations;                /* tsearch tree of struct allocation */
@@ -150,6 +158,37 @@ write_stats(void)
 	fclose(f);
 }
 
+/* ZC_EMU_DEVICES identical cards (1 to MAX_DEVICES; 1 without it); HIP_VISIBLE_DEVICES,
+ * as HIP reads it, shows the ones it lists, in its order, up to the first it cannot. */
+static void
+choose_devices(void)
+{
+	const char *count = getenv("ZC_EMU_DEVICES"), *visible = getenv("HIP_VISIBLE_DEVICES");
+	long cards = count && *count ? strtol(count, NULL, 10) : 1;
+
+	if (cards < 1 || cards > MAX_DEVICES) {
+		fprintf(stderr, "zc-emu-hip: ZC_EMU_DEVICES=%s: not a number of cards from 1 to %d; "
+		        "emulating 1\n", count, MAX_DEVICES);
+		cards = 1;
+	}
+	rt.ndevices = 0;
+	if (!visible) {
+		for (int i = 0; i < cards; i++)
+			rt.bus[rt.ndevices++] = PCI_BUS + i;
+		return;
+	}
+	for (const char *p = visible; *p && rt.ndevices < MAX_DEVICES;) {
+		char *end;
+		long card = strtol(p, &end, 10);
+		if (end == p || card < 0 || card >= cards)
+			break;
+		rt.bus[rt.ndevices++] = PCI_BUS + (int)card;
+		p = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+}
+
 static void
 initialize(void)
 {
@@ -175,7 +214,8 @@ initialize(void)
 	 * 10.3, gfx1100 11.0, gfx1151 11.5, gfx1201 12.0. */
 	rt.cc_major = (rt.processor[3] - '0') * 10 + (rt.processor[4] - '0');
 	rt.cc_minor = (int)strtol((char[]){ rt.processor[5], '\0' }, NULL, 16);
-	rt.status = hipSuccess;
+	choose_devices();
+	rt.status = rt.ndevices ? hipSuccess : hipErrorNoDevice;
 }
 
 /* What every call checks first: HIP initialises itself on its first call, and a broken
@@ -212,22 +252,72 @@ hipGetDeviceCount(int *count)
 
 	if (!count)
 		return hipErrorInvalidValue;
-	*count = e == hipErrorNoDevice ? 0 : 1;
+	*count = e == hipErrorNoDevice ? 0 : rt.ndevices;
 	return e;
+}
+
+static _Thread_local int current_device;
+
+static bool
+valid_device(int device)
+{
+	return device >= 0 && device < rt.ndevices;
 }
 
 EXPORT hipError_t
 hipSetDevice(int device)
 {
 	ENTER();
-	return device == 0 ? hipSuccess : hipErrorInvalidDevice;
+	if (!valid_device(device))
+		return hipErrorInvalidDevice;
+	current_device = device;
+	return hipSuccess;
+}
+
+/* The cards share the host's memory: each reaches every other's. */
+EXPORT hipError_t
+hipDeviceCanAccessPeer(int *can, int device, int peer)
+{
+	ENTER();
+	if (!can)
+		return hipErrorInvalidValue;
+	if (!valid_device(device) || !valid_device(peer))
+		return hipErrorInvalidDevice;
+	*can = device != peer;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipDeviceEnablePeerAccess(int peer, unsigned flags)
+{
+	ENTER();
+	if (flags)
+		return hipErrorInvalidValue;
+	if (!valid_device(peer) || peer == current_device)
+		return hipErrorInvalidDevice;
+	unsigned bit = 1u << peer;
+	if (atomic_fetch_or(&rt.peers[current_device], bit) & bit)
+		return hipErrorPeerAccessAlreadyEnabled;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipDeviceDisablePeerAccess(int peer)
+{
+	ENTER();
+	if (!valid_device(peer) || peer == current_device)
+		return hipErrorInvalidDevice;
+	unsigned bit = 1u << peer;
+	if (!(atomic_fetch_and(&rt.peers[current_device], ~bit) & bit))
+		return hipErrorPeerAccessNotEnabled;
+	return hipSuccess;
 }
 
 EXPORT hipError_t
 hipDeviceGetName(char *name, int len, int device)
 {
 	ENTER();
-	if (device != 0)
+	if (!valid_device(device))
 		return hipErrorInvalidDevice;
 	if (!name || len <= 0)
 		return hipErrorInvalidValue;
@@ -239,7 +329,7 @@ EXPORT hipError_t
 hipDeviceTotalMem(size_t *bytes, int device)
 {
 	ENTER();
-	if (device != 0)
+	if (!valid_device(device))
 		return hipErrorInvalidDevice;
 	if (!bytes)
 		return hipErrorInvalidValue;
@@ -251,7 +341,7 @@ EXPORT hipError_t
 hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute, int device)
 {
 	ENTER();
-	if (device != 0)
+	if (!valid_device(device))
 		return hipErrorInvalidDevice;
 	if (!value)
 		return hipErrorInvalidValue;
@@ -273,7 +363,7 @@ hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute, int device)
 	case hipDeviceAttributeMemoryBusWidth: *value = rt.card.memory_bus_width; break;
 	case hipDeviceAttributeMemoryClockRate: *value = rt.card.memory_clock_khz; break;
 	case hipDeviceAttributeMultiprocessorCount: *value = rt.card.compute_units; break;
-	case hipDeviceAttributePciBusId: *value = PCI_BUS; break;
+	case hipDeviceAttributePciBusId: *value = rt.bus[device]; break;
 	case hipDeviceAttributePciDeviceId:
 	case hipDeviceAttributePciDomainID: *value = 0; break;
 	case hipDeviceAttributeMaxRegistersPerBlock:
@@ -388,7 +478,7 @@ hipGetDevicePropertiesR0600(hipDeviceProp_tR0600 *properties, int device)
 	struct properties_r0600 *p = (struct properties_r0600 *)(void *)properties;
 
 	ENTER();
-	if (device != 0)
+	if (!valid_device(device))
 		return hipErrorInvalidDevice;
 	if (!p)
 		return hipErrorInvalidValue;
@@ -414,7 +504,7 @@ hipGetDevicePropertiesR0600(hipDeviceProp_tR0600 *properties, int device)
 	p->multiProcessorCount = rt.card.compute_units;
 	p->canMapHostMemory = 1;
 	p->concurrentKernels = 1;
-	p->pciBusID = PCI_BUS;
+	p->pciBusID = rt.bus[device];
 	p->unifiedAddressing = 1;
 	p->memoryClockRate = rt.card.memory_clock_khz;
 	p->memoryBusWidth = rt.card.memory_bus_width;

@@ -67,12 +67,13 @@ def main():
             "hipDeviceSetLimit 0 8192",
             "hipMalloc 1024 -> %#x" % pointer,
             "hipModuleLoadData: AMDGPU ELF, mach %#x, OS ABI 64 version 3" % MACH[arch.split(":")[0]],
-            # the driver asks for the printf buffer's, the heap's and the launch queue's
-            # variables: a module that neither prints, allocates nor launches kernels has
-            # none, and gets none made
+            # the driver asks for the printf buffer's, the heap's, the launch queue's and
+            # the grid workspace's variables: a module that neither prints, allocates,
+            # launches kernels nor syncs its grid has none, and gets none made
             "hipModuleGetGlobal zluda_convert_device_output: not found",
             "hipModuleGetGlobal zluda_convert_device_heap: not found",
             "hipModuleGetGlobal zluda_convert_device_launches: not found",
+            "hipModuleGetGlobal zluda_convert_grid_workspace: not found",
             "hipModuleGetGlobal scale: 16 bytes",
             "hipModuleGetFunction %s" % KERNEL,
             "hipModuleLaunchKernel %s grid 3 2 1 block 64 1 1 shared 256 args %s" % (KERNEL, args.hex()),

@@ -40,7 +40,7 @@ SHARED_HEADERS = ["test_util.h"]
 
 
 class Program:
-    def __init__(self, name, kind, lib_sources, sources, flags, expected, tags):
+    def __init__(self, name, kind, lib_sources, sources, flags, expected, tags, env):
         self.name = name
         self.kind = kind              # exe | rdc | shlib
         self.lib_sources = lib_sources  # shlib only: sources of lib<name>.so
@@ -48,10 +48,11 @@ class Program:
         self.flags = flags
         self.expected = expected        # path or None
         self.tags = tags
+        self.env = env                  # NAME=VALUE pairs every run of it gets
 
 
 def parse_manifest(path):
-    """programs.txt: `name | kind | sources | nvcc flags | expected | tags`.
+    """programs.txt: `name | kind | sources | nvcc flags | expected | tags [| env]`.
 
     For kind shlib, sources are `LIB_SOURCES ; MAIN_SOURCES`: the first group
     becomes lib<name>.so, the second the executable linked against it.
@@ -63,9 +64,10 @@ def parse_manifest(path):
             if not line or line.startswith("#"):
                 continue
             fields = [x.strip() for x in line.split("|")]
-            if len(fields) != 6:
-                sys.exit(f"{path}:{lineno}: expected 6 '|'-separated fields")
-            name, kind, srcs, flags, expected, tags = fields
+            if len(fields) not in (6, 7):
+                sys.exit(f"{path}:{lineno}: expected 6 or 7 '|'-separated fields")
+            name, kind, srcs, flags, expected, tags = fields[:6]
+            env = dict(item.partition("=")[::2] for item in shlex.split(fields[6])) if len(fields) == 7 else {}
             if kind not in ("exe", "rdc", "shlib"):
                 sys.exit(f"{path}:{lineno}: unknown kind {kind!r}")
             lib_sources = []
@@ -80,7 +82,7 @@ def parse_manifest(path):
             exp = None if expected in ("", "-") else os.path.join(HERE, expected)
             programs.append(Program(name, kind, lib_sources, sources,
                                     shlex.split(flags), exp,
-                                    [t for t in tags.split(",") if t]))
+                                    [t for t in tags.split(",") if t], env))
     return programs
 
 
@@ -173,6 +175,8 @@ def convert(prog, products, template, check, build_dir):
 
 
 def run_program(prog, exe, timeout, env=None):
+    if prog.env:
+        env = dict(env or os.environ, **prog.env)
     try:
         p = subprocess.run([exe], cwd=os.path.dirname(exe), capture_output=True,
                            timeout=timeout, env=env)
