@@ -205,6 +205,23 @@ typedef struct CUmemLocation {
 } CUmemLocation;
 enum { CU_MEM_LOCATION_TYPE_DEVICE = 1, CU_MEM_LOCATION_TYPE_HOST = 2 };
 
+/* ---- virtual memory ---- */
+typedef unsigned long long CUmemGenericAllocationHandle;
+typedef struct CUmemAllocationProp {
+	int type;                  /* CU_MEM_ALLOCATION_TYPE_* */
+	int requestedHandleTypes;  /* CUmemAllocationHandleType bits */
+	CUmemLocation location;
+	void *win32HandleMetaData;
+	struct {
+		unsigned char compressionType;
+		unsigned char gpuDirectRDMACapable;
+		unsigned short usage;
+		unsigned char reserved[4];
+	} allocFlags;
+} CUmemAllocationProp;
+enum { CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 1 };
+enum { CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1 };
+
 /* ---- memory pools ---- */
 typedef struct zc_mempool *CUmemoryPool;
 enum { CU_MEM_ALLOCATION_TYPE_PINNED = 1 };

@@ -5,12 +5,15 @@
 #ifndef ZC_DRIVER_H
 #define ZC_DRIVER_H
 
+#include <stdbool.h>
+
 #include "cuda_types.h"
 
 struct zc_drv_stream;
 struct zc_drv_event;
 struct zc_drv_module;
 struct zc_drv_function;
+struct zc_drv_physical;
 
 enum zc_mem_kind {
 	ZC_MEM_DEVICE,
@@ -94,6 +97,21 @@ struct zc_driver {
 	CUresult (*peer_can_access)(int ordinal, int peer, int *can);
 	CUresult (*peer_enable)(int ordinal, int peer);
 	CUresult (*peer_disable)(int ordinal, int peer);
+
+	/* Virtual memory (cuMemAddressReserve, cuMemCreate, cuMemMap): address space reserved
+	 * with no memory behind it; physical memory of a device made on its own; a range of it
+	 * mapped into reserved space (one physical allocation may be mapped at several
+	 * addresses, which then see the same bytes); access given to the device. The API layer
+	 * checks alignment to `va_granularity` and keeps what is mapped where. NULL when the
+	 * driver has none. */
+	size_t (*va_granularity)(int ordinal);
+	CUresult (*va_reserve)(size_t bytes, size_t alignment, void *hint, void **ptr);
+	CUresult (*va_free)(void *ptr, size_t bytes);
+	CUresult (*physical_create)(int ordinal, size_t bytes, struct zc_drv_physical **out);
+	CUresult (*physical_release)(struct zc_drv_physical *physical);
+	CUresult (*va_map)(void *ptr, size_t bytes, size_t offset, struct zc_drv_physical *physical);
+	CUresult (*va_unmap)(void *ptr, size_t bytes);
+	CUresult (*va_set_access)(void *ptr, size_t bytes, int ordinal, bool read, bool write);
 
 	CUresult (*stream_create)(int ordinal, enum zc_stream_kind kind, unsigned flags,
 	                          int priority, struct zc_drv_stream **stream);

@@ -22,6 +22,7 @@ static struct {
 #define DECLARE(name, params) hipError_t(*name) params;
 	HIP_FUNCTIONS(DECLARE)
 	HIP_OPTIONAL_FUNCTIONS(DECLARE)
+	HIP_VMM_FUNCTIONS(DECLARE)
 	HIP_OPTIONAL_FUNCTIONS_6(DECLARE)
 #undef DECLARE
 } hip;
@@ -110,6 +111,7 @@ load(void)
 #undef RESOLVE
 #define RESOLVE_OPTIONAL(name, params) *(void **)&hip.name = dlsym(lib, #name);
 	HIP_OPTIONAL_FUNCTIONS(RESOLVE_OPTIONAL)
+	HIP_VMM_FUNCTIONS(RESOLVE_OPTIONAL)
 	HIP_OPTIONAL_FUNCTIONS_6(RESOLVE_OPTIONAL)
 #undef RESOLVE_OPTIONAL
 	return CUDA_SUCCESS;
@@ -636,6 +638,100 @@ hip_launch(struct zc_drv_stream *s, const struct zc_launch *l)
 	return r;
 }
 
+/* ---- virtual memory: HIP's own, with the allocation properties in the layout of the
+ * runtime's major version (HIP 6 has hipGetDevicePropertiesR0600, HIP 5 not) ---- */
+
+static CUresult
+hip_vmm_available(void)
+{
+	return hip.hipMemAddressReserve && hip.hipMemCreate && hip.hipMemMap && hip.hipMemSetAccess &&
+	               hip.hipMemUnmap && hip.hipMemRelease && hip.hipMemAddressFree &&
+	               hip.hipMemGetAllocationGranularity
+	           ? CUDA_SUCCESS
+	           : stub_fail(CUDA_ERROR_NOT_SUPPORTED, "this HIP runtime has no virtual memory API");
+}
+
+union allocation_prop {
+	struct zc_hip_allocation_prop_5 v5;
+	struct zc_hip_allocation_prop_6 v6;
+};
+
+/* A device's pinned memory, in the layout this runtime reads. */
+static const hipMemAllocationProp *
+allocation_prop(int ordinal, union allocation_prop *p)
+{
+	memset(p, 0, sizeof *p);
+	if (hip.hipGetDevicePropertiesR0600)
+		p->v6 = (struct zc_hip_allocation_prop_6){ .type = 1, .location_type = 1, .location_id = ordinal };
+	else
+		p->v5 = (struct zc_hip_allocation_prop_5){ .type = 1, .location_type = 1, .location_id = ordinal };
+	return (const hipMemAllocationProp *)(const void *)p;
+}
+
+static size_t
+hip_va_granularity(int ordinal)
+{
+	union allocation_prop prop;
+	size_t g = 0;
+
+	if (hip_vmm_available() != CUDA_SUCCESS ||
+	    hip.hipMemGetAllocationGranularity(&g, allocation_prop(ordinal, &prop), 0) != 0 || !g)
+		g = 2 << 20;
+	return g;
+}
+
+static CUresult
+hip_va_reserve(size_t bytes, size_t alignment, void *hint, void **ptr)
+{
+	CUresult r = hip_vmm_available();
+
+	return r == CUDA_SUCCESS ? CALL(hipMemAddressReserve, ptr, bytes, alignment, hint, 0) : r;
+}
+
+static CUresult
+hip_va_free(void *ptr, size_t bytes)
+{
+	return CALL(hipMemAddressFree, ptr, bytes);
+}
+
+static CUresult
+hip_physical_create(int ordinal, size_t bytes, struct zc_drv_physical **out)
+{
+	union allocation_prop prop;
+	CUresult r = hip_vmm_available();
+
+	if (r == CUDA_SUCCESS)
+		r = CALL(hipMemCreate, (hipMemGenericAllocationHandle_t *)out, bytes,
+		         allocation_prop(ordinal, &prop), 0);
+	return r;
+}
+
+static CUresult
+hip_physical_release(struct zc_drv_physical *physical)
+{
+	return CALL(hipMemRelease, (hipMemGenericAllocationHandle_t)(void *)physical);
+}
+
+static CUresult
+hip_va_map(void *ptr, size_t bytes, size_t offset, struct zc_drv_physical *physical)
+{
+	return CALL(hipMemMap, ptr, bytes, offset, (hipMemGenericAllocationHandle_t)(void *)physical, 0);
+}
+
+static CUresult
+hip_va_unmap(void *ptr, size_t bytes)
+{
+	return CALL(hipMemUnmap, ptr, bytes);
+}
+
+static CUresult
+hip_va_set_access(void *ptr, size_t bytes, int ordinal, bool read, bool write)
+{
+	struct zc_hip_access_desc desc = { 1, ordinal, write ? 3 : read ? 1 : 0 };
+
+	return CALL(hipMemSetAccess, ptr, bytes, (const hipMemAccessDesc *)(const void *)&desc, 1);
+}
+
 static CUresult
 hip_peer_can_access(int ordinal, int peer, int *can)
 {
@@ -665,6 +761,14 @@ const struct zc_driver zc_hip_driver = {
 	.peer_can_access = hip_peer_can_access,
 	.peer_enable = hip_peer_enable,
 	.peer_disable = hip_peer_disable,
+	.va_granularity = hip_va_granularity,
+	.va_reserve = hip_va_reserve,
+	.va_free = hip_va_free,
+	.physical_create = hip_physical_create,
+	.physical_release = hip_physical_release,
+	.va_map = hip_va_map,
+	.va_unmap = hip_va_unmap,
+	.va_set_access = hip_va_set_access,
 	.mem_info = hip_mem_info,
 	.alloc = hip_alloc,
 	.free = hip_free,

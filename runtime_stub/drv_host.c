@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "drv_host.h"
@@ -304,6 +305,108 @@ host_unregister(void *ptr)
 	return CUDA_SUCCESS;
 }
 
+/* ---- virtual memory: address space mmap reserves with no access, physical memory in a
+ * memfd, mapped shared into that space (so two mappings see the same bytes), access given
+ * by mprotect ---- */
+
+struct zc_drv_physical {
+	int fd;
+	size_t bytes;
+};
+
+/* CUDA's granularity on its GPUs; a multiple of the host's pages. */
+static size_t
+host_va_granularity(int ordinal)
+{
+	(void)ordinal;
+	return 2 << 20;
+}
+
+static CUresult
+host_va_reserve(size_t bytes, size_t alignment, void *hint, void **ptr)
+{
+	size_t extra = alignment > (size_t)sysconf(_SC_PAGESIZE) ? alignment : 0;
+	uint8_t *p = mmap(hint, bytes + extra, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+	                  -1, 0);
+
+	if (p == MAP_FAILED)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "reserving %zu bytes of address space", bytes);
+	if (extra) {
+		uint8_t *aligned = (uint8_t *)(((uintptr_t)p + alignment - 1) & ~(uintptr_t)(alignment - 1));
+		if (aligned > p)
+			munmap(p, (size_t)(aligned - p));
+		munmap(aligned + bytes, (size_t)(p + extra - aligned));
+		p = aligned;
+	}
+	*ptr = p;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_va_free(void *ptr, size_t bytes)
+{
+	return munmap(ptr, bytes) == 0 ? CUDA_SUCCESS
+	                               : stub_fail(CUDA_ERROR_INVALID_VALUE, "freeing %p + %zu", ptr, bytes);
+}
+
+static CUresult
+host_physical_create(int ordinal, size_t bytes, struct zc_drv_physical **out)
+{
+	struct zc_drv_physical *p = stub_alloc(sizeof *p);
+
+	(void)ordinal;
+	if (!p)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "physical allocation");
+	p->fd = memfd_create("zluda-convert-physical", MFD_CLOEXEC);
+	p->bytes = bytes;
+	if (p->fd < 0 || ftruncate(p->fd, (off_t)bytes) != 0) {
+		if (p->fd >= 0)
+			close(p->fd);
+		stub_free(p);
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%zu bytes of physical memory", bytes);
+	}
+	*out = p;
+	return CUDA_SUCCESS;
+}
+
+/* The mappings keep the memory until they go. */
+static CUresult
+host_physical_release(struct zc_drv_physical *p)
+{
+	close(p->fd);
+	stub_free(p);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_va_map(void *ptr, size_t bytes, size_t offset, struct zc_drv_physical *p)
+{
+	if (mmap(ptr, bytes, PROT_NONE, MAP_SHARED | MAP_FIXED, p->fd, (off_t)offset) == MAP_FAILED)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "mapping %zu bytes at %p", bytes, ptr);
+	return CUDA_SUCCESS;
+}
+
+/* Back to reserved space with nothing behind it. */
+static CUresult
+host_va_unmap(void *ptr, size_t bytes)
+{
+	if (mmap(ptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
+	         0) == MAP_FAILED)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "unmapping %p + %zu", ptr, bytes);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_va_set_access(void *ptr, size_t bytes, int ordinal, bool read, bool write)
+{
+	(void)ordinal;
+	int prot = (read ? PROT_READ : 0) | (write ? PROT_WRITE : 0);
+
+	return mprotect(ptr, bytes, prot) == 0
+	               ? CUDA_SUCCESS
+	               : stub_fail(CUDA_ERROR_INVALID_VALUE, "access to %p + %zu", ptr, bytes);
+}
+
 /* The devices share the host's memory: each reaches all of it. */
 static CUresult
 host_peer_can_access(int ordinal, int peer, int *can)
@@ -556,6 +659,14 @@ const struct zc_driver zc_host_driver = {
 	.peer_can_access = host_peer_can_access,
 	.peer_enable = host_peer_switch,
 	.peer_disable = host_peer_switch,
+	.va_granularity = host_va_granularity,
+	.va_reserve = host_va_reserve,
+	.va_free = host_va_free,
+	.physical_create = host_physical_create,
+	.physical_release = host_physical_release,
+	.va_map = host_va_map,
+	.va_unmap = host_va_unmap,
+	.va_set_access = host_va_set_access,
 	.device_info = host_device_info,
 	.mem_info = host_mem_info,
 	.alloc = host_alloc,

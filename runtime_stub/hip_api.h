@@ -22,6 +22,12 @@ typedef struct ihipModuleSymbol_t *hipFunction_t;
 /* Only ever behind a pointer, into a buffer of ZC_HIP_PROPS_BUFFER_SIZE bytes. */
 typedef struct hipDeviceProp_t hipDeviceProp_t;
 typedef struct hipDeviceProp_tR0600 hipDeviceProp_tR0600;
+typedef struct ihipMemGenericAllocationHandle *hipMemGenericAllocationHandle_t;
+/* Only ever behind a pointer: HIP 6 reordered hipMemAllocationProp (zc_hip_allocation_prop_5
+ * and _6 below); hipMemAccessDesc is the same in both. */
+typedef struct hipMemAllocationProp hipMemAllocationProp;
+typedef struct hipMemAccessDesc hipMemAccessDesc;
+typedef int hipMemAllocationGranularity_flags;
 #define hipStreamPerThread ((hipStream_t)2)
 #define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
 #define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
@@ -39,6 +45,30 @@ typedef enum hipLimit_t zc_hip_limit;
 #define ZC_HIP_PROPS_R0600_GCN_ARCH_NAME 1160
 #define ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE 256
 #define ZC_HIP_PROPS_BUFFER_SIZE 4096
+
+/* hipMemAllocationProp as HIP 5 lays it out, and as HIP 6 does (CUDA's order); a device's
+ * pinned memory: location type 1 (device), allocation type 1 (pinned). */
+struct zc_hip_allocation_prop_5 {
+	unsigned char compression_type;
+	int location_type, location_id;
+	int requested_handle_type;
+	int type;
+	unsigned short usage;
+	void *win32_metadata;
+};
+struct zc_hip_allocation_prop_6 {
+	int type;
+	int requested_handle_types;
+	int location_type, location_id;
+	void *win32_metadata;
+	unsigned char compression_type, gpu_direct_rdma_capable;
+	unsigned short usage;
+	unsigned char reserved[4];
+};
+struct zc_hip_access_desc {
+	int location_type, location_id;
+	int flags;  /* hipMemAccessFlags: 0 none, 1 read, 3 read and write */
+};
 
 /* Enumerators, with the values every HIP release since 5 gives them (PciDomainID: HIP 6
  * added the spelling PciDomainId and kept this one). */
@@ -139,6 +169,20 @@ enum { HIP_CONSTANTS(ZC_HIP_ENUMERATOR) };
  * only), as is hipLimitStackSize, CUDA's value for the same limit. */
 #define HIP_OPTIONAL_FUNCTIONS(X)                                                          \
 	X(hipGetDeviceProperties, (hipDeviceProp_t * properties, int device))
+/* The virtual memory API (HIP 5.1 on), resolved when present. */
+#define HIP_VMM_FUNCTIONS(X)                                                               \
+	X(hipMemAddressReserve, (void **ptr, size_t size, size_t alignment, void *addr,        \
+	                         unsigned long long flags))                                    \
+	X(hipMemAddressFree, (void *ptr, size_t size))                                         \
+	X(hipMemCreate, (hipMemGenericAllocationHandle_t * handle, size_t size,                \
+	                 const hipMemAllocationProp *prop, unsigned long long flags))          \
+	X(hipMemRelease, (hipMemGenericAllocationHandle_t handle))                             \
+	X(hipMemMap, (void *ptr, size_t size, size_t offset,                                   \
+	              hipMemGenericAllocationHandle_t handle, unsigned long long flags))       \
+	X(hipMemUnmap, (void *ptr, size_t size))                                               \
+	X(hipMemSetAccess, (void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count)) \
+	X(hipMemGetAllocationGranularity, (size_t * granularity, const hipMemAllocationProp *prop, \
+	                                   hipMemAllocationGranularity_flags option))
 #define HIP_OPTIONAL_FUNCTIONS_6(X)                                                        \
 	X(hipGetDevicePropertiesR0600, (hipDeviceProp_tR0600 * properties, int device))        \
 	X(hipDeviceSetLimit, (zc_hip_limit limit, size_t value))                               \

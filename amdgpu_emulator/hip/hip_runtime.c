@@ -34,7 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "devices.h"
 #include "emulator.h"
@@ -43,6 +45,7 @@
 #define EXPORT __attribute__((visibility("default")))
 #define DECLARE(name, params) EXPORT hipError_t name params;
 HIP_FUNCTIONS(DECLARE)
+HIP_VMM_FUNCTIONS(DECLARE)
 HIP_OPTIONAL_FUNCTIONS_6(DECLARE)
 #undef DECLARE
 
@@ -640,6 +643,183 @@ hipHostUnregister(void *ptr)
 	zc_emu_unmap(ptr);
 	log_line("hipHostUnregister %p", ptr);
 	return hipSuccess;
+}
+
+/* --- virtual memory: address space reserved with nothing behind it, physical memory in a
+ * memfd mapped shared into it (so that two mappings show the same bytes), registered with
+ * the emulator once access is given, so that emulated code reaches it then and only then.
+ * Allocation properties come in HIP 6's layout. --- */
+
+enum { VMM_GRANULARITY = 2 << 20 };
+
+struct ihipMemGenericAllocationHandle {
+	int fd;
+	size_t bytes;
+};
+
+struct vm_mapping {
+	struct vm_mapping *next;
+	uint8_t *base;
+	size_t bytes;
+	bool reachable;  /* registered with the emulator */
+};
+
+static struct vm_mapping *vm_mappings;  /* under rt.lock */
+
+static bool
+pinned_on_a_device(const hipMemAllocationProp *prop)
+{
+	const struct zc_hip_allocation_prop_6 *p = (const void *)prop;
+
+	return p && p->type == 1 && p->location_type == 1 && valid_device(p->location_id);
+}
+
+EXPORT hipError_t
+hipMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop,
+                               hipMemAllocationGranularity_flags option)
+{
+	ENTER();
+	if (!granularity || !pinned_on_a_device(prop) || (option != 0 && option != 1))
+		return hipErrorInvalidValue;
+	*granularity = VMM_GRANULARITY;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, unsigned long long flags)
+{
+	ENTER();
+	size_t align = alignment > VMM_GRANULARITY ? alignment : VMM_GRANULARITY;
+	if (!ptr || !size || size % VMM_GRANULARITY || (align & (align - 1)) || flags)
+		return hipErrorInvalidValue;
+	uint8_t *p = mmap(addr, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return hipErrorOutOfMemory;
+	uint8_t *aligned = (uint8_t *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+	if (aligned > p)
+		munmap(p, (size_t)(aligned - p));
+	munmap(aligned + size, (size_t)(p + align - aligned));
+	*ptr = aligned;
+	log_line("hipMemAddressReserve %zu -> %p", size, (void *)aligned);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemAddressFree(void *ptr, size_t size)
+{
+	ENTER();
+	log_line("hipMemAddressFree %p %zu", ptr, size);
+	return munmap(ptr, size) == 0 ? hipSuccess : hipErrorInvalidValue;
+}
+
+EXPORT hipError_t
+hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size, const hipMemAllocationProp *prop,
+             unsigned long long flags)
+{
+	ENTER();
+	if (!handle || !size || size % VMM_GRANULARITY || flags || !pinned_on_a_device(prop))
+		return hipErrorInvalidValue;
+	struct ihipMemGenericAllocationHandle *h = calloc(1, sizeof *h);
+	if (!h)
+		return hipErrorOutOfMemory;
+	h->fd = memfd_create("zc-emu-hip-physical", MFD_CLOEXEC);
+	h->bytes = size;
+	if (h->fd < 0 || ftruncate(h->fd, (off_t)size) != 0) {
+		if (h->fd >= 0)
+			close(h->fd);
+		free(h);
+		return hipErrorOutOfMemory;
+	}
+	*handle = h;
+	log_line("hipMemCreate %zu", size);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemRelease(hipMemGenericAllocationHandle_t handle)
+{
+	ENTER();
+	if (!handle)
+		return hipErrorInvalidValue;
+	close(handle->fd);
+	free(handle);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle,
+          unsigned long long flags)
+{
+	ENTER();
+	if (!ptr || !handle || flags || offset > handle->bytes || size > handle->bytes - offset)
+		return hipErrorInvalidValue;
+	struct vm_mapping *m = calloc(1, sizeof *m);
+	if (!m)
+		return hipErrorOutOfMemory;
+	if (mmap(ptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, handle->fd, (off_t)offset) ==
+	    MAP_FAILED) {
+		free(m);
+		return hipErrorOutOfMemory;
+	}
+	m->base = ptr;
+	m->bytes = size;
+	pthread_mutex_lock(&rt.lock);
+	m->next = vm_mappings;
+	vm_mappings = m;
+	pthread_mutex_unlock(&rt.lock);
+	log_line("hipMemMap %p %zu %zu", ptr, size, offset);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count)
+{
+	const struct zc_hip_access_desc *d = (const void *)desc;
+	uint8_t *base = ptr;
+
+	ENTER();
+	if (!desc || count != 1 || d->location_type != 1 || !valid_device(d->location_id))
+		return hipErrorInvalidValue;
+	pthread_mutex_lock(&rt.lock);
+	for (struct vm_mapping *m = vm_mappings; m; m = m->next) {
+		if (m->base < base || m->base + m->bytes > base + size || m->reachable == (d->flags != 0))
+			continue;
+		if (d->flags)
+			zc_emu_map(m->base, m->bytes);
+		else
+			zc_emu_unmap(m->base);
+		m->reachable = d->flags != 0;
+	}
+	pthread_mutex_unlock(&rt.lock);
+	log_line("hipMemSetAccess %p %zu %d", ptr, size, d->flags);
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemUnmap(void *ptr, size_t size)
+{
+	uint8_t *base = ptr;
+	hipError_t e = hipSuccess;
+
+	ENTER();
+	pthread_mutex_lock(&rt.lock);
+	for (struct vm_mapping **link = &vm_mappings; *link;) {
+		struct vm_mapping *m = *link;
+		if (m->base < base || m->base + m->bytes > base + size) {
+			link = &m->next;
+			continue;
+		}
+		*link = m->next;
+		if (m->reachable)
+			zc_emu_unmap(m->base);
+		if (mmap(m->base, m->bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+		         -1, 0) == MAP_FAILED)
+			e = hipErrorInvalidValue;
+		free(m);
+	}
+	pthread_mutex_unlock(&rt.lock);
+	log_line("hipMemUnmap %p %zu", ptr, size);
+	return e;
 }
 
 EXPORT hipError_t

@@ -13,6 +13,7 @@
 	               #name " differs from hip_runtime_api.h");
 HIP_FUNCTIONS(SAME_PROTOTYPE)
 HIP_OPTIONAL_FUNCTIONS(SAME_PROTOTYPE)
+HIP_VMM_FUNCTIONS(SAME_PROTOTYPE)
 
 /* The properties' layouts: whichever this header has, hip_api.h must agree with it (HIP 6's
  * header names its struct hipDeviceProp_tR0600 and no longer declares HIP 5's). */
@@ -27,6 +28,21 @@ _Static_assert(offsetof(hipDeviceProp_t, gcnArchName) == ZC_HIP_PROPS_GCN_ARCH_N
                "gcnArchName in hipDeviceProp_t");
 _Static_assert(sizeof(hipDeviceProp_t) <= ZC_HIP_PROPS_BUFFER_SIZE, "hipDeviceProp_t");
 #endif
+/* hipMemAllocationProp in this header's layout; hipMemAccessDesc in every one. */
+#if HIP_VERSION_MAJOR >= 6
+_Static_assert(offsetof(hipMemAllocationProp, type) == offsetof(struct zc_hip_allocation_prop_6, type), "type");
+_Static_assert(offsetof(hipMemAllocationProp, location) == offsetof(struct zc_hip_allocation_prop_6, location_type), "location");
+_Static_assert(offsetof(hipMemAllocationProp, allocFlags) == offsetof(struct zc_hip_allocation_prop_6, compression_type), "allocFlags");
+_Static_assert(sizeof(hipMemAllocationProp) == sizeof(struct zc_hip_allocation_prop_6), "hipMemAllocationProp");
+#else
+_Static_assert(offsetof(hipMemAllocationProp, location) == offsetof(struct zc_hip_allocation_prop_5, location_type), "location");
+_Static_assert(offsetof(hipMemAllocationProp, requestedHandleType) == offsetof(struct zc_hip_allocation_prop_5, requested_handle_type), "requestedHandleType");
+_Static_assert(offsetof(hipMemAllocationProp, type) == offsetof(struct zc_hip_allocation_prop_5, type), "type");
+_Static_assert(offsetof(hipMemAllocationProp, usage) == offsetof(struct zc_hip_allocation_prop_5, usage), "usage");
+_Static_assert(sizeof(hipMemAllocationProp) == sizeof(struct zc_hip_allocation_prop_5), "hipMemAllocationProp");
+#endif
+_Static_assert(offsetof(hipMemAccessDesc, flags) == offsetof(struct zc_hip_access_desc, flags), "hipMemAccessDesc");
+_Static_assert(sizeof(hipMemAccessDesc) == sizeof(struct zc_hip_access_desc), "hipMemAccessDesc");
 _Static_assert(sizeof(((hipDeviceProp_t *)0)->gcnArchName) == ZC_HIP_PROPS_GCN_ARCH_NAME_SIZE,
                "gcnArchName's size");
 
