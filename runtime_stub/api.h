@@ -120,6 +120,7 @@ struct zc_stream {
 	/* the hints cuStreamSetAttribute stored, handed back by cuStreamGetAttribute */
 	CUaccessPolicyWindow access_policy;
 	int sync_policy;
+	unsigned long long id;   /* cuStreamGetId: unique in the process */
 	struct zc_stream *next;  /* in ctx->streams */
 	/* capture.c: the capture sequence the stream's work goes into, and the nodes its next
 	 * work depends on (with an edge of default data for each, as cuStreamGetCaptureInfo_v3

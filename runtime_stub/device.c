@@ -172,6 +172,9 @@ attribute_value(const struct zc_device_info *i, int attribute)
 	case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 512;
 	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 1;
 	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: return 1;
+	case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: return 1;
+	case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: return i->virtual_memory;
+	case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: return 1;
 	case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: return i->pci_bus;
 	case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: return i->pci_device;
 	case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: return i->pci_domain;

@@ -43,6 +43,7 @@ struct zc_device_info {
 	int const_mem, regs_per_block, regs_per_sm;
 	int pci_domain, pci_bus, pci_device;
 	int integrated;  /* device memory is host memory */
+	int virtual_memory;  /* the va_* and physical_* operations work */
 };
 
 /* A copy of a box: depth slices of height rows of width bytes. A 1D copy has height and

@@ -130,6 +130,14 @@ hip_init(int *device_count)
 	return r;
 }
 
+static bool
+hip_has_vmm(void)
+{
+	return hip.hipMemAddressReserve && hip.hipMemCreate && hip.hipMemMap && hip.hipMemSetAccess &&
+	       hip.hipMemUnmap && hip.hipMemRelease && hip.hipMemAddressFree &&
+	       hip.hipMemGetAllocationGranularity;
+}
+
 static CUresult
 hip_device_info(int ordinal, struct zc_device_info *i)
 {
@@ -167,6 +175,7 @@ hip_device_info(int ordinal, struct zc_device_info *i)
 	if (r != CUDA_SUCCESS)
 		return r;
 	snprintf(i->name, sizeof i->name, "%s [zluda-convert]", name);
+	i->virtual_memory = hip_has_vmm();
 	/* A UUID the stub can report the same way every time: the PCI location. */
 	snprintf((char *)i->uuid, sizeof i->uuid, "zc%04x%02x%02x", (unsigned)i->pci_domain,
 	         (unsigned)i->pci_bus & 0xff, (unsigned)i->pci_device & 0xff);
@@ -644,11 +653,8 @@ hip_launch(struct zc_drv_stream *s, const struct zc_launch *l)
 static CUresult
 hip_vmm_available(void)
 {
-	return hip.hipMemAddressReserve && hip.hipMemCreate && hip.hipMemMap && hip.hipMemSetAccess &&
-	               hip.hipMemUnmap && hip.hipMemRelease && hip.hipMemAddressFree &&
-	               hip.hipMemGetAllocationGranularity
-	           ? CUDA_SUCCESS
-	           : stub_fail(CUDA_ERROR_NOT_SUPPORTED, "this HIP runtime has no virtual memory API");
+	return hip_has_vmm() ? CUDA_SUCCESS
+	                     : stub_fail(CUDA_ERROR_NOT_SUPPORTED, "this HIP runtime has no virtual memory API");
 }
 
 union allocation_prop {

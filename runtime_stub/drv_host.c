@@ -272,6 +272,7 @@ host_device_info(int ordinal, struct zc_device_info *i)
 		.const_mem = 64 << 10, .regs_per_block = 65536, .regs_per_sm = 65536,
 		.pci_bus = ordinal,
 		.integrated = 1,
+		.virtual_memory = 1,
 	};
 	memcpy(i->uuid, uuid, 15);
 	i->uuid[15] = (uint8_t)ordinal;

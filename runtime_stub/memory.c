@@ -14,7 +14,15 @@ struct allocation {
 	bool registered;       /* the program's memory, cuMemHostRegister'ed (kind ZC_MEM_HOST) */
 	unsigned long long id; /* CU_POINTER_ATTRIBUTE_BUFFER_ID: unique in the process */
 	const void *owner;     /* the library of a module variable; NULL for allocations */
+	/* Managed memory: cuMemAdvise's and cuMemPrefetchAsync's hints, for
+	 * cuMemRangeGetAttribute. CUDA keeps them per page; here per allocation. Devices as
+	 * CUDA numbers them: CU_DEVICE_CPU (-1), CU_DEVICE_INVALID (-2) for none. */
+	bool read_mostly;
+	int preferred, last_prefetch;
+	uint64_t accessed_by;  /* bit 0: the CPU; bit 1 + d: device d */
 };
+
+enum { DEVICE_CPU = -1, DEVICE_INVALID = -2 };
 
 static struct {
 	pthread_mutex_t lock;
@@ -197,7 +205,8 @@ allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, 
 	if ((r = zc_drv->alloc(ctx->device, kind, bytes + 2 * slack, &p)) != CUDA_SUCCESS)
 		return r;
 	if (!insert((struct allocation){ .base = (uintptr_t)p + slack, .size = bytes, .slack = slack,
-	                                 .kind = kind, .ctx = ctx, .flags = flags })) {
+	                                 .kind = kind, .ctx = ctx, .flags = flags,
+	                                 .preferred = DEVICE_INVALID, .last_prefetch = DEVICE_INVALID })) {
 		zc_drv->free(kind, p);
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "allocation table");
 	}
@@ -372,34 +381,94 @@ cuMemHostUnregister(void *p)
 /* Prefetches and advice are hints about where managed memory should live: the range must be
  * managed memory, and then there is nothing to do, as every device of these drivers reads
  * it where it is. */
-static CUresult
-managed_range(CUdeviceptr ptr, size_t count)
+/* The managed allocation [ptr, ptr + count) lies in, under the lock; NULL, with the lock
+ * released and the error made, when there is none. */
+static struct allocation *
+lock_managed(CUdeviceptr ptr, size_t count, CUresult *r)
 {
-	struct allocation a;
-	CUresult r = zc_initialized();
+	if ((*r = zc_initialized()) != CUDA_SUCCESS)
+		return NULL;
+	pthread_mutex_lock(&table.lock);
+	size_t i = upper_bound((uintptr_t)ptr);
+	struct allocation *a = i > 0 ? &table.items[i - 1] : NULL;
+	if (a && a->kind == ZC_MEM_MANAGED && (uintptr_t)ptr - a->base < a->size &&
+	    count <= a->size - ((uintptr_t)ptr - a->base))
+		return a;
+	pthread_mutex_unlock(&table.lock);
+	*r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not inside managed memory",
+	               (unsigned long long)ptr, count);
+	return NULL;
+}
 
-	if (r == CUDA_SUCCESS && (!find((uintptr_t)ptr, &a) || a.kind != ZC_MEM_MANAGED ||
-	                          count > a.size - ((uintptr_t)ptr - a.base)))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not inside managed memory",
-		              (unsigned long long)ptr, count);
-	return r;
+/* A CUmemLocation as a device number; false for a kind hints do not name. */
+static bool
+location_device(CUmemLocation l, int *device)
+{
+	if (l.type == CU_MEM_LOCATION_TYPE_HOST)
+		*device = DEVICE_CPU;
+	else if (l.type == CU_MEM_LOCATION_TYPE_DEVICE && l.id >= 0 && l.id < zc_device_count())
+		*device = l.id;
+	else
+		return false;
+	return true;
+}
+
+static bool
+hint_device(int device)
+{
+	return device == DEVICE_CPU || (device >= 0 && device < zc_device_count() && device < 63);
 }
 
 static CUresult
-prefetch(CUdeviceptr ptr, size_t count, unsigned flags, CUstream h)
+prefetch(CUdeviceptr ptr, size_t count, int device, unsigned flags, CUstream h)
 {
 	struct zc_stream *stream;
-	CUresult r = managed_range(ptr, count);
+	CUresult r = flags ? stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags)
+	             : !hint_device(device) ? stub_fail(CUDA_ERROR_INVALID_DEVICE, "device %d", device)
+	                                    : zc_stream_resolve(h, false, &stream);
+	struct allocation *a = r == CUDA_SUCCESS ? lock_managed(ptr, count, &r) : NULL;
 
-	if (r == CUDA_SUCCESS && flags != 0)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags);
-	return r == CUDA_SUCCESS ? zc_stream_resolve(h, false, &stream) : r;
+	if (a) {
+		a->last_prefetch = device;
+		pthread_mutex_unlock(&table.lock);
+	}
+	return r;
+}
+
+enum {
+	CU_MEM_ADVISE_SET_READ_MOSTLY = 1, CU_MEM_ADVISE_UNSET_READ_MOSTLY,
+	CU_MEM_ADVISE_SET_PREFERRED_LOCATION, CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION,
+	CU_MEM_ADVISE_SET_ACCESSED_BY, CU_MEM_ADVISE_UNSET_ACCESSED_BY,
+};
+
+static CUresult
+advise(CUdeviceptr ptr, size_t count, int advice, int device)
+{
+	CUresult r = advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY
+	             ? stub_fail(CUDA_ERROR_INVALID_VALUE, "advice %d", advice)
+	             : advice > CU_MEM_ADVISE_UNSET_READ_MOSTLY && !hint_device(device)
+	             ? stub_fail(CUDA_ERROR_INVALID_DEVICE, "device %d", device) : CUDA_SUCCESS;
+	struct allocation *a = r == CUDA_SUCCESS ? lock_managed(ptr, count, &r) : NULL;
+
+	if (!a)
+		return r;
+	uint64_t bit = (uint64_t)1 << (device + 1);
+	switch (advice) {
+	case CU_MEM_ADVISE_SET_READ_MOSTLY: a->read_mostly = true; break;
+	case CU_MEM_ADVISE_UNSET_READ_MOSTLY: a->read_mostly = false; break;
+	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION: a->preferred = device; break;
+	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION: a->preferred = DEVICE_INVALID; break;
+	case CU_MEM_ADVISE_SET_ACCESSED_BY: a->accessed_by |= bit; break;
+	case CU_MEM_ADVISE_UNSET_ACCESSED_BY: a->accessed_by &= ~bit; break;
+	}
+	pthread_mutex_unlock(&table.lock);
+	return CUDA_SUCCESS;
 }
 
 ZC_EXPORT CUresult
 cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
 {
-	return TRACE(prefetch(devPtr, count, 0, hStream), "0x%llx, %zu, %d, %p",
+	return TRACE(prefetch(devPtr, count, dstDevice, 0, hStream), "0x%llx, %zu, %d, %p",
 	             (unsigned long long)devPtr, count, dstDevice, (void *)hStream);
 }
 
@@ -407,32 +476,106 @@ ZC_EXPORT CUresult
 cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
                       CUstream hStream)
 {
-	return TRACE(prefetch(devPtr, count, flags, hStream), "0x%llx, %zu, {%d, %d}, %p",
-	             (unsigned long long)devPtr, count, location.type, location.id, (void *)hStream);
-}
+	int device = DEVICE_INVALID;
+	CUresult r = location_device(location, &device)
+	             ? prefetch(devPtr, count, device, flags, hStream)
+	             : stub_fail(CUDA_ERROR_INVALID_VALUE, "location type %d", location.type);
 
-/* CU_MEM_ADVISE_SET_READ_MOSTLY (1) to CU_MEM_ADVISE_UNSET_ACCESSED_BY (6). */
-static CUresult
-advise(CUdeviceptr ptr, size_t count, int advice)
-{
-	CUresult r = managed_range(ptr, count);
-
-	return r == CUDA_SUCCESS && (advice < 1 || advice > 6)
-	       ? stub_fail(CUDA_ERROR_INVALID_VALUE, "advice %d", advice) : r;
+	return TRACE(r, "0x%llx, %zu, {%d, %d}, %p", (unsigned long long)devPtr, count, location.type,
+	             location.id, (void *)hStream);
 }
 
 ZC_EXPORT CUresult
 cuMemAdvise(CUdeviceptr devPtr, size_t count, int advice, CUdevice device)
 {
-	return TRACE(advise(devPtr, count, advice), "0x%llx, %zu, %d, %d", (unsigned long long)devPtr,
-	             count, advice, device);
+	return TRACE(advise(devPtr, count, advice, device), "0x%llx, %zu, %d, %d",
+	             (unsigned long long)devPtr, count, advice, device);
 }
 
 ZC_EXPORT CUresult
 cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, int advice, CUmemLocation location)
 {
-	return TRACE(advise(devPtr, count, advice), "0x%llx, %zu, %d, {%d, %d}",
-	             (unsigned long long)devPtr, count, advice, location.type, location.id);
+	int device = DEVICE_INVALID;
+	bool located = location_device(location, &device);
+	CUresult r = located || advice <= CU_MEM_ADVISE_UNSET_READ_MOSTLY
+	             ? advise(devPtr, count, advice, device)
+	             : stub_fail(CUDA_ERROR_INVALID_VALUE, "location type %d", location.type);
+
+	return TRACE(r, "0x%llx, %zu, %d, {%d, %d}", (unsigned long long)devPtr, count, advice,
+	             location.type, location.id);
+}
+
+enum {
+	CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+	CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2,
+	CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3,
+	CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 4,
+	CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = 5,
+	CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = 6,
+	CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7,
+	CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8,
+};
+
+/* A device number as a CUmemLocationType (0: invalid) and an id. */
+static int
+location_type(int device)
+{
+	return device == DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : device >= 0 ? CU_MEM_LOCATION_TYPE_DEVICE : 0;
+}
+
+static CUresult
+range_attribute(void *data, size_t size, int attribute, CUdeviceptr ptr, size_t count)
+{
+	int *out = data;
+	CUresult r = CUDA_SUCCESS;
+
+	if (!data || size < sizeof(int) || size % sizeof(int) ||
+	    (attribute != CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY && size != sizeof(int)))
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "attribute %d into %zu bytes", attribute, size);
+	struct allocation *a = lock_managed(ptr, count, &r);
+	if (!a)
+		return r;
+	switch (attribute) {
+	case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: *out = a->read_mostly; break;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION: *out = a->preferred; break;
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION: *out = a->last_prefetch; break;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE: *out = location_type(a->preferred); break;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID: *out = a->preferred >= 0 ? a->preferred : DEVICE_INVALID; break;
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE: *out = location_type(a->last_prefetch); break;
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID: *out = a->last_prefetch >= 0 ? a->last_prefetch : DEVICE_INVALID; break;
+	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: {
+		size_t n = 0, room = size / sizeof(int);
+		for (int d = DEVICE_CPU; d < 63; d++)
+			if ((a->accessed_by >> (d + 1) & 1) && n < room)
+				out[n++] = d;
+		while (n < room)
+			out[n++] = DEVICE_INVALID;
+		break;
+	}
+	default:
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "range attribute %d", attribute);
+	}
+	pthread_mutex_unlock(&table.lock);
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuMemRangeGetAttribute(void *data, size_t dataSize, int attribute, CUdeviceptr devPtr, size_t count)
+{
+	return TRACE(range_attribute(data, dataSize, attribute, devPtr, count), "%d, 0x%llx, %zu",
+	             attribute, (unsigned long long)devPtr, count);
+}
+
+ZC_EXPORT CUresult
+cuMemRangeGetAttributes(void **data, size_t *dataSizes, int *attributes, size_t numAttributes,
+                        CUdeviceptr devPtr, size_t count)
+{
+	CUresult r = !data || !dataSizes || !attributes || !numAttributes
+	             ? stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL arrays or no attributes") : CUDA_SUCCESS;
+
+	for (size_t i = 0; r == CUDA_SUCCESS && i < numAttributes; i++)
+		r = range_attribute(data[i], dataSizes[i], attributes[i], devPtr, count);
+	return TRACE(r, "%zu, 0x%llx, %zu", numAttributes, (unsigned long long)devPtr, count);
 }
 
 static CUresult

@@ -12,7 +12,10 @@ zc_stream_new(struct zc_context *ctx, enum zc_stream_kind kind, unsigned flags, 
 
 	if (!s)
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream");
-	*s = (struct zc_stream){ .ctx = ctx, .kind = kind, .flags = flags, .priority = priority };
+	static _Atomic unsigned long long last_id;
+
+	*s = (struct zc_stream){ .ctx = ctx, .kind = kind, .flags = flags, .priority = priority,
+	                         .id = ++last_id };
 	r = zc_drv->stream_create(ctx->device, kind, flags, priority, &s->drv);
 	if (r == CUDA_SUCCESS && !zc_handle_add(s, ZC_HANDLE_STREAM)) {
 		zc_drv->stream_destroy(s->drv);
@@ -432,6 +435,31 @@ ZC_EXPORT CUresult
 cuStreamGetFlags_ptsz(CUstream h, unsigned int *flags)
 {
 	return TRACE(get_flags(h, flags, true), "%p", (void *)h);
+}
+
+static CUresult
+get_id(CUstream handle, unsigned long long *id, bool per_thread)
+{
+	struct zc_stream *s;
+	CUresult r = zc_stream_resolve(handle, per_thread, &s);
+
+	if (r == CUDA_SUCCESS && !id)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL streamId");
+	if (r == CUDA_SUCCESS)
+		*id = s->id;
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuStreamGetId(CUstream h, unsigned long long *streamId)
+{
+	return TRACE(get_id(h, streamId, false), "%p", (void *)h);
+}
+
+ZC_EXPORT CUresult
+cuStreamGetId_ptsz(CUstream h, unsigned long long *streamId)
+{
+	return TRACE(get_id(h, streamId, true), "%p", (void *)h);
 }
 
 static CUresult
