@@ -352,6 +352,19 @@ begin(CUstream handle, CUstreamCaptureMode mode, bool per_thread)
 	return r;
 }
 
+/* CUDA 10.0's form, before capture had modes: global. */
+ZC_EXPORT CUresult
+cuStreamBeginCapture(CUstream hStream)
+{
+	return TRACE(begin(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL, false), "%p", (void *)hStream);
+}
+
+ZC_EXPORT CUresult
+cuStreamBeginCapture_ptsz(CUstream hStream)
+{
+	return TRACE(begin(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL, true), "%p", (void *)hStream);
+}
+
 ZC_EXPORT CUresult
 cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)
 {

@@ -666,3 +666,33 @@ cuProfilerStop(void)
 
 	return TRACE(zc_context_current(&ctx), "-");
 }
+
+/* Shared-memory bank sizes are Kepler's; every later GPU has 4-byte banks and ignores the
+ * setting, as here. */
+enum { CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0, CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE = 2,
+       CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE = 1 };
+
+ZC_EXPORT CUresult
+cuCtxGetSharedMemConfig(int *pConfig)
+{
+	struct zc_context *ctx;
+	CUresult r = zc_context_current(&ctx);
+
+	if (r == CUDA_SUCCESS && !pConfig)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pConfig");
+	if (r == CUDA_SUCCESS)
+		*pConfig = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+	return TRACE(r, "-> %d", r == CUDA_SUCCESS ? *pConfig : -1);
+}
+
+ZC_EXPORT CUresult
+cuCtxSetSharedMemConfig(int config)
+{
+	struct zc_context *ctx;
+	CUresult r = zc_context_current(&ctx);
+
+	if (r == CUDA_SUCCESS && (config < CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE ||
+	                          config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "shared memory config %d", config);
+	return TRACE(r, "%d", config);
+}

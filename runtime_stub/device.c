@@ -295,3 +295,38 @@ cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 		         d->info.pci_bus, d->info.pci_device);
 	return TRACE(r, "%d, %d", len, dev);
 }
+
+/* "domain:bus:device.function" or "bus:device.function", hexadecimal, as CUDA reads them. */
+static CUresult
+by_bus_id(CUdevice *dev, const char *id)
+{
+	unsigned domain = 0, bus, device, function;
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && (!dev || !id))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL dev or pciBusId");
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (sscanf(id, "%x:%x:%x.%x", &domain, &bus, &device, &function) != 4) {
+		domain = 0;
+		if (sscanf(id, "%x:%x.%x", &bus, &device, &function) != 3)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "bus id %s", id);
+	}
+	for (int i = 0; i < zc_device_count(); i++) {
+		struct zc_device *d;
+		if (zc_device_get(i, &d) == CUDA_SUCCESS && (unsigned)d->info.pci_domain == domain &&
+		    (unsigned)d->info.pci_bus == bus && (unsigned)d->info.pci_device == device) {
+			*dev = i;
+			return CUDA_SUCCESS;
+		}
+	}
+	return stub_fail(CUDA_ERROR_INVALID_DEVICE, "no device at %s", id);
+}
+
+ZC_EXPORT CUresult
+cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId)
+{
+	CUresult r = by_bus_id(dev, pciBusId);
+
+	return TRACE(r, "%s -> %d", pciBusId ? pciBusId : "(null)", r == CUDA_SUCCESS ? *dev : -1);
+}

@@ -349,31 +349,38 @@ zc_graph_add_op(struct zc_graph *g, const struct zc_op *op, struct zc_graph_node
 	return r;
 }
 
+/* Nodes first, then their dependencies: cuGraphAddDependencies may have made a node depend
+ * on one made after it (even in a cycle, which instantiation then refuses). */
 CUresult
 zc_graph_copy(const struct zc_graph *g, struct zc_graph **out)
 {
 	struct zc_graph *copy;
-	struct zc_graph_node *deps_small[16];
 	CUresult r = zc_graph_new(&copy);
 
 	for (size_t i = 0; r == CUDA_SUCCESS && i < g->count; i++) {
 		const struct zc_graph_node *from = g->nodes[i];
-		struct zc_graph_node **deps = deps_small, *n;
+		struct zc_graph_node *n;
 
-		if (from->ndeps > 16 && !(deps = stub_alloc(from->ndeps * sizeof *deps))) {
-			r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph copy");
-			break;
-		}
-		for (size_t j = 0; j < from->ndeps; j++)
-			deps[j] = copy->nodes[from->deps[j]->index];
-		r = zc_graph_add(copy, from->type, deps, from->ndeps, &n);
-		if (deps != deps_small)
-			stub_free(deps);
+		r = zc_graph_add(copy, from->type, NULL, 0, &n);
 		if (r == CUDA_SUCCESS) {
 			n->origin = from;
 			n->disabled = from->disabled;
 			r = zc_graph_node_set(n, from);
 		}
+	}
+	for (size_t i = 0; r == CUDA_SUCCESS && i < g->count; i++) {
+		const struct zc_graph_node *from = g->nodes[i];
+		struct zc_graph_node *n = copy->nodes[i];
+
+		if (!from->ndeps)
+			continue;
+		if (!(n->deps = stub_alloc(from->ndeps * sizeof *n->deps))) {
+			r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph copy");
+			break;
+		}
+		for (size_t j = 0; j < from->ndeps; j++)
+			n->deps[j] = copy->nodes[from->deps[j]->index];
+		n->ndeps = from->ndeps;
 	}
 	if (r != CUDA_SUCCESS) {
 		zc_graph_free(copy);

@@ -141,9 +141,10 @@ cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned l
 	             r == CUDA_SUCCESS ? (void *)*phGraphExec : NULL);
 }
 
-ZC_EXPORT CUresult
-cuGraphInstantiate_v2(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode,
-                      char *logBuffer, size_t bufferSize)
+/* CUDA 10's and 11's forms: an error node and a log, where the log gets the error's name. */
+static CUresult
+instantiate_logged(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode,
+                   char *logBuffer, size_t bufferSize)
 {
 	CUresult r = instantiate(phGraphExec, hGraph, 0);
 
@@ -151,6 +152,24 @@ cuGraphInstantiate_v2(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phE
 		*phErrorNode = NULL;
 	if (logBuffer && bufferSize)
 		snprintf(logBuffer, bufferSize, "%s", r == CUDA_SUCCESS ? "" : zc_error_name(r));
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode,
+                   char *logBuffer, size_t bufferSize)
+{
+	CUresult r = instantiate_logged(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
+
+	return TRACE(r, "%p -> %p", (void *)hGraph, r == CUDA_SUCCESS ? (void *)*phGraphExec : NULL);
+}
+
+ZC_EXPORT CUresult
+cuGraphInstantiate_v2(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode,
+                      char *logBuffer, size_t bufferSize)
+{
+	CUresult r = instantiate_logged(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
+
 	return TRACE(r, "%p -> %p", (void *)hGraph, r == CUDA_SUCCESS ? (void *)*phGraphExec : NULL);
 }
 
@@ -381,6 +400,34 @@ ZC_EXPORT CUresult
 cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
 {
 	EXEC_SET(CU_GRAPH_NODE_TYPE_WAIT_EVENT, set_exec_event, n_, event);
+}
+
+/* A child graph takes the new graph whole, if it has the shape of the old. */
+static CUresult
+set_exec_child(struct zc_graph_node *n, CUgraph child)
+{
+	struct zc_graph *copy;
+	CUresult r = zc_handle_is(child, ZC_HANDLE_GRAPH)
+	             ? CUDA_SUCCESS : stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a live graph", (void *)child);
+
+	if (r == CUDA_SUCCESS && child->count != n->child->count)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "a child graph of %zu nodes for one of %zu",
+		              child->count, n->child->count);
+	if (r == CUDA_SUCCESS)
+		r = zc_graph_copy(child, &copy);
+	if (r == CUDA_SUCCESS && (r = order(copy)) != CUDA_SUCCESS)
+		zc_graph_free(copy);
+	if (r == CUDA_SUCCESS) {
+		zc_graph_free(n->child);
+		n->child = copy;
+	}
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph)
+{
+	EXEC_SET(CU_GRAPH_NODE_TYPE_GRAPH, set_exec_child, n_, childGraph);
 }
 
 static CUresult

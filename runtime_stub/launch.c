@@ -432,6 +432,16 @@ cuKernelSetCacheConfig(CUkernel kernel, int config, CUdevice dev)
 	return TRACE(zc_function_check(kernel), "%p, %d", (void *)kernel, config);
 }
 
+ZC_EXPORT CUresult
+cuFuncSetSharedMemConfig(CUfunction hfunc, int config)
+{
+	CUresult r = zc_function_check(hfunc);
+
+	if (r == CUDA_SUCCESS && (config < 0 || config > 2))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "shared memory config %d", config);
+	return TRACE(r, "%p, %d", (void *)hfunc, config);
+}
+
 static CUresult
 param_info(CUfunction f, size_t index, size_t *offset, size_t *size)
 {

@@ -420,12 +420,12 @@ hint_device(int device)
 }
 
 static CUresult
-prefetch(CUdeviceptr ptr, size_t count, int device, unsigned flags, CUstream h)
+prefetch(CUdeviceptr ptr, size_t count, int device, unsigned flags, CUstream h, bool per_thread)
 {
 	struct zc_stream *stream;
 	CUresult r = flags ? stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags)
 	             : !hint_device(device) ? stub_fail(CUDA_ERROR_INVALID_DEVICE, "device %d", device)
-	                                    : zc_stream_resolve(h, false, &stream);
+	                                    : zc_stream_resolve(h, per_thread, &stream);
 	struct allocation *a = r == CUDA_SUCCESS ? lock_managed(ptr, count, &r) : NULL;
 
 	if (a) {
@@ -465,25 +465,39 @@ advise(CUdeviceptr ptr, size_t count, int advice, int device)
 	return CUDA_SUCCESS;
 }
 
-ZC_EXPORT CUresult
-cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
-{
-	return TRACE(prefetch(devPtr, count, dstDevice, 0, hStream), "0x%llx, %zu, %d, %p",
-	             (unsigned long long)devPtr, count, dstDevice, (void *)hStream);
-}
+#define PREFETCH(name, per_thread)                                                           \
+	ZC_EXPORT CUresult name(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream) \
+	{                                                                                        \
+		return TRACE(prefetch(devPtr, count, dstDevice, 0, hStream, per_thread),             \
+		             "0x%llx, %zu, %d, %p", (unsigned long long)devPtr, count, dstDevice,    \
+		             (void *)hStream);                                                       \
+	}
+PREFETCH(cuMemPrefetchAsync, false)
+PREFETCH(cuMemPrefetchAsync_ptsz, true)
+#undef PREFETCH
 
-ZC_EXPORT CUresult
-cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
-                      CUstream hStream)
+static CUresult
+prefetch_to(CUdeviceptr ptr, size_t count, CUmemLocation location, unsigned flags, CUstream h,
+            bool per_thread)
 {
 	int device = DEVICE_INVALID;
-	CUresult r = location_device(location, &device)
-	             ? prefetch(devPtr, count, device, flags, hStream)
-	             : stub_fail(CUDA_ERROR_INVALID_VALUE, "location type %d", location.type);
 
-	return TRACE(r, "0x%llx, %zu, {%d, %d}, %p", (unsigned long long)devPtr, count, location.type,
-	             location.id, (void *)hStream);
+	return location_device(location, &device)
+	       ? prefetch(ptr, count, device, flags, h, per_thread)
+	       : stub_fail(CUDA_ERROR_INVALID_VALUE, "location type %d", location.type);
 }
+
+#define PREFETCH_V2(name, per_thread)                                                        \
+	ZC_EXPORT CUresult name(CUdeviceptr devPtr, size_t count, CUmemLocation location,        \
+	                        unsigned int flags, CUstream hStream)                            \
+	{                                                                                        \
+		return TRACE(prefetch_to(devPtr, count, location, flags, hStream, per_thread),       \
+		             "0x%llx, %zu, {%d, %d}, %p", (unsigned long long)devPtr, count,         \
+		             location.type, location.id, (void *)hStream);                           \
+	}
+PREFETCH_V2(cuMemPrefetchAsync_v2, false)
+PREFETCH_V2(cuMemPrefetchAsync_v2_ptsz, true)
+#undef PREFETCH_V2
 
 ZC_EXPORT CUresult
 cuMemAdvise(CUdeviceptr devPtr, size_t count, int advice, CUdevice device)

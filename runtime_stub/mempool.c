@@ -136,6 +136,7 @@ zc_mempool_sync_point(void)
 	give_back(taken);
 }
 
+/* cuMemFree of pool memory, in use or already freed to the pool: it leaves the pool. */
 void
 zc_mempool_forget(void *ptr)
 {
@@ -143,12 +144,16 @@ zc_mempool_forget(void *ptr)
 		return;
 	pthread_mutex_lock(&lock);
 	for (struct zc_mempool *p = pools; p; p = p->next) {
-		for (struct block **link = &p->live; *link; link = &(*link)->next) {
-			struct block *b = *link;
-			if (b->ptr == ptr) {
+		for (int idle = 0; idle < 2; idle++) {
+			for (struct block **link = idle ? &p->idle : &p->live; *link; link = &(*link)->next) {
+				struct block *b = *link;
+				if (b->ptr != ptr)
+					continue;
 				*link = b->next;
-				p->used -= b->size;
+				if (!idle)
+					p->used -= b->size;
 				p->reserved -= b->size;
+				zc_drv->event_destroy(b->freed);
 				stub_free(b);
 				if (p->destroyed && !p->live)
 					end_pool(p);
@@ -321,6 +326,13 @@ free_async(CUdeviceptr dptr, CUstream handle, bool per_thread)
 			}
 			pthread_mutex_unlock(&lock);
 			return r;
+		}
+		for (struct block *b = p->idle; b; b = b->next) {
+			if ((uintptr_t)b->ptr == dptr) {
+				pthread_mutex_unlock(&lock);
+				return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx was freed already",
+				                 (unsigned long long)dptr);
+			}
 		}
 	}
 	pthread_mutex_unlock(&lock);
@@ -562,4 +574,48 @@ cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
 		pthread_mutex_unlock(&lock);
 	}
 	return TRACE(r, "%d, %p", dev, (void *)pool);
+}
+
+/* CUDA 13's forms, by location and allocation type: a device's pinned memory only. */
+static CUresult
+device_of_location(const CUmemLocation *location, int type, CUdevice *device)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !location)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL location");
+	if (r == CUDA_SUCCESS && type != CU_MEM_ALLOCATION_TYPE_PINNED)
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "pools of allocation type %d", type);
+	if (r == CUDA_SUCCESS)
+		r = check_location(location);
+	if (r == CUDA_SUCCESS)
+		*device = location->id;
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, int type)
+{
+	CUdevice device;
+	CUresult r = device_of_location(location, type, &device);
+
+	return r == CUDA_SUCCESS ? cuDeviceGetDefaultMemPool(pool_out, device) : TRACE(r, "%d", type);
+}
+
+ZC_EXPORT CUresult
+cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, int type)
+{
+	CUdevice device;
+	CUresult r = device_of_location(location, type, &device);
+
+	return r == CUDA_SUCCESS ? cuDeviceGetMemPool(pool, device) : TRACE(r, "%d", type);
+}
+
+ZC_EXPORT CUresult
+cuMemSetMemPool(CUmemLocation *location, int type, CUmemoryPool pool)
+{
+	CUdevice device;
+	CUresult r = device_of_location(location, type, &device);
+
+	return r == CUDA_SUCCESS ? cuDeviceSetMemPool(device, pool) : TRACE(r, "%d", type);
 }

@@ -463,6 +463,31 @@ cuStreamGetId_ptsz(CUstream h, unsigned long long *streamId)
 }
 
 static CUresult
+get_device(CUstream handle, CUdevice *device, bool per_thread)
+{
+	struct zc_stream *s;
+	CUresult r = zc_stream_resolve(handle, per_thread, &s);
+
+	if (r == CUDA_SUCCESS && !device)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL device");
+	if (r == CUDA_SUCCESS)
+		*device = s->ctx->device;
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuStreamGetDevice(CUstream h, CUdevice *device)
+{
+	return TRACE(get_device(h, device, false), "%p", (void *)h);
+}
+
+ZC_EXPORT CUresult
+cuStreamGetDevice_ptsz(CUstream h, CUdevice *device)
+{
+	return TRACE(get_device(h, device, true), "%p", (void *)h);
+}
+
+static CUresult
 get_priority(CUstream handle, int *priority, bool per_thread)
 {
 	struct zc_stream *s;

@@ -1,0 +1,261 @@
+/* The driver API past streams and events, called directly on the host driver with two
+ * devices: the exact errors of graphs (bad handles, cycles, refused updates, listing with
+ * little room), stream capture (illegal calls, wrong stream, invalidation), memory pools,
+ * virtual memory (misaligned and overlapping ranges, memory that faults until access is
+ * given) and peer access. What cudart 13 does with them is tests/programs' business. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exports.h"
+
+static int failures;
+
+#define EXPECT(cond)                                                              \
+	do {                                                                          \
+		if (!(cond)) {                                                            \
+			fprintf(stderr, "%s:%d: FAIL %s\n", __FILE__, __LINE__, #cond);       \
+			failures++;                                                           \
+		}                                                                         \
+	} while (0)
+#define OK(call) EXPECT((call) == CUDA_SUCCESS)
+#define FAILS(call, code) EXPECT((call) == (code))
+
+static void
+test_graphs(void)
+{
+	CUgraph g, other;
+	CUgraphNode a, b, c, nodes[4];
+	size_t count;
+	CUgraphExec exec;
+	CUgraphExecUpdateResultInfo info;
+
+	FAILS(cuGraphCreate(NULL, 0), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuGraphCreate(&g, 1), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphCreate(&other, 0));
+	OK(cuGraphAddEmptyNode(&a, g, NULL, 0));
+	OK(cuGraphAddEmptyNode(&b, g, &a, 1));
+	/* A dependency from another graph, or the same one twice. */
+	FAILS(cuGraphAddEmptyNode(&c, other, &a, 1), CUDA_ERROR_INVALID_VALUE);
+	CUgraphNode twice[2] = {a, a};
+	FAILS(cuGraphAddEmptyNode(&c, g, twice, 2), CUDA_ERROR_INVALID_VALUE);
+	/* Listing with room for one of two: one given, the count says one. */
+	count = 1;
+	memset(nodes, 0, sizeof nodes);
+	OK(cuGraphGetNodes(g, nodes, &count));
+	EXPECT(count == 1 && nodes[0] == a);
+	count = 4;
+	OK(cuGraphGetNodes(g, nodes, &count));
+	EXPECT(count == 2 && nodes[2] == NULL);
+	/* An edge that exists, or one that closes a cycle: the cycle is found at instantiation. */
+	FAILS(cuGraphAddDependencies(g, &a, &b, 1), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphAddDependencies(g, &b, &a, 1));
+	FAILS(cuGraphInstantiateWithFlags(&exec, g, 0), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphRemoveDependencies(g, &b, &a, 1));
+	FAILS(cuGraphRemoveDependencies(g, &b, &a, 1), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphInstantiateWithFlags(&exec, g, 0));
+	/* Node handles: a node's type, and a node of another type refused. */
+	CUgraphNodeType type;
+	OK(cuGraphNodeGetType(b, &type));
+	EXPECT(type == CU_GRAPH_NODE_TYPE_EMPTY);
+	CUDA_HOST_NODE_PARAMS host;
+	FAILS(cuGraphHostNodeGetParams(b, &host), CUDA_ERROR_INVALID_VALUE);
+	/* An update from a graph of another shape changes nothing and says why. */
+	OK(cuGraphAddEmptyNode(&c, other, NULL, 0));
+	FAILS(cuGraphExecUpdate_v2(exec, other, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+	EXPECT(info.result == CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED);
+	OK(cuGraphExecDestroy(exec));
+	FAILS(cuGraphExecDestroy(exec), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphDestroy(g));
+	FAILS(cuGraphDestroy(g), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuGraphNodeGetType(a, &type), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphDestroy(other));
+}
+
+static void
+test_capture(void)
+{
+	CUstream s, t;
+	CUgraph g;
+	CUevent e;
+	CUdeviceptr p;
+	int status;
+
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	OK(cuStreamCreate(&t, CU_STREAM_NON_BLOCKING));
+	OK(cuEventCreate(&e, 0));
+	FAILS(cuStreamBeginCapture_v2(NULL, CU_STREAM_CAPTURE_MODE_GLOBAL),
+	      CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+	FAILS(cuStreamBeginCapture_v2(s, (CUstreamCaptureMode)7), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuStreamEndCapture(s, &g), CUDA_ERROR_ILLEGAL_STATE);
+	/* Allocating during a global capture invalidates it. */
+	OK(cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	FAILS(cuMemAlloc_v2(&p, 64), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+	OK(cuStreamIsCapturing(s, &status));
+	EXPECT(status == CU_STREAM_CAPTURE_STATUS_INVALIDATED);
+	FAILS(cuStreamEndCapture(s, &g), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+	/* A fork ended in the wrong stream. */
+	OK(cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	OK(cuEventRecord(e, s));
+	OK(cuStreamWaitEvent(t, e, 0));
+	FAILS(cuStreamEndCapture(t, &g), CUDA_ERROR_STREAM_CAPTURE_UNMATCHED);
+	FAILS(cuStreamEndCapture(s, &g), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+	OK(cuStreamIsCapturing(t, &status));
+	EXPECT(status == CU_STREAM_CAPTURE_STATUS_NONE);
+	/* An event recorded in a capture cannot be waited for from the host. */
+	OK(cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+	OK(cuEventRecord(e, s));
+	FAILS(cuEventSynchronize(e), CUDA_ERROR_CAPTURED_EVENT);
+	FAILS(cuStreamEndCapture(s, &g), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+	/* Dependencies updated by hand: only nodes of the capture. */
+	OK(cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+	CUgraphNode stranger = (CUgraphNode)&status;
+	FAILS(cuStreamUpdateCaptureDependencies(s, &stranger, 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES),
+	      CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuStreamUpdateCaptureDependencies(s, NULL, 0, 9), CUDA_ERROR_INVALID_VALUE);
+	OK(cuStreamEndCapture(s, &g));
+	OK(cuGraphDestroy(g));
+	OK(cuEventDestroy_v2(e));
+	OK(cuStreamDestroy_v2(s));
+	OK(cuStreamDestroy_v2(t));
+}
+
+static void
+test_pools(void)
+{
+	CUmemoryPool pool, def;
+	CUmemPoolProps props = {0};
+	CUstream s;
+	CUdeviceptr p;
+	uint64_t value = 5;
+
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	props.allocType = 2;  /* managed */
+	props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	FAILS(cuMemPoolCreate(&pool, &props), CUDA_ERROR_NOT_SUPPORTED);
+	props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+	props.location.id = 7;
+	FAILS(cuMemPoolCreate(&pool, &props), CUDA_ERROR_INVALID_DEVICE);
+	props.location.id = 0;
+	OK(cuMemPoolCreate(&pool, &props));
+	OK(cuDeviceGetDefaultMemPool(&def, 0));
+	FAILS(cuMemPoolDestroy(def), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &value),
+	      CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &value), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuDeviceSetMemPool(1, pool), CUDA_ERROR_INVALID_DEVICE);
+	OK(cuMemAllocFromPoolAsync(&p, 1000, pool, s));
+	OK(cuMemFreeAsync(p, s));
+	FAILS(cuMemFreeAsync(p, s), CUDA_ERROR_INVALID_VALUE);
+	OK(cuStreamSynchronize(s));
+	OK(cuMemPoolDestroy(pool));
+	FAILS(cuMemAllocFromPoolAsync(&p, 1000, pool, s), CUDA_ERROR_INVALID_VALUE);
+	OK(cuStreamDestroy_v2(s));
+}
+
+static sigjmp_buf faulted;
+
+static void
+on_fault(int sig)
+{
+	(void)sig;
+	siglongjmp(faulted, 1);
+}
+
+/* Whether writing *p faults. */
+static bool
+write_faults(volatile int *p)
+{
+	struct sigaction fault = {0}, old;
+	bool faults = false;
+
+	fault.sa_handler = on_fault;
+	sigaction(SIGSEGV, &fault, &old);
+	if (sigsetjmp(faulted, 1) == 0)
+		*p = 1;
+	else
+		faults = true;
+	sigaction(SIGSEGV, &old, NULL);
+	return faults;
+}
+
+static void
+test_virtual_memory(void)
+{
+	CUmemAllocationProp prop = {0};
+	CUmemGenericAllocationHandle h;
+	CUdeviceptr va;
+	size_t g;
+
+	prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	OK(cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+	FAILS(cuMemCreate(&h, g + 1, &prop, 0), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuMemAddressReserve(&va, g - 1, 0, 0, 0), CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemCreate(&h, g, &prop, 0));
+	OK(cuMemAddressReserve(&va, 4 * g, 0, 0, 0));
+	FAILS(cuMemMap(va + 4 * g, g, 0, h, 0), CUDA_ERROR_INVALID_VALUE);  /* past the reservation */
+	FAILS(cuMemMap(va, 2 * g, 0, h, 0), CUDA_ERROR_INVALID_VALUE);      /* past the allocation */
+	OK(cuMemMap(va, g, 0, h, 0));
+	FAILS(cuMemMap(va, g, 0, h, 0), CUDA_ERROR_INVALID_VALUE);          /* mapped already */
+	/* Mapped without access, the memory faults; with it, it does not. */
+	EXPECT(write_faults((int *)(uintptr_t)va));
+	CUmemAccessDesc rw = { prop.location, CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+	FAILS(cuMemSetAccess(va, 2 * g, &rw, 1), CUDA_ERROR_INVALID_VALUE);  /* not all mapped */
+	OK(cuMemSetAccess(va, g, &rw, 1));
+	EXPECT(!write_faults((int *)(uintptr_t)va));
+	FAILS(cuMemAddressFree(va, 4 * g), CUDA_ERROR_INVALID_VALUE);  /* still mapped */
+	OK(cuMemRelease(h));
+	FAILS(cuMemRelease(h), CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemUnmap(va, g));
+	FAILS(cuMemUnmap(va, g), CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemAddressFree(va, 4 * g));
+}
+
+static void
+test_peers(void)
+{
+	CUcontext ctx0, ctx1;
+	int can;
+
+	OK(cuDevicePrimaryCtxRetain(&ctx0, 0));
+	OK(cuDevicePrimaryCtxRetain(&ctx1, 1));
+	OK(cuDeviceCanAccessPeer(&can, 0, 1));
+	EXPECT(can == 1);
+	FAILS(cuDeviceCanAccessPeer(&can, 0, 2), CUDA_ERROR_INVALID_DEVICE);
+	OK(cuCtxSetCurrent(ctx0));
+	FAILS(cuCtxEnablePeerAccess(ctx0, 0), CUDA_ERROR_PEER_ACCESS_UNSUPPORTED);
+	FAILS(cuCtxEnablePeerAccess(ctx1, 1), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuCtxDisablePeerAccess(ctx1), CUDA_ERROR_PEER_ACCESS_NOT_ENABLED);
+	OK(cuCtxEnablePeerAccess(ctx1, 0));
+	FAILS(cuCtxEnablePeerAccess(ctx1, 0), CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
+	OK(cuCtxDisablePeerAccess(ctx1));
+	OK(cuDevicePrimaryCtxRelease_v2(1));
+	OK(cuDevicePrimaryCtxRelease_v2(0));
+}
+
+int
+main(void)
+{
+	CUcontext ctx;
+	int count;
+
+	OK(cuInit(0));
+	OK(cuDeviceGetCount(&count));
+	EXPECT(count == 2);  /* ZLUDA_CONVERT_HOST_DEVICES=2 */
+	OK(cuDevicePrimaryCtxRetain(&ctx, 0));
+	OK(cuCtxSetCurrent(ctx));
+	test_graphs();
+	test_capture();
+	test_pools();
+	test_virtual_memory();
+	test_peers();
+	OK(cuCtxSetCurrent(ctx));
+	OK(cuDevicePrimaryCtxRelease_v2(0));
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	return failures != 0;
+}
