@@ -187,6 +187,9 @@ CUresult zc_capture_refuse(struct zc_stream *s, const char *call);
 CUresult zc_capture_event_refuse(struct zc_event *e, const char *call);
 /* The node (or the join) a unit of work makes in the capture it goes into. */
 CUresult zc_capture_op(struct zc_stream *s, const struct zc_op *op);
+/* cuMemAllocAsync and cuMemFreeAsync on a capturing stream: graph memory nodes. */
+CUresult zc_capture_alloc(struct zc_stream *s, size_t bytes, CUdeviceptr *dptr);
+CUresult zc_capture_free(struct zc_stream *s, CUdeviceptr ptr);
 /* A stream going away leaves its capture; an event recorded again outside a capture, or
  * destroyed, forgets the capture it was recorded in. */
 void zc_capture_stream_gone(struct zc_stream *s);

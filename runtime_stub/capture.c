@@ -280,6 +280,43 @@ zc_capture_op(struct zc_stream *s, const struct zc_op *op)
 	return r;
 }
 
+CUresult
+zc_capture_alloc(struct zc_stream *s, size_t bytes, CUdeviceptr *dptr)
+{
+	CUDA_MEM_ALLOC_NODE_PARAMS params = {
+		.poolProps = { .allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+		               .location = { CU_MEM_LOCATION_TYPE_DEVICE, s->ctx->device } },
+		.bytesize = bytes,
+	};
+	struct zc_graph_node *n;
+	CUresult r;
+
+	pthread_mutex_lock(&lock);
+	r = s->capture->invalidated
+	        ? stub_fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "capture %llu", s->capture->id)
+	        : zc_graph_add_alloc(s->capture->graph, s->frontier, s->nfrontier, &params, &n);
+	if (r == CUDA_SUCCESS && (r = depend_on(s, &n, 1, true)) == CUDA_SUCCESS)
+		*dptr = params.dptr;
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+CUresult
+zc_capture_free(struct zc_stream *s, CUdeviceptr ptr)
+{
+	struct zc_graph_node *n;
+	CUresult r;
+
+	pthread_mutex_lock(&lock);
+	r = s->capture->invalidated
+	        ? stub_fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "capture %llu", s->capture->id)
+	        : zc_graph_add_free(s->capture->graph, s->frontier, s->nfrontier, ptr, &n);
+	if (r == CUDA_SUCCESS)
+		r = depend_on(s, &n, 1, true);
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
 void
 zc_capture_stream_gone(struct zc_stream *s)
 {

@@ -254,6 +254,18 @@ typedef enum CUmemPool_attribute {
 	CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8,
 } CUmemPool_attribute;
 
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS {
+	CUmemPoolProps poolProps;
+	const CUmemAccessDesc *accessDescs;
+	size_t accessDescCount;
+	size_t bytesize;
+	CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS;
+enum {
+	CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
+	CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
+};
+
 enum {
 	CU_MEM_ATTACH_GLOBAL = 1,
 	CU_MEM_ATTACH_HOST = 2,

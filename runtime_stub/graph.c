@@ -30,6 +30,9 @@ clear_params(struct zc_graph_node *n)
 	} else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH) {
 		zc_graph_free(n->child);
 		n->child = NULL;
+	} else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->alloc.allocation) {
+		zc_graph_allocation_release(n->alloc.allocation);
+		n->alloc.allocation = NULL;
 	}
 }
 
@@ -279,6 +282,12 @@ zc_graph_node_set(struct zc_graph_node *to, const struct zc_graph_node *from)
 	case CU_GRAPH_NODE_TYPE_HOST: to->host = from->host; break;
 	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
 	case CU_GRAPH_NODE_TYPE_EVENT_RECORD: to->event = from->event; break;
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		clear_params(to);
+		to->alloc = from->alloc;
+		zc_graph_allocation_retain(to->alloc.allocation);
+		break;
+	case CU_GRAPH_NODE_TYPE_MEM_FREE: to->free_ptr = from->free_ptr; break;
 	default: break;
 	}
 	return CUDA_SUCCESS;
@@ -942,6 +951,7 @@ static const char *const type_names[] = {
 	[CU_GRAPH_NODE_TYPE_GRAPH] = "GRAPH", [CU_GRAPH_NODE_TYPE_EMPTY] = "EMPTY",
 	[CU_GRAPH_NODE_TYPE_WAIT_EVENT] = "WAIT_EVENT",
 	[CU_GRAPH_NODE_TYPE_EVENT_RECORD] = "EVENT_RECORD",
+	[CU_GRAPH_NODE_TYPE_MEM_ALLOC] = "MEM_ALLOC", [CU_GRAPH_NODE_TYPE_MEM_FREE] = "MEM_FREE",
 };
 
 static void

@@ -20,6 +20,17 @@ struct zc_kernel_node {
 	bool cooperative; /* captured from a cooperative launch */
 };
 
+/* The memory of a graph's allocation node: allocated when the node is made, at the address
+ * every launch then uses (CUDA fixes it for the graph's life); shared by the copies of the
+ * graph, and given back when the last goes, if a free node of the graph frees it (else it
+ * outlives the graph, for the program to free, as in CUDA). */
+struct zc_graph_allocation {
+	CUdeviceptr ptr;
+	size_t bytes;
+	int refs;
+	bool freed_in_graph;
+};
+
 struct zc_graph_node {
 	struct zc_graph *graph;
 	size_t index;  /* in graph->nodes */
@@ -42,6 +53,11 @@ struct zc_graph_node {
 		CUDA_HOST_NODE_PARAMS host;
 		struct zc_graph *child;  /* owned: a copy of the graph it was given */
 		struct zc_event *event;
+		struct {
+			CUDA_MEM_ALLOC_NODE_PARAMS params;
+			struct zc_graph_allocation *allocation;
+		} alloc;
+		CUdeviceptr free_ptr;
 	};
 };
 
@@ -71,6 +87,16 @@ CUresult zc_graph_copy(const struct zc_graph *g, struct zc_graph **out);
 /* Copies the parameters of `from` into `to`, a node of the same type. */
 CUresult zc_graph_node_set(struct zc_graph_node *to, const struct zc_graph_node *from);
 bool zc_graph_has(const struct zc_graph *g, const struct zc_graph_node *node);
+
+/* graph_memory.c: an allocation node's memory, made for a node of g (as a capture's
+ * cuMemAllocAsync makes one), and the node freeing it; the reference a copy of the node
+ * takes and the one it drops. */
+CUresult zc_graph_add_alloc(struct zc_graph *g, struct zc_graph_node *const *deps, size_t ndeps,
+                            CUDA_MEM_ALLOC_NODE_PARAMS *params, struct zc_graph_node **out);
+CUresult zc_graph_add_free(struct zc_graph *g, struct zc_graph_node *const *deps, size_t ndeps,
+                           CUdeviceptr ptr, struct zc_graph_node **out);
+void zc_graph_allocation_retain(struct zc_graph_allocation *a);
+void zc_graph_allocation_release(struct zc_graph_allocation *a);
 
 /* graph_exec.c: submits g's nodes in run order to s, children and all. */
 CUresult zc_graph_run(const struct zc_graph *g, struct zc_stream *s);

@@ -69,6 +69,8 @@ zc_graph_run(const struct zc_graph *g, struct zc_stream *s)
 			r = zc_graph_run(n->child, s);
 			continue;
 		case CU_GRAPH_NODE_TYPE_EMPTY:
+		case CU_GRAPH_NODE_TYPE_MEM_ALLOC:  /* the memory is there from the node's making */
+		case CU_GRAPH_NODE_TYPE_MEM_FREE:   /* and stays until the graph goes */
 			continue;
 		case CU_GRAPH_NODE_TYPE_MEMCPY:
 			op = (struct zc_op){ .kind = ZC_OP_COPY, .copy = n->memcpy.copy };

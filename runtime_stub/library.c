@@ -251,8 +251,17 @@ unload(struct zc_library *lib)
 		}
 	}
 	zc_memory_remove_globals(lib);
-	if (lib->drv)
+	if (lib->drv) {
+		/* Kernels of the module may still be queued or running (cudart unloads its modules
+		 * at exit without waiting): the code stays until they are done. */
+		struct zc_context *ctx;
+		struct zc_device *dev;
+		if (zc_context_current(&ctx) == CUDA_SUCCESS)
+			zc_context_sync(ctx);
+		if (zc_device_get(lib->device, &dev) == CUDA_SUCCESS && dev->primary)
+			zc_context_sync(dev->primary);
 		r = zc_drv->module_unload(lib->drv);
+	}
 	pthread_mutex_destroy(&lib->lock);
 	stub_free(lib->kernels);
 	stub_free(lib);

@@ -188,7 +188,7 @@ enum { LARGE_BUFFER = 1 << 20, SLACK = 64 << 10 };
 
 /* dest is where the caller will store the pointer: NULL there is the caller's error. */
 static CUresult
-allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, void **ptr)
+place(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, void **ptr)
 {
 	struct zc_context *ctx;
 	void *p;
@@ -200,8 +200,6 @@ allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, 
 		return r;
 	if (!dest || bytes == 0)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pointer or 0 bytes");
-	if ((r = zc_capture_allows("allocating memory")) != CUDA_SUCCESS)
-		return r;
 	if ((r = zc_drv->alloc(ctx->device, kind, bytes + 2 * slack, &p)) != CUDA_SUCCESS)
 		return r;
 	if (!insert((struct allocation){ .base = (uintptr_t)p + slack, .size = bytes, .slack = slack,
@@ -214,15 +212,23 @@ allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, 
 	return CUDA_SUCCESS;
 }
 
+/* The program's allocations are refused during a capture that forbids them; the stub's own
+ * (for pools and graphs) are not. */
 static CUresult
-release(uintptr_t base, enum zc_mem_kind kind)
+allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, void **ptr)
+{
+	CUresult r = zc_capture_allows("allocating memory");
+
+	return r == CUDA_SUCCESS ? place(kind, bytes, flags, dest, ptr) : r;
+}
+
+static CUresult
+give_back(uintptr_t base, enum zc_mem_kind kind)
 {
 	struct allocation a;
 	CUresult r = zc_initialized();
 
 	if (r != CUDA_SUCCESS)
-		return r;
-	if ((r = zc_capture_allows("freeing memory")) != CUDA_SUCCESS)
 		return r;
 	if (!take(base, kind, false, &a))
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is not an allocation of this kind",
@@ -233,16 +239,24 @@ release(uintptr_t base, enum zc_mem_kind kind)
 	return zc_drv->free(kind, (void *)(base - a.slack));
 }
 
+static CUresult
+release(uintptr_t base, enum zc_mem_kind kind)
+{
+	CUresult r = zc_capture_allows("freeing memory");
+
+	return r == CUDA_SUCCESS ? give_back(base, kind) : r;
+}
+
 CUresult
 zc_memory_alloc_device(void **ptr, size_t bytes)
 {
-	return allocate(ZC_MEM_DEVICE, bytes, 0, ptr, ptr);
+	return place(ZC_MEM_DEVICE, bytes, 0, ptr, ptr);
 }
 
 CUresult
 zc_memory_free_device(void *ptr)
 {
-	return release((uintptr_t)ptr, ZC_MEM_DEVICE);
+	return give_back((uintptr_t)ptr, ZC_MEM_DEVICE);
 }
 
 ZC_EXPORT CUresult

@@ -243,8 +243,9 @@ alloc_async(CUdeviceptr *dptr, size_t bytes, CUmemoryPool pool, CUstream handle,
 	if (r == CUDA_SUCCESS && (!dptr || !bytes))
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL dptr or 0 bytes");
 	if (r == CUDA_SUCCESS && s->capture)
-		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED,
-		              "stream-ordered allocation during stream capture (memory nodes)");
+		return pool ? stub_fail(CUDA_ERROR_NOT_SUPPORTED,
+		                        "capturing an allocation from a created pool")
+		            : zc_capture_alloc(s, bytes, dptr);
 	if (r == CUDA_SUCCESS && pool && (r = live_pool(pool)) == CUDA_SUCCESS &&
 	    pool->device != s->ctx->device)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "pool of device %d, stream of device %d",
@@ -305,8 +306,7 @@ free_async(CUdeviceptr dptr, CUstream handle, bool per_thread)
 	CUresult r = zc_stream_resolve(handle, per_thread, &s);
 
 	if (r == CUDA_SUCCESS && s->capture)
-		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED,
-		              "stream-ordered free during stream capture (memory nodes)");
+		return zc_capture_free(s, dptr);
 	if (r != CUDA_SUCCESS)
 		return r;
 	pthread_mutex_lock(&lock);

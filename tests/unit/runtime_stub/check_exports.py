@@ -29,7 +29,7 @@ def main():
     missing = sorted(s for s in symbols if not hasattr(lib, s))
     problems = ["%d of %d symbols not exported, first %s" % (len(missing), len(symbols), missing[:5])] \
         if missing else []
-    for name in ("cuGraphAddMemAllocNode", "cuMemPoolExportToShareableHandle",
+    for name in ("cuGraphAddExternalSemaphoresSignalNode", "cuMemPoolExportToShareableHandle",
                  "cuMemExportToShareableHandle"):
         env = dict(os.environ, ZLUDA_CONVERT_DRIVER="host", ZLUDA_CONVERT_TRACE="1")
         p = subprocess.run([sys.executable, __file__, library, table, name], env=env,

@@ -454,7 +454,7 @@ test_proc_address(const char *lookups)
 	OK(cuGetProcAddress("cuGetProcAddress", &fn, 12000, 0));
 	EXPECT(fn == (void *)cuGetProcAddress_v2);
 	/* A known function the stub does not implement answers "not supported". */
-	OK(cuGetProcAddress_v2("cuGraphAddMemAllocNode", &fn, 12000, 0, &status));
+	OK(cuGetProcAddress_v2("cuGraphAddExternalSemaphoresSignalNode", &fn, 12000, 0, &status));
 	EXPECT(fn && ((CUresult(*)(void))fn)() == CUDA_ERROR_NOT_SUPPORTED);
 }
 

@@ -73,6 +73,24 @@ test_graphs(void)
 	FAILS(cuGraphDestroy(g), CUDA_ERROR_INVALID_VALUE);
 	FAILS(cuGraphNodeGetType(a, &type), CUDA_ERROR_INVALID_VALUE);
 	OK(cuGraphDestroy(other));
+
+	/* Memory nodes: a free node only for the graph's own allocation, and once. */
+	CUDA_MEM_ALLOC_NODE_PARAMS alloc = {0};
+	CUgraphNode freed;
+	CUdeviceptr plain;
+	OK(cuGraphCreate(&g, 0));
+	FAILS(cuGraphAddMemAllocNode(&a, g, NULL, 0, &alloc), CUDA_ERROR_INVALID_VALUE);
+	alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+	alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	alloc.bytesize = 4096;
+	OK(cuGraphAddMemAllocNode(&a, g, NULL, 0, &alloc));
+	EXPECT(alloc.dptr != 0);
+	OK(cuMemAlloc_v2(&plain, 64));
+	FAILS(cuGraphAddMemFreeNode(&freed, g, &a, 1, plain), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphAddMemFreeNode(&freed, g, &a, 1, alloc.dptr));
+	FAILS(cuGraphAddMemFreeNode(&c, g, &freed, 1, alloc.dptr), CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemFree_v2(plain));
+	OK(cuGraphDestroy(g));
 }
 
 static void
