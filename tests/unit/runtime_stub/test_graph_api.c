@@ -9,18 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "expect.h"
 #include "exports.h"
 
-static int failures;
-
-#define EXPECT(cond)                                                              \
-	do {                                                                          \
-		if (!(cond)) {                                                            \
-			fprintf(stderr, "%s:%d: FAIL %s\n", __FILE__, __LINE__, #cond);       \
-			failures++;                                                           \
-		}                                                                         \
-	} while (0)
-#define OK(call) EXPECT((call) == CUDA_SUCCESS)
 #define FAILS(call, code) EXPECT((call) == (code))
 
 static void
