@@ -108,7 +108,12 @@ struct zc_driver {
 	size_t (*va_granularity)(int ordinal);
 	CUresult (*va_reserve)(size_t bytes, size_t alignment, void *hint, void **ptr);
 	CUresult (*va_free)(void *ptr, size_t bytes);
-	CUresult (*physical_create)(int ordinal, size_t bytes, struct zc_drv_physical **out);
+	/* shareable: it may be exported as a POSIX file descriptor, which another process (or
+	 * this one) imports as the same memory. */
+	CUresult (*physical_create)(int ordinal, size_t bytes, bool shareable,
+	                            struct zc_drv_physical **out);
+	CUresult (*physical_export)(struct zc_drv_physical *physical, int *fd);
+	CUresult (*physical_import)(int ordinal, int fd, size_t *bytes, struct zc_drv_physical **out);
 	CUresult (*physical_release)(struct zc_drv_physical *physical);
 	CUresult (*va_map)(void *ptr, size_t bytes, size_t offset, struct zc_drv_physical *physical);
 	CUresult (*va_unmap)(void *ptr, size_t bytes);

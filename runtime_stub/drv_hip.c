@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "api.h"
 #include "device_heap.h"
@@ -662,15 +663,18 @@ union allocation_prop {
 	struct zc_hip_allocation_prop_6 v6;
 };
 
-/* A device's pinned memory, in the layout this runtime reads. */
+/* A device's pinned memory, in the layout this runtime reads; shareable, as a POSIX file
+ * descriptor. */
 static const hipMemAllocationProp *
-allocation_prop(int ordinal, union allocation_prop *p)
+allocation_prop(int ordinal, bool shareable, union allocation_prop *p)
 {
 	memset(p, 0, sizeof *p);
 	if (hip.hipGetDevicePropertiesR0600)
-		p->v6 = (struct zc_hip_allocation_prop_6){ .type = 1, .location_type = 1, .location_id = ordinal };
+		p->v6 = (struct zc_hip_allocation_prop_6){ .type = 1, .requested_handle_types = shareable,
+		                                           .location_type = 1, .location_id = ordinal };
 	else
-		p->v5 = (struct zc_hip_allocation_prop_5){ .type = 1, .location_type = 1, .location_id = ordinal };
+		p->v5 = (struct zc_hip_allocation_prop_5){ .location_type = 1, .location_id = ordinal,
+		                                           .requested_handle_type = shareable, .type = 1 };
 	return (const hipMemAllocationProp *)(const void *)p;
 }
 
@@ -681,7 +685,7 @@ hip_va_granularity(int ordinal)
 	size_t g = 0;
 
 	if (hip_vmm_available() != CUDA_SUCCESS ||
-	    hip.hipMemGetAllocationGranularity(&g, allocation_prop(ordinal, &prop), 0) != 0 || !g)
+	    hip.hipMemGetAllocationGranularity(&g, allocation_prop(ordinal, false, &prop), 0) != 0 || !g)
 		g = 2 << 20;
 	return g;
 }
@@ -701,15 +705,40 @@ hip_va_free(void *ptr, size_t bytes)
 }
 
 static CUresult
-hip_physical_create(int ordinal, size_t bytes, struct zc_drv_physical **out)
+hip_physical_create(int ordinal, size_t bytes, bool shareable, struct zc_drv_physical **out)
 {
 	union allocation_prop prop;
 	CUresult r = hip_vmm_available();
 
 	if (r == CUDA_SUCCESS)
 		r = CALL(hipMemCreate, (hipMemGenericAllocationHandle_t *)out, bytes,
-		         allocation_prop(ordinal, &prop), 0);
+		         allocation_prop(ordinal, shareable, &prop), 0);
 	return r;
+}
+
+static CUresult
+hip_physical_export(struct zc_drv_physical *physical, int *fd)
+{
+	if (!hip.hipMemExportToShareableHandle)
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "this HIP runtime exports no memory");
+	return CALL(hipMemExportToShareableHandle, fd, (hipMemGenericAllocationHandle_t)(void *)physical,
+	            1, 0);
+}
+
+/* HIP learns the size itself; what the API layer keeps is the file's. */
+static CUresult
+hip_physical_import(int ordinal, int fd, size_t *bytes, struct zc_drv_physical **out)
+{
+	struct stat st;
+
+	(void)ordinal;
+	if (!hip.hipMemImportFromShareableHandle)
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "this HIP runtime imports no memory");
+	if (fstat(fd, &st) != 0 || st.st_size <= 0)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "file descriptor %d is no exported memory", fd);
+	*bytes = (size_t)st.st_size;
+	return CALL(hipMemImportFromShareableHandle, (hipMemGenericAllocationHandle_t *)out,
+	            (void *)(intptr_t)fd, 1);
 }
 
 static CUresult
@@ -772,6 +801,8 @@ const struct zc_driver zc_hip_driver = {
 	.va_free = hip_va_free,
 	.physical_create = hip_physical_create,
 	.physical_release = hip_physical_release,
+	.physical_export = hip_physical_export,
+	.physical_import = hip_physical_import,
 	.va_map = hip_va_map,
 	.va_unmap = hip_va_unmap,
 	.va_set_access = hip_va_set_access,

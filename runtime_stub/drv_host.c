@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "drv_host.h"
@@ -351,11 +353,11 @@ host_va_free(void *ptr, size_t bytes)
 }
 
 static CUresult
-host_physical_create(int ordinal, size_t bytes, struct zc_drv_physical **out)
+host_physical_create(int ordinal, size_t bytes, bool shareable, struct zc_drv_physical **out)
 {
 	struct zc_drv_physical *p = stub_alloc(sizeof *p);
 
-	(void)ordinal;
+	(void)ordinal, (void)shareable;  /* a memfd always is */
 	if (!p)
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "physical allocation");
 	p->fd = memfd_create("zluda-convert-physical", MFD_CLOEXEC);
@@ -366,6 +368,31 @@ host_physical_create(int ordinal, size_t bytes, struct zc_drv_physical **out)
 		stub_free(p);
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%zu bytes of physical memory", bytes);
 	}
+	*out = p;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+host_physical_export(struct zc_drv_physical *p, int *fd)
+{
+	return (*fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0)) >= 0
+	       ? CUDA_SUCCESS : stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "no file descriptor to export");
+}
+
+static CUresult
+host_physical_import(int ordinal, int fd, size_t *bytes, struct zc_drv_physical **out)
+{
+	struct zc_drv_physical *p = stub_alloc(sizeof *p);
+	struct stat st;
+
+	(void)ordinal;
+	if (!p)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "physical allocation");
+	if (fstat(fd, &st) != 0 || st.st_size <= 0 || (p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		stub_free(p);
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "file descriptor %d is no exported memory", fd);
+	}
+	p->bytes = *bytes = (size_t)st.st_size;
 	*out = p;
 	return CUDA_SUCCESS;
 }
@@ -665,6 +692,8 @@ const struct zc_driver zc_host_driver = {
 	.va_free = host_va_free,
 	.physical_create = host_physical_create,
 	.physical_release = host_physical_release,
+	.physical_export = host_physical_export,
+	.physical_import = host_physical_import,
 	.va_map = host_va_map,
 	.va_unmap = host_va_unmap,
 	.va_set_access = host_va_set_access,

@@ -28,6 +28,7 @@ typedef struct ihipMemGenericAllocationHandle *hipMemGenericAllocationHandle_t;
 typedef struct hipMemAllocationProp hipMemAllocationProp;
 typedef struct hipMemAccessDesc hipMemAccessDesc;
 typedef int hipMemAllocationGranularity_flags;
+typedef int hipMemAllocationHandleType;  /* 1: a POSIX file descriptor */
 #define hipStreamPerThread ((hipStream_t)2)
 #define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
 #define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
@@ -182,7 +183,11 @@ enum { HIP_CONSTANTS(ZC_HIP_ENUMERATOR) };
 	X(hipMemUnmap, (void *ptr, size_t size))                                               \
 	X(hipMemSetAccess, (void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count)) \
 	X(hipMemGetAllocationGranularity, (size_t * granularity, const hipMemAllocationProp *prop, \
-	                                   hipMemAllocationGranularity_flags option))
+	                                   hipMemAllocationGranularity_flags option))             \
+	X(hipMemExportToShareableHandle, (void *shareable, hipMemGenericAllocationHandle_t handle, \
+	                                  hipMemAllocationHandleType type, unsigned long long flags)) \
+	X(hipMemImportFromShareableHandle, (hipMemGenericAllocationHandle_t * handle, void *os_handle, \
+	                                    hipMemAllocationHandleType type))
 #define HIP_OPTIONAL_FUNCTIONS_6(X)                                                        \
 	X(hipGetDevicePropertiesR0600, (hipDeviceProp_tR0600 * properties, int device))        \
 	X(hipDeviceSetLimit, (zc_hip_limit limit, size_t value))                               \

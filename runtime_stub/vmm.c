@@ -236,7 +236,8 @@ create(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationP
 		return r;
 	if (!(p = stub_alloc(sizeof *p)))
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "physical allocation");
-	if ((r = zc_drv->physical_create(prop->location.id, size, &p->drv)) != CUDA_SUCCESS) {
+	bool shareable = prop->requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+	if ((r = zc_drv->physical_create(prop->location.id, size, shareable, &p->drv)) != CUDA_SUCCESS) {
 		stub_free(p);
 		return r;
 	}
@@ -476,6 +477,86 @@ cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAl
 		pthread_mutex_unlock(&lock);
 	}
 	return TRACE(r, "0x%llx", handle);
+}
+
+/* Shareable handles: a POSIX file descriptor for an allocation made to be shared, which
+ * cuMemImportFromShareableHandle here or in another process turns into a handle to the
+ * same memory. */
+static CUresult
+export(void *shareable, CUmemGenericAllocationHandle handle, int type, unsigned long long flags)
+{
+	CUresult r = driver_has_vmm();
+	struct physical *p;
+
+	if (r == CUDA_SUCCESS && (!shareable || flags))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL shareableHandle or flags 0x%llx", flags);
+	if (r == CUDA_SUCCESS && type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "shareable handles of type %d (POSIX file "
+		              "descriptors only)", type);
+	if (r != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&lock);
+	if (!(p = physical_of(handle)))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is not an allocation handle", handle);
+	else if (!(p->prop.requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx was not made to be shared as a file "
+		              "descriptor", handle);
+	else
+		r = zc_drv->physical_export(p->drv, shareable);
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+ZC_EXPORT CUresult
+cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle,
+                             int handleType, unsigned long long flags)
+{
+	return TRACE(export(shareableHandle, handle, handleType, flags), "0x%llx, %d", handle,
+	             handleType);
+}
+
+static CUresult
+import(CUmemGenericAllocationHandle *handle, void *os_handle, int type)
+{
+	struct zc_context *ctx;
+	struct physical *p;
+	CUresult r = driver_has_vmm();
+
+	if (r == CUDA_SUCCESS && !handle)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL handle");
+	if (r == CUDA_SUCCESS && type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "shareable handles of type %d (POSIX file "
+		              "descriptors only)", type);
+	if (r == CUDA_SUCCESS)
+		r = zc_context_current(&ctx);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!(p = stub_alloc(sizeof *p)))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "physical allocation");
+	r = zc_drv->physical_import(ctx->device, (int)(intptr_t)os_handle, &p->size, &p->drv);
+	if (r != CUDA_SUCCESS) {
+		stub_free(p);
+		return r;
+	}
+	p->prop = (CUmemAllocationProp){ .type = CU_MEM_ALLOCATION_TYPE_PINNED,
+	                                 .requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+	                                 .location = { CU_MEM_LOCATION_TYPE_DEVICE, ctx->device } };
+	p->handles = 1;
+	pthread_mutex_lock(&lock);
+	p->next = physicals;
+	physicals = p;
+	pthread_mutex_unlock(&lock);
+	*handle = (CUmemGenericAllocationHandle)(uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+ZC_EXPORT CUresult
+cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, int shHandleType)
+{
+	CUresult r = import(handle, osHandle, shHandleType);
+
+	return TRACE(r, "%d, %d -> 0x%llx", (int)(intptr_t)osHandle, shHandleType,
+	             r == CUDA_SUCCESS ? *handle : 0ull);
 }
 
 /* The handle of what is mapped at addr, which the caller releases as one it made. */

@@ -34,7 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -732,6 +734,43 @@ hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size, const hipMemA
 	}
 	*handle = h;
 	log_line("hipMemCreate %zu", size);
+	return hipSuccess;
+}
+
+/* A POSIX file descriptor of the memory, and the memory of one. */
+EXPORT hipError_t
+hipMemExportToShareableHandle(void *shareable, hipMemGenericAllocationHandle_t handle,
+                              hipMemAllocationHandleType type, unsigned long long flags)
+{
+	ENTER();
+	if (!shareable || !handle || type != 1 || flags)
+		return hipErrorInvalidValue;
+	int fd = fcntl(handle->fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		return hipErrorOutOfMemory;
+	*(int *)shareable = fd;
+	return hipSuccess;
+}
+
+EXPORT hipError_t
+hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle, void *os_handle,
+                                hipMemAllocationHandleType type)
+{
+	struct stat st;
+	int fd = (int)(intptr_t)os_handle;
+
+	ENTER();
+	if (!handle || type != 1 || fstat(fd, &st) != 0 || st.st_size <= 0)
+		return hipErrorInvalidValue;
+	struct ihipMemGenericAllocationHandle *h = calloc(1, sizeof *h);
+	if (!h)
+		return hipErrorOutOfMemory;
+	if ((h->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		free(h);
+		return hipErrorOutOfMemory;
+	}
+	h->bytes = (size_t)st.st_size;
+	*handle = h;
 	return hipSuccess;
 }
 

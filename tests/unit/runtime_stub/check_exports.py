@@ -30,7 +30,7 @@ def main():
     problems = ["%d of %d symbols not exported, first %s" % (len(missing), len(symbols), missing[:5])] \
         if missing else []
     for name in ("cuGraphAddExternalSemaphoresSignalNode", "cuMemPoolExportToShareableHandle",
-                 "cuMemExportToShareableHandle"):
+                 "cuIpcGetMemHandle"):
         env = dict(os.environ, ZLUDA_CONVERT_DRIVER="host", ZLUDA_CONVERT_TRACE="1")
         p = subprocess.run([sys.executable, __file__, library, table, name], env=env,
                            capture_output=True, text=True, timeout=60)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "expect.h"
 #include "exports.h"
@@ -221,6 +222,33 @@ test_virtual_memory(void)
 	FAILS(cuMemRelease(h), CUDA_ERROR_INVALID_VALUE);
 	OK(cuMemUnmap(va, g));
 	FAILS(cuMemUnmap(va, g), CUDA_ERROR_INVALID_VALUE);
+
+	/* Shared as a file descriptor and imported: the same memory under another handle. Only an
+	 * allocation made to be shared exports. */
+	int fd = -1;
+	CUmemGenericAllocationHandle shared, imported;
+	OK(cuMemCreate(&h, g, &prop, 0));
+	FAILS(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+	      CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemRelease(h));
+	prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+	OK(cuMemCreate(&shared, g, &prop, 0));
+	FAILS(cuMemExportToShareableHandle(&fd, shared, 2, 0), CUDA_ERROR_NOT_SUPPORTED);
+	OK(cuMemExportToShareableHandle(&fd, shared, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+	EXPECT(fd >= 0);
+	OK(cuMemImportFromShareableHandle(&imported, (void *)(intptr_t)fd,
+	                                  CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+	OK(cuMemMap(va, g, 0, shared, 0));
+	OK(cuMemMap(va + 2 * g, g, 0, imported, 0));
+	OK(cuMemSetAccess(va, g, &rw, 1));
+	OK(cuMemSetAccess(va + 2 * g, g, &rw, 1));
+	((volatile int *)(uintptr_t)va)[100] = 4242;
+	EXPECT(((volatile int *)(uintptr_t)(va + 2 * g))[100] == 4242);
+	OK(cuMemUnmap(va, g));
+	OK(cuMemUnmap(va + 2 * g, g));
+	OK(cuMemRelease(shared));
+	OK(cuMemRelease(imported));
+	close(fd);
 	OK(cuMemAddressFree(va, 4 * g));
 }
 
