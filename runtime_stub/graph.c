@@ -401,8 +401,8 @@ zc_graph_copy(const struct zc_graph *g, struct zc_graph **out)
 
 /* ---- the API ----------------------------------------------------------------- */
 
-static CUresult
-live_graph(CUgraph g)
+CUresult
+zc_graph_check(CUgraph g)
 {
 	CUresult r = zc_initialized();
 
@@ -440,7 +440,7 @@ cuGraphCreate(CUgraph *phGraph, unsigned int flags)
 ZC_EXPORT CUresult
 cuGraphDestroy(CUgraph hGraph)
 {
-	CUresult r = live_graph(hGraph);
+	CUresult r = zc_graph_check(hGraph);
 
 	if (r == CUDA_SUCCESS)
 		zc_graph_free(hGraph);
@@ -450,7 +450,7 @@ cuGraphDestroy(CUgraph hGraph)
 ZC_EXPORT CUresult
 cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
 {
-	CUresult r = live_graph(originalGraph);
+	CUresult r = zc_graph_check(originalGraph);
 
 	if (r == CUDA_SUCCESS && !phGraphClone)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphClone");
@@ -462,7 +462,7 @@ cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
 ZC_EXPORT CUresult
 cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph)
 {
-	CUresult r = live_graph(hClonedGraph);
+	CUresult r = zc_graph_check(hClonedGraph);
 
 	if (r == CUDA_SUCCESS && !phNode)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phNode");
@@ -481,7 +481,7 @@ cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph h
 /* A new node of `type` whose parameters `set` fills; removed again when they are refused. */
 #define ADD_NODE(type, set)                                                                  \
 	do {                                                                                     \
-		CUresult r_ = live_graph(hGraph);                                                    \
+		CUresult r_ = zc_graph_check(hGraph);                                                    \
 		struct zc_graph_node *n_ = NULL;                                                     \
 		if (r_ == CUDA_SUCCESS && !phGraphNode)                                              \
 			r_ = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphNode");                    \
@@ -538,7 +538,7 @@ ZC_EXPORT CUresult
 cuGraphAddChildGraphNode(NODE_ARGS, CUgraph childGraph)
 {
 	ADD_NODE(CU_GRAPH_NODE_TYPE_GRAPH,
-	         live_graph(childGraph) == CUDA_SUCCESS ? set_child(n, childGraph)
+	         zc_graph_check(childGraph) == CUDA_SUCCESS ? set_child(n, childGraph)
 	                                                : CUDA_ERROR_INVALID_VALUE);
 }
 
@@ -741,7 +741,7 @@ list_done(const struct listing *l, size_t *count)
 static CUresult
 get_nodes(CUgraph g, CUgraphNode *nodes, size_t *count, bool roots_only)
 {
-	CUresult r = live_graph(g);
+	CUresult r = zc_graph_check(g);
 
 	if (r == CUDA_SUCCESS && !count)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL count");
@@ -769,7 +769,7 @@ cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes
 static CUresult
 get_edges(CUgraph g, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edges, size_t *count)
 {
-	CUresult r = live_graph(g);
+	CUresult r = zc_graph_check(g);
 
 	if (r == CUDA_SUCCESS && (!count || (!from) != (!to)))
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL count, or one of from and to");
@@ -871,7 +871,7 @@ static CUresult
 add_dependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
                  const CUgraphEdgeData *edges, size_t n)
 {
-	CUresult r = live_graph(g);
+	CUresult r = zc_graph_check(g);
 
 	if (r == CUDA_SUCCESS)
 		r = check_edges(from, to, edges, n, g);
@@ -892,7 +892,7 @@ static CUresult
 remove_dependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
                     const CUgraphEdgeData *edges, size_t n)
 {
-	CUresult r = live_graph(g);
+	CUresult r = zc_graph_check(g);
 
 	if (r == CUDA_SUCCESS)
 		r = check_edges(from, to, edges, n, g);
@@ -990,7 +990,7 @@ dot_graph(FILE *f, const struct zc_graph *g, const char *prefix)
 static CUresult
 dot_print(CUgraph g, const char *path)
 {
-	CUresult r = live_graph(g);
+	CUresult r = zc_graph_check(g);
 	FILE *f;
 
 	if (r == CUDA_SUCCESS && !path)

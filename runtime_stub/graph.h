@@ -73,6 +73,8 @@ struct zc_graph_exec {
 };
 
 /* graph.c */
+/* A live graph handle (and an initialised stub), else CUDA_ERROR_INVALID_VALUE. */
+CUresult zc_graph_check(CUgraph g);
 CUresult zc_graph_new(struct zc_graph **out);
 void zc_graph_free(struct zc_graph *g);
 /* A new node of g after deps (nodes of g); its parameters are the caller's to fill. */

@@ -109,10 +109,10 @@ static CUresult
 instantiate(CUgraphExec *out, CUgraph g, uint64_t flags)
 {
 	struct zc_graph_exec *e;
-	CUresult r = zc_initialized();
+	CUresult r = zc_graph_check(g);
 
-	if (r == CUDA_SUCCESS && (!out || !zc_handle_is(g, ZC_HANDLE_GRAPH)))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphExec or %p not a live graph", (void *)g);
+	if (r == CUDA_SUCCESS && !out)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphExec");
 	if (r == CUDA_SUCCESS && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
 		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "graphs launched from the device");
 	if (r != CUDA_SUCCESS)
@@ -409,8 +409,7 @@ static CUresult
 set_exec_child(struct zc_graph_node *n, CUgraph child)
 {
 	struct zc_graph *copy;
-	CUresult r = zc_handle_is(child, ZC_HANDLE_GRAPH)
-	             ? CUDA_SUCCESS : stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a live graph", (void *)child);
+	CUresult r = zc_graph_check(child);
 
 	if (r == CUDA_SUCCESS && child->count != n->child->count)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "a child graph of %zu nodes for one of %zu",
@@ -471,8 +470,10 @@ update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info)
 	CUresult r = live_exec(e);
 	CUgraphExecUpdateResultInfo result = { CU_GRAPH_EXEC_UPDATE_SUCCESS, NULL, NULL };
 
-	if (r == CUDA_SUCCESS && (!info || !zc_handle_is(g, ZC_HANDLE_GRAPH)))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL resultInfo or %p not a live graph", (void *)g);
+	if (r == CUDA_SUCCESS)
+		r = zc_graph_check(g);
+	if (r == CUDA_SUCCESS && !info)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL resultInfo");
 	if (r != CUDA_SUCCESS)
 		return r;
 	struct zc_graph *old = e->graph;

@@ -104,21 +104,11 @@ zc_graph_add_free(struct zc_graph *g, struct zc_graph_node *const *deps, size_t 
 	return CUDA_SUCCESS;
 }
 
-static CUresult
-live_graph(CUgraph g)
-{
-	CUresult r = zc_initialized();
-
-	if (r == CUDA_SUCCESS && !zc_handle_is(g, ZC_HANDLE_GRAPH))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a live graph", (void *)g);
-	return r;
-}
-
 ZC_EXPORT CUresult
 cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                        size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams)
 {
-	CUresult r = live_graph(hGraph);
+	CUresult r = zc_graph_check(hGraph);
 
 	if (r == CUDA_SUCCESS && !phGraphNode)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphNode");
@@ -132,7 +122,7 @@ ZC_EXPORT CUresult
 cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                       size_t numDependencies, CUdeviceptr dptr)
 {
-	CUresult r = live_graph(hGraph);
+	CUresult r = zc_graph_check(hGraph);
 
 	if (r == CUDA_SUCCESS && !phGraphNode)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphNode");

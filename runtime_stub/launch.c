@@ -125,10 +125,11 @@ queue_launch(const struct launch_request *q, struct zc_stream **used)
 		r = pack(q, buffer);
 	if (r == CUDA_SUCCESS && q->cooperative)
 		r = check_coresident(q);
-	if (r == CUDA_SUCCESS && q->f->nparams > 32 &&
+	/* Only a cooperative launch through HIP takes its arguments one by one. */
+	if (r == CUDA_SUCCESS && q->cooperative && q->f->nparams > 32 &&
 	    !(args = stub_alloc(q->f->nparams * sizeof *args)))
 		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "parameters");
-	for (uint32_t i = 0; r == CUDA_SUCCESS && i < q->f->nparams; i++)
+	for (uint32_t i = 0; r == CUDA_SUCCESS && q->cooperative && i < q->f->nparams; i++)
 		args[i] = buffer + q->f->params[i].offset;
 	if (r == CUDA_SUCCESS) {
 		struct zc_op op = { .kind = ZC_OP_LAUNCH, .kernel.function = q->f };
@@ -141,7 +142,7 @@ queue_launch(const struct launch_request *q, struct zc_stream **used)
 			.dynamic_shared = q->shared,
 			.params = buffer,
 			.params_size = q->f->param_size,
-			.args = args,
+			.args = q->cooperative ? args : NULL,
 			.malloc_heap = s->ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE],
 			.cooperative = q->cooperative,
 		};
