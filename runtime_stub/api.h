@@ -52,6 +52,7 @@ enum zc_handle_kind {
 	ZC_HANDLE_GRAPH_NODE,
 	ZC_HANDLE_GRAPH_EXEC,
 	ZC_HANDLE_MEMPOOL,
+	ZC_HANDLE_USER_OBJECT,
 };
 bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
 void zc_handle_remove(const void *handle);
@@ -319,8 +320,11 @@ struct zc_function {
 /* occupancy.c: how many blocks of f fit on the device at once (what a cooperative launch
  * may have). */
 int zc_coresident_blocks(const struct zc_function *f, int threads, size_t dynamic);
-/* launch.c: the .param buffer of a launch of f (kernelParams or extra), which the caller
- * frees with stub_free; and a launch of such a buffer, as a graph's kernel node makes it. */
+/* launch.c: a launch attribute as cuLaunchKernelEx and kernel nodes take it: hints are
+ * accepted; what cannot be given here is refused with CUDA's error. */
+CUresult zc_launch_attribute_check(CUlaunchAttributeID id, const CUlaunchAttributeValue *v);
+/* The .param buffer of a launch of f (kernelParams or extra), which the caller frees with
+ * stub_free; and a launch of such a buffer, as a graph's kernel node makes it. */
 CUresult zc_launch_pack(struct zc_function *f, void **params, void **extra, uint8_t **buffer);
 CUresult zc_launch_packed(struct zc_function *f, const uint32_t grid[3], const uint32_t block[3],
                           uint32_t shared, const void *params, bool cooperative,

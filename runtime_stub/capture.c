@@ -15,6 +15,7 @@ struct zc_capture {
 	pthread_t thread;         /* the one that began it */
 	struct zc_stream *origin;
 	struct zc_graph *graph;
+	bool graph_given;         /* cuStreamBeginCaptureToGraph's: the caller's, never freed here */
 	bool invalidated;
 	struct zc_stream **streams;  /* every stream in it */
 	size_t nstreams, capacity;
@@ -122,7 +123,7 @@ end(struct zc_capture *c, bool keep_graph)
 	}
 	for (size_t i = 0; i < c->nstreams; i++)
 		leave(c->streams[i]);
-	if (!keep_graph)
+	if (!keep_graph && !c->graph_given)
 		zc_graph_free(c->graph);
 	stub_free(c->streams);
 	stub_free(c);
@@ -348,8 +349,11 @@ zc_capture_event_clear(struct zc_event *e)
 
 /* ---- the API ------------------------------------------------------------------ */
 
+/* A capture into a new graph, or (cuStreamBeginCaptureToGraph) into `graph`, its first
+ * work depending on `deps`, nodes of that graph. */
 static CUresult
-begin(CUstream handle, CUstreamCaptureMode mode, bool per_thread)
+begin(CUstream handle, CUstreamCaptureMode mode, bool per_thread, struct zc_graph *graph,
+      struct zc_graph_node *const *deps, const CUgraphEdgeData *edges, size_t ndeps)
 {
 	struct zc_stream *s;
 	struct zc_capture *c;
@@ -361,9 +365,21 @@ begin(CUstream handle, CUstreamCaptureMode mode, bool per_thread)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "capture mode %d", (int)mode);
 	if (s->kind == ZC_STREAM_LEGACY)
 		return stub_fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "the legacy stream cannot capture");
+	if (graph && (r = zc_graph_check(graph)) != CUDA_SUCCESS)
+		return r;
+	if (ndeps && !deps)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL dependencies");
+	for (size_t i = 0; i < ndeps; i++)
+		if (!graph || !zc_graph_has(graph, deps[i]))
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "dependency %p is not a node of graph %p",
+			                 (void *)deps[i], (void *)graph);
+	if ((r = zc_graph_default_edges(edges, ndeps)) != CUDA_SUCCESS)
+		return r;
 	if (!(c = stub_alloc(sizeof *c)))
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "capture");
-	if ((r = zc_graph_new(&c->graph)) != CUDA_SUCCESS) {
+	c->graph = graph;
+	c->graph_given = graph != NULL;
+	if (!graph && (r = zc_graph_new(&c->graph)) != CUDA_SUCCESS) {
 		stub_free(c);
 		return r;
 	}
@@ -376,12 +392,17 @@ begin(CUstream handle, CUstreamCaptureMode mode, bool per_thread)
 		c->thread = pthread_self();
 		c->origin = s;
 		r = join(c, s);
+		if (r == CUDA_SUCCESS)
+			r = depend_on(s, deps, ndeps, true);
 	}
 	if (r == CUDA_SUCCESS) {
 		c->next = captures;
 		captures = c;
 	} else {
-		zc_graph_free(c->graph);
+		if (s->capture == c)
+			leave(s);
+		if (!c->graph_given)
+			zc_graph_free(c->graph);
 		stub_free(c->streams);
 		stub_free(c);
 	}
@@ -393,25 +414,49 @@ begin(CUstream handle, CUstreamCaptureMode mode, bool per_thread)
 ZC_EXPORT CUresult
 cuStreamBeginCapture(CUstream hStream)
 {
-	return TRACE(begin(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL, false), "%p", (void *)hStream);
+	return TRACE(begin(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL, false, NULL, NULL, NULL, 0), "%p",
+	             (void *)hStream);
 }
 
 ZC_EXPORT CUresult
 cuStreamBeginCapture_ptsz(CUstream hStream)
 {
-	return TRACE(begin(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL, true), "%p", (void *)hStream);
+	return TRACE(begin(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL, true, NULL, NULL, NULL, 0), "%p",
+	             (void *)hStream);
 }
 
 ZC_EXPORT CUresult
 cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)
 {
-	return TRACE(begin(hStream, mode, false), "%p, %d", (void *)hStream, (int)mode);
+	return TRACE(begin(hStream, mode, false, NULL, NULL, NULL, 0), "%p, %d", (void *)hStream,
+	             (int)mode);
 }
 
 ZC_EXPORT CUresult
 cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode)
 {
-	return TRACE(begin(hStream, mode, true), "%p, %d", (void *)hStream, (int)mode);
+	return TRACE(begin(hStream, mode, true, NULL, NULL, NULL, 0), "%p, %d", (void *)hStream,
+	             (int)mode);
+}
+
+#define BEGIN_TO_GRAPH_ARGS                                                                  \
+	CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies,                       \
+	    const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode
+
+ZC_EXPORT CUresult
+cuStreamBeginCaptureToGraph(BEGIN_TO_GRAPH_ARGS)
+{
+	return TRACE(begin(hStream, mode, false, hGraph, dependencies, dependencyData,
+	                   numDependencies),
+	             "%p, %p, %zu, %d", (void *)hStream, (void *)hGraph, numDependencies, (int)mode);
+}
+
+ZC_EXPORT CUresult
+cuStreamBeginCaptureToGraph_ptsz(BEGIN_TO_GRAPH_ARGS)
+{
+	return TRACE(begin(hStream, mode, true, hGraph, dependencies, dependencyData,
+	                   numDependencies),
+	             "%p, %p, %zu, %d", (void *)hStream, (void *)hGraph, numDependencies, (int)mode);
 }
 
 /* Whether every node the other streams of c would run next is one the origin's next work
@@ -552,7 +597,6 @@ static CUresult
 update_dependencies(CUstream handle, CUgraphNode *nodes, const CUgraphEdgeData *edges, size_t n,
                     unsigned flags, bool per_thread)
 {
-	static const CUgraphEdgeData none;
 	struct zc_stream *s;
 	CUresult r = zc_stream_resolve(handle, per_thread, &s);
 
@@ -565,13 +609,12 @@ update_dependencies(CUstream handle, CUgraphNode *nodes, const CUgraphEdgeData *
 	pthread_mutex_lock(&lock);
 	if (!s->capture)
 		r = stub_fail(CUDA_ERROR_ILLEGAL_STATE, "stream %p is not capturing", (void *)s);
-	for (size_t i = 0; r == CUDA_SUCCESS && i < n; i++) {
+	for (size_t i = 0; r == CUDA_SUCCESS && i < n; i++)
 		if (!zc_graph_has(s->capture->graph, nodes[i]))
 			r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a node of the capture",
 			              (void *)nodes[i]);
-		else if (edges && memcmp(&edges[i], &none, sizeof none) != 0)
-			r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "edge data other than the default");
-	}
+	if (r == CUDA_SUCCESS)
+		r = zc_graph_default_edges(edges, n);
 	if (r == CUDA_SUCCESS)
 		r = depend_on(s, nodes, n, flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES);
 	pthread_mutex_unlock(&lock);

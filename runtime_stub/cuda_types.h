@@ -337,6 +337,15 @@ typedef union CUlaunchAttributeValue {
 	int syncPolicy;
 	int priority;
 	int cooperative;
+	struct {
+		CUevent event;
+		int flags;
+		int triggerAtBlockStart; /* the programmatic event's; the completion event has none */
+	} event;
+	struct {
+		int deviceUpdatable;
+		void *devNode;
+	} deviceUpdatableKernelNode;
 } CUlaunchAttributeValue;
 
 typedef struct CUlaunchAttribute {
@@ -354,18 +363,35 @@ typedef struct CUlaunchConfig {
 	unsigned numAttrs;
 } CUlaunchConfig;
 
-enum {
+/* A launch's, a kernel node's (CUkernelNodeAttrID) and a stream's (CUstreamAttrID). */
+typedef enum CUlaunchAttributeID {
+	CU_LAUNCH_ATTRIBUTE_IGNORE = 0,
 	CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1,
 	CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
 	CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3,
 	CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+	CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+	CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
+	CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT = 7,
 	CU_LAUNCH_ATTRIBUTE_PRIORITY = 8,
-};
+	CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9,
+	CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = 10,
+	CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION = 11,
+	CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT = 12,
+	CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE = 13,
+	CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14,
+	CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16,
+} CUlaunchAttributeID;
+typedef CUlaunchAttributeID CUkernelNodeAttrID;
+typedef CUlaunchAttributeValue CUkernelNodeAttrValue;
 
 /* ---- graphs and stream capture ---- */
 typedef struct zc_graph *CUgraph;
 typedef struct zc_graph_node *CUgraphNode;
 typedef struct zc_graph_exec *CUgraphExec;
+typedef struct zc_user_object *CUuserObject;
+enum { CU_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1 };
+enum { CU_GRAPH_USER_OBJECT_MOVE = 1 };
 
 typedef enum CUgraphNodeType {
 	CU_GRAPH_NODE_TYPE_KERNEL = 0,
@@ -376,8 +402,11 @@ typedef enum CUgraphNodeType {
 	CU_GRAPH_NODE_TYPE_EMPTY = 5,
 	CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
 	CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
+	CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL = 8,
+	CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT = 9,
 	CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
 	CU_GRAPH_NODE_TYPE_MEM_FREE = 11,
+	CU_GRAPH_NODE_TYPE_BATCH_MEM_OP = 12,
 	CU_GRAPH_NODE_TYPE_CONDITIONAL = 13,
 } CUgraphNodeType;
 
@@ -455,6 +484,39 @@ typedef struct CUDA_HOST_NODE_PARAMS {
 	void (*fn)(void *userData);
 	void *userData;
 } CUDA_HOST_NODE_PARAMS;
+
+/* cuGraphAddNode's parameters: a type and, in 232 bytes, the parameters of that type (the
+ * _v2/_v3 forms, whose layouts are the ones above with a context after them). */
+typedef enum CUgraphChildGraphNodeOwnership {
+	CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE = 0,
+	CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE = 1,
+} CUgraphChildGraphNodeOwnership;
+typedef struct CUgraphNodeParams {
+	CUgraphNodeType type;
+	int reserved0[3];
+	union {
+		long long reserved1[29];
+		CUDA_KERNEL_NODE_PARAMS kernel;
+		struct {
+			int flags, reserved;
+			CUcontext copyCtx;
+			CUDA_MEMCPY3D copyParams;
+		} memcpy;
+		struct {
+			CUDA_MEMSET_NODE_PARAMS params;
+			CUcontext ctx;
+		} memset;
+		CUDA_HOST_NODE_PARAMS host;
+		struct {
+			CUgraph graph;
+			CUgraphChildGraphNodeOwnership ownership;
+		} graph;
+		struct { CUevent event; } eventWait, eventRecord;
+		CUDA_MEM_ALLOC_NODE_PARAMS alloc;
+		struct { CUdeviceptr dptr; } free;
+	};
+	long long reserved2;
+} CUgraphNodeParams;
 
 typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userData);
 typedef void (*CUhostFn)(void *userData);

@@ -25,8 +25,8 @@ clear_params(struct zc_graph_node *n)
 	if (n->type == CU_GRAPH_NODE_TYPE_KERNEL) {
 		stub_free(n->kernel.params);
 		stub_free(n->kernel.args);
-		n->kernel.params = NULL;
-		n->kernel.args = NULL;
+		stub_free(n->kernel.attributes);
+		n->kernel = (struct zc_kernel_node){ 0 };
 	} else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH) {
 		zc_graph_free(n->child);
 		n->child = NULL;
@@ -51,6 +51,7 @@ zc_graph_free(struct zc_graph *g)
 	if (!g)
 		return;
 	zc_handle_remove(g);
+	zc_graph_drop_references(g);
 	for (size_t i = 0; i < g->count; i++)
 		free_node(g->nodes[i]);
 	stub_free(g->nodes);
@@ -180,10 +181,31 @@ set_kernel(struct zc_graph_node *n, struct zc_function *f, const uint32_t grid[3
 	}
 	for (uint32_t i = 0; i < f->nparams; i++)
 		args[i] = buffer + f->params[i].offset;
-	clear_params(n);
-	n->kernel = (struct zc_kernel_node){
-		f, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared, buffer, args, false,
-	};
+	/* New parameters leave the node's attributes as they were. */
+	stub_free(n->kernel.params);
+	stub_free(n->kernel.args);
+	n->kernel.function = f;
+	memcpy(n->kernel.grid, grid, sizeof n->kernel.grid);
+	memcpy(n->kernel.block, block, sizeof n->kernel.block);
+	n->kernel.shared = shared;
+	n->kernel.params = buffer;
+	n->kernel.args = args;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+copy_attributes(struct zc_kernel_node *to, const struct zc_kernel_node *from)
+{
+	CUlaunchAttribute *copy = NULL;
+
+	if (from->nattributes && !(copy = stub_alloc(from->nattributes * sizeof *copy)))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel node attributes");
+	if (from->nattributes)
+		memcpy(copy, from->attributes, from->nattributes * sizeof *copy);
+	stub_free(to->attributes);
+	to->attributes = copy;
+	to->nattributes = from->nattributes;
+	to->cooperative = from->cooperative;
 	return CUDA_SUCCESS;
 }
 
@@ -252,12 +274,13 @@ set_child(struct zc_graph_node *n, const struct zc_graph *child)
 	if (r == CUDA_SUCCESS) {
 		clear_params(n);
 		n->child = copy;
+		copy->owner = n;
 	}
 	return r;
 }
 
-static CUresult
-set_event(struct zc_graph_node *n, CUevent e)
+CUresult
+zc_graph_set_event(struct zc_graph_node *n, CUevent e)
 {
 	if (!zc_handle_is(e, ZC_HANDLE_EVENT))
 		return stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a live event", (void *)e);
@@ -272,8 +295,7 @@ zc_graph_node_set(struct zc_graph_node *to, const struct zc_graph_node *from)
 	case CU_GRAPH_NODE_TYPE_KERNEL: {
 		const struct zc_kernel_node *k = &from->kernel;
 		CUresult r = set_kernel(to, k->function, k->grid, k->block, k->shared, k->params, NULL, NULL);
-		to->kernel.cooperative = k->cooperative;
-		return r;
+		return r == CUDA_SUCCESS ? copy_attributes(&to->kernel, k) : r;
 	}
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		return set_child(to, from->child);
@@ -391,6 +413,8 @@ zc_graph_copy(const struct zc_graph *g, struct zc_graph **out)
 			n->deps[j] = copy->nodes[from->deps[j]->index];
 		n->ndeps = from->ndeps;
 	}
+	if (r == CUDA_SUCCESS)
+		r = zc_graph_copy_references(copy, g);
 	if (r != CUDA_SUCCESS) {
 		zc_graph_free(copy);
 		return r;
@@ -442,6 +466,9 @@ cuGraphDestroy(CUgraph hGraph)
 {
 	CUresult r = zc_graph_check(hGraph);
 
+	if (r == CUDA_SUCCESS && hGraph->owner)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "graph %p belongs to child-graph node %p",
+		              (void *)hGraph, (void *)hGraph->owner);
 	if (r == CUDA_SUCCESS)
 		zc_graph_free(hGraph);
 	return TRACE(r, "%p", (void *)hGraph);
@@ -551,13 +578,13 @@ cuGraphAddEmptyNode(NODE_ARGS)
 ZC_EXPORT CUresult
 cuGraphAddEventRecordNode(NODE_ARGS, CUevent event)
 {
-	ADD_NODE(CU_GRAPH_NODE_TYPE_EVENT_RECORD, set_event(n, event));
+	ADD_NODE(CU_GRAPH_NODE_TYPE_EVENT_RECORD, zc_graph_set_event(n, event));
 }
 
 ZC_EXPORT CUresult
 cuGraphAddEventWaitNode(NODE_ARGS, CUevent event)
 {
-	ADD_NODE(CU_GRAPH_NODE_TYPE_WAIT_EVENT, set_event(n, event));
+	ADD_NODE(CU_GRAPH_NODE_TYPE_WAIT_EVENT, zc_graph_set_event(n, event));
 }
 
 #define NODE_CALL(node, type, what)                                                          \
@@ -669,7 +696,7 @@ cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out)
 ZC_EXPORT CUresult
 cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event)
 {
-	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, set_event(hNode, event));
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, zc_graph_set_event(hNode, event));
 }
 
 ZC_EXPORT CUresult
@@ -682,7 +709,7 @@ cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out)
 ZC_EXPORT CUresult
 cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event)
 {
-	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, set_event(hNode, event));
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, zc_graph_set_event(hNode, event));
 }
 
 ZC_EXPORT CUresult
@@ -695,6 +722,232 @@ ZC_EXPORT CUresult
 cuGraphDestroyNode(CUgraphNode hNode)
 {
 	NODE_CALL(hNode, ANY_TYPE, (remove_node(hNode), CUDA_SUCCESS));
+}
+
+/* ---- kernel node attributes --------------------------------------------------- */
+
+/* The attributes of a launch that a node cannot keep: a graph orders its nodes itself. */
+static bool
+launch_only(CUlaunchAttributeID id)
+{
+	return id == CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY ||
+	       id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ||
+	       id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT ||
+	       id == CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
+}
+
+static CUresult
+set_kernel_attribute(struct zc_graph_node *n, CUlaunchAttributeID id,
+                     const CUlaunchAttributeValue *v)
+{
+	struct zc_kernel_node *k = &n->kernel;
+	CUresult r = out_ok(v);
+
+	if (r == CUDA_SUCCESS && (launch_only(id) || id == CU_LAUNCH_ATTRIBUTE_IGNORE))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "launch attribute %d is not one of kernel nodes",
+		              (int)id);
+	if (r == CUDA_SUCCESS)
+		r = zc_launch_attribute_check(id, v);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) {
+		k->cooperative = v->cooperative != 0;
+		return CUDA_SUCCESS;
+	}
+	for (size_t i = 0; i < k->nattributes; i++) {
+		if (k->attributes[i].id == (int)id) {
+			k->attributes[i].value = *v;
+			return CUDA_SUCCESS;
+		}
+	}
+	size_t capacity = k->nattributes;
+	if (!grow((void **)&k->attributes, &capacity, k->nattributes, sizeof *k->attributes))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel node attributes");
+	k->attributes[k->nattributes++] = (CUlaunchAttribute){ .id = (int)id, .value = *v };
+	return CUDA_SUCCESS;
+}
+
+/* An attribute never set reads as zero: no window, no priority, no cluster preference. */
+static CUresult
+get_kernel_attribute(const struct zc_graph_node *n, CUlaunchAttributeID id,
+                     CUlaunchAttributeValue *v)
+{
+	const struct zc_kernel_node *k = &n->kernel;
+	CUresult r = out_ok(v);
+
+	if (r == CUDA_SUCCESS && (launch_only(id) || id == CU_LAUNCH_ATTRIBUTE_IGNORE ||
+	                          (unsigned)id > CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "launch attribute %d is not one of kernel nodes",
+		              (int)id);
+	if (r != CUDA_SUCCESS)
+		return r;
+	*v = (CUlaunchAttributeValue){ 0 };
+	if (id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+		v->cooperative = k->cooperative;
+	for (size_t i = 0; i < k->nattributes; i++)
+		if (k->attributes[i].id == (int)id)
+			*v = k->attributes[i].value;
+	return CUDA_SUCCESS;
+}
+
+ZC_EXPORT CUresult
+cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                              const CUkernelNodeAttrValue *value)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_KERNEL, set_kernel_attribute(hNode, attr, value));
+}
+
+ZC_EXPORT CUresult
+cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                              CUkernelNodeAttrValue *value_out)
+{
+	NODE_CALL(hNode, CU_GRAPH_NODE_TYPE_KERNEL, get_kernel_attribute(hNode, attr, value_out));
+}
+
+ZC_EXPORT CUresult
+cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)
+{
+	NODE_CALL(dst, CU_GRAPH_NODE_TYPE_KERNEL,
+	          live_node(src, CU_GRAPH_NODE_TYPE_KERNEL) ?: copy_attributes(&dst->kernel,
+	                                                                       &src->kernel));
+}
+
+/* ---- the generic form: cuGraphAddNode, cuGraphNodeSetParams ------------------------ */
+
+static CUresult
+generic_params_check(const CUgraphNodeParams *p)
+{
+	if (!p)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL nodeParams");
+	if (p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "reserved fields of nodeParams not zero");
+	switch (p->type) {
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "external semaphore nodes");
+	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "batched memory operation nodes");
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "conditional nodes");
+	default:
+		return CUDA_SUCCESS;
+	}
+}
+
+CUresult
+zc_graph_node_set_params(struct zc_graph_node *n, const CUgraphNodeParams *p)
+{
+	CUresult r = generic_params_check(p);
+
+	if (r == CUDA_SUCCESS && p->type != n->type)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "parameters of type %d for a node of type %d",
+		              (int)p->type, (int)n->type);
+	if (r != CUDA_SUCCESS)
+		return r;
+	switch (p->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
+		return set_kernel_params(n, &p->kernel, true);
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		if (p->memcpy.flags || p->memcpy.reserved)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "memcpy node flags 0x%x", p->memcpy.flags);
+		return set_memcpy_params(n, &p->memcpy.copyParams);
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		return set_memset_params(n, &p->memset.params);
+	case CU_GRAPH_NODE_TYPE_HOST:
+		return set_host_params(n, &p->host);
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		if (p->graph.ownership != CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE,
+			                 "a child graph's parameters other than a graph to clone");
+		return zc_graph_check(p->graph.graph) ?: set_child(n, p->graph.graph);
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		return zc_graph_set_event(n, p->eventWait.event);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+		return zc_graph_set_event(n, p->eventRecord.event);
+	case CU_GRAPH_NODE_TYPE_EMPTY:
+		return CUDA_SUCCESS;
+	default:
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "the parameters of a node of type %d cannot change",
+		                 (int)p->type);
+	}
+}
+
+/* The child graph moves into its node: the node owns it from then on, as CUDA's does. */
+static CUresult
+adopt_child(struct zc_graph_node *n, struct zc_graph *child)
+{
+	CUresult r = zc_graph_check(child);
+
+	if (r == CUDA_SUCCESS && (child == n->graph || child->owner))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "graph %p is %s", (void *)child,
+		              child->owner ? "the child of a node already" : "the node's own");
+	if (r == CUDA_SUCCESS) {
+		n->child = child;
+		child->owner = n;
+	}
+	return r;
+}
+
+static CUresult
+add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
+         size_t ndeps, CUgraphNodeParams *p)
+{
+	struct zc_graph_node *n;
+	CUresult r = zc_graph_check(g);
+
+	if (r == CUDA_SUCCESS && !out)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphNode");
+	if (r == CUDA_SUCCESS)
+		r = generic_params_check(p);
+	if (r == CUDA_SUCCESS)
+		r = zc_graph_default_edges(edges, ndeps);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+		return zc_graph_add_alloc(g, deps, ndeps, &p->alloc, out);
+	if (p->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+		return zc_graph_add_free(g, deps, ndeps, p->free.dptr, out);
+	if ((unsigned)p->type > CU_GRAPH_NODE_TYPE_CONDITIONAL)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "node type %d", (int)p->type);
+	if ((r = zc_graph_add(g, p->type, deps, ndeps, &n)) != CUDA_SUCCESS)
+		return r;
+	if (p->type == CU_GRAPH_NODE_TYPE_GRAPH &&
+	    p->graph.ownership == CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE)
+		r = adopt_child(n, p->graph.graph);
+	else
+		r = zc_graph_node_set_params(n, p);
+	if (r != CUDA_SUCCESS) {
+		remove_node(n);
+		return r;
+	}
+	*out = n;
+	return CUDA_SUCCESS;
+}
+
+ZC_EXPORT CUresult
+cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+               size_t numDependencies, CUgraphNodeParams *nodeParams)
+{
+	CUresult r = add_node(phGraphNode, hGraph, dependencies, NULL, numDependencies, nodeParams);
+	return TRACE(r, "%p, %zu dependencies, type %d", (void *)hGraph, numDependencies,
+	             nodeParams ? (int)nodeParams->type : -1);
+}
+
+ZC_EXPORT CUresult
+cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                  const CUgraphEdgeData *dependencyData, size_t numDependencies,
+                  CUgraphNodeParams *nodeParams)
+{
+	CUresult r = add_node(phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
+	                      nodeParams);
+	return TRACE(r, "%p, %zu dependencies, type %d", (void *)hGraph, numDependencies,
+	             nodeParams ? (int)nodeParams->type : -1);
+}
+
+ZC_EXPORT CUresult
+cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams)
+{
+	NODE_CALL(hNode, ANY_TYPE, zc_graph_node_set_params(hNode, nodeParams));
 }
 
 /* ---- structure --------------------------------------------------------------- */
@@ -849,22 +1102,28 @@ cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes,
 }
 
 /* Only default edges exist here: programmatic ports need programmatic launches. */
+CUresult
+zc_graph_default_edges(const CUgraphEdgeData *edges, size_t n)
+{
+	static const CUgraphEdgeData none;
+
+	for (size_t i = 0; edges && i < n; i++)
+		if (memcmp(&edges[i], &none, sizeof none) != 0)
+			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "edge data other than the default");
+	return CUDA_SUCCESS;
+}
+
 static CUresult
 check_edges(const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edges,
             size_t n, CUgraph g)
 {
-	static const CUgraphEdgeData none;
-
 	if (n && (!from || !to))
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL from or to");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		if (!zc_graph_has(g, from[i]) || !zc_graph_has(g, to[i]) || from[i] == to[i])
 			return stub_fail(CUDA_ERROR_INVALID_VALUE, "edge %p -> %p is not within graph %p",
 			                 (void *)from[i], (void *)to[i], (void *)g);
-		if (edges && memcmp(&edges[i], &none, sizeof none) != 0)
-			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "edge data other than the default");
-	}
-	return CUDA_SUCCESS;
+	return zc_graph_default_edges(edges, n);
 }
 
 static CUresult

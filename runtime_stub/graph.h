@@ -17,7 +17,9 @@ struct zc_kernel_node {
 	uint32_t shared;
 	uint8_t *params;  /* packed in the PTX .param layout */
 	void **args;      /* a pointer into params for each argument: what GetParams hands out */
-	bool cooperative; /* captured from a cooperative launch */
+	bool cooperative; /* captured from a cooperative launch, or its attribute set */
+	CUlaunchAttribute *attributes;  /* the others set on the node, one per id */
+	size_t nattributes;
 };
 
 /* The memory of a graph's allocation node: allocated when the node is made, at the address
@@ -61,10 +63,19 @@ struct zc_graph_node {
 	};
 };
 
+/* References a graph holds to user objects (cuGraphRetainUserObject). */
+struct zc_user_reference {
+	struct zc_user_object *object;
+	unsigned count;
+};
+
 struct zc_graph {
 	struct zc_graph_node **nodes;  /* in the order they were made */
+	struct zc_user_reference *references;
+	size_t nreferences;
 	size_t count, capacity;
 	struct zc_graph_node **order;  /* once instantiated: the run order */
+	struct zc_graph_node *owner;   /* the child-graph node it is the graph of, if any */
 };
 
 struct zc_graph_exec {
@@ -88,7 +99,13 @@ CUresult zc_graph_add_op(struct zc_graph *g, const struct zc_op *op,
 CUresult zc_graph_copy(const struct zc_graph *g, struct zc_graph **out);
 /* Copies the parameters of `from` into `to`, a node of the same type. */
 CUresult zc_graph_node_set(struct zc_graph_node *to, const struct zc_graph_node *from);
+/* An event node's event, if live. */
+CUresult zc_graph_set_event(struct zc_graph_node *n, CUevent e);
+/* cuGraphNodeSetParams: the generic form's parameters, of n's type, checked and set. */
+CUresult zc_graph_node_set_params(struct zc_graph_node *n, const CUgraphNodeParams *p);
 bool zc_graph_has(const struct zc_graph *g, const struct zc_graph_node *node);
+/* CUDA_ERROR_NOT_SUPPORTED unless each of the n edges (edges may be NULL) is a default one. */
+CUresult zc_graph_default_edges(const CUgraphEdgeData *edges, size_t n);
 
 /* graph_memory.c: an allocation node's memory, made for a node of g (as a capture's
  * cuMemAllocAsync makes one), and the node freeing it; the reference a copy of the node
@@ -99,6 +116,13 @@ CUresult zc_graph_add_free(struct zc_graph *g, struct zc_graph_node *const *deps
                            CUdeviceptr ptr, struct zc_graph_node **out);
 void zc_graph_allocation_retain(struct zc_graph_allocation *a);
 void zc_graph_allocation_release(struct zc_graph_allocation *a);
+
+/* user_object.c: a copy's references are its own (the objects retained again); a graph
+ * going drops its own. A launch of g holds every reference of g and its children until
+ * the launch has run (the hold is a host node's work at the end of the launch). */
+CUresult zc_graph_copy_references(struct zc_graph *to, const struct zc_graph *from);
+void zc_graph_drop_references(struct zc_graph *g);
+CUresult zc_graph_hold_references(const struct zc_graph *g, struct zc_stream *s);
 
 /* graph_exec.c: submits g's nodes in run order to s, children and all. */
 CUresult zc_graph_run(const struct zc_graph *g, struct zc_stream *s);

@@ -8,38 +8,57 @@
 
 static unsigned long last_visit;
 
-/* Kahn's order, ties broken by creation order; children ordered too. A cycle is named. */
+/* Kahn's order, ties broken by creation order; children ordered too. A cycle is named.
+ * The nodes that depend on each node are listed first (dependents[first[i]..first[i+1]),
+ * in creation order), so that taking a node costs its edges alone. */
 static CUresult
 order(struct zc_graph *g)
 {
-	size_t *waiting = stub_alloc((g->count + 1) * sizeof *waiting);
-	struct zc_graph_node **run = stub_alloc((g->count + 1) * sizeof *run);
+	size_t n = g->count, edges = 0;
+	size_t *waiting = stub_alloc((n + 1) * sizeof *waiting);
+	size_t *first = stub_alloc((n + 2) * sizeof *first);
+	struct zc_graph_node **run = stub_alloc((n + 1) * sizeof *run);
+	struct zc_graph_node **dependents = NULL;
 	size_t done = 0;
 	CUresult r = CUDA_SUCCESS;
 
-	if (!waiting || !run) {
-		stub_free(waiting);
-		stub_free(run);
-		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph order");
+	for (size_t i = 0; i < n; i++)
+		edges += g->nodes[i]->ndeps;
+	if (waiting && first && run)
+		dependents = stub_alloc((edges + 1) * sizeof *dependents);
+	if (!dependents) {
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph order");
+		goto out;
 	}
-	for (size_t i = 0; i < g->count; i++)
-		waiting[i] = g->nodes[i]->ndeps;
-	for (size_t i = 0; i < g->count; i++)
-		if (!waiting[i])
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < g->nodes[i]->ndeps; j++)
+			first[g->nodes[i]->deps[j]->index + 2]++;
+	for (size_t i = 2; i <= n + 1; i++)
+		first[i] += first[i - 1];
+	/* first[d + 1] is where the next dependent of d goes; once all are placed, first[d] is
+	 * where d's begin. */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < g->nodes[i]->ndeps; j++)
+			dependents[first[g->nodes[i]->deps[j]->index + 1]++] = g->nodes[i];
+	for (size_t i = 0; i < n; i++)
+		if (!(waiting[i] = g->nodes[i]->ndeps))
 			run[done++] = g->nodes[i];
-	/* Each node taken releases the nodes that depend on it. */
-	for (size_t taken = 0; taken < done; taken++)
-		for (size_t i = 0; i < g->count; i++)
-			for (size_t j = 0; j < g->nodes[i]->ndeps; j++)
-				if (g->nodes[i]->deps[j] == run[taken] && --waiting[i] == 0)
-					run[done++] = g->nodes[i];
-	if (done < g->count)
+	for (size_t taken = 0; taken < done; taken++) {
+		size_t t = run[taken]->index;
+		for (size_t k = first[t]; k < first[t + 1]; k++)
+			if (--waiting[dependents[k]->index] == 0)
+				run[done++] = dependents[k];
+	}
+	if (done < n)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "the graph has a cycle through %zu of its nodes",
-		              g->count - done);
-	for (size_t i = 0; r == CUDA_SUCCESS && i < g->count; i++)
+		              n - done);
+	for (size_t i = 0; r == CUDA_SUCCESS && i < n; i++)
 		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH)
 			r = order(g->nodes[i]->child);
+out:
 	stub_free(waiting);
+	stub_free(first);
+	stub_free(dependents);
 	if (r != CUDA_SUCCESS) {
 		stub_free(run);
 		return r;
@@ -245,7 +264,8 @@ launch(CUgraphExec e, CUstream handle, bool per_thread)
 		return r;
 	if ((r = zc_capture_refuse(s, "launching a graph into a capturing stream")) != CUDA_SUCCESS)
 		return r;
-	return zc_graph_run(e->graph, s);
+	r = zc_graph_run(e->graph, s);
+	return r == CUDA_SUCCESS ? zc_graph_hold_references(e->graph, s) : r;
 }
 
 ZC_EXPORT CUresult
@@ -383,25 +403,16 @@ cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
 	EXEC_SET(CU_GRAPH_NODE_TYPE_HOST, set_via_scratch, n_, set_host, nodeParams);
 }
 
-static CUresult
-set_exec_event(struct zc_graph_node *n, CUevent event)
-{
-	if (!zc_handle_is(event, ZC_HANDLE_EVENT))
-		return stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a live event", (void *)event);
-	n->event = event;
-	return CUDA_SUCCESS;
-}
-
 ZC_EXPORT CUresult
 cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
 {
-	EXEC_SET(CU_GRAPH_NODE_TYPE_EVENT_RECORD, set_exec_event, n_, event);
+	EXEC_SET(CU_GRAPH_NODE_TYPE_EVENT_RECORD, zc_graph_set_event, n_, event);
 }
 
 ZC_EXPORT CUresult
 cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
 {
-	EXEC_SET(CU_GRAPH_NODE_TYPE_WAIT_EVENT, set_exec_event, n_, event);
+	EXEC_SET(CU_GRAPH_NODE_TYPE_WAIT_EVENT, zc_graph_set_event, n_, event);
 }
 
 /* A child graph takes the new graph whole, if it has the shape of the old. */
@@ -421,6 +432,7 @@ set_exec_child(struct zc_graph_node *n, CUgraph child)
 	if (r == CUDA_SUCCESS) {
 		zc_graph_free(n->child);
 		n->child = copy;
+		copy->owner = n;
 	}
 	return r;
 }
@@ -429,6 +441,34 @@ ZC_EXPORT CUresult
 cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph)
 {
 	EXEC_SET(CU_GRAPH_NODE_TYPE_GRAPH, set_exec_child, n_, childGraph);
+}
+
+static CUresult
+set_generic(CUgraphNode n, const void *p)
+{
+	return zc_graph_node_set_params(n, p);
+}
+
+/* The generic form: a child graph and events as their own calls set them; the rest checked
+ * on a scratch node. */
+static CUresult
+set_exec_params(struct zc_graph_node *n, const CUgraphNodeParams *p)
+{
+	if (!p || p->type != n->type)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL parameters, or not of type %d",
+		                 (int)n->type);
+	switch (p->type) {
+	case CU_GRAPH_NODE_TYPE_GRAPH: return set_exec_child(n, p->graph.graph);
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return zc_graph_set_event(n, p->eventWait.event);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return zc_graph_set_event(n, p->eventRecord.event);
+	default: return set_via_scratch(n, set_generic, p);
+	}
+}
+
+ZC_EXPORT CUresult
+cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams)
+{
+	EXEC_SET((CUgraphNodeType)-1, set_exec_params, n_, nodeParams);
 }
 
 static CUresult
@@ -498,6 +538,10 @@ update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info)
 		r = zc_graph_node_set(old->nodes[i], g->nodes[i]);
 	if (r == CUDA_SUCCESS && !result.result)
 		r = order(old);
+	if (r == CUDA_SUCCESS && !result.result) {
+		zc_graph_drop_references(old);
+		r = zc_graph_copy_references(old, g);
+	}
 	if (result.result) {
 		*info = result;
 		return stub_fail(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: result %d",

@@ -277,30 +277,81 @@ cuLaunchCooperativeKernel_ptsz(COOPERATIVE_ARGS)
 	             sharedMemBytes, (void *)hStream);
 }
 
-/* Attributes that change nothing here are accepted; clusters other than one block are
- * not offered. */
+CUresult
+zc_launch_attribute_check(CUlaunchAttributeID id, const CUlaunchAttributeValue *v)
+{
+	switch (id) {
+	case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+		if ((uint64_t)v->dim[0] * v->dim[1] * v->dim[2] > 1)
+			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "thread block clusters");
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+		if (v->accessPolicyWindow.num_bytes > ZC_MAX_ACCESS_POLICY_WINDOW)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "access policy window of %zu bytes",
+			                 v->accessPolicyWindow.num_bytes);
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+	case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
+		if (!zc_handle_is(v->event.event, ZC_HANDLE_EVENT))
+			return stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a live event",
+			                 (void *)v->event.event);
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
+		if (v->deviceUpdatableKernelNode.deviceUpdatable)
+			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "kernel nodes updated from the device");
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_IGNORE:
+	case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+	case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+	case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+	case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+	case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+	case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+	case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+	case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING:
+		return CUDA_SUCCESS;
+	default:
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "launch attribute %d", (int)id);
+	}
+}
+
+/* A kernel's programmatic event and its completion event are recorded once the whole
+ * kernel has run: later than CUDA may fire them, which only ever makes waiters wait
+ * longer. Programmatic serialisation may be relaxed by CUDA; here launches never overlap. */
 static CUresult
 launch_ex(const CUlaunchConfig *c, CUfunction f, void **params, void **extra, bool per_thread)
 {
 	bool cooperative = false;
+	CUresult r = CUDA_SUCCESS;
+	struct zc_stream *s;
 
-	if (!c)
-		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL config");
-	for (unsigned i = 0; i < c->numAttrs; i++) {
-		const CUlaunchAttribute *a = &c->attrs[i];
-		if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
-		    a->value.dim[0] * a->value.dim[1] * a->value.dim[2] > 1)
-			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "thread block clusters");
-		if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
-			cooperative = a->value.cooperative != 0;
-		if (a->id == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW &&
-		    a->value.accessPolicyWindow.num_bytes > ZC_MAX_ACCESS_POLICY_WINDOW)
-			return stub_fail(CUDA_ERROR_INVALID_VALUE, "access policy window of %zu bytes",
-			                 a->value.accessPolicyWindow.num_bytes);
+	if (!c || (c->numAttrs && !c->attrs))
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL config or attributes");
+	for (unsigned i = 0; r == CUDA_SUCCESS && i < c->numAttrs; i++) {
+		r = zc_launch_attribute_check((CUlaunchAttributeID)c->attrs[i].id, &c->attrs[i].value);
+		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+			cooperative = c->attrs[i].value.cooperative != 0;
 	}
-	return launch(&(struct launch_request){
-		f, { c->gridDimX, c->gridDimY, c->gridDimZ }, { c->blockDimX, c->blockDimY, c->blockDimZ },
-		c->sharedMemBytes, c->hStream, params, extra, per_thread, cooperative });
+	if (r == CUDA_SUCCESS)
+		r = launch(&(struct launch_request){
+			f, { c->gridDimX, c->gridDimY, c->gridDimZ },
+			{ c->blockDimX, c->blockDimY, c->blockDimZ }, c->sharedMemBytes, c->hStream, params,
+			extra, per_thread, cooperative });
+	for (unsigned i = 0; r == CUDA_SUCCESS && i < c->numAttrs; i++) {
+		const CUlaunchAttribute *a = &c->attrs[i];
+		if (a->id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT &&
+		    a->id != CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT)
+			continue;
+		struct zc_op record = {
+			.kind = ZC_OP_EVENT_RECORD, .event = { a->value.event.event, 0 },
+		};
+		r = zc_stream_resolve(c->hStream, per_thread, &s);
+		if (r == CUDA_SUCCESS)
+			r = zc_stream_submit(s, &record);
+	}
+	return r;
 }
 
 ZC_EXPORT CUresult

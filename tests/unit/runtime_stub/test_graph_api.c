@@ -85,6 +85,109 @@ test_graphs(void)
 	OK(cuGraphDestroy(g));
 }
 
+static int destroyed;
+static void count_destruction(void *p) { destroyed += *(int *)p; }
+static void nothing(void *p) { (void)p; }
+
+/* The generic node calls, kernel-node attributes on a node without a kernel refused, child
+ * graphs moved into their node, capture into a graph given, user objects. */
+static void
+test_generic_nodes(void)
+{
+	CUgraph g, child, into;
+	CUgraphNode a, b, moved, captured[2];
+	CUgraphNodeParams p;
+	CUstream s;
+	size_t count;
+	int status;
+
+	OK(cuGraphCreate(&g, 0));
+	memset(&p, 0, sizeof p);
+	p.type = CU_GRAPH_NODE_TYPE_EMPTY;
+	FAILS(cuGraphAddNode_v2(&a, g, NULL, NULL, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+	p.reserved0[1] = 1;
+	FAILS(cuGraphAddNode_v2(&a, g, NULL, NULL, 0, &p), CUDA_ERROR_INVALID_VALUE);
+	p.reserved0[1] = 0;
+	OK(cuGraphAddNode_v2(&a, g, NULL, NULL, 0, &p));
+	CUgraphEdgeData programmatic = { .type = 1 };
+	FAILS(cuGraphAddNode_v2(&b, g, &a, &programmatic, 1, &p), CUDA_ERROR_NOT_SUPPORTED);
+	p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+	FAILS(cuGraphAddNode_v2(&b, g, &a, NULL, 1, &p), CUDA_ERROR_NOT_SUPPORTED);
+	p.type = (CUgraphNodeType)99;
+	FAILS(cuGraphAddNode_v2(&b, g, &a, NULL, 1, &p), CUDA_ERROR_INVALID_VALUE);
+	count = 0;
+	OK(cuGraphGetNodes(g, NULL, &count));
+	EXPECT(count == 1);  /* nothing left of the refused nodes */
+	/* Parameters of another type, and a host node without a function. */
+	p.type = CU_GRAPH_NODE_TYPE_HOST;
+	FAILS(cuGraphNodeSetParams(a, &p), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuGraphAddNode_v2(&b, g, &a, NULL, 1, &p), CUDA_ERROR_INVALID_VALUE);
+	CUlaunchAttributeValue v = { .priority = 1 };
+	FAILS(cuGraphKernelNodeSetAttribute(a, CU_LAUNCH_ATTRIBUTE_PRIORITY, &v),
+	      CUDA_ERROR_INVALID_VALUE);
+
+	/* A moved child belongs to its node: neither destroyed alone nor moved twice. */
+	OK(cuGraphCreate(&child, 0));
+	OK(cuGraphAddEmptyNode(&b, child, NULL, 0));
+	memset(&p, 0, sizeof p);
+	p.type = CU_GRAPH_NODE_TYPE_GRAPH;
+	p.graph.graph = child;
+	p.graph.ownership = CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE;
+	OK(cuGraphAddNode_v2(&moved, g, &a, NULL, 1, &p));
+	FAILS(cuGraphDestroy(child), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuGraphAddNode_v2(&b, g, NULL, NULL, 0, &p), CUDA_ERROR_INVALID_VALUE);
+	p.graph.graph = g;
+	FAILS(cuGraphAddNode_v2(&b, g, NULL, NULL, 0, &p), CUDA_ERROR_INVALID_VALUE);
+
+	/* Capture into a given graph: its dependencies must be its own nodes. */
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	OK(cuGraphCreate(&into, 0));
+	FAILS(cuStreamBeginCaptureToGraph(s, into, &a, NULL, 1, CU_STREAM_CAPTURE_MODE_GLOBAL),
+	      CUDA_ERROR_INVALID_VALUE);
+	OK(cuStreamIsCapturing(s, &status));
+	EXPECT(status == CU_STREAM_CAPTURE_STATUS_NONE);
+	OK(cuStreamBeginCaptureToGraph(s, g, &moved, NULL, 1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	const CUgraphNode *deps;
+	size_t ndeps;
+	CUgraph capturing;
+	OK(cuStreamGetCaptureInfo_v2(s, &status, NULL, (void **)&capturing, (const void **)&deps,
+	                             &ndeps));
+	EXPECT(status == CU_STREAM_CAPTURE_STATUS_ACTIVE && capturing == g && ndeps == 1 &&
+	       deps[0] == moved);
+	OK(cuLaunchHostFunc(s, nothing, NULL));
+	CUgraph ended = NULL;
+	OK(cuStreamEndCapture(s, &ended));
+	EXPECT(ended == g);
+	count = 2;
+	OK(cuGraphNodeGetDependentNodes(moved, captured, &count));
+	EXPECT(count == 1);
+	/* Invalidated, the capture leaves the graph given to the program. */
+	OK(cuStreamBeginCaptureToGraph(s, into, NULL, NULL, 0, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CUdeviceptr ptr;
+	FAILS(cuMemAlloc_v2(&ptr, 64), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+	FAILS(cuStreamEndCapture(s, &ended), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+	OK(cuGraphDestroy(into));
+
+	/* User objects: the counts checked; the destructor runs when the last reference goes,
+	 * the graph's included. */
+	CUuserObject object;
+	int weight = 1;
+	FAILS(cuUserObjectCreate(&object, &weight, count_destruction, 0,
+	                         CU_USER_OBJECT_NO_DESTRUCTOR_SYNC), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuUserObjectCreate(&object, &weight, count_destruction, 1, 0), CUDA_ERROR_INVALID_VALUE);
+	OK(cuUserObjectCreate(&object, &weight, count_destruction, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
+	OK(cuGraphRetainUserObject(g, object, 2, 0));
+	FAILS(cuGraphRetainUserObject(g, object, 1, 2), CUDA_ERROR_INVALID_VALUE);
+	FAILS(cuGraphReleaseUserObject(g, object, 3), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphReleaseUserObject(g, object, 1));
+	OK(cuUserObjectRelease(object, 1));
+	EXPECT(destroyed == 0);
+	OK(cuGraphDestroy(g));
+	EXPECT(destroyed == 1);
+	FAILS(cuUserObjectRelease(object, 1), CUDA_ERROR_INVALID_VALUE);
+	OK(cuStreamDestroy_v2(s));
+}
+
 static void
 test_capture(void)
 {
@@ -286,6 +389,7 @@ main(void)
 	OK(cuDevicePrimaryCtxRetain(&ctx, 0));
 	OK(cuCtxSetCurrent(ctx));
 	test_graphs();
+	test_generic_nodes();
 	test_capture();
 	test_pools();
 	test_virtual_memory();
