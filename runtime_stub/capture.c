@@ -15,7 +15,7 @@ struct zc_capture {
 	pthread_t thread;         /* the one that began it */
 	struct zc_stream *origin;
 	struct zc_graph *graph;
-	bool graph_given;         /* cuStreamBeginCaptureToGraph's: the caller's, never freed here */
+	bool graph_given;         /* cuStreamBeginCaptureToGraph's: kept if the capture cannot begin */
 	bool invalidated;
 	struct zc_stream **streams;  /* every stream in it */
 	size_t nstreams, capacity;
@@ -123,7 +123,7 @@ end(struct zc_capture *c, bool keep_graph)
 	}
 	for (size_t i = 0; i < c->nstreams; i++)
 		leave(c->streams[i]);
-	if (!keep_graph && !c->graph_given)
+	if (!keep_graph)  /* a graph given too: an H200 destroys it with the capture */
 		zc_graph_free(c->graph);
 	stub_free(c->streams);
 	stub_free(c);

@@ -726,14 +726,28 @@ cuGraphDestroyNode(CUgraphNode hNode)
 
 /* ---- kernel node attributes --------------------------------------------------- */
 
-/* The attributes of a launch that a node cannot keep: a graph orders its nodes itself. */
+/* The attributes a kernel node takes, as an H200 answers: the launch-only ones (stream
+ * order, programmatic events, completion events) and the preferred cluster shape are
+ * refused; NVLink-centric scheduling can be set but not read back. */
 static bool
-launch_only(CUlaunchAttributeID id)
+node_attribute(CUlaunchAttributeID id, bool set)
 {
-	return id == CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY ||
-	       id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ||
-	       id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT ||
-	       id == CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
+	switch (id) {
+	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+	case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+	case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+	case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+	case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+	case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
+	case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		return true;
+	case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING:
+		return set;
+	default:
+		return false;
+	}
 }
 
 static CUresult
@@ -741,9 +755,10 @@ set_kernel_attribute(struct zc_graph_node *n, CUlaunchAttributeID id,
                      const CUlaunchAttributeValue *v)
 {
 	struct zc_kernel_node *k = &n->kernel;
+	CUlaunchAttributeValue kept;
 	CUresult r = out_ok(v);
 
-	if (r == CUDA_SUCCESS && (launch_only(id) || id == CU_LAUNCH_ATTRIBUTE_IGNORE))
+	if (r == CUDA_SUCCESS && !node_attribute(id, true))
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "launch attribute %d is not one of kernel nodes",
 		              (int)id);
 	if (r == CUDA_SUCCESS)
@@ -754,20 +769,26 @@ set_kernel_attribute(struct zc_graph_node *n, CUlaunchAttributeID id,
 		k->cooperative = v->cooperative != 0;
 		return CUDA_SUCCESS;
 	}
+	kept = *v;
+	if (id == CU_LAUNCH_ATTRIBUTE_PRIORITY)  /* into the device's range, as streams' are */
+		kept.priority = kept.priority > ZC_LEAST_PRIORITY      ? ZC_LEAST_PRIORITY
+		                : kept.priority < ZC_GREATEST_PRIORITY ? ZC_GREATEST_PRIORITY
+		                                                       : kept.priority;
 	for (size_t i = 0; i < k->nattributes; i++) {
 		if (k->attributes[i].id == (int)id) {
-			k->attributes[i].value = *v;
+			k->attributes[i].value = kept;
 			return CUDA_SUCCESS;
 		}
 	}
 	size_t capacity = k->nattributes;
 	if (!grow((void **)&k->attributes, &capacity, k->nattributes, sizeof *k->attributes))
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel node attributes");
-	k->attributes[k->nattributes++] = (CUlaunchAttribute){ .id = (int)id, .value = *v };
+	k->attributes[k->nattributes++] = (CUlaunchAttribute){ .id = (int)id, .value = kept };
 	return CUDA_SUCCESS;
 }
 
-/* An attribute never set reads as zero: no window, no priority, no cluster preference. */
+/* An attribute never set reads as an H200's do: zeros, but for the memory-synchronisation
+ * domain map, whose remote domain is 1. */
 static CUresult
 get_kernel_attribute(const struct zc_graph_node *n, CUlaunchAttributeID id,
                      CUlaunchAttributeValue *v)
@@ -775,8 +796,7 @@ get_kernel_attribute(const struct zc_graph_node *n, CUlaunchAttributeID id,
 	const struct zc_kernel_node *k = &n->kernel;
 	CUresult r = out_ok(v);
 
-	if (r == CUDA_SUCCESS && (launch_only(id) || id == CU_LAUNCH_ATTRIBUTE_IGNORE ||
-	                          (unsigned)id > CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING))
+	if (r == CUDA_SUCCESS && !node_attribute(id, false))
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "launch attribute %d is not one of kernel nodes",
 		              (int)id);
 	if (r != CUDA_SUCCESS)
@@ -784,6 +804,8 @@ get_kernel_attribute(const struct zc_graph_node *n, CUlaunchAttributeID id,
 	*v = (CUlaunchAttributeValue){ 0 };
 	if (id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
 		v->cooperative = k->cooperative;
+	if (id == CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP)
+		v->bytes[1] = 1;
 	for (size_t i = 0; i < k->nattributes; i++)
 		if (k->attributes[i].id == (int)id)
 			*v = k->attributes[i].value;
@@ -867,7 +889,7 @@ zc_graph_node_set_params(struct zc_graph_node *n, const CUgraphNodeParams *p)
 	case CU_GRAPH_NODE_TYPE_EMPTY:
 		return CUDA_SUCCESS;
 	default:
-		return stub_fail(CUDA_ERROR_INVALID_VALUE, "the parameters of a node of type %d cannot change",
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "the parameters of a node of type %d cannot change",
 		                 (int)p->type);
 	}
 }
@@ -878,9 +900,11 @@ adopt_child(struct zc_graph_node *n, struct zc_graph *child)
 {
 	CUresult r = zc_graph_check(child);
 
-	if (r == CUDA_SUCCESS && (child == n->graph || child->owner))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "graph %p is %s", (void *)child,
-		              child->owner ? "the child of a node already" : "the node's own");
+	if (r == CUDA_SUCCESS && child->owner)
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "graph %p is the child of a node already",
+		              (void *)child);
+	if (r == CUDA_SUCCESS && child == n->graph)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "a graph cannot be its own child");
 	if (r == CUDA_SUCCESS) {
 		n->child = child;
 		child->owner = n;

@@ -291,10 +291,14 @@ zc_launch_attribute_check(CUlaunchAttributeID id, const CUlaunchAttributeValue *
 			                 v->accessPolicyWindow.num_bytes);
 		return CUDA_SUCCESS;
 	case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
-	case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
+	case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:  /* the codes an H200 gives */
 		if (!zc_handle_is(v->event.event, ZC_HANDLE_EVENT))
 			return stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a live event",
 			                 (void *)v->event.event);
+		if (!(v->event.event->flags & CU_EVENT_DISABLE_TIMING))
+			return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "a launch's event that keeps time");
+		if (v->event.flags & CU_EVENT_RECORD_EXTERNAL)
+			return stub_fail(CUDA_ERROR_ILLEGAL_STATE, "a launch's event recorded as external");
 		return CUDA_SUCCESS;
 	case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
 		if (v->deviceUpdatableKernelNode.deviceUpdatable)

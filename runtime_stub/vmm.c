@@ -298,12 +298,13 @@ map(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle ha
 	size_t g = p ? granularity(p->prop.location.id) : 1;
 	if (!p)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is not an allocation handle", handle);
-	else if (flags || !size || !aligned(ptr, g) || !aligned(size, g) || !aligned(offset, g) ||
-	         offset > p->size || size > p->size - offset)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE,
-		              "mapping %zu bytes at offset %zu of a %zu-byte allocation to 0x%llx, flags "
-		              "0x%llx (all multiples of %zu)", size, offset, p->size,
-		              (unsigned long long)ptr, flags, g);
+	else if (flags || !size)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "mapping %zu bytes, flags 0x%llx", size, flags);
+	else if (!aligned(ptr, g) || !aligned(size, g) || !aligned(offset, g) || offset > p->size ||
+	         size > p->size - offset)  /* NOT_SUPPORTED, as an H200 answers */
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED,
+		              "mapping %zu bytes at offset %zu of a %zu-byte allocation to 0x%llx (all "
+		              "multiples of %zu)", size, offset, p->size, (unsigned long long)ptr, g);
 	else if (!reservation_of((uintptr_t)ptr, size))
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not inside a reservation",
 		              (unsigned long long)ptr, size);
