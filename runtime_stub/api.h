@@ -228,6 +228,9 @@ CUresult zc_memory_alloc_device(void **ptr, size_t bytes);
 CUresult zc_memory_free_device(void *ptr);
 /* Whether [ptr, ptr + bytes) lies inside one allocation the stub made. */
 CUresult zc_memory_check(CUdeviceptr ptr, size_t bytes);
+/* Whether p is the program's own memory: no allocation, registration or variable of the
+ * stub's holds it. */
+bool zc_memory_pageable(const void *p);
 /* A module's variables are device memory the stub did not allocate: known, so copies to
  * and from them pass the checks, but never freed by cuMemFree. Idempotent. */
 CUresult zc_memory_add_global(const void *owner, void *base, size_t bytes);

@@ -18,11 +18,21 @@ submit(CUstream handle, bool per_thread, bool sync, const struct zc_op *op)
 	return r;
 }
 
+/* An asynchronous copy to or from pageable memory (the program's own, unknown to the stub)
+ * returns once it is done, as CUDA's does: cuSPARSE reads what it copied to the host
+ * without waiting, and a program may reuse the buffer it copied from at once. Captured,
+ * a copy is a node like any other. */
 static CUresult
 submit_copy(CUstream handle, bool per_thread, bool sync, const struct zc_copy *c)
 {
 	struct zc_op op = { .kind = ZC_OP_COPY, .copy = *c };
+	struct zc_stream *s;
 
+	if (!sync && (zc_memory_pageable(c->dst) || zc_memory_pageable(c->src)) &&
+	    zc_stream_resolve(handle, per_thread, &s) == CUDA_SUCCESS && !s->capture) {
+		CUresult r = zc_stream_submit(s, &op);
+		return r == CUDA_SUCCESS ? zc_drv->stream_sync(s->drv) : r;
+	}
 	return submit(handle, per_thread, sync, &op);
 }
 

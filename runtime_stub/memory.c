@@ -126,6 +126,14 @@ take(uintptr_t base, enum zc_mem_kind kind, bool registered, struct allocation *
 	return found;
 }
 
+bool
+zc_memory_pageable(const void *p)
+{
+	struct allocation a;
+
+	return !find((uintptr_t)p, &a);
+}
+
 CUresult
 zc_memory_check(CUdeviceptr ptr, size_t bytes)
 {
