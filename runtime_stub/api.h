@@ -334,6 +334,10 @@ CUresult zc_launch_packed(struct zc_function *f, const uint32_t grid[3], const u
                           struct zc_stream *s);
 /* library.c: the kernel of the library whose name has that zc_kernel_handle. */
 CUresult zc_library_kernel(struct zc_library *lib, uint64_t handle, struct zc_function **out);
+/* Each function of the library, in the module's order, with its name; and their count. */
+CUresult zc_library_each_function(struct zc_library *lib,
+                                  void (*each)(void *user, struct zc_function *f, const char *name),
+                                  void *user, uint32_t *count);
 /* A live function handle, else CUDA_ERROR_INVALID_HANDLE. */
 CUresult zc_function_check(CUfunction f);
 /* The registers a kernel reports (CU_FUNC_ATTRIBUTE_NUM_REGS) and occupancy counts with:

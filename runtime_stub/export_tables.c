@@ -246,6 +246,39 @@ static void *const cudart13_table[64] = {
 #undef U8
 #undef U
 
+/* TOOLS_MODULE {6E163FBE-...}: cuFFT asks [7] for the functions of each module it loads.
+ * [7] hands each function, in the module's order, with its name, to a callback, and answers
+ * their count (measured on an H200: three functions, three calls, 3; the callback's
+ * return value changes nothing). The other slots are of unknown use and answer
+ * CUDA_ERROR_NOT_SUPPORTED, naming themselves when traced. */
+static CUresult
+module_functions(CUcontext ctx, CUmodule module,
+                 void (*each)(void *user, struct zc_function *f, const char *name), void *user)
+{
+	uint32_t count = 0;
+	CUresult r = each ? zc_library_each_function(module, each, user, &count)
+	                  : stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL callback");
+
+	(void)ctx;
+	r = TRACE(r, "TOOLS_MODULE[7] %p -> %u functions", (void *)module, count);
+	return r == CUDA_SUCCESS ? (CUresult)count : r;
+}
+
+static CUresult
+tools_module_unknown(void)
+{
+	return zc_unsupported("a slot of export table TOOLS_MODULE other than [7]");
+}
+
+#define U FN(tools_module_unknown)
+#define U8 U, U, U, U, U, U, U, U
+static void *const tools_module[99] = {
+	SIZE(99), U, U, U, U, U, U, FN(module_functions), U8, U8, U8, U8, U8, U8, U8, U8, U8, U8, U8,
+	U, U, U,
+};
+#undef U8
+#undef U
+
 static const struct {
 	uint8_t guid[16];
 	const char *name;
@@ -267,6 +300,8 @@ static const struct {
 	  "F8CFF951", cudart13_table },
 	{ { 0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2 },
 	  "21318C60", cublas_streams },
+	{ { 0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e },
+	  "TOOLS_MODULE", tools_module },
 };
 
 ZC_EXPORT CUresult

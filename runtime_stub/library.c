@@ -331,30 +331,88 @@ make_function(struct zc_library *lib, const AotKernel *k, struct zc_function **o
 	return CUDA_SUCCESS;
 }
 
+/* A library the program may ask about: live, with its code loaded. */
 static CUresult
-get_function(struct zc_library *lib, const char *name, struct zc_function **out)
+live_library(struct zc_library *lib)
 {
-	AotKernel k;
-	uint32_t index;
 	CUresult r = zc_initialized();
 
 	if (r == CUDA_SUCCESS && !zc_handle_is(lib, ZC_HANDLE_LIBRARY))
 		r = stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a loaded library", (void *)lib);
-	if (r == CUDA_SUCCESS && (!out || !name))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL function or name");
-	if (r == CUDA_SUCCESS)
-		r = loaded(lib);
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!aot_find_kernel(&lib->image->aot, lib->module, name, &k, &index))
-		return stub_fail(CUDA_ERROR_NOT_FOUND, "module %s has no kernel %s",
-		                 aot_module(&lib->image->aot, lib->module).name, name);
-	index -= aot_module(&lib->image->aot, lib->module).first_kernel;
+	return r == CUDA_SUCCESS ? loaded(lib) : r;
+}
+
+/* The function of the library's index-th kernel, made on first use. */
+static CUresult
+function_at(struct zc_library *lib, uint32_t index, struct zc_function **out)
+{
+	AotKernel k = aot_kernel(&lib->image->aot,
+	                         aot_module(&lib->image->aot, lib->module).first_kernel + index);
+	CUresult r = CUDA_SUCCESS;
+
 	pthread_mutex_lock(&lib->lock);
 	if (!lib->kernels[index])
 		r = make_function(lib, &k, &lib->kernels[index]);
 	*out = lib->kernels[index];
 	pthread_mutex_unlock(&lib->lock);
+	return r;
+}
+
+static CUresult
+get_function(struct zc_library *lib, const char *name, struct zc_function **out)
+{
+	AotKernel k;
+	uint32_t index;
+	CUresult r = live_library(lib);
+
+	if (r == CUDA_SUCCESS && (!out || !name))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL function or name");
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!aot_find_kernel(&lib->image->aot, lib->module, name, &k, &index))
+		return stub_fail(CUDA_ERROR_NOT_FOUND, "module %s has no kernel %s",
+		                 aot_module(&lib->image->aot, lib->module).name, name);
+	return function_at(lib, index - aot_module(&lib->image->aot, lib->module).first_kernel, out);
+}
+
+CUresult
+zc_library_each_function(struct zc_library *lib,
+                         void (*each)(void *user, struct zc_function *f, const char *name),
+                         void *user, uint32_t *count)
+{
+	struct zc_function *f;
+	CUresult r = live_library(lib);
+
+	for (uint32_t i = 0; r == CUDA_SUCCESS && i < lib->nkernels; i++)
+		if ((r = function_at(lib, i, &f)) == CUDA_SUCCESS)
+			each(user, f, f->name);
+	if (r == CUDA_SUCCESS)
+		*count = lib->nkernels;
+	return r;
+}
+
+static CUresult
+function_count(unsigned *count, struct zc_library *lib)
+{
+	CUresult r = live_library(lib);
+
+	if (r == CUDA_SUCCESS && !count)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL count");
+	if (r == CUDA_SUCCESS)
+		*count = lib->nkernels;
+	return r;
+}
+
+/* The first n functions, in the module's order. */
+static CUresult
+enumerate_functions(struct zc_function **functions, unsigned n, struct zc_library *lib)
+{
+	CUresult r = live_library(lib);
+
+	if (r == CUDA_SUCCESS && n && !functions)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL functions");
+	for (uint32_t i = 0; r == CUDA_SUCCESS && i < n && i < lib->nkernels; i++)
+		r = function_at(lib, i, &functions[i]);
 	return r;
 }
 
@@ -378,14 +436,10 @@ get_global(struct zc_library *lib, const char *name, CUdeviceptr *dptr, size_t *
 {
 	AotGlobal g;
 	void *address;
-	CUresult r = zc_initialized();
+	CUresult r = live_library(lib);
 
-	if (r == CUDA_SUCCESS && !zc_handle_is(lib, ZC_HANDLE_LIBRARY))
-		r = stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a loaded library", (void *)lib);
 	if (r == CUDA_SUCCESS && !name)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL name");
-	if (r == CUDA_SUCCESS)
-		r = loaded(lib);
 	if (r != CUDA_SUCCESS)
 		return r;
 	if (!aot_find_global(&lib->image->aot, lib->module, name, &g))
@@ -522,6 +576,35 @@ cuModuleGetFunction(CUfunction *function, CUmodule module, const char *name)
 
 	return TRACE(r, "%p, \"%s\" -> %p", (void *)module, name ? name : "(null)",
 	             r == CUDA_SUCCESS ? (void *)*function : NULL);
+}
+
+ZC_EXPORT CUresult
+cuModuleGetFunctionCount(unsigned int *count, CUmodule mod)
+{
+	CUresult r = function_count(count, mod);
+
+	return TRACE(r, "%p -> %u", (void *)mod, r == CUDA_SUCCESS ? *count : 0);
+}
+
+ZC_EXPORT CUresult
+cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
+{
+	CUresult r = function_count(count, lib);
+
+	return TRACE(r, "%p -> %u", (void *)lib, r == CUDA_SUCCESS ? *count : 0);
+}
+
+ZC_EXPORT CUresult
+cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod)
+{
+	return TRACE(enumerate_functions(functions, numFunctions, mod), "%u, %p", numFunctions,
+	             (void *)mod);
+}
+
+ZC_EXPORT CUresult
+cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib)
+{
+	return TRACE(enumerate_functions(kernels, numKernels, lib), "%u, %p", numKernels, (void *)lib);
 }
 
 ZC_EXPORT CUresult
