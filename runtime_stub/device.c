@@ -204,6 +204,10 @@ attribute_value(const struct zc_device_info *i, int attribute)
 	case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: return i->integrated;
 	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return i->max_blocks_per_sm;
 	case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return 0;
+	case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: return 1;
+	/* One domain: launches take the domain attributes as the hints they are. */
+	case CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: return 1;
+	case CU_DEVICE_ATTRIBUTE_NUMA_ID: return -1;  /* no NUMA configuration (attribute 130 is 0) */
 	default: return 0;  /* the feature is absent */
 	}
 }

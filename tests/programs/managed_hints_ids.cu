@@ -89,6 +89,26 @@ int main() {
         CHECK(cudaDeviceGetAttribute(&value, a, 0));
         if (value != 1) c.fail("device attribute %d is %d", (int)a, value);
     }
+    // Attributes programs divide by or index with: at least one memory-synchronisation
+    // domain; no NUMA node (-1) where the device is not in a NUMA configuration.
+    CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrMemSyncDomainCount, 0));
+    if (value < 1) c.fail("%d memory synchronisation domains", value);
+    int numa_config = 0, numa_id = 0;
+    CHECK(cudaDeviceGetAttribute(&numa_config, cudaDevAttrNumaConfig, 0));
+    CHECK(cudaDeviceGetAttribute(&numa_id, cudaDevAttrNumaId, 0));
+    if (numa_config == 0 && numa_id != -1) c.fail("NUMA id %d without a NUMA configuration", numa_id);
+    // Read-only registration, where announced, works and the device reads the memory.
+    CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrHostRegisterReadOnlySupported, 0));
+    if (value) {
+        static int readonly[1024];
+        for (int i = 0; i < 1024; i++) readonly[i] = i;
+        CHECK(cudaHostRegister(readonly, sizeof readonly, cudaHostRegisterMapped | cudaHostRegisterReadOnly));
+        int *dev = nullptr, back[4] = {};
+        CHECK(cudaHostGetDevicePointer((void **)&dev, readonly, 0));
+        CHECK(cudaMemcpy(back, dev + 500, sizeof back, cudaMemcpyDeviceToHost));
+        if (back[0] != 500 || back[3] != 503) c.fail("read-only registered memory reads %d, %d", back[0], back[3]);
+        CHECK(cudaHostUnregister(readonly));
+    }
 
     CHECK(cudaStreamDestroy(s));
     CHECK(cudaStreamDestroy(t));
