@@ -5,23 +5,11 @@
 // handles cudart gives for this file's three kernels, and each kernel is launched through
 // the handle the list gave.
 #include <algorithm>
-#include <cuda.h>
 #include "test_util.h"
 
 extern "C" __global__ void add_one(int *x) { x[threadIdx.x] += 1; }
 extern "C" __global__ void add_two(int *x) { x[threadIdx.x] += 2; }
 extern "C" __global__ void add_four(int *x) { x[threadIdx.x] += 4; }
-
-#define CU(call)                                                                    \
-    do {                                                                            \
-        CUresult r_ = (call);                                                       \
-        if (r_ != CUDA_SUCCESS) {                                                   \
-            const char *n_ = "?";                                                   \
-            cuGetErrorName(r_, &n_);                                                \
-            printf("FAIL: %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, n_); \
-            exit(1);                                                                \
-        }                                                                           \
-    } while (0)
 
 struct Listed {
     CUfunction functions[8];

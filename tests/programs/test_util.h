@@ -9,6 +9,7 @@
 #include <cstring>
 #include <cmath>
 #include <cfloat>
+#include <cuda.h>
 
 // Any CUDA API failure ends the program with a FAIL line naming the call.
 #define CHECK(call)                                                           \
@@ -19,6 +20,18 @@
                    cudaGetErrorString(err_));                                 \
             exit(1);                                                          \
         }                                                                     \
+    } while (0)
+
+// The same for a driver API call (the programs that link -lcuda).
+#define CU(call)                                                                    \
+    do {                                                                            \
+        CUresult r_ = (call);                                                       \
+        if (r_ != CUDA_SUCCESS) {                                                   \
+            const char *n_ = "?";                                                   \
+            cuGetErrorName(r_, &n_);                                                \
+            printf("FAIL: %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, n_); \
+            exit(1);                                                                \
+        }                                                                           \
     } while (0)
 
 // Checks the launch itself and then waits for the kernel to finish.

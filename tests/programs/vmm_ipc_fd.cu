@@ -3,21 +3,9 @@
 // program run again, the descriptor inherited), imported and mapped there. The child checks
 // what the parent's kernel wrote and writes its own values, which the parent then reads
 // through its own mapping.
-#include <cuda.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "test_util.h"
-
-#define CU(call)                                                                    \
-    do {                                                                            \
-        CUresult r_ = (call);                                                       \
-        if (r_ != CUDA_SUCCESS) {                                                   \
-            const char *n_ = "?";                                                   \
-            cuGetErrorName(r_, &n_);                                                \
-            printf("FAIL: %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, n_); \
-            exit(1);                                                                \
-        }                                                                           \
-    } while (0)
 
 __global__ void fill(int *x, int a, int b, size_t n) {
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)

@@ -6,18 +6,6 @@
 // the granularity, a misaligned address or a range past the allocation, an overlapping
 // mapping, a partial unmap. Checked against the host.
 #include "test_util.h"
-#include <cuda.h>
-
-#define CU(call)                                                                    \
-    do {                                                                            \
-        CUresult r_ = (call);                                                       \
-        if (r_ != CUDA_SUCCESS) {                                                   \
-            const char *name_ = "?";                                                \
-            cuGetErrorName(r_, &name_);                                             \
-            printf("FAIL: %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, name_); \
-            exit(1);                                                                \
-        }                                                                           \
-    } while (0)
 
 __global__ void fill(int *p, int base, size_t n) {
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
