@@ -5,8 +5,9 @@
  * stub points it at a workspace of the device when it loads the code object (0: grid.sync()
  * traps, as cooperative_groups does for a grid that is not valid). One workspace per device
  * serves every cooperative grid: its barrier counts back to where it started at each
- * completed sync, so grids that follow each other share it; grids that sync at the same time
- * on one device would not. Plain C, shared by the lowering and the stub's drivers. */
+ * completed sync, so grids that follow each other share it, and the stub makes the grids of
+ * a device follow each other (runtime_stub/launch.c). Plain C, shared by the lowering and
+ * the stub's drivers. */
 #ifndef ZC_GRID_WORKSPACE_H
 #define ZC_GRID_WORKSPACE_H
 

@@ -72,6 +72,10 @@ size_t zc_persisting_l2_granularity(int device);
 struct zc_device {
 	struct zc_device_info info;
 	struct zc_context *primary;  /* exists from cuInit on; active while retained */
+	/* Cooperative grids of the device run one after another (launch.c): the event the
+	 * last one recorded, made at the first, and the lock that orders them. */
+	pthread_mutex_t cooperative_lock;
+	struct zc_drv_event *cooperative_done;
 };
 CUresult zc_devices_init(int count);
 int zc_device_count(void);

@@ -43,6 +43,7 @@ zc_devices_init(int count)
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "device table");
 	for (int i = 0; i < count; i++) {
 		CUresult r = zc_drv->device_info(i, &devices.list[i].info);
+		pthread_mutex_init(&devices.list[i].cooperative_lock, NULL);
 		if (r == CUDA_SUCCESS)
 			reported_capability(&devices.list[i].info.cc_major, &devices.list[i].info.cc_minor);
 		if (r == CUDA_SUCCESS)

@@ -92,6 +92,28 @@ check_coresident(const struct launch_request *q)
 	return CUDA_SUCCESS;
 }
 
+/* A cooperative grid waits for the device's one before it: they share the device's grid
+ * workspace (backend/grid_workspace.h), whose barrier two grids syncing at once would mix
+ * up, so that their blocks wait for arrivals that never come. CUDA never promises that
+ * grids overlap; they follow each other in the order they were launched. */
+static CUresult
+submit_cooperative(struct zc_device *dev, struct zc_stream *s, const struct zc_op *op)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&dev->cooperative_lock);
+	if (!dev->cooperative_done)
+		r = zc_drv->event_create(CU_EVENT_DISABLE_TIMING, &dev->cooperative_done);
+	else
+		r = zc_drv->stream_wait_event(s->drv, dev->cooperative_done);
+	if (r == CUDA_SUCCESS)
+		r = zc_stream_submit(s, op);
+	if (r == CUDA_SUCCESS)
+		r = zc_drv->event_record(dev->cooperative_done, s->drv);
+	pthread_mutex_unlock(&dev->cooperative_lock);
+	return r;
+}
+
 /* Queues the launch; *used is the stream it went on. */
 static CUresult
 queue_launch(const struct launch_request *q, struct zc_stream **used)
@@ -146,7 +168,8 @@ queue_launch(const struct launch_request *q, struct zc_stream **used)
 			.malloc_heap = s->ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE],
 			.cooperative = q->cooperative,
 		};
-		r = zc_stream_submit(s, &op);
+		r = q->cooperative && !s->capture ? submit_cooperative(dev, s, &op)
+		                                  : zc_stream_submit(s, &op);
 	}
 	if (args != args_small)
 		stub_free(args);

@@ -1,8 +1,9 @@
 // Cooperative launch: a kernel that synchronises its whole grid (cooperative_groups'
 // grid.sync()) 41 times per launch, each phase reading what other blocks wrote in the phase
 // before; launched with cudaLaunchCooperativeKernel and with cudaLaunchKernelEx's cooperative
-// attribute, twice in a row (the grid barrier is reused); a grid larger than fits the device
-// at once is refused with cudaErrorCooperativeLaunchTooLarge. Checked against the host.
+// attribute, twice in a row (the grid barrier is reused); two grids at once on two streams;
+// a grid larger than fits the device at once is refused with
+// cudaErrorCooperativeLaunchTooLarge. Checked against the host.
 #include "test_util.h"
 #include <cooperative_groups.h>
 
@@ -104,6 +105,49 @@ int main() {
         for (int r = 0; r < nrounds; r++)
             if (got_totals[r] != want_totals[r])
                 c.fail("run %d: round %d total %lld, want %lld", run, r, got_totals[r], want_totals[r]);
+    }
+
+    // Two cooperative grids at once, on two streams, each with buffers of its own: each
+    // syncs only its own blocks.
+    {
+        int half = blocks / 2 > 0 ? blocks / 2 : 1;
+        int m = half * threads * 3 + 5;
+        cudaStream_t streams[2];
+        int *xs[2], *partials[2], *valids[2];
+        long long *sums[2];
+        int *expect = new int[m];
+        long long expect_totals[nrounds];
+        memcpy(expect, start, m * sizeof(int));
+        reference(expect, expect_totals, m, nrounds);
+        for (int k = 0; k < 2; k++) {
+            CHECK(cudaStreamCreateWithFlags(&streams[k], cudaStreamNonBlocking));
+            CHECK(cudaMalloc(&xs[k], m * sizeof(int)));
+            CHECK(cudaMalloc(&partials[k], (half + 1) * sizeof(int)));
+            CHECK(cudaMalloc(&sums[k], nrounds * sizeof(long long)));
+            CHECK(cudaMalloc(&valids[k], sizeof(int)));
+            CHECK(cudaMemcpy(xs[k], start, m * sizeof(int), cudaMemcpyHostToDevice));
+        }
+        int rounds_here = nrounds;
+        void *args0[] = {&xs[0], &partials[0], &sums[0], &m, &rounds_here, &valids[0]};
+        void *args1[] = {&xs[1], &partials[1], &sums[1], &m, &rounds_here, &valids[1]};
+        CHECK(cudaLaunchCooperativeKernel((void *)rounds, half, threads, args0, 0, streams[0]));
+        CHECK(cudaLaunchCooperativeKernel((void *)rounds, half, threads, args1, 0, streams[1]));
+        CHECK(cudaDeviceSynchronize());
+        for (int k = 0; k < 2; k++) {
+            CHECK(cudaMemcpy(got, xs[k], m * sizeof(int), cudaMemcpyDeviceToHost));
+            CHECK(cudaMemcpy(got_totals, sums[k], sizeof got_totals, cudaMemcpyDeviceToHost));
+            for (int i = 0; i < m; i++)
+                if (got[i] != expect[i]) { c.fail("concurrent grid %d: x[%d] = %d, want %d", k, i, got[i], expect[i]); break; }
+            for (int r = 0; r < nrounds; r++)
+                if (got_totals[r] != expect_totals[r])
+                    c.fail("concurrent grid %d: round %d total %lld, want %lld", k, r, got_totals[r], expect_totals[r]);
+            CHECK(cudaFree(xs[k]));
+            CHECK(cudaFree(partials[k]));
+            CHECK(cudaFree(sums[k]));
+            CHECK(cudaFree(valids[k]));
+            CHECK(cudaStreamDestroy(streams[k]));
+        }
+        delete[] expect;
     }
 
     // One block more than fits at once is refused, and nothing runs.
