@@ -1,7 +1,7 @@
 // cuda::barrier<thread_scope_block> arrive/wait as the arrive-wait barrier sample uses it,
 // built for the default arch: below sm_80 libcu++ makes it of 64-bit shared atomics, whose
-// result feeds the next atomic (the pattern LLVM's optimising code generator fails on for
-// gfx11, so that target's code is generated unoptimised). Each block reduces its part of
+// result feeds the next atomic (a pattern LLVM's optimising code generator once failed on
+// for gfx11, whose code was then generated unoptimised; it no longer does). Each block reduces its part of
 // a vector in double through warp shuffles and the barrier, over several phases of the same
 // barrier, and the last warp's sum is checked against the host's. The arrive-wait sample's
 // own kernel (a grid-wide sync between two such reductions) runs where the device offers
