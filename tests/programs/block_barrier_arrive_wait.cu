@@ -1,11 +1,12 @@
 // cuda::barrier<thread_scope_block> arrive/wait as the arrive-wait barrier sample uses it,
 // built for the default arch: below sm_80 libcu++ makes it of 64-bit shared atomics, whose
 // result feeds the next atomic (a pattern LLVM's optimising code generator once failed on
-// for gfx11, whose code was then generated unoptimised; it no longer does). Each block reduces its part of
-// a vector in double through warp shuffles and the barrier, over several phases of the same
-// barrier, and the last warp's sum is checked against the host's. The arrive-wait sample's
-// own kernel (a grid-wide sync between two such reductions) runs where the device offers
-// cooperative launch; elsewhere it is only converted.
+// for gfx11, whose code was then generated unoptimised; it no longer does). Each block
+// reduces its part of a vector in double through warp shuffles and the barrier, over
+// several phases of the same barrier, and the last warp's sum is checked against the
+// host's. The arrive-wait sample's own kernel (a grid-wide sync between two such
+// reductions) runs where the device offers cooperative launch; elsewhere it is only
+// converted.
 #include "test_util.h"
 #include <cooperative_groups.h>
 #include <cuda/barrier>
