@@ -187,5 +187,6 @@ bool lower_memory(struct lower *L);
 bool lower_control(struct lower *L);
 bool lower_parallel(struct lower *L);
 bool lower_async(struct lower *L);
+bool lower_matrix(struct lower *L);
 
 #endif
