@@ -1,10 +1,10 @@
-/* The warp's matrix fragments in shared memory: ldmatrix and stmatrix of 8x8 matrices of
- * 16-bit elements, the fragment layout of the PTX ISA. For matrix i of the instruction,
- * lanes 8i to 8i+7 give the addresses of its rows (16 bytes each); lane l holds the 32 bits
- * of row l/4, columns 2(l%4) and 2(l%4)+1, or with .trans those of column l/4, rows 2(l%4)
- * and 2(l%4)+1. Every target shares one lowering: each lane takes the row address it needs
- * from the lane that gave it (a warp shuffle of its two halves) and reads or writes its own
- * elements there. */
+/* The warp's matrix fragments: ldmatrix and stmatrix (to and from shared memory) and
+ * movmatrix (a transpose among the lanes) of 8x8 matrices of 16-bit elements, in the
+ * fragment layout of the PTX ISA. For matrix i of ldmatrix and stmatrix, lanes 8i to 8i+7
+ * give the addresses of its rows (16 bytes each); lane l holds the 32 bits of row l/4,
+ * columns 2(l%4) and 2(l%4)+1, or with .trans those of column l/4, rows 2(l%4) and
+ * 2(l%4)+1. Every target shares one lowering: each lane takes the row address it needs
+ * from the lane that gave it (a warp shuffle) and reads or writes its own elements there. */
 #include <string.h>
 
 #include <llvm-c/Target.h>
@@ -134,9 +134,44 @@ static bool lower_ldst_matrix(struct lower *L, bool store)
 	return true;
 }
 
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: the fragment of the transposed matrix. Lane
+ * l's halves are A[2(l%4)][l/4] and A[2(l%4)+1][l/4], and A[r][c] is half c%2 of lane
+ * 4r + c/2's register. */
+static bool lower_movmatrix(struct lower *L)
+{
+	LLVMValueRef a, lane, quad, pair, half, result = NULL;
+
+	if (!has_mod(L, "m8n8") || !has_mod(L, "trans") || !has_mod(L, "b16"))
+		lower_unsupported(L);
+	expect_operands(L, 2);
+	a = operand_value(L, op(L, 1), PTX_TYPE_B32);
+	lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
+	quad = LLVMBuildLShr(L->b, lane, const32(L, 2), "");
+	pair = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
+	/* the half of the source register: column l/4's parity, as a shift of 0 or 16 */
+	half = LLVMBuildShl(L->b, LLVMBuildAnd(L->b, quad, const32(L, 1), ""), const32(L, 4), "");
+	for (unsigned h = 0; h < 2; h++) {
+		LLVMValueRef row = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, pair, const32(L, 1), ""),
+		                                const32(L, h), "");
+		LLVMValueRef from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, row, const32(L, 2), ""),
+		                                 LLVMBuildLShr(L->b, quad, const32(L, 1), ""), "");
+		LLVMValueRef word = shuffle_idx(L, a, from);
+		LLVMValueRef element = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, word, half, ""),
+		                                    const32(L, 0xffff), "");
+
+		result = h ? LLVMBuildOr(L->b, result, LLVMBuildShl(L->b, element, const32(L, 16), ""), "")
+		           : element;
+	}
+	operand_store(L, op(L, 0), result, PTX_TYPE_B32);
+	return true;
+}
+
 bool lower_matrix(struct lower *L)
 {
 	const char *o = L->insn->opcode;
+
+	if (!strcmp(o, "movmatrix"))
+		return lower_movmatrix(L);
 
 	if (!strcmp(o, "ldmatrix"))
 		return lower_ldst_matrix(L, false);

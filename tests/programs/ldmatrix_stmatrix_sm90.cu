@@ -1,6 +1,6 @@
 // ldmatrix and stmatrix (inline PTX, m8n8 .b16): x1, x2 and x4, plain and .trans, each
 // lane giving the address of one row, the rows scattered over shared memory so that every
-// lane's address matters. Each register a lane ends with (ldmatrix) and each element it
+// lane's address matters; movmatrix.trans of each fragment ldmatrix gave. Each register a lane ends with (ldmatrix) and each element it
 // leaves in memory (stmatrix) is checked against the fragment layout of the PTX ISA: lane l
 // holds row l/4, columns 2(l%4) and 2(l%4)+1 of its matrix (with .trans, column l/4, rows
 // 2(l%4) and 2(l%4)+1), the lower column (row) in the low half.
@@ -44,6 +44,10 @@ __global__ void load(uint32_t *out) {
                  : "=r"(o[10]), "=r"(o[11]) : "r"(a2));
     asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(o[12]) : "r"(a1));
     asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(o[13]) : "r"(a1));
+    // movmatrix of the plain x4 fragments: the .trans ones.
+    uint32_t *t = out + 32 * 14 + threadIdx.x * 4;
+    for (int i = 0; i < 4; i++)
+        asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;" : "=r"(t[i]) : "r"(o[i]));
 }
 
 // Each lane stores the registers expected() says it holds; the tile must then hold every
@@ -65,12 +69,12 @@ int main() {
     Checker c;
     uint32_t *loaded, *regs;
     uint16_t *stored;
-    CHECK(cudaMalloc(&loaded, 32 * 14 * sizeof(uint32_t)));
+    CHECK(cudaMalloc(&loaded, 32 * 18 * sizeof(uint32_t)));
     CHECK(cudaMalloc(&regs, 32 * 8 * sizeof(uint32_t)));
     CHECK(cudaMalloc(&stored, 2 * 32 * 8 * sizeof(uint16_t)));
     load<<<1, 32>>>(loaded);
     CHECK_LAUNCH();
-    static uint32_t got[32 * 14];
+    static uint32_t got[32 * 18];
     CHECK(cudaMemcpy(got, loaded, sizeof got, cudaMemcpyDeviceToHost));
     // {first register, matrices, trans} of each ldmatrix above
     const struct { int first, n; bool trans; const char *name; } forms[] = {
@@ -84,6 +88,12 @@ int main() {
                 if (have != want)
                     c.fail("ldmatrix.%s: lane %d matrix %d holds 0x%08x, want 0x%08x", f.name, l, m, have, want);
             }
+    for (int l = 0; l < 32; l++)
+        for (int m = 0; m < 4; m++) {
+            uint32_t want = expected(m, l, true), have = got[32 * 14 + l * 4 + m];
+            if (have != want)
+                c.fail("movmatrix.trans: lane %d matrix %d holds 0x%08x, want 0x%08x", l, m, have, want);
+        }
 
     static uint32_t host_regs[32 * 8];
     for (int l = 0; l < 32; l++)
