@@ -166,9 +166,119 @@ static bool lower_movmatrix(struct lower *L)
 	return true;
 }
 
+/* Element e (0 or 1) of a register of two 16-bit floats, as a float. */
+static LLVMValueRef half_as_float(struct lower *L, LLVMValueRef word, unsigned e, bool bf16)
+{
+	LLVMValueRef bits = LLVMBuildLShr(L->b, word, const32(L, 16 * e), "");
+
+	if (bf16)
+		return LLVMBuildBitCast(L->b, LLVMBuildShl(L->b, bits, const32(L, 16), ""),
+		                        LLVMFloatTypeInContext(L->ctx), "");
+	bits = LLVMBuildTrunc(L->b, bits, ll_int(L, 16), "");
+	return LLVMBuildFPExt(L->b, LLVMBuildBitCast(L->b, bits, LLVMHalfTypeInContext(L->ctx), ""),
+	                      LLVMFloatTypeInContext(L->ctx), "");
+}
+
+static LLVMValueRef float_as_half(struct lower *L, LLVMValueRef f)
+{
+	LLVMValueRef h = LLVMBuildFPTrunc(L->b, f, LLVMHalfTypeInContext(L->ctx), "");
+
+	return LLVMBuildZExt(L->b, LLVMBuildBitCast(L->b, h, ll_int(L, 16), ""), ll_int(L, 32), "");
+}
+
+static const struct ptx_operand *registers(struct lower *L, unsigned i, unsigned n)
+{
+	const struct ptx_operand *o = op(L, i);
+
+	if (o->kind != PTX_OP_BRACES || o->count != n)
+		lower_fail(L, "%s: operand %u needs %u registers", L->insn->opcode, i + 1, n);
+	return o;
+}
+
+/* mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16} d, a, b, c:
+ * D = A B + C for the warp's 16xK A, Kx8 B and 16x8 C. With g = l/4 and t = l%4, lane l
+ * holds A[g][2t..2t+1] in a0 and A[g+8][2t..2t+1] in a1 (then the same for columns 8 on in
+ * a2, a3), B[2t..2t+1][g] in b0 (rows 8 on in b1), and C and D at rows g and g+8, columns
+ * 2t and 2t+1. Each lane gathers the rows of A and the columns of B it needs from the four
+ * lanes that hold them, then adds the products to C one after another in f32, each with one
+ * rounding (a fused multiply-add): exact where every partial sum is, and otherwise within
+ * what the PTX ISA allows, which leaves the order and precision of the sum open. An f16 D
+ * is rounded once from that f32. */
+static bool lower_mma(struct lower *L)
+{
+	unsigned k = has_mod(L, "m16n8k16") ? 16 : has_mod(L, "m16n8k8") ? 8 : 0;
+	enum ptx_type dt = mod_type(L, 0), at = mod_type(L, 1), bt = mod_type(L, 2), ct = mod_type(L, 3);
+	bool bf16 = at == PTX_TYPE_BF16;
+	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx);
+	LLVMValueRef lane, g, t, a[4], b[2], words_a[4][4], words_b[2][4][2], acc[2][2];
+
+	if (!k || !has_mod(L, "row") || !has_mod(L, "col") || at != bt ||
+	    (at != PTX_TYPE_F16 && at != PTX_TYPE_BF16) || (dt != PTX_TYPE_F32 && dt != PTX_TYPE_F16) ||
+	    (ct != PTX_TYPE_F32 && ct != PTX_TYPE_F16) || (bf16 && (dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32)))
+		lower_unsupported(L);
+	expect_operands(L, 4);
+	unsigned na = k / 4, nb = k / 8, nd = dt == PTX_TYPE_F32 ? 4 : 2, nc = ct == PTX_TYPE_F32 ? 4 : 2;
+	const struct ptx_operand *d = registers(L, 0, nd), *ao = registers(L, 1, na);
+	const struct ptx_operand *bo = registers(L, 2, nb), *co = registers(L, 3, nc);
+
+	for (unsigned i = 0; i < na; i++)
+		a[i] = operand_value(L, &ao->items[i], PTX_TYPE_B32);
+	for (unsigned i = 0; i < nb; i++)
+		b[i] = operand_value(L, &bo->items[i], PTX_TYPE_B32);
+	lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
+	g = LLVMBuildLShr(L->b, lane, const32(L, 2), "");
+	t = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
+	for (unsigned j = 0; j < 4; j++) {
+		LLVMValueRef from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""), const32(L, j), "");
+		for (unsigned i = 0; i < na; i++)
+			words_a[j][i] = shuffle_idx(L, a[i], from);
+		for (unsigned n = 0; n < 2; n++) {
+			LLVMValueRef column = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, t, const32(L, 1), ""), const32(L, n), "");
+			LLVMValueRef holder = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, column, const32(L, 2), ""),
+			                                   const32(L, j), "");
+			for (unsigned i = 0; i < nb; i++)
+				words_b[n][j][i] = shuffle_idx(L, b[i], holder);
+		}
+	}
+	for (unsigned r = 0; r < 2; r++)
+		for (unsigned n = 0; n < 2; n++) {
+			if (ct == PTX_TYPE_F32)
+				acc[r][n] = operand_value(L, &co->items[2 * r + n], PTX_TYPE_F32);
+			else
+				acc[r][n] = half_as_float(L, operand_value(L, &co->items[r], PTX_TYPE_B32), n, false);
+		}
+	for (unsigned kk = 0; kk < k; kk++) {
+		unsigned j = (kk % 8) / 2, e = kk % 2;
+		for (unsigned r = 0; r < 2; r++)
+			for (unsigned n = 0; n < 2; n++) {
+				LLVMValueRef args[3] = {
+					half_as_float(L, words_a[j][(kk >= 8 ? 2 : 0) + r], e, bf16),
+					half_as_float(L, words_b[n][j][kk >= 8 ? 1 : 0], e, bf16),
+					acc[r][n],
+				};
+				acc[r][n] = call_intrinsic(L, "llvm.fma", &f32, 1, args, 3);
+			}
+	}
+	for (unsigned r = 0; r < 2; r++) {
+		if (dt == PTX_TYPE_F32) {
+			operand_store(L, &d->items[2 * r], acc[r][0], PTX_TYPE_F32);
+			operand_store(L, &d->items[2 * r + 1], acc[r][1], PTX_TYPE_F32);
+		} else {
+			LLVMValueRef pair = LLVMBuildOr(L->b, float_as_half(L, acc[r][0]),
+			                                LLVMBuildShl(L->b, float_as_half(L, acc[r][1]),
+			                                             const32(L, 16), ""), "");
+			operand_store(L, &d->items[r], pair, PTX_TYPE_B32);
+		}
+	}
+	return true;
+}
+
 bool lower_matrix(struct lower *L)
 {
 	const char *o = L->insn->opcode;
+
+	if (!strcmp(o, "mma") && !has_mod(L, "sp"))
+		return lower_mma(L);
 
 	if (!strcmp(o, "movmatrix"))
 		return lower_movmatrix(L);

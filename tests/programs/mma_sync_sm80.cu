@@ -1,0 +1,161 @@
+// mma.sync (inline PTX, the forms CUTLASS and llama.cpp emit for Ampere): m16n8k16 with
+// f16 and bf16 inputs and an f32 accumulator, m16n8k16 all f16, and m16n8k8 f16 into f32.
+// Each lane loads the fragments the PTX ISA gives it (g = lane / 4, t = lane % 4: A rows g
+// and g + 8, columns 2t, 2t + 1 (and 8 on); B rows 2t, 2t + 1 (and 8 on), column g; C and D
+// rows g and g + 8, columns 2t and 2t + 1) from whole matrices in memory, and writes D back
+// by the same layout. The values are small integers, so that every sum is exact in f16
+// too, and D is checked against A B + C computed on the host.
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include "test_util.h"
+
+static const int M = 16, N = 8;
+
+template <typename T> __device__ uint32_t pack(const T *m, int ld, int r, int c) {
+    // elements (r, c) and (r, c + 1) of a row-major matrix: the low half first
+    uint16_t lo, hi;
+    memcpy(&lo, &m[r * ld + c], 2);
+    memcpy(&hi, &m[r * ld + c + 1], 2);
+    return lo | (uint32_t)hi << 16;
+}
+
+template <typename T> __device__ uint32_t pack_column(const T *m, int ld, int r, int c) {
+    // elements (r, c) and (r + 1, c): B's fragment runs down a column
+    uint16_t lo, hi;
+    memcpy(&lo, &m[r * ld + c], 2);
+    memcpy(&hi, &m[(r + 1) * ld + c], 2);
+    return lo | (uint32_t)hi << 16;
+}
+
+// A is 16 x 16, B is 16 x 8, C and D are 16 x 8 floats, all row-major.
+__global__ void mma_f16_f32(const __half *A, const __half *B, const float *C, float *D) {
+    int l = threadIdx.x, g = l / 4, t = l % 4;
+    uint32_t a0 = pack(A, 16, g, 2 * t), a1 = pack(A, 16, g + 8, 2 * t);
+    uint32_t a2 = pack(A, 16, g, 2 * t + 8), a3 = pack(A, 16, g + 8, 2 * t + 8);
+    uint32_t b0 = pack_column(B, N, 2 * t, g), b1 = pack_column(B, N, 2 * t + 8, g);
+    float c0 = C[g * N + 2 * t], c1 = C[g * N + 2 * t + 1], c2 = C[(g + 8) * N + 2 * t], c3 = C[(g + 8) * N + 2 * t + 1];
+    float d0, d1, d2, d3;
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                 "{%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+    D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
+}
+
+__global__ void mma_bf16_f32(const __nv_bfloat16 *A, const __nv_bfloat16 *B, const float *C, float *D) {
+    int l = threadIdx.x, g = l / 4, t = l % 4;
+    uint32_t a0 = pack(A, 16, g, 2 * t), a1 = pack(A, 16, g + 8, 2 * t);
+    uint32_t a2 = pack(A, 16, g, 2 * t + 8), a3 = pack(A, 16, g + 8, 2 * t + 8);
+    uint32_t b0 = pack_column(B, N, 2 * t, g), b1 = pack_column(B, N, 2 * t + 8, g);
+    float c0 = C[g * N + 2 * t], c1 = C[g * N + 2 * t + 1], c2 = C[(g + 8) * N + 2 * t], c3 = C[(g + 8) * N + 2 * t + 1];
+    float d0, d1, d2, d3;
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                 "{%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+    D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
+}
+
+// All f16: C and D as pairs of halves.
+__global__ void mma_f16_f16(const __half *A, const __half *B, const __half *C, __half *D) {
+    int l = threadIdx.x, g = l / 4, t = l % 4;
+    uint32_t a0 = pack(A, 16, g, 2 * t), a1 = pack(A, 16, g + 8, 2 * t);
+    uint32_t a2 = pack(A, 16, g, 2 * t + 8), a3 = pack(A, 16, g + 8, 2 * t + 8);
+    uint32_t b0 = pack_column(B, N, 2 * t, g), b1 = pack_column(B, N, 2 * t + 8, g);
+    uint32_t c0 = pack(C, N, g, 2 * t), c1 = pack(C, N, g + 8, 2 * t), d0, d1;
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};"
+                 : "=r"(d0), "=r"(d1) : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(c0), "r"(c1));
+    memcpy(&D[g * N + 2 * t], &d0, 4);
+    memcpy(&D[(g + 8) * N + 2 * t], &d1, 4);
+}
+
+// m16n8k8: A is 16 x 8 (two registers), B 8 x 8 (one).
+__global__ void mma_k8(const __half *A, const __half *B, const float *C, float *D) {
+    int l = threadIdx.x, g = l / 4, t = l % 4;
+    uint32_t a0 = pack(A, 8, g, 2 * t), a1 = pack(A, 8, g + 8, 2 * t), b0 = pack_column(B, N, 2 * t, g);
+    float c0 = C[g * N + 2 * t], c1 = C[g * N + 2 * t + 1], c2 = C[(g + 8) * N + 2 * t], c3 = C[(g + 8) * N + 2 * t + 1];
+    float d0, d1, d2, d3;
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                 "{%7, %8, %9, %10};"
+                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                 : "r"(a0), "r"(a1), "r"(b0), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+    D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
+}
+
+static void reference(const float *a, const float *b, const float *c, float *d, int k) {
+    for (int r = 0; r < M; r++)
+        for (int n = 0; n < N; n++) {
+            float s = c[r * N + n];
+            for (int i = 0; i < k; i++) s += a[r * k + i] * b[i * N + n];
+            d[r * N + n] = s;
+        }
+}
+
+static void compare(Checker &c, const char *what, const float *got, const float *want) {
+    for (int i = 0; i < M * N; i++)
+        if (got[i] != want[i]) {
+            c.fail("%s: D[%d][%d] = %g, want %g", what, i / N, i % N, got[i], want[i]);
+            return;
+        }
+}
+
+int main() {
+    Checker c;
+    Lcg rng(11);
+    float a[M * 16], b[16 * N], cf[M * N], want[M * N], got[M * N];
+    __half ah[M * 16], bh[16 * N], ch[M * N], dh[M * N];
+    __nv_bfloat16 ab[M * 16], bb[16 * N];
+    for (int i = 0; i < M * 16; i++) { a[i] = (float)rng.range(-3, 4); ah[i] = __float2half(a[i]); ab[i] = __float2bfloat16(a[i]); }
+    for (int i = 0; i < 16 * N; i++) { b[i] = (float)rng.range(-3, 4); bh[i] = __float2half(b[i]); bb[i] = __float2bfloat16(b[i]); }
+    for (int i = 0; i < M * N; i++) { cf[i] = (float)rng.range(-50, 51); ch[i] = __float2half(cf[i]); }
+
+    void *dA, *dB, *dC, *dD;
+    CHECK(cudaMalloc(&dA, sizeof a));
+    CHECK(cudaMalloc(&dB, sizeof b));
+    CHECK(cudaMalloc(&dC, sizeof cf));
+    CHECK(cudaMalloc(&dD, sizeof got));
+
+    reference(a, b, cf, want, 16);
+    CHECK(cudaMemcpy(dA, ah, sizeof ah, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, bh, sizeof bh, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dC, cf, sizeof cf, cudaMemcpyHostToDevice));
+    mma_f16_f32<<<1, 32>>>((const __half *)dA, (const __half *)dB, (const float *)dC, (float *)dD);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
+    compare(c, "m16n8k16 f32.f16.f16.f32", got, want);
+
+    CHECK(cudaMemcpy(dA, ab, sizeof ab, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, bb, sizeof bb, cudaMemcpyHostToDevice));
+    mma_bf16_f32<<<1, 32>>>((const __nv_bfloat16 *)dA, (const __nv_bfloat16 *)dB, (const float *)dC, (float *)dD);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
+    compare(c, "m16n8k16 f32.bf16.bf16.f32", got, want);
+
+    CHECK(cudaMemcpy(dA, ah, sizeof ah, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, bh, sizeof bh, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dC, ch, sizeof ch, cudaMemcpyHostToDevice));
+    mma_f16_f16<<<1, 32>>>((const __half *)dA, (const __half *)dB, (const __half *)dC, (__half *)dD);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(dh, dD, sizeof dh, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < M * N; i++) got[i] = __half2float(dh[i]);
+    compare(c, "m16n8k16 f16.f16.f16.f16", got, want);
+
+    // m16n8k8: the first 8 columns of A (repacked 16 x 8) and the first 8 rows of B.
+    float a8[M * 8];
+    __half a8h[M * 8];
+    for (int r = 0; r < M; r++)
+        for (int i = 0; i < 8; i++) { a8[r * 8 + i] = a[r * 16 + i]; a8h[r * 8 + i] = ah[r * 16 + i]; }
+    reference(a8, b, cf, want, 8);
+    CHECK(cudaMemcpy(dA, a8h, sizeof a8h, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dC, cf, sizeof cf, cudaMemcpyHostToDevice));
+    mma_k8<<<1, 32>>>((const __half *)dA, (const __half *)dB, (const float *)dC, (float *)dD);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
+    compare(c, "m16n8k8 f32.f16.f16.f32", got, want);
+
+    CHECK(cudaFree(dA));
+    CHECK(cudaFree(dB));
+    CHECK(cudaFree(dC));
+    CHECK(cudaFree(dD));
+    return c.finish();
+}
