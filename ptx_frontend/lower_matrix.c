@@ -273,10 +273,95 @@ static bool lower_mma(struct lower *L)
 	return true;
 }
 
+/* A 64-bit value of lane `from`. */
+static LLVMValueRef shuffle_idx64(struct lower *L, LLVMValueRef value, LLVMValueRef from)
+{
+	LLVMTypeRef i64 = ll_int(L, 64);
+	LLVMValueRef n = LLVMBuildBitCast(L->b, value, i64, "");
+	LLVMValueRef lo = shuffle_idx(L, LLVMBuildTrunc(L->b, n, ll_int(L, 32), ""), from);
+	LLVMValueRef hi = shuffle_idx(L, LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, n,
+	                              LLVMConstInt(i64, 32, 0), ""), ll_int(L, 32), ""), from);
+	LLVMValueRef joined = LLVMBuildOr(L->b, LLVMBuildZExt(L->b, lo, i64, ""),
+	                                  LLVMBuildShl(L->b, LLVMBuildZExt(L->b, hi, i64, ""),
+	                                               LLVMConstInt(i64, 32, 0), ""), "");
+
+	return LLVMBuildBitCast(L->b, joined, LLVMDoubleTypeInContext(L->ctx), "");
+}
+
+/* mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 and m8n8k4.row.col.f64.f64.f64.f64: one
+ * element a register. Lane l (g = l/4, t = l%4) holds A[g + 8r][t + 4j] in a(2j + r) (r
+ * only 0 for the 8 rows of m8n8k4), B[t + 4j][g] in bj, and C and D at rows g (and g + 8),
+ * columns 2t and 2t+1. A tf32 is an f32 whose 13 low bits of mantissa are not read; its
+ * products are exact in f32. The sum is made as in lower_mma; in f64 that is what the PTX
+ * ISA defines (each step rounded to nearest). */
+static bool lower_mma_wide(struct lower *L, bool f64)
+{
+	unsigned rows = f64 ? 1 : 2, k = f64 ? 4 : 8, na = rows * (k / 4), nb = k / 4, nc = 2 * rows;
+	enum ptx_type t_acc = f64 ? PTX_TYPE_F64 : PTX_TYPE_F32;
+	LLVMTypeRef acc_type = f64 ? LLVMDoubleTypeInContext(L->ctx) : LLVMFloatTypeInContext(L->ctx);
+	LLVMValueRef lane, g, t, a[4], b[2], acc[2][2];
+
+	expect_operands(L, 4);
+	const struct ptx_operand *d = registers(L, 0, nc), *ao = registers(L, 1, na);
+	const struct ptx_operand *bo = registers(L, 2, nb), *co = registers(L, 3, nc);
+
+	for (unsigned i = 0; i < na; i++)
+		a[i] = operand_value(L, &ao->items[i], f64 ? PTX_TYPE_F64 : PTX_TYPE_B32);
+	for (unsigned i = 0; i < nb; i++)
+		b[i] = operand_value(L, &bo->items[i], f64 ? PTX_TYPE_F64 : PTX_TYPE_B32);
+	for (unsigned r = 0; r < rows; r++)
+		for (unsigned n = 0; n < 2; n++)
+			acc[r][n] = operand_value(L, &co->items[2 * r + n], t_acc);
+	lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
+	g = LLVMBuildLShr(L->b, lane, const32(L, 2), "");
+	t = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
+	for (unsigned kk = 0; kk < k; kk++) {
+		LLVMValueRef a_from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""),
+		                                   const32(L, kk % 4), "");
+		LLVMValueRef av[2], bv[2];
+
+		for (unsigned r = 0; r < rows; r++)
+			av[r] = f64 ? shuffle_idx64(L, a[2 * (kk / 4) + r], a_from)
+			            : shuffle_idx(L, a[2 * (kk / 4) + r], a_from);
+		for (unsigned n = 0; n < 2; n++) {
+			LLVMValueRef column = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, t, const32(L, 1), ""),
+			                                   const32(L, n), "");
+			LLVMValueRef b_from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, column, const32(L, 2), ""),
+			                                   const32(L, kk % 4), "");
+			bv[n] = f64 ? shuffle_idx64(L, b[kk / 4], b_from) : shuffle_idx(L, b[kk / 4], b_from);
+		}
+		for (unsigned r = 0; r < rows; r++)
+			for (unsigned n = 0; n < 2; n++) {
+				LLVMValueRef x = av[r], y = bv[n];
+				if (!f64) {  /* tf32: the 19 high bits */
+					x = LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, x, const32(L, 0xffffe000u), ""),
+					                     acc_type, "");
+					y = LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, y, const32(L, 0xffffe000u), ""),
+					                     acc_type, "");
+				}
+				LLVMValueRef args[3] = { x, y, acc[r][n] };
+				acc[r][n] = call_intrinsic(L, "llvm.fma", &acc_type, 1, args, 3);
+			}
+	}
+	for (unsigned r = 0; r < rows; r++)
+		for (unsigned n = 0; n < 2; n++)
+			operand_store(L, &d->items[2 * r + n], acc[r][n], t_acc);
+	return true;
+}
+
 bool lower_matrix(struct lower *L)
 {
 	const char *o = L->insn->opcode;
 
+	/* (an f64 mma's optional .rn is the rounding it has anyway) */
+	if (!strcmp(o, "mma") && !has_mod(L, "sp") && has_mod(L, "row") && has_mod(L, "col")) {
+		enum ptx_type dt = mod_type(L, 0), at = mod_type(L, 1), bt = mod_type(L, 2), ct = mod_type(L, 3);
+		if (has_mod(L, "m16n8k8") && at == PTX_TYPE_TF32 && bt == at && dt == PTX_TYPE_F32 &&
+		    ct == PTX_TYPE_F32)
+			return lower_mma_wide(L, false);
+		if (has_mod(L, "m8n8k4") && at == PTX_TYPE_F64 && bt == at && dt == at && ct == at)
+			return lower_mma_wide(L, true);
+	}
 	if (!strcmp(o, "mma") && !has_mod(L, "sp"))
 		return lower_mma(L);
 

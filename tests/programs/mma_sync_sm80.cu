@@ -1,5 +1,7 @@
 // mma.sync (inline PTX, the forms CUTLASS and llama.cpp emit for Ampere): m16n8k16 with
-// f16 and bf16 inputs and an f32 accumulator, m16n8k16 all f16, and m16n8k8 f16 into f32.
+// f16 and bf16 inputs and an f32 accumulator, m16n8k16 all f16, m16n8k8 f16 into f32,
+// m16n8k8 tf32 (one element a register: A[g + 8r][t + 4j] in a(2j + r), B[t + 4j][g] in bj)
+// and m8n8k4 f64 (A[g][t], B[t][g], C and D at row g).
 // Each lane loads the fragments the PTX ISA gives it (g = lane / 4, t = lane % 4: A rows g
 // and g + 8, columns 2t, 2t + 1 (and 8 on); B rows 2t, 2t + 1 (and 8 on), column g; C and D
 // rows g and g + 8, columns 2t and 2t + 1) from whole matrices in memory, and writes D back
@@ -82,6 +84,32 @@ __global__ void mma_k8(const __half *A, const __half *B, const float *C, float *
     D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
 }
 
+__global__ void mma_tf32(const float *A, const float *B, const float *C, float *D) {
+    int l = threadIdx.x, g = l / 4, t = l % 4;
+    uint32_t a[4], b[2];
+    for (int j = 0; j < 2; j++) {
+        for (int r = 0; r < 2; r++) memcpy(&a[2 * j + r], &A[(g + 8 * r) * 8 + t + 4 * j], 4);
+        memcpy(&b[j], &B[(t + 4 * j) * N + g], 4);
+    }
+    float c0 = C[g * N + 2 * t], c1 = C[g * N + 2 * t + 1], c2 = C[(g + 8) * N + 2 * t], c3 = C[(g + 8) * N + 2 * t + 1];
+    float d0, d1, d2, d3;
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                 "{%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+    D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
+}
+
+// m8n8k4 in f64: A is 8 x 4, B 4 x 8, C and D 8 x 8.
+__global__ void mma_f64(const double *A, const double *B, const double *C, double *D) {
+    int l = threadIdx.x, g = l / 4, t = l % 4;
+    double a0 = A[g * 4 + t], b0 = B[t * 8 + g], c0 = C[g * 8 + 2 * t], c1 = C[g * 8 + 2 * t + 1], d0, d1;
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};"
+                 : "=d"(d0), "=d"(d1) : "d"(a0), "d"(b0), "d"(c0), "d"(c1));
+    D[g * 8 + 2 * t] = d0;
+    D[g * 8 + 2 * t + 1] = d1;
+}
+
 static void reference(const float *a, const float *b, const float *c, float *d, int k) {
     for (int r = 0; r < M; r++)
         for (int n = 0; n < N; n++) {
@@ -141,7 +169,7 @@ int main() {
     compare(c, "m16n8k16 f16.f16.f16.f16", got, want);
 
     // m16n8k8: the first 8 columns of A (repacked 16 x 8) and the first 8 rows of B.
-    float a8[M * 8];
+    static float a8[M * 8];
     __half a8h[M * 8];
     for (int r = 0; r < M; r++)
         for (int i = 0; i < 8; i++) { a8[r * 8 + i] = a[r * 16 + i]; a8h[r * 8 + i] = ah[r * 16 + i]; }
@@ -153,6 +181,45 @@ int main() {
     CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
     compare(c, "m16n8k8 f32.f16.f16.f32", got, want);
 
+    // tf32: the same integers (exact in tf32) as f32 bit patterns, A 16 x 8.
+    CHECK(cudaMemcpy(dA, a8, sizeof a8, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, b, 8 * N * sizeof(float), cudaMemcpyHostToDevice));
+    mma_tf32<<<1, 32>>>((const float *)dA, (const float *)dB, (const float *)dC, (float *)dD);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
+    compare(c, "m16n8k8 f32.tf32.tf32.f32", got, want);
+
+    // f64: values with fractions, each product and sum exact in f64 (multiples of 1/64).
+    double a64[8 * 4], b64[4 * 8], c64[8 * 8], d64[8 * 8], w64[8 * 8];
+    for (int i = 0; i < 32; i++) { a64[i] = rng.range(-40, 41) / 8.0; b64[i] = rng.range(-40, 41) / 8.0; }
+    for (int i = 0; i < 64; i++) c64[i] = rng.range(-100, 101) / 64.0;
+    for (int r = 0; r < 8; r++)
+        for (int n = 0; n < 8; n++) {
+            double sum = c64[r * 8 + n];
+            for (int i = 0; i < 4; i++) sum += a64[r * 4 + i] * b64[i * 8 + n];
+            w64[r * 8 + n] = sum;
+        }
+    double *eA, *eB, *eC, *eD;
+    CHECK(cudaMalloc(&eA, sizeof a64));
+    CHECK(cudaMalloc(&eB, sizeof b64));
+    CHECK(cudaMalloc(&eC, sizeof c64));
+    CHECK(cudaMalloc(&eD, sizeof d64));
+    CHECK(cudaMemcpy(eA, a64, sizeof a64, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(eB, b64, sizeof b64, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(eC, c64, sizeof c64, cudaMemcpyHostToDevice));
+    mma_f64<<<1, 32>>>(eA, eB, eC, eD);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(d64, eD, sizeof d64, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 64; i++)
+        if (d64[i] != w64[i]) {
+            c.fail("m8n8k4 f64: D[%d][%d] = %g, want %g", i / 8, i % 8, d64[i], w64[i]);
+            break;
+        }
+
+    CHECK(cudaFree(eA));
+    CHECK(cudaFree(eB));
+    CHECK(cudaFree(eC));
+    CHECK(cudaFree(eD));
     CHECK(cudaFree(dA));
     CHECK(cudaFree(dB));
     CHECK(cudaFree(dC));
