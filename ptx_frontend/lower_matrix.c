@@ -24,28 +24,33 @@ static LLVMValueRef shuffle_idx(struct lower *L, LLVMValueRef value, LLVMValueRe
 	                      ll_int(L, 32), "");
 }
 
+/* A 64-bit integer of lane `from`, in two halves. */
+static LLVMValueRef shuffle_idx_i64(struct lower *L, LLVMValueRef n, LLVMValueRef from)
+{
+	LLVMTypeRef i64 = ll_int(L, 64);
+	LLVMValueRef lo = shuffle_idx(L, LLVMBuildTrunc(L->b, n, ll_int(L, 32), ""), from);
+	LLVMValueRef hi = shuffle_idx(L, LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, n,
+	                              LLVMConstInt(i64, 32, 0), ""), ll_int(L, 32), ""), from);
+
+	return LLVMBuildOr(L->b, LLVMBuildZExt(L->b, lo, i64, ""),
+	                   LLVMBuildShl(L->b, LLVMBuildZExt(L->b, hi, i64, ""), LLVMConstInt(i64, 32, 0), ""), "");
+}
+
 /* The address lane `from` gave, as a pointer of the type `mine` has: one shuffle where
  * pointers of its address space have 32 bits (AMD GPUs' shared memory), else two. */
 static LLVMValueRef address_from(struct lower *L, LLVMValueRef mine, LLVMValueRef from)
 {
-	LLVMTypeRef i64 = ll_int(L, 64);
 	LLVMTargetDataRef layout = LLVMCreateTargetData(LLVMGetDataLayoutStr(L->mod));
 	unsigned bits = LLVMPointerSizeForAS(layout, LLVMGetPointerAddressSpace(LLVMTypeOf(mine))) * 8;
+	LLVMValueRef n;
 
 	LLVMDisposeTargetData(layout);
 	if (bits == 32) {
-		LLVMValueRef n = LLVMBuildPtrToInt(L->b, mine, ll_int(L, 32), "");
-		return LLVMBuildIntToPtr(L->b, shuffle_idx(L, n, from), LLVMTypeOf(mine), "");
+		n = shuffle_idx(L, LLVMBuildPtrToInt(L->b, mine, ll_int(L, 32), ""), from);
+		return LLVMBuildIntToPtr(L->b, n, LLVMTypeOf(mine), "");
 	}
-	LLVMValueRef n = LLVMBuildPtrToInt(L->b, mine, i64, "");
-	LLVMValueRef lo = shuffle_idx(L, LLVMBuildTrunc(L->b, n, ll_int(L, 32), ""), from);
-	LLVMValueRef hi = shuffle_idx(L, LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, n,
-	                              LLVMConstInt(i64, 32, 0), ""), ll_int(L, 32), ""), from);
-	LLVMValueRef joined = LLVMBuildOr(L->b, LLVMBuildZExt(L->b, lo, i64, ""),
-	                                  LLVMBuildShl(L->b, LLVMBuildZExt(L->b, hi, i64, ""),
-	                                               LLVMConstInt(i64, 32, 0), ""), "");
-
-	return LLVMBuildIntToPtr(L->b, joined, LLVMTypeOf(mine), "");
+	n = shuffle_idx_i64(L, LLVMBuildPtrToInt(L->b, mine, ll_int(L, 64), ""), from);
+	return LLVMBuildIntToPtr(L->b, n, LLVMTypeOf(mine), "");
 }
 
 static LLVMValueRef at_byte(struct lower *L, LLVMValueRef p, LLVMValueRef offset)
@@ -195,29 +200,49 @@ static const struct ptx_operand *registers(struct lower *L, unsigned i, unsigned
 	return o;
 }
 
-/* mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16} d, a, b, c:
- * D = A B + C for the warp's 16xK A, Kx8 B and 16x8 C. With g = l/4 and t = l%4, lane l
- * holds A[g][2t..2t+1] in a0 and A[g+8][2t..2t+1] in a1 (then the same for columns 8 on in
- * a2, a3), B[2t..2t+1][g] in b0 (rows 8 on in b1), and C and D at rows g and g+8, columns
- * 2t and 2t+1. Each lane gathers the rows of A and the columns of B it needs from the four
- * lanes that hold them, then adds the products to C one after another in f32, each with one
- * rounding (a fused multiply-add): exact where every partial sum is, and otherwise within
- * what the PTX ISA allows, which leaves the order and precision of the sum open. An f16 D
- * is rounded once from that f32. */
+/* Element e of a register of 16- or 8-bit elements of type t, as a float or (8-bit
+ * integers) an i32. */
+static LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, enum ptx_type t)
+{
+	if (t == PTX_TYPE_S8 || t == PTX_TYPE_U8) {
+		LLVMValueRef byte = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, word, const32(L, 8 * e), ""),
+		                                   ll_int(L, 8), "");
+		return t == PTX_TYPE_S8 ? LLVMBuildSExt(L->b, byte, ll_int(L, 32), "")
+		                        : LLVMBuildZExt(L->b, byte, ll_int(L, 32), "");
+	}
+	return half_as_float(L, word, e, t == PTX_TYPE_BF16);
+}
+
+/* mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16} and
+ * m16n8k{16,32}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 d, a, b, c: D = A B + C for the
+ * warp's 16xK A, Kx8 B and 16x8 C. A register holds p elements (2 of 16 bits, 4 of 8); with
+ * g = l/4 and t = l%4, lane l holds A[g][pt..pt+p-1] in a0 and A[g+8][...] in a1 (the next
+ * 4p columns in a2, a3), B[pt..pt+p-1][g] in b0 (the next 4p rows in b1), and C and D at
+ * rows g and g+8, columns 2t and 2t+1. Each lane gathers the rows of A and the columns of B
+ * it needs from the four lanes that hold them, then adds the products to C one after
+ * another: in f32, each with one rounding (a fused multiply-add), which is exact where every
+ * partial sum is and otherwise within what the PTX ISA allows, as it leaves the order and
+ * precision of the sum open (an f16 D is rounded once from that f32); in integers, exactly,
+ * then added to C wrapping to 32 bits or, with .satfinite, saturating. */
 static bool lower_mma(struct lower *L)
 {
-	unsigned k = has_mod(L, "m16n8k16") ? 16 : has_mod(L, "m16n8k8") ? 8 : 0;
 	enum ptx_type dt = mod_type(L, 0), at = mod_type(L, 1), bt = mod_type(L, 2), ct = mod_type(L, 3);
-	bool bf16 = at == PTX_TYPE_BF16;
+	bool integer = (at == PTX_TYPE_S8 || at == PTX_TYPE_U8) && (bt == PTX_TYPE_S8 || bt == PTX_TYPE_U8);
+	bool halves = (at == PTX_TYPE_F16 || at == PTX_TYPE_BF16) && bt == at;
+	unsigned p = integer ? 4 : 2, chunk = 4 * p;
+	unsigned k = has_mod(L, integer ? "m16n8k32" : "m16n8k16") ? 2 * chunk
+	           : has_mod(L, integer ? "m16n8k16" : "m16n8k8") ? chunk : 0;
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx);
 	LLVMValueRef lane, g, t, a[4], b[2], words_a[4][4], words_b[2][4][2], acc[2][2];
 
-	if (!k || !has_mod(L, "row") || !has_mod(L, "col") || at != bt ||
-	    (at != PTX_TYPE_F16 && at != PTX_TYPE_BF16) || (dt != PTX_TYPE_F32 && dt != PTX_TYPE_F16) ||
-	    (ct != PTX_TYPE_F32 && ct != PTX_TYPE_F16) || (bf16 && (dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32)))
+	if (!k || !has_mod(L, "row") || !has_mod(L, "col") || !(integer || halves) ||
+	    (integer && (dt != PTX_TYPE_S32 || ct != PTX_TYPE_S32)) ||
+	    (halves && ((dt != PTX_TYPE_F32 && dt != PTX_TYPE_F16) || (ct != PTX_TYPE_F32 && ct != PTX_TYPE_F16))) ||
+	    (at == PTX_TYPE_BF16 && (dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32)))
 		lower_unsupported(L);
 	expect_operands(L, 4);
-	unsigned na = k / 4, nb = k / 8, nd = dt == PTX_TYPE_F32 ? 4 : 2, nc = ct == PTX_TYPE_F32 ? 4 : 2;
+	unsigned na = 2 * (k / chunk), nb = k / chunk;
+	unsigned nd = dt == PTX_TYPE_F16 ? 2 : 4, nc = ct == PTX_TYPE_F16 ? 2 : 4;
 	const struct ptx_operand *d = registers(L, 0, nd), *ao = registers(L, 1, na);
 	const struct ptx_operand *bo = registers(L, 2, nb), *co = registers(L, 3, nc);
 
@@ -242,25 +267,40 @@ static bool lower_mma(struct lower *L)
 	}
 	for (unsigned r = 0; r < 2; r++)
 		for (unsigned n = 0; n < 2; n++) {
-			if (ct == PTX_TYPE_F32)
+			if (integer)  /* the products' sum, C added at the end */
+				acc[r][n] = const32(L, 0);
+			else if (ct == PTX_TYPE_F32)
 				acc[r][n] = operand_value(L, &co->items[2 * r + n], PTX_TYPE_F32);
 			else
 				acc[r][n] = half_as_float(L, operand_value(L, &co->items[r], PTX_TYPE_B32), n, false);
 		}
 	for (unsigned kk = 0; kk < k; kk++) {
-		unsigned j = (kk % 8) / 2, e = kk % 2;
+		unsigned j = (kk % chunk) / p, e = kk % p, reg = kk / chunk;
 		for (unsigned r = 0; r < 2; r++)
 			for (unsigned n = 0; n < 2; n++) {
-				LLVMValueRef args[3] = {
-					half_as_float(L, words_a[j][(kk >= 8 ? 2 : 0) + r], e, bf16),
-					half_as_float(L, words_b[n][j][kk >= 8 ? 1 : 0], e, bf16),
-					acc[r][n],
-				};
-				acc[r][n] = call_intrinsic(L, "llvm.fma", &f32, 1, args, 3);
+				LLVMValueRef x = element_of(L, words_a[j][2 * reg + r], e, at);
+				LLVMValueRef y = element_of(L, words_b[n][j][reg], e, bt);
+				if (integer) {
+					acc[r][n] = LLVMBuildAdd(L->b, acc[r][n], LLVMBuildMul(L->b, x, y, ""), "");
+				} else {
+					LLVMValueRef args[3] = { x, y, acc[r][n] };
+					acc[r][n] = call_intrinsic(L, "llvm.fma", &f32, 1, args, 3);
+				}
 			}
 	}
 	for (unsigned r = 0; r < 2; r++) {
-		if (dt == PTX_TYPE_F32) {
+		if (integer) {
+			/* At most 32 products of 8 bits: the sum is exact in 32 bits, and C + sum
+			 * saturates (.satfinite) or wraps in one addition. */
+			for (unsigned n = 0; n < 2; n++) {
+				LLVMTypeRef i32 = ll_int(L, 32);
+				LLVMValueRef args[2] = { operand_value(L, &co->items[2 * r + n], PTX_TYPE_S32), acc[r][n] };
+				LLVMValueRef v = has_mod(L, "satfinite")
+				                 ? call_intrinsic(L, "llvm.sadd.sat", &i32, 1, args, 2)
+				                 : LLVMBuildAdd(L->b, args[0], args[1], "");
+				operand_store(L, &d->items[2 * r + n], v, PTX_TYPE_S32);
+			}
+		} else if (dt == PTX_TYPE_F32) {
 			operand_store(L, &d->items[2 * r], acc[r][0], PTX_TYPE_F32);
 			operand_store(L, &d->items[2 * r + 1], acc[r][1], PTX_TYPE_F32);
 		} else {
@@ -273,19 +313,12 @@ static bool lower_mma(struct lower *L)
 	return true;
 }
 
-/* A 64-bit value of lane `from`. */
-static LLVMValueRef shuffle_idx64(struct lower *L, LLVMValueRef value, LLVMValueRef from)
+/* A double of lane `from`. */
+static LLVMValueRef shuffle_idx_f64(struct lower *L, LLVMValueRef value, LLVMValueRef from)
 {
-	LLVMTypeRef i64 = ll_int(L, 64);
-	LLVMValueRef n = LLVMBuildBitCast(L->b, value, i64, "");
-	LLVMValueRef lo = shuffle_idx(L, LLVMBuildTrunc(L->b, n, ll_int(L, 32), ""), from);
-	LLVMValueRef hi = shuffle_idx(L, LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, n,
-	                              LLVMConstInt(i64, 32, 0), ""), ll_int(L, 32), ""), from);
-	LLVMValueRef joined = LLVMBuildOr(L->b, LLVMBuildZExt(L->b, lo, i64, ""),
-	                                  LLVMBuildShl(L->b, LLVMBuildZExt(L->b, hi, i64, ""),
-	                                               LLVMConstInt(i64, 32, 0), ""), "");
+	LLVMValueRef n = LLVMBuildBitCast(L->b, value, ll_int(L, 64), "");
 
-	return LLVMBuildBitCast(L->b, joined, LLVMDoubleTypeInContext(L->ctx), "");
+	return LLVMBuildBitCast(L->b, shuffle_idx_i64(L, n, from), LLVMDoubleTypeInContext(L->ctx), "");
 }
 
 /* mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 and m8n8k4.row.col.f64.f64.f64.f64: one
@@ -321,14 +354,14 @@ static bool lower_mma_wide(struct lower *L, bool f64)
 		LLVMValueRef av[2], bv[2];
 
 		for (unsigned r = 0; r < rows; r++)
-			av[r] = f64 ? shuffle_idx64(L, a[2 * (kk / 4) + r], a_from)
+			av[r] = f64 ? shuffle_idx_f64(L, a[2 * (kk / 4) + r], a_from)
 			            : shuffle_idx(L, a[2 * (kk / 4) + r], a_from);
 		for (unsigned n = 0; n < 2; n++) {
 			LLVMValueRef column = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, t, const32(L, 1), ""),
 			                                   const32(L, n), "");
 			LLVMValueRef b_from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, column, const32(L, 2), ""),
 			                                   const32(L, kk % 4), "");
-			bv[n] = f64 ? shuffle_idx64(L, b[kk / 4], b_from) : shuffle_idx(L, b[kk / 4], b_from);
+			bv[n] = f64 ? shuffle_idx_f64(L, b[kk / 4], b_from) : shuffle_idx(L, b[kk / 4], b_from);
 		}
 		for (unsigned r = 0; r < rows; r++)
 			for (unsigned n = 0; n < 2; n++) {

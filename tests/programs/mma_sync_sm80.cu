@@ -1,7 +1,8 @@
 // mma.sync (inline PTX, the forms CUTLASS and llama.cpp emit for Ampere): m16n8k16 with
 // f16 and bf16 inputs and an f32 accumulator, m16n8k16 all f16, m16n8k8 f16 into f32,
-// m16n8k8 tf32 (one element a register: A[g + 8r][t + 4j] in a(2j + r), B[t + 4j][g] in bj)
-// and m8n8k4 f64 (A[g][t], B[t][g], C and D at row g).
+// m16n8k8 tf32 (one element a register: A[g + 8r][t + 4j] in a(2j + r), B[t + 4j][g] in bj),
+// m8n8k4 f64 (A[g][t], B[t][g], C and D at row g), and the 8-bit integer forms (four
+// elements a register: m16n8k32 s8 x s8 and m16n8k16 u8 x s8 into s32, and .satfinite).
 // Each lane loads the fragments the PTX ISA gives it (g = lane / 4, t = lane % 4: A rows g
 // and g + 8, columns 2t, 2t + 1 (and 8 on); B rows 2t, 2t + 1 (and 8 on), column g; C and D
 // rows g and g + 8, columns 2t and 2t + 1) from whole matrices in memory, and writes D back
@@ -9,6 +10,8 @@
 // too, and D is checked against A B + C computed on the host.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <climits>
+#include <type_traits>
 #include "test_util.h"
 
 static const int M = 16, N = 8;
@@ -29,32 +32,25 @@ template <typename T> __device__ uint32_t pack_column(const T *m, int ld, int r,
     return lo | (uint32_t)hi << 16;
 }
 
-// A is 16 x 16, B is 16 x 8, C and D are 16 x 8 floats, all row-major.
-__global__ void mma_f16_f32(const __half *A, const __half *B, const float *C, float *D) {
+// A is 16 x 16, B is 16 x 8, C and D are 16 x 8 floats, all row-major; T is __half or
+// __nv_bfloat16.
+template <typename T> __global__ void mma_16bit_f32(const T *A, const T *B, const float *C, float *D) {
     int l = threadIdx.x, g = l / 4, t = l % 4;
     uint32_t a0 = pack(A, 16, g, 2 * t), a1 = pack(A, 16, g + 8, 2 * t);
     uint32_t a2 = pack(A, 16, g, 2 * t + 8), a3 = pack(A, 16, g + 8, 2 * t + 8);
     uint32_t b0 = pack_column(B, N, 2 * t, g), b1 = pack_column(B, N, 2 * t + 8, g);
     float c0 = C[g * N + 2 * t], c1 = C[g * N + 2 * t + 1], c2 = C[(g + 8) * N + 2 * t], c3 = C[(g + 8) * N + 2 * t + 1];
     float d0, d1, d2, d3;
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-                 "{%8, %9}, {%10, %11, %12, %13};"
-                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
-    D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
-}
-
-__global__ void mma_bf16_f32(const __nv_bfloat16 *A, const __nv_bfloat16 *B, const float *C, float *D) {
-    int l = threadIdx.x, g = l / 4, t = l % 4;
-    uint32_t a0 = pack(A, 16, g, 2 * t), a1 = pack(A, 16, g + 8, 2 * t);
-    uint32_t a2 = pack(A, 16, g, 2 * t + 8), a3 = pack(A, 16, g + 8, 2 * t + 8);
-    uint32_t b0 = pack_column(B, N, 2 * t, g), b1 = pack_column(B, N, 2 * t + 8, g);
-    float c0 = C[g * N + 2 * t], c1 = C[g * N + 2 * t + 1], c2 = C[(g + 8) * N + 2 * t], c3 = C[(g + 8) * N + 2 * t + 1];
-    float d0, d1, d2, d3;
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-                 "{%8, %9}, {%10, %11, %12, %13};"
-                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
-                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+    if (std::is_same<T, __half>::value)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                     "{%8, %9}, {%10, %11, %12, %13};"
+                     : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+    else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                     "{%8, %9}, {%10, %11, %12, %13};"
+                     : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
     D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
 }
 
@@ -110,6 +106,47 @@ __global__ void mma_f64(const double *A, const double *B, const double *C, doubl
     D[g * 8 + 2 * t + 1] = d1;
 }
 
+// 8-bit integers, K = 32 (or 16): A 16 x K, B K x 8, C and D s32; a register packs four
+// consecutive elements of a row of A or a column of B, the first in the low byte.
+__device__ uint32_t bytes_of_row(const int8_t *m, int ld, int r, int c) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) v |= (uint32_t)(uint8_t)m[r * ld + c + i] << (8 * i);
+    return v;
+}
+__device__ uint32_t bytes_of_column(const int8_t *m, int ld, int r, int c) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) v |= (uint32_t)(uint8_t)m[(r + i) * ld + c] << (8 * i);
+    return v;
+}
+
+template <int form> __global__ void mma_int8(const int8_t *A, const int8_t *B, const int *C, int *D) {
+    int l = threadIdx.x, g = l / 4, t = l % 4, k = form == 1 ? 16 : 32;
+    int c0 = C[g * N + 2 * t], c1 = C[g * N + 2 * t + 1], c2 = C[(g + 8) * N + 2 * t], c3 = C[(g + 8) * N + 2 * t + 1];
+    int d0, d1, d2, d3;
+    uint32_t a0 = bytes_of_row(A, k, g, 4 * t), a1 = bytes_of_row(A, k, g + 8, 4 * t);
+    uint32_t b0 = bytes_of_column(B, N, 4 * t, g);
+    if (form == 1) {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                     "{%7, %8, %9, %10};"
+                     : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                     : "r"(a0), "r"(a1), "r"(b0), "r"(c0), "r"(c1), "r"(c2), "r"(c3));
+    } else {
+        uint32_t a2 = bytes_of_row(A, k, g, 4 * t + 16), a3 = bytes_of_row(A, k, g + 8, 4 * t + 16);
+        uint32_t b1 = bytes_of_column(B, N, 4 * t + 16, g);
+        if (form == 0)
+            asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                         "{%8, %9}, {%10, %11, %12, %13};"
+                         : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(c0), "r"(c1), "r"(c2), "r"(c3));
+        else
+            asm volatile("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%0, %1, %2, %3}, "
+                         "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                         : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(c0), "r"(c1), "r"(c2), "r"(c3));
+    }
+    D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
+}
+
 static void reference(const float *a, const float *b, const float *c, float *d, int k) {
     for (int r = 0; r < M; r++)
         for (int n = 0; n < N; n++) {
@@ -147,14 +184,14 @@ int main() {
     CHECK(cudaMemcpy(dA, ah, sizeof ah, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dB, bh, sizeof bh, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dC, cf, sizeof cf, cudaMemcpyHostToDevice));
-    mma_f16_f32<<<1, 32>>>((const __half *)dA, (const __half *)dB, (const float *)dC, (float *)dD);
+    mma_16bit_f32<__half><<<1, 32>>>((const __half *)dA, (const __half *)dB, (const float *)dC, (float *)dD);
     CHECK_LAUNCH();
     CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
     compare(c, "m16n8k16 f32.f16.f16.f32", got, want);
 
     CHECK(cudaMemcpy(dA, ab, sizeof ab, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dB, bb, sizeof bb, cudaMemcpyHostToDevice));
-    mma_bf16_f32<<<1, 32>>>((const __nv_bfloat16 *)dA, (const __nv_bfloat16 *)dB, (const float *)dC, (float *)dD);
+    mma_16bit_f32<__nv_bfloat16><<<1, 32>>>((const __nv_bfloat16 *)dA, (const __nv_bfloat16 *)dB, (const float *)dC, (float *)dD);
     CHECK_LAUNCH();
     CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
     compare(c, "m16n8k16 f32.bf16.bf16.f32", got, want);
@@ -216,6 +253,52 @@ int main() {
             break;
         }
 
+    // 8-bit integers: s8 x s8 (K = 32), u8 x s8 (K = 16), and s8 x s8 with .satfinite on
+    // accumulators near the ends of the s32 range, where the plain form wraps.
+    static int8_t ai[M * 32], bi[32 * N];
+    static int ci[M * N], di[M * N];
+    for (int i = 0; i < M * 32; i++) ai[i] = (int8_t)rng.range(-128, 128);
+    for (int i = 0; i < 32 * N; i++) bi[i] = (int8_t)rng.range(-128, 128);
+    int8_t *gA, *gB;
+    int *gC, *gD;
+    CHECK(cudaMalloc(&gA, sizeof ai));
+    CHECK(cudaMalloc(&gB, sizeof bi));
+    CHECK(cudaMalloc(&gC, sizeof ci));
+    CHECK(cudaMalloc(&gD, sizeof di));
+    CHECK(cudaMemcpy(gA, ai, sizeof ai, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(gB, bi, sizeof bi, cudaMemcpyHostToDevice));
+    const char *names[3] = {"m16n8k32 s32.s8.s8.s32", "m16n8k16 s32.u8.s8.s32", "m16n8k32 satfinite"};
+    for (int form = 0; form < 3; form++) {
+        int k = form == 1 ? 16 : 32;
+        for (int i = 0; i < M * N; i++)
+            ci[i] = form == 2 ? (i % 2 ? INT32_MAX - rng.range(0, 200000) : INT32_MIN + rng.range(0, 200000))
+                              : rng.range(-100000, 100001);
+        CHECK(cudaMemcpy(gC, ci, sizeof ci, cudaMemcpyHostToDevice));
+        if (form == 0) mma_int8<0><<<1, 32>>>(gA, gB, gC, gD);
+        if (form == 1) mma_int8<1><<<1, 32>>>(gA, gB, gC, gD);
+        if (form == 2) mma_int8<2><<<1, 32>>>(gA, gB, gC, gD);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(di, gD, sizeof di, cudaMemcpyDeviceToHost));
+        for (int r = 0; r < M; r++)
+            for (int n = 0; n < N; n++) {
+                long long sum = ci[r * N + n];
+                for (int i = 0; i < k; i++) {
+                    int x = form == 1 ? (int)(uint8_t)ai[r * k + i] : ai[r * k + i];
+                    sum += (long long)x * bi[i * N + n];
+                }
+                int want_i = form == 2 ? (int)(sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum)
+                                       : (int)(uint32_t)(unsigned long long)sum;
+                if (di[r * N + n] != want_i) {
+                    c.fail("%s: D[%d][%d] = %d, want %d", names[form], r, n, di[r * N + n], want_i);
+                    r = M;
+                    break;
+                }
+            }
+    }
+    CHECK(cudaFree(gA));
+    CHECK(cudaFree(gB));
+    CHECK(cudaFree(gC));
+    CHECK(cudaFree(gD));
     CHECK(cudaFree(eA));
     CHECK(cudaFree(eB));
     CHECK(cudaFree(eC));
