@@ -40,11 +40,10 @@ static LLVMValueRef shuffle_idx_i64(struct lower *L, LLVMValueRef n, LLVMValueRe
  * pointers of its address space have 32 bits (AMD GPUs' shared memory), else two. */
 static LLVMValueRef address_from(struct lower *L, LLVMValueRef mine, LLVMValueRef from)
 {
-	LLVMTargetDataRef layout = LLVMCreateTargetData(LLVMGetDataLayoutStr(L->mod));
+	LLVMTargetDataRef layout = LLVMGetModuleDataLayout(L->mod);  /* the module's; not parsed again */
 	unsigned bits = LLVMPointerSizeForAS(layout, LLVMGetPointerAddressSpace(LLVMTypeOf(mine))) * 8;
 	LLVMValueRef n;
 
-	LLVMDisposeTargetData(layout);
 	if (bits == 32) {
 		n = shuffle_idx(L, LLVMBuildPtrToInt(L->b, mine, ll_int(L, 32), ""), from);
 		return LLVMBuildIntToPtr(L->b, n, LLVMTypeOf(mine), "");
