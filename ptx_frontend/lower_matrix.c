@@ -381,6 +381,264 @@ static bool lower_mma_wide(struct lower *L, bool f64)
 	return true;
 }
 
+/* wmma: the PTX ISA leaves the fragment layout to the implementation, so this one suits a
+ * lowering by warp shuffles. A fragment holds n elements (the register count times the
+ * elements a register packs, the first in the low bits): lane l holds elements ln to ln+n-1,
+ * modulo the matrix's size, of A and of C and D in row-major order and of B in column-major
+ * order. An f16 A or B fragment (16 elements) so holds each element twice or four times; the
+ * other fragments, each once. A lane's elements of D then lie in one row, consecutive
+ * columns, and each row of A and column of B lies whole in the registers of consecutive
+ * lanes, at the same register indices in every lane. */
+struct wmma_shape {
+	unsigned m, n, k;
+};
+
+struct wmma_fragment {
+	unsigned rows, cols;      /* of the matrix */
+	bool column_order;        /* B: lanes run down the columns */
+	enum ptx_type type;       /* of an element */
+	unsigned bits, per_reg;   /* of an element; elements a register */
+	unsigned count;           /* elements a lane holds */
+};
+
+static struct wmma_shape wmma_shape(struct lower *L)
+{
+	static const struct { const char *mod; struct wmma_shape shape; } shapes[] = {
+		{"m16n16k16", {16, 16, 16}}, {"m32n8k16", {32, 8, 16}}, {"m8n32k16", {8, 32, 16}},
+		{"m16n16k8", {16, 16, 8}}, {"m8n8k4", {8, 8, 4}},
+	};
+
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		if (has_mod(L, shapes[i].mod))
+			return shapes[i].shape;
+	lower_unsupported(L);  /* the sub-byte shapes m8n8k32 and m8n8k128 among them */
+}
+
+/* Fragment 'a', 'b' or 'c' (C and D) of the shape with elements of type t. */
+static struct wmma_fragment wmma_fragment(struct lower *L, char matrix, struct wmma_shape s, enum ptx_type t)
+{
+	struct wmma_fragment f = {
+		.rows = matrix == 'b' ? s.k : s.m, .cols = matrix == 'a' ? s.k : s.n,
+		.column_order = matrix == 'b', .type = t,
+	};
+	bool multiplicand = matrix != 'c';
+
+	switch (t) {
+	case PTX_TYPE_F16: f.bits = 16; break;
+	case PTX_TYPE_BF16: case PTX_TYPE_S8: case PTX_TYPE_U8: case PTX_TYPE_TF32:
+		if (!multiplicand)
+			lower_unsupported(L);
+		f.bits = t == PTX_TYPE_BF16 ? 16 : t == PTX_TYPE_TF32 ? 32 : 8;
+		break;
+	case PTX_TYPE_F32: case PTX_TYPE_S32:
+		if (multiplicand)
+			lower_unsupported(L);
+		f.bits = 32;
+		break;
+	case PTX_TYPE_F64: f.bits = 64; break;
+	default: lower_unsupported(L);
+	}
+	f.per_reg = f.bits < 32 ? 32 / f.bits : 1;
+	f.count = multiplicand && t == PTX_TYPE_F16 ? 16 : f.rows * f.cols / 32;
+	/* what the mma's shuffles rely on: a row of A or column of B in whole lanes, a lane's D
+	 * in one row */
+	if ((multiplicand ? s.k : s.n) % f.count || f.count % f.per_reg)
+		lower_fail(L, "%s: no fragment layout for this shape", L->insn->opcode);
+	return f;
+}
+
+static unsigned log2u(unsigned n)
+{
+	unsigned l = 0;
+
+	while (n >>= 1)
+		l++;
+	return l;
+}
+
+static LLVMValueRef mul32(struct lower *L, LLVMValueRef v, unsigned n)
+{
+	return LLVMBuildMul(L->b, v, const32(L, n), "");
+}
+
+/* wmma.load.{a,b,c}.sync.aligned.{row,col}.shape{.ss}.type r, [p]{, stride} and
+ * wmma.store.d.sync.aligned.{row,col}.shape{.ss}.type [p], r{, stride}: each lane reads or
+ * writes its own elements; the stride (in elements) separates rows (.row) or columns (.col),
+ * by default the matrix's width or height. */
+static bool lower_wmma_ldst(struct lower *L, bool store)
+{
+	char matrix = store ? (has_mod(L, "d") ? 'c' : 0)
+	            : has_mod(L, "a") ? 'a' : has_mod(L, "b") ? 'b' : has_mod(L, "c") ? 'c' : 0;
+	bool row = has_mod(L, "row");
+	struct wmma_fragment f;
+	const struct ptx_operand *regs;
+	LLVMValueRef base, stride, first;
+	LLVMTypeRef reg_type, element_type;
+	unsigned bytes, nregs;
+
+	if (!matrix || (!row && !has_mod(L, "col")))
+		lower_unsupported(L);
+	f = wmma_fragment(L, matrix, wmma_shape(L), mod_type(L, 0));
+	if (L->insn->nops != 2 && L->insn->nops != 3)
+		lower_fail(L, "%s takes 2 or 3 operands, not %u", L->insn->opcode, L->insn->nops);
+	nregs = f.count / f.per_reg;
+	regs = registers(L, store ? 1 : 0, nregs);
+	base = memory_address(L, op(L, store ? 0 : 1), insn_space(L));
+	stride = L->insn->nops == 3 ? operand_value(L, op(L, 2), PTX_TYPE_U32)
+	                            : const32(L, row ? f.cols : f.rows);
+	first = mul32(L, call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0), f.count);
+	reg_type = ll_int(L, f.bits == 64 ? 64 : 32);
+	element_type = ll_int(L, f.bits);
+	bytes = f.bits / 8;
+	for (unsigned j = 0; j < nregs; j++) {
+		const struct ptx_operand *reg = &regs->items[j];
+		enum ptx_type bits_type = f.bits == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32;
+		LLVMValueRef value = store ? operand_value(L, reg, bits_type) : LLVMConstInt(reg_type, 0, 0);
+
+		for (unsigned e = 0; e < f.per_reg; e++) {
+			LLVMValueRef index = LLVMBuildAnd(L->b, LLVMBuildAdd(L->b, first, const32(L, j * f.per_reg + e), ""),
+			                                  const32(L, f.rows * f.cols - 1), "");
+			unsigned line = f.column_order ? f.rows : f.cols;  /* elements before the next line */
+			LLVMValueRef major = LLVMBuildLShr(L->b, index, const32(L, log2u(line)), "");
+			LLVMValueRef minor = LLVMBuildAnd(L->b, index, const32(L, line - 1), "");
+			LLVMValueRef r = f.column_order ? minor : major, c = f.column_order ? major : minor;
+			LLVMValueRef offset = row ? LLVMBuildAdd(L->b, LLVMBuildMul(L->b, r, stride, ""), c, "")
+			                          : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, c, stride, ""), r, "");
+			LLVMValueRef p = at_byte(L, base, mul32(L, offset, bytes));
+			LLVMValueRef shift = LLVMConstInt(reg_type, e * f.bits, 0);
+
+			if (store) {
+				LLVMValueRef v = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, value, shift, ""), element_type, "");
+				LLVMSetAlignment(LLVMBuildStore(L->b, v, p), bytes);
+			} else {
+				LLVMValueRef v = LLVMBuildLoad2(L->b, element_type, p, "");
+				LLVMSetAlignment(v, bytes);
+				value = LLVMBuildOr(L->b, value, LLVMBuildShl(L->b, LLVMBuildZExt(L->b, v, reg_type, ""),
+				                                               shift, ""), "");
+			}
+		}
+		if (!store)
+			operand_store(L, reg, value, bits_type);
+	}
+	return true;
+}
+
+/* A word of lane `from`: 32 bits, or 64 in two shuffles. */
+static LLVMValueRef shuffle_word(struct lower *L, LLVMValueRef word, LLVMValueRef from, unsigned bits)
+{
+	return bits == 64 ? shuffle_idx_i64(L, word, from) : shuffle_idx(L, word, from);
+}
+
+/* Element e of a word of a fragment f, as the float, double or i32 its products take. */
+static LLVMValueRef wmma_element(struct lower *L, LLVMValueRef word, unsigned e, const struct wmma_fragment *f)
+{
+	if (f->type == PTX_TYPE_F64)
+		return LLVMBuildBitCast(L->b, word, LLVMDoubleTypeInContext(L->ctx), "");
+	if (f->type == PTX_TYPE_TF32)  /* the 19 high bits */
+		return LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, word, const32(L, 0xffffe000u), ""),
+		                        LLVMFloatTypeInContext(L->ctx), "");
+	return element_of(L, word, e, f->type);
+}
+
+/* The words of a lane's fragment f (A or B) that hold line `line` (a row of A, a column of
+ * B), fetched from the lanes that hold it: K / per_reg shuffles. */
+static void wmma_line(struct lower *L, const struct wmma_fragment *f, const LLVMValueRef *regs, unsigned k,
+                      LLVMValueRef line, LLVMValueRef *words)
+{
+	for (unsigned w = 0; w < k / f->per_reg; w++) {
+		unsigned slot = (w * f->per_reg) % f->count;
+		LLVMValueRef holder = LLVMBuildAdd(L->b, mul32(L, line, k / f->count),
+		                                   const32(L, w * f->per_reg / f->count), "");
+		words[w] = shuffle_word(L, regs[slot / f->per_reg], holder, f->bits == 64 ? 64 : 32);
+	}
+}
+
+/* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c (f16 A and B) and
+ * .shape.dtype.atype.btype.ctype{.satfinite} (bf16, tf32, s8, u8; f64 with .rn): D = A B +
+ * C. The layouts name how A and B were stored; the fragments do not depend on them. Each
+ * lane fetches its row of A and its columns of B and sums the products as lower_mma
+ * does: in k order, by fused multiply-adds in f32 (f64 for f64, which is what the PTX ISA
+ * defines there), an f16 D rounded once; integers exactly, then C added wrapping or, with
+ * .satfinite, saturating. */
+static bool lower_wmma_mma(struct lower *L)
+{
+	struct wmma_shape s = wmma_shape(L);
+	bool four = mod_type(L, 3) != PTX_TYPE_NONE;
+	enum ptx_type dt = mod_type(L, 0), at = four ? mod_type(L, 1) : PTX_TYPE_F16;
+	enum ptx_type bt = four ? mod_type(L, 2) : at, ct = mod_type(L, four ? 3 : 1);
+	bool integer = at == PTX_TYPE_S8 || at == PTX_TYPE_U8, f64 = at == PTX_TYPE_F64;
+	LLVMTypeRef acc_type = f64 ? LLVMDoubleTypeInContext(L->ctx) : LLVMFloatTypeInContext(L->ctx);
+	LLVMValueRef a[16], b[16], words_a[16], words_b[8][16], acc[8], lane, first, row;
+
+	if (!has_mod(L, "mma") || (at == PTX_TYPE_F16 && four) ||
+	    (integer ? (bt != PTX_TYPE_S8 && bt != PTX_TYPE_U8) || dt != PTX_TYPE_S32 || ct != PTX_TYPE_S32
+	     : at == PTX_TYPE_F16 ? (dt != PTX_TYPE_F16 && dt != PTX_TYPE_F32) || (ct != PTX_TYPE_F16 && ct != PTX_TYPE_F32)
+	     : f64 ? bt != at || dt != at || ct != at
+	     : (at != PTX_TYPE_BF16 && at != PTX_TYPE_TF32) || bt != at || dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32) ||
+	    (has_mod(L, "satfinite") && !integer) || has_mod(L, "rz") || has_mod(L, "rm") || has_mod(L, "rp"))
+		lower_unsupported(L);
+	struct wmma_fragment fa = wmma_fragment(L, 'a', s, at), fb = wmma_fragment(L, 'b', s, bt);
+	struct wmma_fragment fc = wmma_fragment(L, 'c', s, ct), fd = wmma_fragment(L, 'c', s, dt);
+	expect_operands(L, 4);
+	const struct ptx_operand *d = registers(L, 0, fd.count / fd.per_reg);
+	const struct ptx_operand *ao = registers(L, 1, fa.count / fa.per_reg);
+	const struct ptx_operand *bo = registers(L, 2, fb.count / fb.per_reg);
+	const struct ptx_operand *co = registers(L, 3, fc.count / fc.per_reg);
+	enum ptx_type word_type = f64 ? PTX_TYPE_B64 : PTX_TYPE_B32;
+
+	for (unsigned i = 0; i < fa.count / fa.per_reg; i++)
+		a[i] = operand_value(L, &ao->items[i], word_type);
+	for (unsigned i = 0; i < fb.count / fb.per_reg; i++)
+		b[i] = operand_value(L, &bo->items[i], word_type);
+	lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
+	first = mul32(L, lane, fd.count);
+	row = LLVMBuildLShr(L->b, first, const32(L, log2u(s.n)), "");
+	wmma_line(L, &fa, a, s.k, row, words_a);
+	for (unsigned e = 0; e < fd.count; e++) {
+		LLVMValueRef column = LLVMBuildAdd(L->b, LLVMBuildAnd(L->b, first, const32(L, s.n - 1), ""),
+		                                   const32(L, e), "");
+		wmma_line(L, &fb, b, s.k, column, words_b[e]);
+		if (integer)  /* the products' sum, C added at the end */
+			acc[e] = const32(L, 0);
+		else if (ct == PTX_TYPE_F16)
+			acc[e] = half_as_float(L, operand_value(L, &co->items[e / 2], PTX_TYPE_B32), e % 2, false);
+		else
+			acc[e] = operand_value(L, &co->items[e], ct);
+	}
+	for (unsigned kk = 0; kk < s.k; kk++) {
+		LLVMValueRef x = wmma_element(L, words_a[kk / fa.per_reg], kk % fa.per_reg, &fa);
+
+		for (unsigned e = 0; e < fd.count; e++) {
+			LLVMValueRef y = wmma_element(L, words_b[e][kk / fb.per_reg], kk % fb.per_reg, &fb);
+
+			if (integer) {
+				acc[e] = LLVMBuildAdd(L->b, acc[e], LLVMBuildMul(L->b, x, y, ""), "");
+			} else {
+				LLVMValueRef args[3] = { x, y, acc[e] };
+				acc[e] = call_intrinsic(L, "llvm.fma", &acc_type, 1, args, 3);
+			}
+		}
+	}
+	for (unsigned e = 0; e < fd.count; e++) {
+		if (integer) {
+			/* at most 16 products of 8 bits: exact in 32 bits */
+			LLVMTypeRef i32 = ll_int(L, 32);
+			LLVMValueRef args[2] = { operand_value(L, &co->items[e], PTX_TYPE_S32), acc[e] };
+			LLVMValueRef v = has_mod(L, "satfinite") ? call_intrinsic(L, "llvm.sadd.sat", &i32, 1, args, 2)
+			                                         : LLVMBuildAdd(L->b, args[0], args[1], "");
+			operand_store(L, &d->items[e], v, PTX_TYPE_S32);
+		} else if (dt == PTX_TYPE_F16) {
+			if (e % 2)
+				operand_store(L, &d->items[e / 2], LLVMBuildOr(L->b, float_as_half(L, acc[e - 1]),
+				              LLVMBuildShl(L->b, float_as_half(L, acc[e]), const32(L, 16), ""), ""),
+				              PTX_TYPE_B32);
+		} else {
+			operand_store(L, &d->items[e], acc[e], dt);
+		}
+	}
+	return true;
+}
+
 bool lower_matrix(struct lower *L)
 {
 	const char *o = L->insn->opcode;
@@ -396,6 +654,9 @@ bool lower_matrix(struct lower *L)
 	}
 	if (!strcmp(o, "mma") && !has_mod(L, "sp"))
 		return lower_mma(L);
+
+	if (!strcmp(o, "wmma"))
+		return has_mod(L, "mma") ? lower_wmma_mma(L) : lower_wmma_ldst(L, has_mod(L, "store"));
 
 	if (!strcmp(o, "movmatrix"))
 		return lower_movmatrix(L);
