@@ -206,6 +206,23 @@ _Noreturn void __zc_assertfail(uint64_t expression, uint64_t file, uint32_t line
  * host target; on AMDGPU a heap the stub provides (device_heap.h). */
 uint64_t __zc_malloc(uint64_t bytes);
 void __zc_free(uint64_t pointer);
+/* Texture and surface objects (texture.h): the handle is the descriptor's device address;
+ * four 32-bit words of result (floats or integers, as the texture returns them) go to out.
+ * tex_sample: float coordinates (the unused ones 0) of a layer (layered textures); the
+ * address modes, filter and normalization of the texture. tex_fetch: integer coordinates,
+ * no filtering (linear memory: zeros outside). tex_gather: tld4's component of the four
+ * texels of the bilinear footprint. tex_query: txq (enum zc_texture_query). surf_load and
+ * surf_store: `bytes` bytes at byte x of row y, slice z, layer, to or from out/data,
+ * with suld's and sust's out-of-range mode (enum zc_surface_mode). */
+void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, uint32_t *out);
+void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t *out);
+void __zc_tex_gather(uint64_t handle, float x, float y, int32_t layer, uint32_t component, uint32_t *out);
+uint32_t __zc_tex_query(uint64_t handle, uint32_t query);
+void __zc_surf_load(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t bytes,
+                    uint32_t mode, uint8_t *out);
+void __zc_surf_store(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t bytes,
+                     uint32_t mode, const uint8_t *data);
+
 /* trap: ends the launch with an error. exit: ends this thread (AMDGPU: its wave, so
  * only a wave-uniform exit is exact there). */
 _Noreturn void __zc_trap(void);

@@ -188,5 +188,6 @@ bool lower_control(struct lower *L);
 bool lower_parallel(struct lower *L);
 bool lower_async(struct lower *L);
 bool lower_matrix(struct lower *L);
+bool lower_texture(struct lower *L);
 
 #endif

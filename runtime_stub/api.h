@@ -53,6 +53,7 @@ enum zc_handle_kind {
 	ZC_HANDLE_GRAPH_EXEC,
 	ZC_HANDLE_MEMPOOL,
 	ZC_HANDLE_USER_OBJECT,
+	ZC_HANDLE_ARRAY,
 };
 bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
 void zc_handle_remove(const void *handle);
@@ -224,6 +225,11 @@ CUresult zc_fill_from_params(const CUDA_MEMSET_NODE_PARAMS *p, struct zc_fill *f
 CUresult zc_copy_device(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream,
                         bool per_thread, bool sync);
 
+/* A synchronous copy of host memory into device memory the stub allocated. */
+CUresult zc_copy_to_device(void *dst, const void *src, size_t bytes);
+/* texture.c: where a CUDA array's texels lie: rows pitch bytes apart, rows to a slice,
+ * slices (or layers). INVALID_HANDLE when it is not an array. */
+CUresult zc_array_layout(const void *array, void **memory, size_t *pitch, size_t *rows, size_t *slices);
 /* memory.c */
 void zc_memory_release(struct zc_context *ctx);
 /* Device memory of the current context as cuMemAlloc and cuMemFree give and take it, for

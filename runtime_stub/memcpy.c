@@ -69,6 +69,12 @@ copy_1d(uintptr_t dst, uintptr_t src, size_t bytes, unsigned checks, CUstream ha
 }
 
 CUresult
+zc_copy_to_device(void *dst, const void *src, size_t bytes)
+{
+	return copy_1d((uintptr_t)dst, (uintptr_t)src, bytes, CHECK_DST, NULL, false, true);
+}
+
+CUresult
 zc_copy_device(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream, bool per_thread,
                bool sync)
 {
@@ -181,12 +187,16 @@ cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream h
 }
 
 /* One end of a 2D/3D copy: where its first byte is, and how its rows and slices are laid
- * out. Device memory is checked to hold the whole box. */
+ * out (a CUDA array's own layout replaces the pitch and height given). Device memory and
+ * arrays are checked to hold the whole box. */
 static CUresult
-box_end(CUmemorytype type, const void *host, CUdeviceptr device, size_t x, size_t y, size_t z,
-        size_t pitch, size_t height, const struct zc_copy *c, uintptr_t *first)
+box_end(CUmemorytype type, const void *host, CUdeviceptr device, const void *array, size_t x, size_t y,
+        size_t z, size_t *pitch_, size_t *height_, const struct zc_copy *c, uintptr_t *first)
 {
 	uintptr_t base;
+	void *memory;
+	size_t slices;
+	CUresult r;
 
 	switch (type) {
 	case CU_MEMORYTYPE_HOST:
@@ -197,10 +207,16 @@ box_end(CUmemorytype type, const void *host, CUdeviceptr device, size_t x, size_
 		base = (uintptr_t)device;
 		break;
 	case CU_MEMORYTYPE_ARRAY:
-		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "CUDA arrays");
+		if ((r = zc_array_layout(array, &memory, pitch_, height_, &slices)) != CUDA_SUCCESS)
+			return r;
+		if (x + c->width > *pitch_ || y + c->height > *height_ || z + c->depth > slices)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "the copy reaches outside the CUDA array");
+		base = (uintptr_t)memory;
+		break;
 	default:
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "memory type %d", (int)type);
 	}
+	size_t pitch = *pitch_, height = *height_;
 	if (!base)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL copy end");
 	if (c->height > 1 && pitch < c->width)
@@ -226,7 +242,7 @@ zc_copy_from_3d(const CUDA_MEMCPY3D *p, struct zc_copy *c, bool *empty)
 	if (!p)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL copy parameters");
 	if (p->srcLOD || p->dstLOD)
-		return stub_fail(CUDA_ERROR_INVALID_VALUE, "mipmap levels need arrays");
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "mipmap levels (mipmapped arrays are not supported)");
 	*c = (struct zc_copy){
 		.width = p->WidthInBytes, .height = p->Height, .depth = p->Depth,
 		/* A pitch of 0 is allowed when there is a single row or slice. */
@@ -238,11 +254,11 @@ zc_copy_from_3d(const CUDA_MEMCPY3D *p, struct zc_copy *c, bool *empty)
 	*empty = !p->WidthInBytes || !p->Height || !p->Depth;
 	if (*empty)
 		return CUDA_SUCCESS;
-	r = box_end(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY, p->dstZ,
-	            c->dst_pitch, c->dst_height, c, &dst);
+	r = box_end(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY, p->dstZ,
+	            &c->dst_pitch, &c->dst_height, c, &dst);
 	if (r == CUDA_SUCCESS)
-		r = box_end(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY,
-		            p->srcZ, c->src_pitch, c->src_height, c, &src);
+		r = box_end(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY,
+		            p->srcZ, &c->src_pitch, &c->src_height, c, &src);
 	if (r != CUDA_SUCCESS)
 		return r;
 	c->dst = (void *)dst;

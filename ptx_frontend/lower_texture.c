@@ -1,0 +1,255 @@
+/* Texture and surface objects: tex, tld4 and txq read a texture through the builtins'
+ * software sampler, suld.b and sust.b a surface's bytes (backend/builtins_texture.c); the
+ * handle is the device address of the object's descriptor (backend/texture.h), on every
+ * target. Texture references (.texref, .surfref; removed in CUDA 12), mipmap levels and
+ * gradients, cube maps, multisample geometries and the formatted or reducing surface forms
+ * are left out, named. */
+#include <string.h>
+
+#include "lower.h"
+#include "texture.h"
+
+static LLVMValueRef const32(struct lower *L, uint32_t v)
+{
+	return LLVMConstInt(ll_int(L, 32), v, 0);
+}
+
+/* The geometry of a tex, tld4, suld or sust: its dimensions and whether a layer index
+ * comes first among the coordinates. */
+struct geometry {
+	unsigned dims;
+	bool layered;
+};
+
+static struct geometry geometry(struct lower *L)
+{
+	static const struct { const char *mod; struct geometry g; } geometries[] = {
+		{"1d", {1, false}}, {"2d", {2, false}}, {"3d", {3, false}},
+		{"a1d", {1, true}}, {"a2d", {2, true}},
+	};
+
+	for (size_t i = 0; i < sizeof(geometries) / sizeof(geometries[0]); i++)
+		if (has_mod(L, geometries[i].mod))
+			return geometries[i].g;
+	lower_unsupported(L);  /* cube, acube, 2dms, a2dms */
+}
+
+/* The object of [handle, coordinates]: a register holding a texture or surface object. */
+static LLVMValueRef object_handle(struct lower *L, const struct ptx_operand *address)
+{
+	const struct ptx_operand *h;
+	struct sym *s;
+
+	if (address->kind != PTX_OP_MEMORY || address->count != 2)
+		lower_unsupported(L);  /* the independent mode's [texture, sampler, coordinates] */
+	h = &address->items[0];
+	s = h->kind == PTX_OP_NAME ? sym_lookup(L, h->name) : NULL;
+	if (s && s->kind == SYM_VAR)
+		lower_fail(L, "%s: texture and surface references (.texref, .surfref: removed in CUDA 12) are not "
+		           "supported; texture and surface objects are", L->insn->opcode);
+	return operand_value(L, h, PTX_TYPE_B64);
+}
+
+/* Coordinate i of the [handle, {coordinates}] operand, as type t. */
+static LLVMValueRef coordinate(struct lower *L, const struct ptx_operand *address, unsigned i, enum ptx_type t)
+{
+	const struct ptx_operand *c = &address->items[1];
+
+	if (c->kind == PTX_OP_BRACES) {
+		if (i >= c->count)
+			lower_fail(L, "%s: too few coordinates", L->insn->opcode);
+		return operand_value(L, &c->items[i], t);
+	}
+	if (i)
+		lower_fail(L, "%s: too few coordinates", L->insn->opcode);
+	return operand_value(L, c, t);
+}
+
+/* A 16-byte buffer for a builtin's four words, and its generic pointer. */
+static LLVMValueRef words_buffer(struct lower *L, LLVMValueRef *generic)
+{
+	LLVMValueRef buffer = entry_alloca(L, LLVMArrayType2(ll_int(L, 32), 4), 16, "texels");
+
+	*generic = L->target->as_local == L->target->as_generic ? buffer
+	           : LLVMBuildAddrSpaceCast(L->b, buffer, ll_ptr(L, L->target->as_generic), "");
+	return buffer;
+}
+
+static LLVMValueRef word_at(struct lower *L, LLVMValueRef buffer, unsigned i, LLVMTypeRef type, unsigned bytes)
+{
+	LLVMValueRef index = LLVMConstInt(ll_int(L, 64), i * bytes, 0);
+	LLVMValueRef p = LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "");
+	LLVMValueRef v = LLVMBuildLoad2(L->b, type, p, "");
+
+	LLVMSetAlignment(v, bytes);
+	return v;
+}
+
+/* Writes the four words to the vector destination d (or as many as it has). */
+static void store_words(struct lower *L, const struct ptx_operand *d, LLVMValueRef buffer, enum ptx_type t)
+{
+	unsigned n = d->kind == PTX_OP_BRACES ? d->count : 1;
+
+	if (n > 4)
+		lower_fail(L, "%s: at most four destinations", L->insn->opcode);
+	for (unsigned i = 0; i < n; i++)
+		operand_store(L, d->kind == PTX_OP_BRACES ? &d->items[i] : d,
+		              word_at(L, buffer, i, ll_int(L, 32), 4), t);
+}
+
+static enum ptx_type destination_type(struct lower *L)
+{
+	enum ptx_type t = mod_type(L, 0);
+
+	if (t != PTX_TYPE_F32 && t != PTX_TYPE_S32 && t != PTX_TYPE_U32)
+		lower_unsupported(L);  /* f16 and f16x2 destinations */
+	return t == PTX_TYPE_F32 ? PTX_TYPE_B32 : t;
+}
+
+/* tex.geom.v4.dtype.ctype d, [a, c]: with .f32 coordinates the texture's addressing,
+ * filtering and normalization; with .s32 ones the texel itself. a1d and a2d take the layer
+ * first, an .s32 whatever the coordinates' type; 3d and a2d pad their vector to four. */
+static bool lower_tex(struct lower *L)
+{
+	struct geometry g = geometry(L);
+	enum ptx_type dt = destination_type(L), ct = mod_type(L, 1);
+	const struct ptx_operand *address;
+	LLVMValueRef args[6], generic, buffer;
+	unsigned first = g.layered;
+
+	if (has_mod(L, "level") || has_mod(L, "grad") || !has_mod(L, "v4") ||
+	    (ct != PTX_TYPE_F32 && ct != PTX_TYPE_S32) || L->insn->nops != 2)
+		lower_unsupported(L);
+	address = op(L, 1);
+	args[0] = object_handle(L, address);
+	for (unsigned a = 0; a < 3; a++)
+		args[1 + a] = a < g.dims ? coordinate(L, address, first + a, ct)
+		            : ct == PTX_TYPE_F32 ? LLVMConstReal(LLVMFloatTypeInContext(L->ctx), 0) : const32(L, 0);
+	args[4] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
+	buffer = words_buffer(L, &generic);
+	args[5] = generic;
+	call_builtin(L, ct == PTX_TYPE_F32 ? "__zc_tex_sample" : "__zc_tex_fetch", LLVMVoidTypeInContext(L->ctx),
+	             args, 6);
+	store_words(L, op(L, 0), buffer, dt);
+	return true;
+}
+
+/* tld4.comp.2d.v4.dtype.f32 d, [a, c] (and a2d, its layer first). */
+static bool lower_tld4(struct lower *L)
+{
+	static const char components[] = "rgba";
+	struct geometry g = geometry(L);
+	enum ptx_type dt = destination_type(L);
+	const struct ptx_operand *address;
+	LLVMValueRef args[6], generic, buffer;
+	int component = -1;
+
+	for (int c = 0; c < 4; c++)
+		if (has_mod(L, (char[]){ components[c], 0 }))
+			component = c;
+	if (component < 0 || g.dims != 2 || mod_type(L, 1) != PTX_TYPE_F32 || L->insn->nops != 2)
+		lower_unsupported(L);
+	address = op(L, 1);
+	args[0] = object_handle(L, address);
+	args[1] = coordinate(L, address, g.layered, PTX_TYPE_F32);
+	args[2] = coordinate(L, address, g.layered + 1, PTX_TYPE_F32);
+	args[3] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
+	args[4] = const32(L, (uint32_t)component);
+	buffer = words_buffer(L, &generic);
+	args[5] = generic;
+	call_builtin(L, "__zc_tex_gather", LLVMVoidTypeInContext(L->ctx), args, 6);
+	store_words(L, op(L, 0), buffer, dt);
+	return true;
+}
+
+/* txq.query.b32 d, [a] */
+static bool lower_txq(struct lower *L)
+{
+	static const struct { const char *mod; enum zc_texture_query query; } queries[] = {
+		{"width", ZC_QUERY_WIDTH}, {"height", ZC_QUERY_HEIGHT}, {"depth", ZC_QUERY_DEPTH},
+		{"channel_data_type", ZC_QUERY_CHANNEL_DATA_TYPE}, {"channel_order", ZC_QUERY_CHANNEL_ORDER},
+		{"normalized_coords", ZC_QUERY_NORMALIZED_COORDS}, {"filter_mode", ZC_QUERY_FILTER_MODE},
+		{"addr_mode_0", ZC_QUERY_ADDR_MODE_0}, {"addr_mode_1", ZC_QUERY_ADDR_MODE_1},
+		{"addr_mode_2", ZC_QUERY_ADDR_MODE_2}, {"array_size", ZC_QUERY_ARRAY_SIZE},
+		{"num_mipmap_levels", ZC_QUERY_NUM_MIPMAP_LEVELS}, {"num_samples", ZC_QUERY_NUM_SAMPLES},
+	};
+	const struct ptx_operand *address;
+	struct sym *s;
+	LLVMValueRef args[2];
+
+	if (has_mod(L, "level") || L->insn->nops != 2)
+		lower_unsupported(L);
+	address = op(L, 1);
+	if (address->kind != PTX_OP_MEMORY || address->count != 1)
+		lower_unsupported(L);
+	s = address->items[0].kind == PTX_OP_NAME ? sym_lookup(L, address->items[0].name) : NULL;
+	if (s && s->kind == SYM_VAR)
+		lower_fail(L, "txq: texture references (.texref: removed in CUDA 12) are not supported");
+	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
+		if (has_mod(L, queries[i].mod)) {
+			args[0] = operand_value(L, &address->items[0], PTX_TYPE_B64);
+			args[1] = const32(L, queries[i].query);
+			operand_store(L, op(L, 0), call_builtin(L, "__zc_tex_query", ll_int(L, 32), args, 2),
+			              PTX_TYPE_B32);
+			return true;
+		}
+	lower_unsupported(L);  /* force_unnormalized_coords */
+}
+
+/* suld.b.geom.vec.dtype.mode d, [a, b] and sust.b.geom.vec.ctype.mode [a, b], c: the
+ * elements at byte x (b's first coordinate after an array's layer) of row y, slice z. */
+static bool lower_surface(struct lower *L, bool store)
+{
+	struct geometry g = geometry(L);
+	enum ptx_type t = mod_type(L, 0);
+	unsigned n = has_mod(L, "v4") ? 4 : has_mod(L, "v2") ? 2 : 1, bytes = type_bits(t) / 8;
+	uint32_t mode = has_mod(L, "zero") ? ZC_SURFACE_ZERO : has_mod(L, "clamp") ? ZC_SURFACE_CLAMP : ZC_SURFACE_TRAP;
+	const struct ptx_operand *address, *values;
+	LLVMValueRef args[8], generic, buffer;
+	LLVMTypeRef element;
+
+	if (!has_mod(L, "b") || (t != PTX_TYPE_B8 && t != PTX_TYPE_B16 && t != PTX_TYPE_B32 && t != PTX_TYPE_B64) ||
+	    n * bytes > 16 || L->insn->nops != 2)
+		lower_unsupported(L);  /* sust.p, the formatted store */
+	element = ll_int(L, 8 * bytes);
+	address = op(L, store ? 0 : 1);
+	values = op(L, store ? 1 : 0);
+	if ((values->kind == PTX_OP_BRACES ? values->count : 1) != n)
+		lower_fail(L, "%s: %u registers expected", L->insn->opcode, n);
+	args[0] = object_handle(L, address);
+	for (unsigned a = 0; a < 3; a++)
+		args[1 + a] = a < g.dims ? coordinate(L, address, g.layered + a, PTX_TYPE_S32) : const32(L, 0);
+	args[4] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
+	args[5] = const32(L, n * bytes);
+	args[6] = const32(L, mode);
+	buffer = words_buffer(L, &generic);
+	args[7] = generic;
+	for (unsigned i = 0; store && i < n; i++) {
+		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), i * bytes, 0);
+		LLVMValueRef p = LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "");
+		LLVMValueRef v = operand_value(L, values->kind == PTX_OP_BRACES ? &values->items[i] : values, t);
+		LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildTrunc(L->b, v, element, ""), p), bytes);
+	}
+	call_builtin(L, store ? "__zc_surf_store" : "__zc_surf_load", LLVMVoidTypeInContext(L->ctx), args, 8);
+	for (unsigned i = 0; !store && i < n; i++)
+		operand_store(L, values->kind == PTX_OP_BRACES ? &values->items[i] : values,
+		              word_at(L, buffer, i, element, bytes), t);
+	return true;
+}
+
+bool lower_texture(struct lower *L)
+{
+	const char *o = L->insn->opcode;
+
+	if (!strcmp(o, "tex"))
+		return lower_tex(L);
+	if (!strcmp(o, "tld4"))
+		return lower_tld4(L);
+	if (!strcmp(o, "txq"))
+		return lower_txq(L);
+	if (!strcmp(o, "suld"))
+		return lower_surface(L, false);
+	if (!strcmp(o, "sust"))
+		return lower_surface(L, true);
+	return false;
+}
