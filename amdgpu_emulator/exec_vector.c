@@ -359,7 +359,18 @@ static void vop64(struct wave *w, const struct insn *in)
 	vset64(w, &in->o[0], r, exec_mask(w));
 }
 
-enum lane { READLANE, READFIRSTLANE, WRITELANE };
+enum lane { READLANE, READFIRSTLANE, WRITELANE, MOVRELS, MOVRELD, MOVRELSD };
+
+/* The VGPR a v_movrel* operand names, moved by M0: v[reg + M0]; false (and a fault) past
+ * the 256 registers. */
+static bool relative_vgpr(struct wave *w, const struct insn *in, const struct operand *o, uint32_t *index)
+{
+	*index = o->reg + w->s[SREG_M0];
+	if (o->kind == OPND_VGPR && *index < 256)
+		return true;
+	emu_fault(w, in, "relative VGPR index %u (M0 %u) is outside the 256 registers", *index, w->s[SREG_M0]);
+	return false;
+}
 
 static void lane_ops(struct wave *w, const struct insn *in)
 {
@@ -380,6 +391,26 @@ static void lane_ops(struct wave *w, const struct insn *in)
 		uint32_t lane = sget32(w, &in->o[2]) & 31;
 		if (in->o[0].kind == OPND_VGPR)
 			w->v[in->o[0].reg][lane] = sget32(w, &in->o[1]);
+		return;
+	}
+	/* v_movrels reads v[src + M0], v_movreld writes v[dst + M0], v_movrelsd both */
+	case MOVRELS:
+	case MOVRELD:
+	case MOVRELSD: {
+		uint32_t value[LANES], mask = exec_mask(w), d = in->o[0].reg, s;
+		if ((enum lane)in->op == MOVRELD) {
+			vget32(w, &in->o[1], value);
+		} else {
+			if (!relative_vgpr(w, in, &in->o[1], &s))
+				return;
+			for (unsigned l = 0; l < LANES; l++)
+				value[l] = w->v[s][l];
+		}
+		if ((enum lane)in->op != MOVRELS && !relative_vgpr(w, in, &in->o[0], &d))
+			return;
+		for (unsigned l = 0; l < LANES; l++)
+			if (mask >> l & 1)
+				w->v[d][l] = value[l];
 		return;
 	}
 	}
@@ -663,6 +694,7 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_lshlrev_b64", vop64, LSHL64}, {"v_lshrrev_b64", vop64, LSHR64},
 	{"v_ashrrev_i64", vop64, ASHR64}, {"v_mov_b64", vop64, MOV64},
 	{"v_readlane_b32", lane_ops, READLANE}, {"v_readfirstlane_b32", lane_ops, READFIRSTLANE},
-	{"v_writelane_b32", lane_ops, WRITELANE},
+	{"v_writelane_b32", lane_ops, WRITELANE}, {"v_movrels_b32", lane_ops, MOVRELS},
+	{"v_movreld_b32", lane_ops, MOVRELD}, {"v_movrelsd_b32", lane_ops, MOVRELSD},
 	{NULL, NULL, 0},
 };

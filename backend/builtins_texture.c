@@ -1,10 +1,20 @@
 /* Texture sampling, gathering and queries, and surface loads and stores
  * (ptx_frontend/lower_texture.c), the same C on every target: the handle is the device
  * address of the object's descriptor (texture.h). Sampling follows the CUDA programming
- * guide's texture fetching formulas: coordinates normalized or in texels, the address modes
- * applied per texel, nearest-point or linear filtering with weights held in 9-bit fixed
- * point (8 fractional bits), 8- and 16-bit integers read as normalized floats unless read as
- * integers. */
+ * guide's texture fetching formulas and, where they leave room, what an H200 does (measured
+ * by tests/programs/texture_objects.cu):
+ * - a linear filter rounds x - 0.5 to the nearest 1/256 (halves up): its integer part
+ *   picks the texels, its fraction is the weight; 2D weights are rounded to 1/256 keeping
+ *   the row and column sums (w11 = round(ab), w10 = a - w11, w01 = b - w11);
+ * - the weighted sum of float texels is formed in fixed point: each texel truncated to a
+ *   multiple of 2^(e-28), where 2^(e-1) <= the largest magnitude < 2^e, the sum exact,
+ *   then rounded once to f32, halves away from zero; 8- and 16-bit integers read as
+ *   normalized floats are filtered as integers and divided once;
+ * - channels a format lacks read as 0 (w too), the border colour included, and an integer
+ *   format's border colour is first converted to the format;
+ * - a 1D array is sampled as a 2D one of one row at y = 0 (so a linear filter's rows are
+ *   -1 and 0: with a border, half the result is the border colour, as on an H200);
+ * - a layer index past the end, or negative, reads the last layer. */
 #include <stdbool.h>
 
 #include "builtins.h"
@@ -36,69 +46,82 @@ static float half_to_float(uint32_t h)
 	return float_of_bits(sign | (exponent + 112) << 23 | mantissa << 13);
 }
 
-static bool integer_format(uint32_t format)
+/* What a texture's channels are, as it returns them. */
+enum reading {
+	READ_FLOAT,       /* float formats: floats */
+	READ_INTEGER,     /* integers read as they are (32-bit ones always) */
+	READ_NORMALIZED,  /* 8- and 16-bit integers read as floats in [0, 1] or [-1, 1] */
+};
+
+static enum reading reading(const struct zc_texture *t)
 {
-	return format != ZC_TEXEL_F16 && format != ZC_TEXEL_F32;
+	if (t->format == ZC_TEXEL_F16 || t->format == ZC_TEXEL_F32)
+		return READ_FLOAT;
+	if ((t->flags & ZC_TEXTURE_READ_AS_INTEGER) || t->format == ZC_TEXEL_U32 || t->format == ZC_TEXEL_S32)
+		return READ_INTEGER;
+	return READ_NORMALIZED;
 }
 
-/* Whether the texture returns integers (element type) rather than floats. 32-bit integers
- * have no normalized form and are always read as they are. */
-static bool returns_integers(const struct zc_texture *t)
+/* The largest value of a normalized format: 1.0 reads as it. */
+static int32_t unit(uint32_t format)
 {
-	return integer_format(t->format) &&
-	       ((t->flags & ZC_TEXTURE_READ_AS_INTEGER) || t->format == ZC_TEXEL_U32 || t->format == ZC_TEXEL_S32);
+	return format == ZC_TEXEL_U8 ? 255 : format == ZC_TEXEL_S8 ? 127 : format == ZC_TEXEL_U16 ? 65535 : 32767;
 }
 
-/* Channel c of the texel at p: as its integer (sign-extended) when the texture returns
- * integers, else as a float (8- and 16-bit integers normalized to [0, 1] or [-1, 1]). */
-static uint32_t channel(const struct zc_texture *t, const uint8_t *p, unsigned c)
+/* Channel c of the texel at p: the integer (sign-extended) of an integer format, the float
+ * bits of a float format. */
+static uint32_t raw_channel(const struct zc_texture *t, const uint8_t *p, unsigned c)
 {
-	bool integers = returns_integers(t);
-
 	switch (t->format) {
-	case ZC_TEXEL_U8: {
-		uint32_t v = p[c];
-		return integers ? v : bits_of_float((float)v / 255.0f);
-	}
-	case ZC_TEXEL_S8: {
-		int32_t v = (int8_t)p[c];
-		float f = (float)v / 127.0f;
-		return integers ? (uint32_t)v : bits_of_float(f < -1.0f ? -1.0f : f);
-	}
-	case ZC_TEXEL_U16: {
-		uint32_t v = ((const uint16_t *)p)[c];
-		return integers ? v : bits_of_float((float)v / 65535.0f);
-	}
-	case ZC_TEXEL_S16: {
-		int32_t v = ((const int16_t *)p)[c];
-		float f = (float)v / 32767.0f;
-		return integers ? (uint32_t)v : bits_of_float(f < -1.0f ? -1.0f : f);
-	}
-	case ZC_TEXEL_F16:
-		return bits_of_float(half_to_float(((const uint16_t *)p)[c]));
-	default:  /* 32-bit integers and floats: the bits as they are */
-		return ((const uint32_t *)p)[c];
+	case ZC_TEXEL_U8: return p[c];
+	case ZC_TEXEL_S8: return (uint32_t)(int32_t)(int8_t)p[c];
+	case ZC_TEXEL_U16: return ((const uint16_t *)p)[c];
+	case ZC_TEXEL_S16: return (uint32_t)(int32_t)((const int16_t *)p)[c];
+	case ZC_TEXEL_F16: return bits_of_float(half_to_float(((const uint16_t *)p)[c]));
+	default: return ((const uint32_t *)p)[c];
 	}
 }
 
-/* The four words of the texel at (x, y, z) of a layer (indices already in range), or of
- * the border. Channels the format lacks read as 0, and a missing alpha as 1. */
-static void texel(const struct zc_texture *t, int32_t x, int32_t y, int32_t z, uint32_t layer, bool border,
-                  uint32_t *out)
+/* Channel c of the border colour, in the form raw_channel gives: a normalized format's
+ * colour clamped to its range and rounded to its integers. */
+static uint32_t raw_border(const struct zc_texture *t, unsigned c)
 {
-	bool integers = returns_integers(t);
+	float b = t->border[c];
 
-	if (border) {
-		for (unsigned c = 0; c < 4; c++)
-			out[c] = integers ? (uint32_t)(int32_t)t->border[c] : bits_of_float(t->border[c]);
-		return;
+	switch (reading(t)) {
+	case READ_FLOAT:
+		return bits_of_float(b);
+	case READ_INTEGER:
+		return (uint32_t)(int32_t)b;
+	default: {
+		bool is_signed = t->format == ZC_TEXEL_S8 || t->format == ZC_TEXEL_S16;
+		float low = is_signed ? -1.0f : 0.0f;
+		b = b != b ? 0.0f : b < low ? low : b > 1.0f ? 1.0f : b;
+		return (uint32_t)(int32_t)__builtin_roundf(b * (float)unit(t->format));
 	}
+	}
+}
+
+/* A raw channel as the texture returns it. */
+static uint32_t returned(const struct zc_texture *t, uint32_t raw)
+{
+	if (reading(t) != READ_NORMALIZED)
+		return raw;
+	float f = (float)(int32_t)raw / (float)unit(t->format);
+	return bits_of_float(f < -1.0f ? -1.0f : f);
+}
+
+/* The raw channels of the texel at (x, y, z) of a layer (indices in range), or of the
+ * border; 0 for the channels the format lacks. */
+static void raw_texel(const struct zc_texture *t, int32_t x, int32_t y, int32_t z, uint32_t layer, bool border,
+                      uint32_t *raw)
+{
 	const uint8_t *p = (const uint8_t *)(uintptr_t)(t->base + (uint64_t)layer * t->slice_pitch +
 	                                               (uint64_t)z * t->slice_pitch + (uint64_t)y * t->pitch +
 	                                               (uint64_t)x * t->texel_bytes);
+
 	for (unsigned c = 0; c < 4; c++)
-		out[c] = c < t->channels ? channel(t, p, c)
-		       : c == 3 ? (integers ? 1u : bits_of_float(1.0f)) : 0u;
+		raw[c] = c >= t->channels ? 0u : border ? raw_border(t, c) : raw_channel(t, p, c);
 }
 
 static int64_t floor_to_int(float x)
@@ -109,53 +132,55 @@ static int64_t floor_to_int(float x)
 	return f < -1e9f ? -1000000000 : f > 1e9f ? 1000000000 : (int64_t)f;
 }
 
-/* Coordinate x in texels: a normalized one wrapped or mirrored into [0, 1] and scaled. */
-static float in_texels(const struct zc_texture *t, float x, unsigned axis, uint32_t size)
+/* Coordinate x in texels: a normalized one scaled (wrap and mirror apply to the texel
+ * indices, as on an H200). */
+static float in_texels(const struct zc_texture *t, float x, uint32_t size)
 {
-	if (!(t->flags & ZC_TEXTURE_NORMALIZED_COORDS))
-		return x;
-	if (t->address[axis] == ZC_ADDRESS_WRAP) {
-		x = x - __builtin_floorf(x);
-	} else if (t->address[axis] == ZC_ADDRESS_MIRROR) {
-		float whole = __builtin_floorf(x), part = x - whole;
-		x = floor_to_int(whole) & 1 ? 1.0f - part : part;
-	}
-	return x * (float)size;
+	return t->flags & ZC_TEXTURE_NORMALIZED_COORDS ? x * (float)size : x;
 }
 
 /* Texel index i on an axis of `size` texels, by the axis's address mode: in range as it
- * is, wrapped (normalized coordinates only), clamped to the edge (clamp, mirror, and wrap
- * without normalized coordinates), or -1: the border. */
+ * is; with normalized coordinates wrapped, or mirrored (the texels repeat reversed every
+ * other period); clamped to the edge (clamp, and wrap or mirror without normalized
+ * coordinates); or -1: the border. */
 static int32_t address(const struct zc_texture *t, int64_t i, unsigned axis, uint32_t size)
 {
+	bool normalized = t->flags & ZC_TEXTURE_NORMALIZED_COORDS;
+	int64_t period;
+
 	if (i >= 0 && i < (int64_t)size)
 		return (int32_t)i;
-	if (t->address[axis] == ZC_ADDRESS_BORDER)
+	switch (t->address[axis]) {
+	case ZC_ADDRESS_BORDER:
 		return -1;
-	if (t->address[axis] == ZC_ADDRESS_WRAP && (t->flags & ZC_TEXTURE_NORMALIZED_COORDS))
-		return (int32_t)(((i % size) + size) % size);
+	case ZC_ADDRESS_WRAP:
+		if (normalized)
+			return (int32_t)(((i % size) + size) % size);
+		break;
+	case ZC_ADDRESS_MIRROR:
+		if (normalized) {
+			period = 2 * (int64_t)size;
+			i = ((i % period) + period) % period;
+			return (int32_t)(i < size ? i : period - 1 - i);
+		}
+		break;
+	}
 	return i < 0 ? 0 : (int32_t)size - 1;
-}
-
-/* A linear filter's weight: the fraction in 9-bit fixed point, 8 bits after the point. */
-static float weight(float fraction)
-{
-	return __builtin_roundf(fraction * 256.0f) / 256.0f;
 }
 
 static uint32_t clamp_layer(const struct zc_texture *t, int32_t layer)
 {
-	return layer < 0 ? 0 : t->layers && (uint32_t)layer >= t->layers ? t->layers - 1 : (uint32_t)layer;
+	return t->layers && (uint32_t)layer >= t->layers ? t->layers - 1 : t->layers ? (uint32_t)layer : 0;
 }
 
-/* The dimensions a texture has: 1 to 3. */
+/* The dimensions a texture is sampled in: linear memory 1, arrays at least 2. */
 static unsigned dimensions(const struct zc_texture *t)
 {
-	return t->depth > 1 ? 3 : t->height > 1 || t->resource == ZC_RESOURCE_PITCH2D ? 2 : 1;
+	return t->depth > 1 ? 3 : t->resource == ZC_RESOURCE_LINEAR ? 1 : 2;
 }
 
-/* One texel by integer coordinates, by the address modes. */
-static void texel_at(const struct zc_texture *t, const int64_t *index, unsigned dims, uint32_t layer, uint32_t *out)
+/* The raw channels of one texel by integer coordinates, by the address modes. */
+static void texel_at(const struct zc_texture *t, const int64_t *index, unsigned dims, uint32_t layer, uint32_t *raw)
 {
 	const uint32_t sizes[3] = { t->width, t->height, t->depth };
 	int32_t at[3] = { 0, 0, 0 };
@@ -165,7 +190,78 @@ static void texel_at(const struct zc_texture *t, const int64_t *index, unsigned 
 		at[a] = address(t, index[a], a, sizes[a]);
 		border |= at[a] < 0;
 	}
-	texel(t, at[0], at[1], at[2], layer, border, out);
+	raw_texel(t, at[0], at[1], at[2], layer, border, raw);
+}
+
+/* x - 0.5 in 1/256ths of a texel, rounded to nearest (halves up): the first texel a
+ * linear filter reads is this >> 8, the weight of the next this & 255. */
+static int64_t filter_position(float x)
+{
+	return floor_to_int((x - 0.5f) * 256.0f + 0.5f);
+}
+
+/* 2^n as a float, n within [-252, 254]. */
+static float power_of_two(int n)
+{
+	float half = float_of_bits((uint32_t)(n / 2 + 127) << 23);
+
+	return half * float_of_bits((uint32_t)(n - n / 2 + 127) << 23);
+}
+
+/* sum(w[k] t[k]) / 256 for float texels t and weights w that sum to 256, as an H200 forms
+ * it (see the top of the file). */
+static float weighted_sum(const float *t, const uint32_t *w, unsigned n)
+{
+	float largest = 0.0f, naive = 0.0f;
+	bool special = false;
+
+	for (unsigned k = 0; k < n; k++) {
+		float m = __builtin_fabsf(t[k]);
+		naive += (float)w[k] / 256.0f * t[k];
+		if (w[k] && (m != m || m == __builtin_inff() || (m != 0.0f && m < 0x1p-126f)))
+			special = true;
+		if (w[k] && m > largest)
+			largest = m;
+	}
+	if (special || largest == 0.0f)  /* NaN, infinity, subnormal or zero: no fixed point */
+		return naive;
+	int e = (int)((bits_of_float(largest) >> 23) & 0xff) - 126;  /* 2^(e-1) <= largest < 2^e */
+	float scale = power_of_two(28 - e);
+	int64_t sum = 0;
+	for (unsigned k = 0; k < n; k++)
+		sum += (int64_t)w[k] * (int64_t)__builtin_truncf(t[k] * scale);
+	uint64_t magnitude = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
+	int shift = 0;
+	while (magnitude >> (24 + shift))
+		shift++;
+	if (shift)  /* to 24 significant bits, halves away from zero */
+		magnitude = (magnitude + (1ull << (shift - 1))) >> shift;
+	float result = (float)magnitude * power_of_two(shift + e - 36);
+	return sum < 0 ? -result : result;
+}
+
+/* The 2^dims weights of a linear filter, in 256ths, corner k taking the upper texel on
+ * axis a when bit a of k is set: per axis (1 - f, f); in 2D rounded keeping the row and
+ * column sums; in 3D the x-z pair so, then split by y. */
+static void filter_weights(const uint32_t *f, unsigned dims, uint32_t *w)
+{
+	if (dims == 1) {
+		w[0] = 256 - f[0];
+		w[1] = f[0];
+		return;
+	}
+	uint32_t a = f[0], b = f[dims == 3 ? 2 : 1], both = (a * b + 128) >> 8;
+	uint32_t pair[4] = { 256 - a - b + both, a - both, b - both, both };  /* (x, second) bits */
+
+	if (dims == 2) {
+		for (unsigned k = 0; k < 4; k++)
+			w[k] = pair[k];
+		return;
+	}
+	for (unsigned k = 0; k < 8; k++) {
+		uint32_t xz = pair[(k & 1) | ((k >> 2) & 1) << 1], upper = (xz * f[1] + 128) >> 8;
+		w[k] = (k >> 1) & 1 ? upper : xz - upper;
+	}
 }
 
 void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, uint32_t *out)
@@ -174,73 +270,80 @@ void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, 
 	const float coordinates[3] = { x, y, z };
 	const uint32_t sizes[3] = { t->width, t->height, t->depth };
 	unsigned dims = dimensions(t);
+	uint32_t l = clamp_layer(t, layer), raw[4];
 	float u[3];
-	uint32_t l = clamp_layer(t, layer);
 
 	for (unsigned a = 0; a < dims; a++)
-		u[a] = in_texels(t, coordinates[a], a, sizes[a]);
-	if (t->filter == ZC_FILTER_POINT || returns_integers(t)) {
+		u[a] = in_texels(t, coordinates[a], sizes[a]);
+	if (t->filter == ZC_FILTER_POINT || reading(t) == READ_INTEGER) {
 		int64_t index[3];
 		for (unsigned a = 0; a < dims; a++)
 			index[a] = floor_to_int(u[a]);
-		texel_at(t, index, dims, l, out);
+		texel_at(t, index, dims, l, raw);
+		for (unsigned c = 0; c < 4; c++)
+			out[c] = returned(t, raw[c]);
 		return;
 	}
-	/* linear: the 2, 4 or 8 texels around u - 0.5, each weighted by the fractions */
-	float sum[4] = { 0, 0, 0, 0 }, fraction[3];
 	int64_t first[3];
+	uint32_t fraction[3], w[8], corner_raw[8][4];
 	for (unsigned a = 0; a < dims; a++) {
-		float below = u[a] - 0.5f;
-		first[a] = floor_to_int(below);
-		fraction[a] = weight(below - __builtin_floorf(below));
+		int64_t position = filter_position(u[a]);
+		first[a] = position >> 8;
+		fraction[a] = (uint32_t)(position & 255);
 	}
-	for (unsigned corner = 0; corner < (1u << dims); corner++) {
+	filter_weights(fraction, dims, w);
+	for (unsigned k = 0; k < (1u << dims); k++) {
 		int64_t index[3];
-		float w = 1.0f;
-		uint32_t value[4];
-		for (unsigned a = 0; a < dims; a++) {
-			unsigned upper = (corner >> a) & 1;
-			index[a] = first[a] + upper;
-			w *= upper ? fraction[a] : 1.0f - fraction[a];
-		}
-		texel_at(t, index, dims, l, value);
-		for (unsigned c = 0; c < 4; c++)
-			sum[c] += w * float_of_bits(value[c]);
+		for (unsigned a = 0; a < dims; a++)
+			index[a] = first[a] + ((k >> a) & 1);
+		texel_at(t, index, dims, l, corner_raw[k]);
 	}
-	for (unsigned c = 0; c < 4; c++)
-		out[c] = bits_of_float(sum[c]);
+	for (unsigned c = 0; c < 4; c++) {
+		if (reading(t) == READ_NORMALIZED) {  /* on the integers, one division */
+			int32_t low = -unit(t->format), sum = 0;
+			for (unsigned k = 0; k < (1u << dims); k++) {
+				int32_t v = (int32_t)corner_raw[k][c];
+				sum += (int32_t)w[k] * (v < low ? low : v);
+			}
+			out[c] = bits_of_float((float)sum / (256.0f * (float)unit(t->format)));
+			continue;
+		}
+		float texels[8];
+		for (unsigned k = 0; k < (1u << dims); k++)
+			texels[k] = float_of_bits(corner_raw[k][c]);
+		out[c] = bits_of_float(weighted_sum(texels, w, 1u << dims));
+	}
 }
 
 void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t *out)
 {
 	const struct zc_texture *t = descriptor(handle);
 	const int64_t index[3] = { x, y, z };
+	uint32_t raw[4];
 
-	if (t->resource == ZC_RESOURCE_LINEAR) {  /* tex1Dfetch: zeros outside */
-		if (x < 0 || (uint32_t)x >= t->width) {
-			for (unsigned c = 0; c < 4; c++)
-				out[c] = 0;
-			return;
-		}
-		texel(t, x, 0, 0, 0, false, out);
+	if (t->resource == ZC_RESOURCE_LINEAR && (x < 0 || (uint32_t)x >= t->width)) {
+		for (unsigned c = 0; c < 4; c++)  /* tex1Dfetch: zeros outside */
+			out[c] = 0;
 		return;
 	}
-	texel_at(t, index, dimensions(t), clamp_layer(t, layer), out);
+	texel_at(t, index, dimensions(t), clamp_layer(t, layer), raw);
+	for (unsigned c = 0; c < 4; c++)
+		out[c] = returned(t, raw[c]);
 }
 
-/* tld4: the component of the four texels a bilinear filter of (x, y) reads, in the order
+/* tld4: the component of the four texels a linear filter of (x, y) reads, in the order
  * (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
 void __zc_tex_gather(uint64_t handle, float x, float y, int32_t layer, uint32_t component, uint32_t *out)
 {
 	const struct zc_texture *t = descriptor(handle);
-	int64_t i = floor_to_int(in_texels(t, x, 0, t->width) - 0.5f);
-	int64_t j = floor_to_int(in_texels(t, y, 1, t->height) - 0.5f);
+	int64_t i = filter_position(in_texels(t, x, t->width)) >> 8;
+	int64_t j = filter_position(in_texels(t, y, t->height)) >> 8;
 
 	for (unsigned k = 0; k < 4; k++) {
 		int64_t index[3] = { i + (k == 1 || k == 2), j + (k < 2), 0 };
-		uint32_t value[4];
-		texel_at(t, index, 2, clamp_layer(t, layer), value);
-		out[k] = value[component & 3];
+		uint32_t raw[4];
+		texel_at(t, index, 2, clamp_layer(t, layer), raw);
+		out[k] = returned(t, raw[component & 3]);
 	}
 }
 

@@ -62,4 +62,35 @@ def lanes(t):
     return k
 
 
-CASES = [lanes]
+
+def movrel(t):
+    """V_MOVRELS_B32 reads v[src + M0], V_MOVRELD_B32 writes v[dst + M0] (its source any
+    operand), V_MOVRELSD_B32 both; active lanes only. LLVM emits them for a private array
+    indexed by a value held in registers."""
+    k = Kernel(t, "movrel")
+    k.asm("""
+        v_mov_b32 v10, 100
+        v_mov_b32 v11, 101
+        v_mov_b32 v12, 102
+        v_mov_b32 v13, 103
+        s_mov_b32 m0, 2
+        v_movrels_b32 v4, v10
+        v_mov_b32 v5, 0x55
+        s_mov_b32 m0, 3
+        v_movreld_b32 v10, v5
+        v_movreld_b32 v11, 7
+        s_mov_b32 m0, 1
+        v_movrelsd_b32 v11, v10
+        v_mov_b32 v6, 0x99
+        s_mov_b32 exec_lo, 0xffff
+        s_mov_b32 m0, 0
+        v_movreld_b32 v6, v0
+        s_mov_b32 exec_lo, -1
+    """)
+    # v4 = v12; v13 = 0x55; v14 = 7; v12 = v11 = 101; v6 the lane id in the 16 active lanes
+    k.check_v("v4", 102).check_v("v13", 0x55).check_v("v14", 7).check_v("v12", 101)
+    k.check_v("v6", [l if l < 16 else 0x99 for l in range(32)])
+    return k
+
+
+CASES = [lanes, movrel]
