@@ -212,8 +212,33 @@ static LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, e
 	return half_as_float(L, word, e, t == PTX_TYPE_BF16);
 }
 
-/* mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16} and
- * m16n8k{16,32}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 d, a, b, c: D = A B + C for the
+/* The 8-bit float types of an mma (e4m3, e5m2; builtins_convert.c's format numbers), in the
+ * order written: A's, then B's; -1 where there is none. */
+static void narrow_types(struct lower *L, int *a, int *b)
+{
+	*a = *b = -1;
+	for (uint32_t i = 0; i < L->insn->nmods; i++) {
+		const char *m = L->insn->mods[i];
+		int format = !strcmp(m, "e4m3") ? 0 : !strcmp(m, "e5m2") ? 1 : -1;
+		if (format >= 0)
+			*(*a < 0 ? a : b) = format;
+	}
+}
+
+/* Element e of a register of four 8-bit floats of the format: exact as a float. */
+static LLVMValueRef narrow_as_float(struct lower *L, LLVMValueRef word, unsigned e, int format)
+{
+	LLVMValueRef args[2] = {
+		LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, word, const32(L, 8 * e), ""), const32(L, 0xff), ""),
+		const32(L, (uint32_t)format),
+	};
+
+	return half_as_float(L, call_builtin(L, "__zc_cvt_f16_from_narrow", ll_int(L, 32), args, 2), 0, false);
+}
+
+/* mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16},
+ * m16n8k{16,32}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 and (sm_89)
+ * m16n8k32.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16} d, a, b, c: D = A B + C for the
  * warp's 16xK A, Kx8 B and 16x8 C. A register holds p elements (2 of 16 bits, 4 of 8); with
  * g = l/4 and t = l%4, lane l holds A[g][pt..pt+p-1] in a0 and A[g+8][...] in a1 (the next
  * 4p columns in a2, a3), B[pt..pt+p-1][g] in b0 (the next 4p rows in b1), and C and D at
@@ -225,16 +250,20 @@ static LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, e
  * then added to C wrapping to 32 bits or, with .satfinite, saturating. */
 static bool lower_mma(struct lower *L)
 {
-	enum ptx_type dt = mod_type(L, 0), at = mod_type(L, 1), bt = mod_type(L, 2), ct = mod_type(L, 3);
+	int narrow_a, narrow_b;
+	narrow_types(L, &narrow_a, &narrow_b);
+	bool narrow = narrow_a >= 0 && narrow_b >= 0;
+	enum ptx_type dt = mod_type(L, 0), at = narrow ? PTX_TYPE_F16 : mod_type(L, 1);
+	enum ptx_type bt = narrow ? PTX_TYPE_F16 : mod_type(L, 2), ct = mod_type(L, narrow ? 1 : 3);
 	bool integer = (at == PTX_TYPE_S8 || at == PTX_TYPE_U8) && (bt == PTX_TYPE_S8 || bt == PTX_TYPE_U8);
 	bool halves = (at == PTX_TYPE_F16 || at == PTX_TYPE_BF16) && bt == at;
-	unsigned p = integer ? 4 : 2, chunk = 4 * p;
-	unsigned k = has_mod(L, integer ? "m16n8k32" : "m16n8k16") ? 2 * chunk
-	           : has_mod(L, integer ? "m16n8k16" : "m16n8k8") ? chunk : 0;
+	unsigned p = integer || narrow ? 4 : 2, chunk = 4 * p;
+	unsigned k = has_mod(L, p == 4 ? "m16n8k32" : "m16n8k16") ? 2 * chunk
+	           : has_mod(L, p == 4 ? "m16n8k16" : "m16n8k8") ? chunk : 0;
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx);
 	LLVMValueRef lane, g, t, a[4], b[2], words_a[4][4], words_b[2][4][2], acc[2][2];
 
-	if (!k || !has_mod(L, "row") || !has_mod(L, "col") || !(integer || halves) ||
+	if (!k || !has_mod(L, "row") || !has_mod(L, "col") || !(integer || halves) || (narrow && k != 32) ||
 	    (integer && (dt != PTX_TYPE_S32 || ct != PTX_TYPE_S32)) ||
 	    (halves && ((dt != PTX_TYPE_F32 && dt != PTX_TYPE_F16) || (ct != PTX_TYPE_F32 && ct != PTX_TYPE_F16))) ||
 	    (at == PTX_TYPE_BF16 && (dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32)))
@@ -277,8 +306,10 @@ static bool lower_mma(struct lower *L)
 		unsigned j = (kk % chunk) / p, e = kk % p, reg = kk / chunk;
 		for (unsigned r = 0; r < 2; r++)
 			for (unsigned n = 0; n < 2; n++) {
-				LLVMValueRef x = element_of(L, words_a[j][2 * reg + r], e, at);
-				LLVMValueRef y = element_of(L, words_b[n][j][reg], e, bt);
+				LLVMValueRef x = narrow ? narrow_as_float(L, words_a[j][2 * reg + r], e, narrow_a)
+				                        : element_of(L, words_a[j][2 * reg + r], e, at);
+				LLVMValueRef y = narrow ? narrow_as_float(L, words_b[n][j][reg], e, narrow_b)
+				                        : element_of(L, words_b[n][j][reg], e, bt);
 				if (integer) {
 					acc[r][n] = LLVMBuildAdd(L->b, acc[r][n], LLVMBuildMul(L->b, x, y, ""), "");
 				} else {
