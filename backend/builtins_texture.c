@@ -111,14 +111,55 @@ static uint32_t returned(const struct zc_texture *t, uint32_t raw)
 	return bits_of_float(f < -1.0f ? -1.0f : f);
 }
 
-/* The raw channels of the texel at (x, y, z) of a layer (indices in range), or of the
- * border; 0 for the channels the format lacks. */
-static void raw_texel(const struct zc_texture *t, int32_t x, int32_t y, int32_t z, uint32_t layer, bool border,
-                      uint32_t *raw)
+/* One level of a texture, and how a sample addresses it: the texel rows and slices, the
+ * extent, the layer (of a cube map: layer * 6 + face), and the coordinates' handling. */
+struct sampler {
+	const struct zc_texture *t;
+	uint64_t base, pitch, slice_pitch;
+	uint32_t size[3];
+	uint32_t layer;
+	unsigned dims;           /* linear memory 1; arrays at least 2 (a 1D array is one row) */
+	bool normalized;
+	const uint32_t *address; /* per axis */
+};
+
+static const uint32_t clamp_to_edge[3] = { ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP };
+
+static uint32_t at_least_1(uint32_t n)
 {
-	const uint8_t *p = (const uint8_t *)(uintptr_t)(t->base + (uint64_t)layer * t->slice_pitch +
-	                                               (uint64_t)z * t->slice_pitch + (uint64_t)y * t->pitch +
-	                                               (uint64_t)x * t->texel_bytes);
+	return n ? n : 1;
+}
+
+/* A sample of level l (in range) of layer `layer` (a cube map's face already in it). */
+static struct sampler sampler(const struct zc_texture *t, uint32_t l, int32_t layer)
+{
+	struct sampler s = {
+		.t = t, .base = t->base, .pitch = t->pitch, .slice_pitch = t->slice_pitch,
+		.size = { t->width, t->height, t->depth },
+		.dims = t->depth > 1 ? 3 : t->resource == ZC_RESOURCE_LINEAR ? 1 : 2,
+		.normalized = (t->flags & ZC_TEXTURE_NORMALIZED_COORDS) != 0, .address = t->address,
+	};
+
+	/* a layer past the end, or negative, reads the last */
+	s.layer = t->layers && (uint32_t)layer >= t->layers ? t->layers - 1 : t->layers ? (uint32_t)layer : 0;
+	if (l) {
+		s.size[0] = at_least_1(t->width >> l);
+		s.size[1] = at_least_1(t->height >> l);
+		s.size[2] = at_least_1(t->depth >> l);
+		s.base = t->level_base[l];
+		s.pitch = (uint64_t)s.size[0] * t->texel_bytes;
+		s.slice_pitch = s.pitch * s.size[1];
+	}
+	return s;
+}
+
+/* The raw channels of the texel at (x, y, z) (indices in range), or of the border; 0 for
+ * the channels the format lacks. */
+static void raw_texel(const struct sampler *s, int32_t x, int32_t y, int32_t z, bool border, uint32_t *raw)
+{
+	const struct zc_texture *t = s->t;
+	const uint8_t *p = (const uint8_t *)(uintptr_t)(s->base + (uint64_t)(s->layer + (uint32_t)z) * s->slice_pitch +
+	                                               (uint64_t)y * s->pitch + (uint64_t)x * t->texel_bytes);
 
 	for (unsigned c = 0; c < 4; c++)
 		raw[c] = c >= t->channels ? 0u : border ? raw_border(t, c) : raw_channel(t, p, c);
@@ -132,34 +173,25 @@ static int64_t floor_to_int(float x)
 	return f < -1e9f ? -1000000000 : f > 1e9f ? 1000000000 : (int64_t)f;
 }
 
-/* Coordinate x in texels: a normalized one scaled (wrap and mirror apply to the texel
- * indices, as on an H200). */
-static float in_texels(const struct zc_texture *t, float x, uint32_t size)
+/* Texel index i on an axis, by the axis's address mode: in range as it is; with normalized
+ * coordinates wrapped, or mirrored (the texels repeat reversed every other period);
+ * clamped to the edge (clamp, and wrap or mirror without normalized coordinates); or -1:
+ * the border. (Wrap and mirror apply to the texel indices, as on an H200.) */
+static int32_t address(const struct sampler *s, int64_t i, unsigned axis)
 {
-	return t->flags & ZC_TEXTURE_NORMALIZED_COORDS ? x * (float)size : x;
-}
+	int64_t size = s->size[axis], period = 2 * size;
 
-/* Texel index i on an axis of `size` texels, by the axis's address mode: in range as it
- * is; with normalized coordinates wrapped, or mirrored (the texels repeat reversed every
- * other period); clamped to the edge (clamp, and wrap or mirror without normalized
- * coordinates); or -1: the border. */
-static int32_t address(const struct zc_texture *t, int64_t i, unsigned axis, uint32_t size)
-{
-	bool normalized = t->flags & ZC_TEXTURE_NORMALIZED_COORDS;
-	int64_t period;
-
-	if (i >= 0 && i < (int64_t)size)
+	if (i >= 0 && i < size)
 		return (int32_t)i;
-	switch (t->address[axis]) {
+	switch (s->address[axis]) {
 	case ZC_ADDRESS_BORDER:
 		return -1;
 	case ZC_ADDRESS_WRAP:
-		if (normalized)
+		if (s->normalized)
 			return (int32_t)(((i % size) + size) % size);
 		break;
 	case ZC_ADDRESS_MIRROR:
-		if (normalized) {
-			period = 2 * (int64_t)size;
+		if (s->normalized) {
 			i = ((i % period) + period) % period;
 			return (int32_t)(i < size ? i : period - 1 - i);
 		}
@@ -168,29 +200,23 @@ static int32_t address(const struct zc_texture *t, int64_t i, unsigned axis, uin
 	return i < 0 ? 0 : (int32_t)size - 1;
 }
 
-static uint32_t clamp_layer(const struct zc_texture *t, int32_t layer)
-{
-	return t->layers && (uint32_t)layer >= t->layers ? t->layers - 1 : t->layers ? (uint32_t)layer : 0;
-}
-
-/* The dimensions a texture is sampled in: linear memory 1, arrays at least 2. */
-static unsigned dimensions(const struct zc_texture *t)
-{
-	return t->depth > 1 ? 3 : t->resource == ZC_RESOURCE_LINEAR ? 1 : 2;
-}
-
 /* The raw channels of one texel by integer coordinates, by the address modes. */
-static void texel_at(const struct zc_texture *t, const int64_t *index, unsigned dims, uint32_t layer, uint32_t *raw)
+static void texel_at(const struct sampler *s, const int64_t *index, uint32_t *raw)
 {
-	const uint32_t sizes[3] = { t->width, t->height, t->depth };
 	int32_t at[3] = { 0, 0, 0 };
 	bool border = false;
 
-	for (unsigned a = 0; a < dims; a++) {
-		at[a] = address(t, index[a], a, sizes[a]);
+	for (unsigned a = 0; a < s->dims; a++) {
+		at[a] = address(s, index[a], a);
 		border |= at[a] < 0;
 	}
-	raw_texel(t, at[0], at[1], at[2], layer, border, raw);
+	raw_texel(s, at[0], at[1], at[2], border, raw);
+}
+
+/* Coordinate a in texels: a normalized one scaled by the level's extent. */
+static float in_texels(const struct sampler *s, float x, unsigned a)
+{
+	return s->normalized ? x * (float)s->size[a] : x;
 }
 
 /* x - 0.5 in 1/256ths of a texel, rounded to nearest (halves up): the first texel a
@@ -264,60 +290,157 @@ static void filter_weights(const uint32_t *f, unsigned dims, uint32_t *w)
 	}
 }
 
-void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, uint32_t *out)
+/* Point or linear filtering of one level at coordinates c: four words as the texture
+ * returns them. */
+static void filter(const struct sampler *s, const float *c, uint32_t *out)
 {
-	const struct zc_texture *t = descriptor(handle);
-	const float coordinates[3] = { x, y, z };
-	const uint32_t sizes[3] = { t->width, t->height, t->depth };
-	unsigned dims = dimensions(t);
-	uint32_t l = clamp_layer(t, layer), raw[4];
-	float u[3];
+	const struct zc_texture *t = s->t;
+	unsigned dims = s->dims, corners = 1u << dims;
+	uint32_t raw[8][4];
 
-	for (unsigned a = 0; a < dims; a++)
-		u[a] = in_texels(t, coordinates[a], sizes[a]);
 	if (t->filter == ZC_FILTER_POINT || reading(t) == READ_INTEGER) {
 		int64_t index[3];
 		for (unsigned a = 0; a < dims; a++)
-			index[a] = floor_to_int(u[a]);
-		texel_at(t, index, dims, l, raw);
-		for (unsigned c = 0; c < 4; c++)
-			out[c] = returned(t, raw[c]);
+			index[a] = floor_to_int(in_texels(s, c[a], a));
+		texel_at(s, index, raw[0]);
+		for (unsigned ch = 0; ch < 4; ch++)
+			out[ch] = returned(t, raw[0][ch]);
 		return;
 	}
 	int64_t first[3];
-	uint32_t fraction[3], w[8], corner_raw[8][4];
+	uint32_t fraction[3], w[8];
 	for (unsigned a = 0; a < dims; a++) {
-		int64_t position = filter_position(u[a]);
+		int64_t position = filter_position(in_texels(s, c[a], a));
 		first[a] = position >> 8;
 		fraction[a] = (uint32_t)(position & 255);
 	}
 	filter_weights(fraction, dims, w);
-	for (unsigned k = 0; k < (1u << dims); k++) {
+	for (unsigned k = 0; k < corners; k++) {
 		int64_t index[3];
 		for (unsigned a = 0; a < dims; a++)
 			index[a] = first[a] + ((k >> a) & 1);
-		texel_at(t, index, dims, l, corner_raw[k]);
+		texel_at(s, index, raw[k]);
 	}
-	for (unsigned c = 0; c < 4; c++) {
+	for (unsigned ch = 0; ch < 4; ch++) {
 		if (reading(t) == READ_NORMALIZED) {  /* on the integers, one division */
 			int32_t low = -unit(t->format), sum = 0;
-			for (unsigned k = 0; k < (1u << dims); k++) {
-				int32_t v = (int32_t)corner_raw[k][c];
+			for (unsigned k = 0; k < corners; k++) {
+				int32_t v = (int32_t)raw[k][ch];
 				sum += (int32_t)w[k] * (v < low ? low : v);
 			}
-			out[c] = bits_of_float((float)sum / (256.0f * (float)unit(t->format)));
+			out[ch] = bits_of_float((float)sum / (256.0f * (float)unit(t->format)));
 			continue;
 		}
 		float texels[8];
-		for (unsigned k = 0; k < (1u << dims); k++)
-			texels[k] = float_of_bits(corner_raw[k][c]);
-		out[c] = bits_of_float(weighted_sum(texels, w, 1u << dims));
+		for (unsigned k = 0; k < corners; k++)
+			texels[k] = float_of_bits(raw[k][ch]);
+		out[ch] = bits_of_float(weighted_sum(texels, w, corners));
 	}
+}
+
+/* A cube map's face for direction (x, y, z), and the coordinates on it in [0, 1]: the
+ * major axis picks the face (+x, -x, +y, -y, +z, -z), the other two, divided by it, the
+ * place (the CUDA programming guide's cubemap table). */
+static unsigned cube_face(float x, float y, float z, float *u, float *v)
+{
+	float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y), az = __builtin_fabsf(z), m, s, t;
+	unsigned face;
+
+	if (ax >= ay && ax >= az) {
+		face = x >= 0 ? 0 : 1;
+		m = ax, s = x >= 0 ? -z : z, t = -y;
+	} else if (ay >= az) {
+		face = y >= 0 ? 2 : 3;
+		m = ay, s = x, t = y >= 0 ? z : -z;
+	} else {
+		face = z >= 0 ? 4 : 5;
+		m = az, s = z >= 0 ? x : -x, t = -y;
+	}
+	*u = (s / m + 1.0f) * 0.5f;
+	*v = (t / m + 1.0f) * 0.5f;
+	return face;
+}
+
+/* The level of detail a sample takes: `lod` biased and clamped as the texture says, within
+ * its levels. */
+static float level_of_detail(const struct zc_texture *t, float lod)
+{
+	lod += t->lod_bias;
+	lod = lod < t->min_lod ? t->min_lod : lod > t->max_lod ? t->max_lod : lod;
+	return lod < 0.0f || lod != lod ? 0.0f : lod > (float)(t->levels - 1) ? (float)(t->levels - 1) : lod;
+}
+
+/* A sample at coordinates (x, y, z) of a layer, at level of detail lod. */
+static void sample(const struct zc_texture *t, float x, float y, float z, int32_t layer, float lod, uint32_t *out)
+{
+	float c[3] = { x, y, z };
+	int32_t face_layer = layer;
+	bool cube = t->cubemap;
+
+	if (cube) {
+		face_layer = layer * 6 + (int32_t)cube_face(x, y, z, &c[0], &c[1]);
+		c[2] = 0.0f;
+	}
+	float level = t->levels > 1 ? level_of_detail(t, lod) : 0.0f;
+	uint32_t low = (uint32_t)level, high = low + 1 < t->levels ? low + 1 : low;
+	uint32_t part = (uint32_t)__builtin_roundf((level - (float)low) * 256.0f);
+
+	if (t->mipmap_filter == ZC_FILTER_POINT || reading(t) == READ_INTEGER) {
+		low = (uint32_t)__builtin_roundf(level);
+		part = 0;
+	}
+	struct sampler s = sampler(t, low, face_layer);
+	if (cube) {
+		s.dims = 2;
+		s.normalized = true;
+		s.address = clamp_to_edge;
+	}
+	filter(&s, c, out);
+	if (!part || high == low)
+		return;
+	uint32_t upper[4];
+	struct sampler s2 = sampler(t, high, face_layer);
+	s2.dims = s.dims;
+	s2.normalized = s.normalized;
+	s2.address = s.address;
+	filter(&s2, c, upper);
+	for (unsigned ch = 0; ch < 4; ch++) {
+		const float both[2] = { float_of_bits(out[ch]), float_of_bits(upper[ch]) };
+		const uint32_t w[2] = { 256 - part, part };
+		out[ch] = bits_of_float(weighted_sum(both, w, 2));
+	}
+}
+
+void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, uint32_t *out)
+{
+	sample(descriptor(handle), x, y, z, layer, 0.0f, out);
+}
+
+void __zc_tex_sample_lod(uint64_t handle, float x, float y, float z, int32_t layer, float lod, uint32_t *out)
+{
+	sample(descriptor(handle), x, y, z, layer, lod, out);
+}
+
+/* tex.grad: the level of detail from the gradients, in texels of level 0: log2 of the
+ * longer of the two. */
+void __zc_tex_sample_grad(uint64_t handle, float x, float y, float z, int32_t layer, float dxx, float dxy,
+                          float dxz, float dyx, float dyy, float dyz, uint32_t *out)
+{
+	const struct zc_texture *t = descriptor(handle);
+	bool normalized = t->cubemap || (t->flags & ZC_TEXTURE_NORMALIZED_COORDS);
+	float w = normalized ? (float)t->width : 1.0f, h = normalized ? (float)t->height : 1.0f;
+	float d = normalized && t->depth > 1 ? (float)t->depth : t->depth > 1 ? 1.0f : 0.0f;
+	float along_x = (dxx * w) * (dxx * w) + (dxy * h) * (dxy * h) + (dxz * d) * (dxz * d);
+	float along_y = (dyx * w) * (dyx * w) + (dyy * h) * (dyy * h) + (dyz * d) * (dyz * d);
+	float longer = along_x > along_y ? along_x : along_y;
+
+	sample(t, x, y, z, layer, 0.5f * __builtin_log2f(longer), out);
 }
 
 void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t *out)
 {
 	const struct zc_texture *t = descriptor(handle);
+	struct sampler s = sampler(t, 0, layer);
 	const int64_t index[3] = { x, y, z };
 	uint32_t raw[4];
 
@@ -326,7 +449,7 @@ void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t la
 			out[c] = 0;
 		return;
 	}
-	texel_at(t, index, dimensions(t), clamp_layer(t, layer), raw);
+	texel_at(&s, index, raw);
 	for (unsigned c = 0; c < 4; c++)
 		out[c] = returned(t, raw[c]);
 }
@@ -335,15 +458,16 @@ void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t la
  * (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
 void __zc_tex_gather(uint64_t handle, float x, float y, int32_t layer, uint32_t component, uint32_t *out)
 {
-	const struct zc_texture *t = descriptor(handle);
-	int64_t i = filter_position(in_texels(t, x, t->width)) >> 8;
-	int64_t j = filter_position(in_texels(t, y, t->height)) >> 8;
+	struct sampler s = sampler(descriptor(handle), 0, layer);
+	int64_t i = filter_position(in_texels(&s, x, 0)) >> 8;
+	int64_t j = filter_position(in_texels(&s, y, 1)) >> 8;
 
+	s.dims = 2;
 	for (unsigned k = 0; k < 4; k++) {
 		int64_t index[3] = { i + (k == 1 || k == 2), j + (k < 2), 0 };
 		uint32_t raw[4];
-		texel_at(t, index, 2, clamp_layer(t, layer), raw);
-		out[k] = returned(t, raw[component & 3]);
+		texel_at(&s, index, raw);
+		out[k] = returned(s.t, raw[component & 3]);
 	}
 }
 
@@ -363,7 +487,7 @@ uint32_t __zc_tex_query(uint64_t handle, uint32_t query)
 	case ZC_QUERY_ADDR_MODE_1: return t->address[1];
 	case ZC_QUERY_ADDR_MODE_2: return t->address[2];
 	case ZC_QUERY_ARRAY_SIZE: return t->layers;
-	case ZC_QUERY_NUM_MIPMAP_LEVELS: return 1;
+	case ZC_QUERY_NUM_MIPMAP_LEVELS: return t->levels ? t->levels : 1;
 	default: return 1;  /* samples */
 	}
 }
@@ -385,7 +509,7 @@ static uint8_t *surface_address(const struct zc_texture *t, int32_t x, int32_t y
 		x = x < 0 ? 0 : x + (int64_t)bytes > row ? (int32_t)(row - bytes) : x;
 		y = y < 0 ? 0 : (uint32_t)y >= t->height ? (int32_t)t->height - 1 : y;
 		z = z < 0 ? 0 : (uint32_t)z >= t->depth ? (int32_t)t->depth - 1 : z;
-		layer = (int32_t)clamp_layer(t, layer);
+		layer = layer < 0 || !t->layers ? 0 : (uint32_t)layer >= t->layers ? (int32_t)t->layers - 1 : layer;
 	}
 	return (uint8_t *)(uintptr_t)(t->base + (uint64_t)layer * t->slice_pitch + (uint64_t)z * t->slice_pitch +
 	                              (uint64_t)y * t->pitch + (uint64_t)x);

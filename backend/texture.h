@@ -33,6 +33,8 @@ enum zc_filter_mode { ZC_FILTER_POINT, ZC_FILTER_LINEAR };
 /* What the resource is: linear memory (tex1Dfetch's), pitched 2D memory or a CUDA array. */
 enum zc_texture_resource { ZC_RESOURCE_LINEAR, ZC_RESOURCE_PITCH2D, ZC_RESOURCE_ARRAY };
 
+#define ZC_TEXTURE_MAX_LEVELS 16
+
 struct zc_texture {
 	uint64_t base;          /* device address of texel (0, 0, 0) of layer 0 */
 	uint64_t pitch;         /* bytes from a row to the next */
@@ -47,6 +49,14 @@ struct zc_texture {
 	uint32_t filter;        /* enum zc_filter_mode */
 	uint32_t flags;
 	float border[4];
+	/* Mipmaps: the levels (1 when not mipmapped), the filter between two levels, and
+	 * what CUDA_TEXTURE_DESC adds to a level of detail and clamps it to. Level l > 0 is
+	 * max(1, extent >> l) texels each way, rows packed (pitch = width * texel_bytes). */
+	uint32_t levels;
+	uint32_t mipmap_filter;
+	float lod_bias, min_lod, max_lod;
+	uint32_t cubemap;       /* 1: six faces a layer (layers then counts faces), sampled by direction */
+	uint64_t level_base[ZC_TEXTURE_MAX_LEVELS];  /* device address of each level's texel (0, 0, 0) */
 };
 
 /* txq's queries (the lowering passes them to __zc_tex_query). */

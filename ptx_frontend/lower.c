@@ -303,10 +303,12 @@ struct sym *sym_lookup(struct lower *L, const char *name)
 LLVMValueRef call_builtin(struct lower *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args,
                           unsigned nargs)
 {
-	LLVMTypeRef params[8];
+	LLVMTypeRef params[16];
 	LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
 	LLVMTypeRef fty;
 
+	if (nargs > sizeof(params) / sizeof(params[0]))
+		lower_fail(L, "internal: builtin %s called with %u arguments", name, nargs);
 	for (unsigned i = 0; i < nargs; i++)
 		params[i] = LLVMTypeOf(args[i]);
 	fty = LLVMFunctionType(ret, params, nargs, 0);

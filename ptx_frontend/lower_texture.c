@@ -1,8 +1,8 @@
 /* Texture and surface objects: tex, tld4 and txq read a texture through the builtins'
  * software sampler, suld.b and sust.b a surface's bytes (backend/builtins_texture.c); the
  * handle is the device address of the object's descriptor (backend/texture.h), on every
- * target. Texture references (.texref, .surfref; removed in CUDA 12), mipmap levels and
- * gradients, cube maps, multisample geometries and the formatted or reducing surface forms
+ * target. Texture references (.texref, .surfref; removed in CUDA 12), multisample
+ * geometries, cube-map gathers and surfaces, and the formatted or reducing surface forms
  * are left out, named. */
 #include <string.h>
 
@@ -17,21 +17,23 @@ static LLVMValueRef const32(struct lower *L, uint32_t v)
 /* The geometry of a tex, tld4, suld or sust: its dimensions and whether a layer index
  * comes first among the coordinates. */
 struct geometry {
-	unsigned dims;
+	unsigned dims;  /* coordinates (a cube map's direction: 3) */
 	bool layered;
+	bool cube;
 };
 
-static struct geometry geometry(struct lower *L)
+static struct geometry geometry(struct lower *L, bool cube_allowed)
 {
 	static const struct { const char *mod; struct geometry g; } geometries[] = {
-		{"1d", {1, false}}, {"2d", {2, false}}, {"3d", {3, false}},
-		{"a1d", {1, true}}, {"a2d", {2, true}},
+		{"1d", {1, false, false}}, {"2d", {2, false, false}}, {"3d", {3, false, false}},
+		{"a1d", {1, true, false}}, {"a2d", {2, true, false}},
+		{"cube", {3, false, true}}, {"acube", {3, true, true}},
 	};
 
 	for (size_t i = 0; i < sizeof(geometries) / sizeof(geometries[0]); i++)
-		if (has_mod(L, geometries[i].mod))
+		if (has_mod(L, geometries[i].mod) && (cube_allowed || !geometries[i].g.cube))
 			return geometries[i].g;
-	lower_unsupported(L);  /* cube, acube, 2dms, a2dms */
+	lower_unsupported(L);  /* 2dms, a2dms; cube surfaces and gathers */
 }
 
 /* The object of [handle, coordinates]: a register holding a texture or surface object. */
@@ -106,30 +108,52 @@ static enum ptx_type destination_type(struct lower *L)
 	return t == PTX_TYPE_F32 ? PTX_TYPE_B32 : t;
 }
 
-/* tex.geom.v4.dtype.ctype d, [a, c]: with .f32 coordinates the texture's addressing,
- * filtering and normalization; with .s32 ones the texel itself. a1d and a2d take the layer
- * first, an .s32 whatever the coordinates' type; 3d and a2d pad their vector to four. */
+/* Element i of a gradient operand (a vector, or one register for 1d), 0 past its end. */
+static LLVMValueRef gradient(struct lower *L, const struct ptx_operand *o, unsigned i, unsigned dims)
+{
+	if (i >= dims)
+		return LLVMConstReal(LLVMFloatTypeInContext(L->ctx), 0);
+	if (o->kind == PTX_OP_BRACES) {
+		if (i >= o->count)
+			lower_fail(L, "%s: too few gradient elements", L->insn->opcode);
+		return operand_value(L, &o->items[i], PTX_TYPE_F32);
+	}
+	return operand_value(L, o, PTX_TYPE_F32);
+}
+
+/* tex{.level,.grad}.geom.v4.dtype.ctype d, [a, c]{, lod | , dPdx, dPdy}: with .f32
+ * coordinates the texture's addressing, filtering and normalization (and its mipmaps, at
+ * level of detail 0, lod, or the gradients'); with .s32 ones the texel itself. a1d, a2d and
+ * acube take the layer first, an .s32 whatever the coordinates' type; 3d, a2d and cube pad
+ * their vector to four. */
 static bool lower_tex(struct lower *L)
 {
-	struct geometry g = geometry(L);
+	struct geometry g = geometry(L, true);
 	enum ptx_type dt = destination_type(L), ct = mod_type(L, 1);
+	bool level = has_mod(L, "level"), grad = has_mod(L, "grad");
 	const struct ptx_operand *address;
-	LLVMValueRef args[6], generic, buffer;
-	unsigned first = g.layered;
+	LLVMValueRef args[13], generic, buffer;
+	unsigned first = g.layered, n = 0;
+	const char *builtin = ct == PTX_TYPE_F32 ? level ? "__zc_tex_sample_lod" : grad ? "__zc_tex_sample_grad"
+	                      : "__zc_tex_sample" : "__zc_tex_fetch";
 
-	if (has_mod(L, "level") || has_mod(L, "grad") || !has_mod(L, "v4") ||
-	    (ct != PTX_TYPE_F32 && ct != PTX_TYPE_S32) || L->insn->nops != 2)
+	if (!has_mod(L, "v4") || (ct != PTX_TYPE_F32 && ct != PTX_TYPE_S32) || (ct == PTX_TYPE_S32 && (level || grad)) ||
+	    (g.cube && ct != PTX_TYPE_F32) || L->insn->nops != 2u + level + 2u * grad)
 		lower_unsupported(L);
 	address = op(L, 1);
-	args[0] = object_handle(L, address);
+	args[n++] = object_handle(L, address);
 	for (unsigned a = 0; a < 3; a++)
-		args[1 + a] = a < g.dims ? coordinate(L, address, first + a, ct)
-		            : ct == PTX_TYPE_F32 ? LLVMConstReal(LLVMFloatTypeInContext(L->ctx), 0) : const32(L, 0);
-	args[4] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
+		args[n++] = a < g.dims ? coordinate(L, address, first + a, ct)
+		          : ct == PTX_TYPE_F32 ? LLVMConstReal(LLVMFloatTypeInContext(L->ctx), 0) : const32(L, 0);
+	args[n++] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
+	if (level)
+		args[n++] = operand_value(L, op(L, 2), PTX_TYPE_F32);
+	for (unsigned d = 0; grad && d < 2; d++)
+		for (unsigned a = 0; a < 3; a++)
+			args[n++] = gradient(L, op(L, 2 + d), a, g.dims);
 	buffer = words_buffer(L, &generic);
-	args[5] = generic;
-	call_builtin(L, ct == PTX_TYPE_F32 ? "__zc_tex_sample" : "__zc_tex_fetch", LLVMVoidTypeInContext(L->ctx),
-	             args, 6);
+	args[n++] = generic;
+	call_builtin(L, builtin, LLVMVoidTypeInContext(L->ctx), args, n);
 	store_words(L, op(L, 0), buffer, dt);
 	return true;
 }
@@ -138,7 +162,7 @@ static bool lower_tex(struct lower *L)
 static bool lower_tld4(struct lower *L)
 {
 	static const char components[] = "rgba";
-	struct geometry g = geometry(L);
+	struct geometry g = geometry(L, false);
 	enum ptx_type dt = destination_type(L);
 	const struct ptx_operand *address;
 	LLVMValueRef args[6], generic, buffer;
@@ -200,7 +224,7 @@ static bool lower_txq(struct lower *L)
  * elements at byte x (b's first coordinate after an array's layer) of row y, slice z. */
 static bool lower_surface(struct lower *L, bool store)
 {
-	struct geometry g = geometry(L);
+	struct geometry g = geometry(L, false);
 	enum ptx_type t = mod_type(L, 0);
 	unsigned n = has_mod(L, "v4") ? 4 : has_mod(L, "v2") ? 2 : 1, bytes = type_bits(t) / 8;
 	uint32_t mode = has_mod(L, "zero") ? ZC_SURFACE_ZERO : has_mod(L, "clamp") ? ZC_SURFACE_CLAMP : ZC_SURFACE_TRAP;

@@ -54,6 +54,7 @@ enum zc_handle_kind {
 	ZC_HANDLE_MEMPOOL,
 	ZC_HANDLE_USER_OBJECT,
 	ZC_HANDLE_ARRAY,
+	ZC_HANDLE_MIPMAPPED_ARRAY,
 };
 bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
 void zc_handle_remove(const void *handle);

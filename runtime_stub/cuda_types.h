@@ -617,6 +617,7 @@ enum {
 
 /* CUDA arrays, texture and surface objects (texture.c). */
 typedef struct CUarray_st *CUarray;
+typedef struct CUmipmappedArray_st *CUmipmappedArray;
 typedef unsigned long long CUtexObject;
 typedef unsigned long long CUsurfObject;
 
@@ -651,7 +652,7 @@ typedef struct CUDA_RESOURCE_DESC {
 	CUresourcetype resType;
 	union {
 		struct { CUarray hArray; } array;
-		struct { void *hMipmappedArray; } mipmap;
+		struct { CUmipmappedArray hMipmappedArray; } mipmap;
 		struct {
 			CUdeviceptr devPtr;
 			int format;

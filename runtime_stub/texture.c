@@ -1,9 +1,9 @@
 /* CUDA arrays, texture objects and surface objects, on every driver alike: an array is
  * device memory with a row-major layout (rows of Width texels, Height rows to a slice,
- * Depth slices or layers), and an object's handle is the device address of a descriptor
- * (backend/texture.h) that the builtins' sampler reads. So a driver needs nothing but
- * memory and copies. Not supported: mipmapped arrays, cube maps, resource views, sRGB,
- * the block-compressed and video formats. */
+ * Depth slices, layers or cube faces; a mipmapped array one such array a level), and an
+ * object's handle is the device address of a descriptor (backend/texture.h) that the
+ * builtins' sampler reads. So a driver needs nothing but memory and copies. Not supported:
+ * resource views, sRGB, sparse arrays, the block-compressed and video formats. */
 #include <pthread.h>
 #include <string.h>
 
@@ -15,7 +15,15 @@ struct zc_array {
 	void *memory;
 	size_t pitch;   /* bytes from a row to the next: Width texels */
 	size_t rows;    /* to a slice: Height, or 1 */
-	size_t slices;  /* Depth (slices or layers), or 1 */
+	size_t slices;  /* Depth (slices, layers or cube faces), or 1 */
+	bool level;     /* a level of a mipmapped array, which destroys it */
+};
+
+/* Each level an array of its own, max(1, extent >> l) texels each way (layers stay). */
+struct zc_mipmapped_array {
+	CUDA_ARRAY3D_DESCRIPTOR desc;
+	unsigned levels;
+	struct zc_array *level[ZC_TEXTURE_MAX_LEVELS];
 };
 
 /* A texture or surface object: what it was made of, for the calls that give it back. */
@@ -65,12 +73,16 @@ array_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL array or descriptor");
 	if ((r = check_format(d->Format, d->NumChannels)) != CUDA_SUCCESS)
 		return r;
-	if (d->Flags & ~(unsigned)(CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST | CUDA_ARRAY3D_TEXTURE_GATHER))
-		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "array flags 0x%x (cube maps, sparse and deferred "
-		                 "arrays are not supported)", d->Flags);
+	if (d->Flags & ~(unsigned)(CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST | CUDA_ARRAY3D_TEXTURE_GATHER |
+	                           CUDA_ARRAY3D_CUBEMAP))
+		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "array flags 0x%x (sparse and deferred arrays are not "
+		                 "supported)", d->Flags);
 	if (!d->Width || (d->Depth && !d->Height && !(d->Flags & CUDA_ARRAY3D_LAYERED)) ||
-	    ((d->Flags & CUDA_ARRAY3D_LAYERED) && !d->Depth))
-		return stub_fail(CUDA_ERROR_INVALID_VALUE, "array extent %zux%zux%zu", d->Width, d->Height, d->Depth);
+	    ((d->Flags & CUDA_ARRAY3D_LAYERED) && !d->Depth) ||
+	    ((d->Flags & CUDA_ARRAY3D_CUBEMAP) && (d->Width != d->Height || !d->Depth || d->Depth % 6 ||
+	                                           (!(d->Flags & CUDA_ARRAY3D_LAYERED) && d->Depth != 6))))
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "array extent %zux%zux%zu, flags 0x%x", d->Width, d->Height,
+		                 d->Depth, d->Flags);
 	if (!(a = stub_alloc(sizeof(*a))))
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "array");
 	a->desc = *d;
@@ -91,6 +103,17 @@ array_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
 	}
 	*out = (CUarray)a;
 	return CUDA_SUCCESS;
+}
+
+static CUresult
+array_free(struct zc_array *a)
+{
+	CUresult r;
+
+	zc_handle_remove(a);
+	r = zc_memory_free_device(a->memory);
+	stub_free(a);
+	return r;
 }
 
 static CUresult
@@ -146,11 +169,114 @@ cuArrayDestroy(CUarray handle)
 	struct zc_array *a = NULL;
 	CUresult r = array_get(handle, &a);
 
-	if (r == CUDA_SUCCESS) {
-		zc_handle_remove(a);
-		r = zc_memory_free_device(a->memory);
-		stub_free(a);
+	if (r == CUDA_SUCCESS && a->level)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "a level of a mipmapped array: cuMipmappedArrayDestroy frees it");
+	if (r == CUDA_SUCCESS)
+		r = array_free(a);
+	return TRACE(r, "%p", (void *)handle);
+}
+
+static unsigned
+most_levels(const CUDA_ARRAY3D_DESCRIPTOR *d)
+{
+	size_t extent = d->Width > d->Height ? d->Width : d->Height;
+	unsigned levels = 1;
+
+	if (!(d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP)) && d->Depth > extent)
+		extent = d->Depth;
+	while (extent >>= 1)
+		levels++;
+	return levels;
+}
+
+static CUresult
+mipmapped_destroy(struct zc_mipmapped_array *m)
+{
+	CUresult r = CUDA_SUCCESS, e;
+
+	zc_handle_remove(m);
+	for (unsigned l = 0; l < m->levels; l++)
+		if (m->level[l] && (e = array_free(m->level[l])) != CUDA_SUCCESS)
+			r = e;
+	stub_free(m);
+	return r;
+}
+
+static CUresult
+mipmapped_create(CUmipmappedArray *out, const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned levels)
+{
+	struct zc_mipmapped_array *m;
+	CUresult r = zc_initialized();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!out || !d)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL mipmapped array or descriptor");
+	if (!levels || levels > most_levels(d) || levels > ZC_TEXTURE_MAX_LEVELS)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "%u levels for %zux%zux%zu", levels, d->Width, d->Height,
+		                 d->Depth);
+	if (!(m = stub_alloc(sizeof(*m))))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "mipmapped array");
+	m->desc = *d;
+	m->levels = levels;
+	for (unsigned l = 0; l < levels && r == CUDA_SUCCESS; l++) {
+		CUDA_ARRAY3D_DESCRIPTOR level = *d;
+		bool layered = d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
+		level.Width = d->Width >> l ? d->Width >> l : 1;
+		level.Height = !d->Height ? 0 : d->Height >> l ? d->Height >> l : 1;
+		level.Depth = layered || !d->Depth ? d->Depth : d->Depth >> l ? d->Depth >> l : 1;
+		if ((r = array_create((CUarray *)&m->level[l], &level)) == CUDA_SUCCESS)
+			m->level[l]->level = true;
 	}
+	if (r == CUDA_SUCCESS && !zc_handle_add(m, ZC_HANDLE_MIPMAPPED_ARRAY))
+		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "mipmapped array handle");
+	if (r != CUDA_SUCCESS) {
+		mipmapped_destroy(m);
+		return r;
+	}
+	*out = (CUmipmappedArray)m;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+mipmapped_get(CUmipmappedArray handle, struct zc_mipmapped_array **m)
+{
+	if (!zc_handle_is(handle, ZC_HANDLE_MIPMAPPED_ARRAY))
+		return stub_fail(CUDA_ERROR_INVALID_HANDLE, "%p is not a mipmapped array", (void *)handle);
+	*m = (struct zc_mipmapped_array *)handle;
+	return CUDA_SUCCESS;
+}
+
+ZC_EXPORT CUresult
+cuMipmappedArrayCreate(CUmipmappedArray *out, const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned int levels)
+{
+	CUresult r = mipmapped_create(out, d, levels);
+
+	return TRACE(r, "%zu, %zu, %zu, 0x%x, %u -> %p", d ? d->Width : 0, d ? d->Height : 0, d ? d->Depth : 0,
+	             d ? d->Flags : 0, levels, r == CUDA_SUCCESS ? (void *)*out : NULL);
+}
+
+ZC_EXPORT CUresult
+cuMipmappedArrayGetLevel(CUarray *out, CUmipmappedArray handle, unsigned int level)
+{
+	struct zc_mipmapped_array *m = NULL;
+	CUresult r = mipmapped_get(handle, &m);
+
+	if (r == CUDA_SUCCESS && (!out || level >= m->levels))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "level %u of %u", level, m->levels);
+	if (r == CUDA_SUCCESS)
+		*out = (CUarray)m->level[level];
+	return TRACE(r, "%p, %u -> %p", (void *)handle, level, r == CUDA_SUCCESS ? (void *)*out : NULL);
+}
+
+ZC_EXPORT CUresult
+cuMipmappedArrayDestroy(CUmipmappedArray handle)
+{
+	struct zc_mipmapped_array *m = NULL;
+	CUresult r = mipmapped_get(handle, &m);
+
+	if (r == CUDA_SUCCESS)
+		r = mipmapped_destroy(m);
 	return TRACE(r, "%p", (void *)handle);
 }
 
@@ -183,10 +309,30 @@ cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *d, CUarray handle)
 	return TRACE(r, "%p", (void *)handle);
 }
 
+static void
+describe_array(const struct zc_array *a, struct zc_texture *t)
+{
+	t->resource = ZC_RESOURCE_ARRAY;
+	t->base = t->level_base[0] = (uintptr_t)a->memory;
+	t->format = (uint32_t)a->desc.Format;
+	t->channels = a->desc.NumChannels;
+	t->texel_bytes = t->channels * channel_bytes(a->desc.Format);
+	t->width = (uint32_t)a->desc.Width;
+	t->height = (uint32_t)a->rows;
+	t->pitch = a->pitch;
+	t->slice_pitch = a->pitch * a->rows;
+	t->cubemap = (a->desc.Flags & CUDA_ARRAY3D_CUBEMAP) != 0;
+	if (a->desc.Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP))
+		t->layers = (uint32_t)a->slices;  /* a cube map's faces, six a layer */
+	else
+		t->depth = (uint32_t)a->slices;
+}
+
 /* The descriptor of a resource, but for what the texture description adds. */
 static CUresult
 describe_resource(const CUDA_RESOURCE_DESC *res, bool surface, struct zc_texture *t)
 {
+	struct zc_mipmapped_array *m = NULL;
 	struct zc_array *a = NULL;
 	CUresult r;
 
@@ -194,8 +340,8 @@ describe_resource(const CUDA_RESOURCE_DESC *res, bool surface, struct zc_texture
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL resource descriptor");
 	if (surface && res->resType != CU_RESOURCE_TYPE_ARRAY)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "a surface object needs a CUDA array");
-	*t = (struct zc_texture){ .height = 1, .depth = 1, .address = { ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP,
-	                                                              ZC_ADDRESS_CLAMP } };
+	*t = (struct zc_texture){ .height = 1, .depth = 1, .levels = 1,
+	                          .address = { ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP } };
 	switch (res->resType) {
 	case CU_RESOURCE_TYPE_LINEAR:
 		if ((r = check_format(res->res.linear.format, res->res.linear.numChannels)) != CUDA_SUCCESS)
@@ -233,22 +379,18 @@ describe_resource(const CUDA_RESOURCE_DESC *res, bool surface, struct zc_texture
 			return r;
 		if (surface && !(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST))
 			return stub_fail(CUDA_ERROR_INVALID_VALUE, "the array was not made with CUDA_ARRAY3D_SURFACE_LDST");
-		t->resource = ZC_RESOURCE_ARRAY;
-		t->base = (uintptr_t)a->memory;
-		t->format = (uint32_t)a->desc.Format;
-		t->channels = a->desc.NumChannels;
-		t->texel_bytes = t->channels * channel_bytes(a->desc.Format);
-		t->width = (uint32_t)a->desc.Width;
-		t->height = (uint32_t)a->rows;
-		t->pitch = a->pitch;
-		t->slice_pitch = a->pitch * a->rows;
-		if (a->desc.Flags & CUDA_ARRAY3D_LAYERED)
-			t->layers = (uint32_t)a->slices;
-		else
-			t->depth = (uint32_t)a->slices;
+		describe_array(a, t);
 		return CUDA_SUCCESS;
 	case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
-		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "mipmapped arrays");
+		if (surface)
+			return stub_fail(CUDA_ERROR_INVALID_VALUE, "a surface object needs a CUDA array");
+		if ((r = mipmapped_get(res->res.mipmap.hMipmappedArray, &m)) != CUDA_SUCCESS)
+			return r;
+		describe_array(m->level[0], t);
+		t->levels = m->levels;
+		for (unsigned l = 0; l < m->levels; l++)
+			t->level_base[l] = (uintptr_t)m->level[l]->memory;
+		return CUDA_SUCCESS;
 	default:
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "resource type %d", (int)res->resType);
 	}
@@ -269,6 +411,12 @@ describe_sampling(const CUDA_TEXTURE_DESC *tex, struct zc_texture *t)
 	if (tex->filterMode != ZC_FILTER_POINT && tex->filterMode != ZC_FILTER_LINEAR)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "filter mode %d", tex->filterMode);
 	t->filter = (uint32_t)tex->filterMode;
+	if (tex->mipmapFilterMode != ZC_FILTER_POINT && tex->mipmapFilterMode != ZC_FILTER_LINEAR)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "mipmap filter mode %d", tex->mipmapFilterMode);
+	t->mipmap_filter = (uint32_t)tex->mipmapFilterMode;
+	t->lod_bias = tex->mipmapLevelBias;
+	t->min_lod = tex->minMipmapLevelClamp;
+	t->max_lod = tex->maxMipmapLevelClamp;
 	t->flags = tex->flags & (CU_TRSF_READ_AS_INTEGER | CU_TRSF_NORMALIZED_COORDINATES);
 	memcpy(t->border, tex->borderColor, sizeof(t->border));
 	return CUDA_SUCCESS;
