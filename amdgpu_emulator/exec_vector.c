@@ -15,7 +15,7 @@ enum vop32 {
 	MUL_HI_I24, BCNT, BFM, ADD_I, SUB_I, BFE_U, BFE_I, BFI, ALIGNBIT, ALIGNBYTE, PERM, ADD3,
 	LSHL_ADD, ADD_LSHL, LSHL_OR, AND_OR, OR3, XOR3, XAD, MAD_U24, MAD_I24, MED3_I, MED3_U,
 	MIN3_I, MIN3_U, MAX3_I, MAX3_U, MINMAX_I, MINMAX_U, MAXMIN_I, MAXMIN_U, SAD_U32, DOT4_U8,
-	DOT4_I8, DOT4_IU8, MBCNT_LO, MBCNT_HI, SAD_U8, MSAD_U8, LERP_U8, DOT4C_I8,
+	DOT4_I8, DOT4_IU8, DOT8_U4, DOT8_I4, DOT8_IU4, MBCNT_LO, MBCNT_HI, SAD_U8, MSAD_U8, LERP_U8, DOT4C_I8,
 };
 
 static int32_t i24(uint32_t x) { return (int32_t)(x << 8) >> 8; }
@@ -43,20 +43,23 @@ static uint32_t bfe(uint32_t x, uint32_t off, uint32_t width, bool sign)
 	return v;
 }
 
-static uint32_t dot4(uint32_t a, uint32_t b, uint32_t c, bool sa, bool sb, bool clamp)
+/* v_dot4 (8-bit) and v_dot8 (4-bit) products of a and b's fields, each signed or not, added
+ * to c; clamp saturates the sum (unsigned when both are unsigned). */
+static uint32_t dot(uint32_t a, uint32_t b, uint32_t c, unsigned bits, bool sa, bool sb, bool clamp)
 {
+	uint32_t mask = (1u << bits) - 1, sign = 1u << (bits - 1);
 	int64_t t = (int32_t)c;
-	for (int i = 0; i < 4; i++) {
-		int32_t x = sa ? (int8_t)(a >> 8 * i) : (int32_t)(a >> 8 * i & 0xff);
-		int32_t y = sb ? (int8_t)(b >> 8 * i) : (int32_t)(b >> 8 * i & 0xff);
+	uint64_t u = c;
+
+	for (unsigned i = 0; i < 32 / bits; i++) {
+		uint32_t fa = a >> bits * i & mask, fb = b >> bits * i & mask;
+		int32_t x = sa ? (int32_t)(fa ^ sign) - (int32_t)sign : (int32_t)fa;
+		int32_t y = sb ? (int32_t)(fb ^ sign) - (int32_t)sign : (int32_t)fb;
 		t += (int64_t)x * y;
+		u += (uint64_t)fa * fb;
 	}
-	if (!sa && !sb) {
-		uint64_t u = (uint64_t)c;
-		for (int i = 0; i < 4; i++)
-			u += (uint64_t)(a >> 8 * i & 0xff) * (b >> 8 * i & 0xff);
+	if (!sa && !sb)
 		return clamp && u > 0xffffffffull ? 0xffffffffu : (uint32_t)u;
-	}
 	if (clamp)
 		t = t > INT32_MAX ? INT32_MAX : t < INT32_MIN ? INT32_MIN : t;
 	return (uint32_t)t;
@@ -183,9 +186,12 @@ static void vop32(struct wave *w, const struct insn *in)
 			t |= (((a[l] >> 8 * i & 0xff) + (b[l] >> 8 * i & 0xff) + (c[l] >> 8 * i & 1)) >> 1) << 8 * i;
 		r[l] = t;
 	} break;
-	case DOT4_U8: EACH r[l] = dot4(a[l], b[l], c[l], false, false, in->clamp); break;
-	case DOT4_I8: case DOT4C_I8: EACH r[l] = dot4(a[l], b[l], c[l], true, true, in->clamp); break;
-	case DOT4_IU8: EACH r[l] = dot4(a[l], b[l], c[l], in->neg_lo & 1, in->neg_lo >> 1 & 1, in->clamp); break;
+	case DOT4_U8: EACH r[l] = dot(a[l], b[l], c[l], 8, false, false, in->clamp); break;
+	case DOT4_I8: case DOT4C_I8: EACH r[l] = dot(a[l], b[l], c[l], 8, true, true, in->clamp); break;
+	case DOT4_IU8: EACH r[l] = dot(a[l], b[l], c[l], 8, in->neg_lo & 1, in->neg_lo >> 1 & 1, in->clamp); break;
+	case DOT8_U4: EACH r[l] = dot(a[l], b[l], c[l], 4, false, false, in->clamp); break;
+	case DOT8_I4: EACH r[l] = dot(a[l], b[l], c[l], 4, true, true, in->clamp); break;
+	case DOT8_IU4: EACH r[l] = dot(a[l], b[l], c[l], 4, in->neg_lo & 1, in->neg_lo >> 1 & 1, in->clamp); break;
 	case MBCNT_LO: EACH r[l] = (uint32_t)__builtin_popcount(a[l] & ((1u << l) - 1)) + b[l]; break;
 	case MBCNT_HI: EACH r[l] = b[l]; break;
 	}
@@ -673,7 +679,8 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_maxmin_u32", vop32, MAXMIN_U}, {"v_sad_u32", vop32, SAD_U32},
 	{"v_sad_u8", vop32, SAD_U8}, {"v_msad_u8", vop32, MSAD_U8}, {"v_lerp_u8", vop32, LERP_U8},
 	{"v_dot4_u32_u8", vop32, DOT4_U8}, {"v_dot4_i32_i8", vop32, DOT4_I8},
-	{"v_dot4_i32_iu8", vop32, DOT4_IU8}, {"v_dot4c_i32_i8", vop32, DOT4C_I8}, {"v_mbcnt_lo_u32_b32", vop32, MBCNT_LO},
+	{"v_dot4_i32_iu8", vop32, DOT4_IU8}, {"v_dot4c_i32_i8", vop32, DOT4C_I8},
+	{"v_dot8_u32_u4", vop32, DOT8_U4}, {"v_dot8_i32_i4", vop32, DOT8_I4}, {"v_dot8_i32_iu4", vop32, DOT8_IU4}, {"v_mbcnt_lo_u32_b32", vop32, MBCNT_LO},
 	{"v_mbcnt_hi_u32_b32", vop32, MBCNT_HI},
 	{"v_cndmask_b32", cndmask, 0},
 	{"v_add_nc_u16", vop16, ADD16}, {"v_add_u16", vop16, ADD16}, {"v_sub_nc_u16", vop16, SUB16},

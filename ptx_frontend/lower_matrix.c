@@ -5,6 +5,7 @@
  * columns 2(l%4) and 2(l%4)+1, or with .trans those of column l/4, rows 2(l%4) and
  * 2(l%4)+1. Every target shares one lowering: each lane takes the row address it needs
  * from the lane that gave it (a warp shuffle) and reads or writes its own elements there. */
+#include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/Target.h>
@@ -236,41 +237,93 @@ static LLVMValueRef narrow_as_float(struct lower *L, LLVMValueRef word, unsigned
 	return half_as_float(L, call_builtin(L, "__zc_cvt_f16_from_narrow", ll_int(L, 32), args, 2), 0, false);
 }
 
-/* mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16},
- * m16n8k{16,32}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 and (sm_89)
- * m16n8k32.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16} d, a, b, c: D = A B + C for the
- * warp's 16xK A, Kx8 B and 16x8 C. A register holds p elements (2 of 16 bits, 4 of 8); with
- * g = l/4 and t = l%4, lane l holds A[g][pt..pt+p-1] in a0 and A[g+8][...] in a1 (the next
- * 4p columns in a2, a3), B[pt..pt+p-1][g] in b0 (the next 4p rows in b1), and C and D at
+/* The width in bits of the which-th sub-byte integer type an instruction names (s4, u4: 4;
+ * b1: 1), 0 when there is none; *is_signed for s4. */
+static unsigned sub_byte_type(struct lower *L, unsigned which, bool *is_signed)
+{
+	for (uint32_t i = 0; i < L->insn->nmods; i++) {
+		const char *m = L->insn->mods[i];
+		if ((!strcmp(m, "s4") || !strcmp(m, "u4") || !strcmp(m, "b1")) && which-- == 0) {
+			*is_signed = m[0] == 's';
+			return m[1] == '4' ? 4 : 1;
+		}
+	}
+	*is_signed = false;
+	return 0;
+}
+
+/* Element e of a register of `bits`-bit integers, sign- or zero-extended to an i32. */
+static LLVMValueRef small_integer(struct lower *L, LLVMValueRef word, unsigned e, unsigned bits, bool is_signed)
+{
+	LLVMValueRef v = LLVMBuildShl(L->b, word, const32(L, 32 - bits * (e + 1)), "");
+
+	return is_signed ? LLVMBuildAShr(L->b, v, const32(L, 32 - bits), "")
+	                 : LLVMBuildLShr(L->b, v, const32(L, 32 - bits), "");
+}
+
+/* The mma shapes of an element type packed p to a register: with 16 rows, K of one or two
+ * chunks of 4p; with 8 rows (integers only), one chunk. */
+static unsigned mma_k(struct lower *L, unsigned p, bool integer, unsigned *rows)
+{
+	char name[32];
+	unsigned chunk = 4 * p;
+
+	*rows = 2;
+	snprintf(name, sizeof name, "m16n8k%u", 2 * chunk);
+	if (has_mod(L, name))
+		return 2 * chunk;
+	snprintf(name, sizeof name, "m16n8k%u", chunk);
+	if (has_mod(L, name))
+		return chunk;
+	*rows = 1;
+	snprintf(name, sizeof name, "m8n8k%u", chunk);
+	return integer && has_mod(L, name) ? chunk : 0;
+}
+
+/* mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16};
+ * m16n8k{16,32} and m8n8k16 .row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32; the same of 4-bit
+ * integers (s4, u4) with twice the K; m16n8k{128,256} and m8n8k128 .s32.b1.b1.s32.{xor,and}.popc;
+ * and (sm_89) m16n8k32.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16} d, a, b, c: D = A B + C for the
+ * warp's 16xK (or 8xK) A, Kx8 B and 16x8 (8x8) C. A register holds p elements (2 of 16 bits, 4 of 8, 8 of 4,
+ * 32 of 1); with g = l/4 and t = l%4, lane l holds A[g][pt..pt+p-1] in a0 and A[g+8][...] in a1 (the next
+ * 4p columns in a2, a3; with 8 rows, a0 and a1 alone), B[pt..pt+p-1][g] in b0 (the next 4p rows in b1), and C and D at
  * rows g and g+8, columns 2t and 2t+1. Each lane gathers the rows of A and the columns of B
  * it needs from the four lanes that hold them, then adds the products to C one after
  * another: in f32, each with one rounding (a fused multiply-add), which is exact where every
  * partial sum is and otherwise within what the PTX ISA allows, as it leaves the order and
- * precision of the sum open (an f16 D is rounded once from that f32); in integers, exactly,
- * then added to C wrapping to 32 bits or, with .satfinite, saturating. */
+ * precision of the sum open (an f16 D is rounded once from that f32); in integers, exactly
+ * (the bits' products: the population count of their xor or and), then added to C
+ * wrapping to 32 bits or, with .satfinite, saturating. */
 static bool lower_mma(struct lower *L)
 {
 	int narrow_a, narrow_b;
+	unsigned sub_bits[2], rows;
+	bool sub_signed[2];
 	narrow_types(L, &narrow_a, &narrow_b);
-	bool narrow = narrow_a >= 0 && narrow_b >= 0;
-	enum ptx_type dt = mod_type(L, 0), at = narrow ? PTX_TYPE_F16 : mod_type(L, 1);
-	enum ptx_type bt = narrow ? PTX_TYPE_F16 : mod_type(L, 2), ct = mod_type(L, narrow ? 1 : 3);
+	sub_bits[0] = sub_byte_type(L, 0, &sub_signed[0]);
+	sub_bits[1] = sub_byte_type(L, 1, &sub_signed[1]);
+	bool narrow = narrow_a >= 0 && narrow_b >= 0, sub = sub_bits[0] && sub_bits[1], binary = sub && sub_bits[0] == 1;
+	enum ptx_type dt = mod_type(L, 0), at = narrow ? PTX_TYPE_F16 : sub ? PTX_TYPE_S8 : mod_type(L, 1);
+	enum ptx_type bt = narrow ? PTX_TYPE_F16 : sub ? PTX_TYPE_S8 : mod_type(L, 2);
+	enum ptx_type ct = mod_type(L, narrow || sub ? 1 : 3);
 	bool integer = (at == PTX_TYPE_S8 || at == PTX_TYPE_U8) && (bt == PTX_TYPE_S8 || bt == PTX_TYPE_U8);
 	bool halves = (at == PTX_TYPE_F16 || at == PTX_TYPE_BF16) && bt == at;
-	unsigned p = integer || narrow ? 4 : 2, chunk = 4 * p;
-	unsigned k = has_mod(L, p == 4 ? "m16n8k32" : "m16n8k16") ? 2 * chunk
-	           : has_mod(L, p == 4 ? "m16n8k16" : "m16n8k8") ? chunk : 0;
-	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx);
+	bool popc_and = has_mod(L, "and");
+	unsigned p = sub ? 32 / sub_bits[0] : integer || narrow ? 4 : 2, chunk = 4 * p;
+	unsigned k = mma_k(L, p, integer, &rows);
+	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx), i32 = ll_int(L, 32);
 	LLVMValueRef lane, g, t, a[4], b[2], words_a[4][4], words_b[2][4][2], acc[2][2];
 
 	if (!k || !has_mod(L, "row") || !has_mod(L, "col") || !(integer || halves) || (narrow && k != 32) ||
+	    (sub && sub_bits[0] != sub_bits[1]) || (binary != (has_mod(L, "popc") && (popc_and || has_mod(L, "xor")))) ||
+	    (binary && has_mod(L, "satfinite")) ||
 	    (integer && (dt != PTX_TYPE_S32 || ct != PTX_TYPE_S32)) ||
 	    (halves && ((dt != PTX_TYPE_F32 && dt != PTX_TYPE_F16) || (ct != PTX_TYPE_F32 && ct != PTX_TYPE_F16))) ||
 	    (at == PTX_TYPE_BF16 && (dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32)))
 		lower_unsupported(L);
 	expect_operands(L, 4);
-	unsigned na = 2 * (k / chunk), nb = k / chunk;
-	unsigned nd = dt == PTX_TYPE_F16 ? 2 : 4, nc = ct == PTX_TYPE_F16 ? 2 : 4;
+	unsigned na = rows * (k / chunk), nb = k / chunk;
+	unsigned nd = dt == PTX_TYPE_F16 ? rows : 2 * rows, nc = ct == PTX_TYPE_F16 ? rows : 2 * rows;
 	const struct ptx_operand *d = registers(L, 0, nd), *ao = registers(L, 1, na);
 	const struct ptx_operand *bo = registers(L, 2, nb), *co = registers(L, 3, nc);
 
@@ -293,7 +346,7 @@ static bool lower_mma(struct lower *L)
 				words_b[n][j][i] = shuffle_idx(L, b[i], holder);
 		}
 	}
-	for (unsigned r = 0; r < 2; r++)
+	for (unsigned r = 0; r < rows; r++)
 		for (unsigned n = 0; n < 2; n++) {
 			if (integer)  /* the products' sum, C added at the end */
 				acc[r][n] = const32(L, 0);
@@ -302,14 +355,20 @@ static bool lower_mma(struct lower *L)
 			else
 				acc[r][n] = half_as_float(L, operand_value(L, &co->items[r], PTX_TYPE_B32), n, false);
 		}
-	for (unsigned kk = 0; kk < k; kk++) {
+	for (unsigned kk = 0; kk < k; kk += binary ? p : 1) {
 		unsigned j = (kk % chunk) / p, e = kk % p, reg = kk / chunk;
-		for (unsigned r = 0; r < 2; r++)
+		for (unsigned r = 0; r < rows; r++)
 			for (unsigned n = 0; n < 2; n++) {
-				LLVMValueRef x = narrow ? narrow_as_float(L, words_a[j][2 * reg + r], e, narrow_a)
-				                        : element_of(L, words_a[j][2 * reg + r], e, at);
-				LLVMValueRef y = narrow ? narrow_as_float(L, words_b[n][j][reg], e, narrow_b)
-				                        : element_of(L, words_b[n][j][reg], e, bt);
+				LLVMValueRef wa = words_a[j][rows * reg + r], wb = words_b[n][j][reg], x, y;
+				if (binary) {  /* 32 products at once */
+					LLVMValueRef bits = popc_and ? LLVMBuildAnd(L->b, wa, wb, "") : LLVMBuildXor(L->b, wa, wb, "");
+					acc[r][n] = LLVMBuildAdd(L->b, acc[r][n], call_intrinsic(L, "llvm.ctpop", &i32, 1, &bits, 1), "");
+					continue;
+				}
+				x = narrow ? narrow_as_float(L, wa, e, narrow_a)
+				    : sub ? small_integer(L, wa, e, sub_bits[0], sub_signed[0]) : element_of(L, wa, e, at);
+				y = narrow ? narrow_as_float(L, wb, e, narrow_b)
+				    : sub ? small_integer(L, wb, e, sub_bits[1], sub_signed[1]) : element_of(L, wb, e, bt);
 				if (integer) {
 					acc[r][n] = LLVMBuildAdd(L->b, acc[r][n], LLVMBuildMul(L->b, x, y, ""), "");
 				} else {
@@ -318,12 +377,11 @@ static bool lower_mma(struct lower *L)
 				}
 			}
 	}
-	for (unsigned r = 0; r < 2; r++) {
+	for (unsigned r = 0; r < rows; r++) {
 		if (integer) {
-			/* At most 32 products of 8 bits: the sum is exact in 32 bits, and C + sum
-			 * saturates (.satfinite) or wraps in one addition. */
+			/* At most 64 products of 4 or 8 bits, or 256 of one: the sum is exact in 32
+			 * bits, and C + sum saturates (.satfinite) or wraps in one addition. */
 			for (unsigned n = 0; n < 2; n++) {
-				LLVMTypeRef i32 = ll_int(L, 32);
 				LLVMValueRef args[2] = { operand_value(L, &co->items[2 * r + n], PTX_TYPE_S32), acc[r][n] };
 				LLVMValueRef v = has_mod(L, "satfinite")
 				                 ? call_intrinsic(L, "llvm.sadd.sat", &i32, 1, args, 2)
@@ -427,7 +485,8 @@ struct wmma_shape {
 struct wmma_fragment {
 	unsigned rows, cols;      /* of the matrix */
 	bool column_order;        /* B: lanes run down the columns */
-	enum ptx_type type;       /* of an element */
+	enum ptx_type type;       /* of an element; PTX_TYPE_NONE for s4, u4 and b1 */
+	bool is_signed;           /* s4 */
 	unsigned bits, per_reg;   /* of an element; elements a register */
 	unsigned count;           /* elements a lane holds */
 };
@@ -436,25 +495,32 @@ static struct wmma_shape wmma_shape(struct lower *L)
 {
 	static const struct { const char *mod; struct wmma_shape shape; } shapes[] = {
 		{"m16n16k16", {16, 16, 16}}, {"m32n8k16", {32, 8, 16}}, {"m8n32k16", {8, 32, 16}},
-		{"m16n16k8", {16, 16, 8}}, {"m8n8k4", {8, 8, 4}},
+		{"m16n16k8", {16, 16, 8}}, {"m8n8k4", {8, 8, 4}}, {"m8n8k32", {8, 8, 32}}, {"m8n8k128", {8, 8, 128}},
 	};
 
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
 		if (has_mod(L, shapes[i].mod))
 			return shapes[i].shape;
-	lower_unsupported(L);  /* the sub-byte shapes m8n8k32 and m8n8k128 among them */
+	lower_unsupported(L);
 }
 
-/* Fragment 'a', 'b' or 'c' (C and D) of the shape with elements of type t. */
-static struct wmma_fragment wmma_fragment(struct lower *L, char matrix, struct wmma_shape s, enum ptx_type t)
+/* Fragment 'a', 'b' or 'c' (C and D) of the shape with elements of type t, or (t
+ * PTX_TYPE_NONE) of sub_bits-bit integers. */
+static struct wmma_fragment wmma_fragment(struct lower *L, char matrix, struct wmma_shape s, enum ptx_type t,
+                                          unsigned sub_bits, bool sub_signed)
 {
 	struct wmma_fragment f = {
 		.rows = matrix == 'b' ? s.k : s.m, .cols = matrix == 'a' ? s.k : s.n,
-		.column_order = matrix == 'b', .type = t,
+		.column_order = matrix == 'b', .type = t, .is_signed = sub_signed,
 	};
 	bool multiplicand = matrix != 'c';
 
 	switch (t) {
+	case PTX_TYPE_NONE:
+		if (!multiplicand || !sub_bits)
+			lower_unsupported(L);
+		f.bits = sub_bits;
+		break;
 	case PTX_TYPE_F16: f.bits = 16; break;
 	case PTX_TYPE_BF16: case PTX_TYPE_S8: case PTX_TYPE_U8: case PTX_TYPE_TF32:
 		if (!multiplicand)
@@ -495,7 +561,9 @@ static LLVMValueRef mul32(struct lower *L, LLVMValueRef v, unsigned n)
 /* wmma.load.{a,b,c}.sync.aligned.{row,col}.shape{.ss}.type r, [p]{, stride} and
  * wmma.store.d.sync.aligned.{row,col}.shape{.ss}.type [p], r{, stride}: each lane reads or
  * writes its own elements; the stride (in elements) separates rows (.row) or columns (.col),
- * by default the matrix's width or height. */
+ * by default the matrix's width or height. Sub-byte elements (A .row, B .col, as the ISA
+ * requires) lie consecutive in memory, a register's worth at once, the first element in the
+ * low bits. */
 static bool lower_wmma_ldst(struct lower *L, bool store)
 {
 	char matrix = store ? (has_mod(L, "d") ? 'c' : 0)
@@ -509,7 +577,11 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 
 	if (!matrix || (!row && !has_mod(L, "col")))
 		lower_unsupported(L);
-	f = wmma_fragment(L, matrix, wmma_shape(L), mod_type(L, 0));
+	bool sub_signed;
+	unsigned sub_bits = sub_byte_type(L, 0, &sub_signed);
+	f = wmma_fragment(L, matrix, wmma_shape(L), mod_type(L, 0), sub_bits, sub_signed);
+	if (sub_bits && row != (matrix == 'a'))
+		lower_unsupported(L);
 	if (L->insn->nops != 2 && L->insn->nops != 3)
 		lower_fail(L, "%s takes 2 or 3 operands, not %u", L->insn->opcode, L->insn->nops);
 	nregs = f.count / f.per_reg;
@@ -518,15 +590,16 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 	stride = L->insn->nops == 3 ? operand_value(L, op(L, 2), PTX_TYPE_U32)
 	                            : const32(L, row ? f.cols : f.rows);
 	first = mul32(L, call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0), f.count);
+	unsigned access_bits = sub_bits ? 32 : f.bits, accesses = sub_bits ? 1 : f.per_reg;
 	reg_type = ll_int(L, f.bits == 64 ? 64 : 32);
-	element_type = ll_int(L, f.bits);
-	bytes = f.bits / 8;
+	element_type = ll_int(L, access_bits);
+	bytes = access_bits / 8;
 	for (unsigned j = 0; j < nregs; j++) {
 		const struct ptx_operand *reg = &regs->items[j];
 		enum ptx_type bits_type = f.bits == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32;
 		LLVMValueRef value = store ? operand_value(L, reg, bits_type) : LLVMConstInt(reg_type, 0, 0);
 
-		for (unsigned e = 0; e < f.per_reg; e++) {
+		for (unsigned e = 0; e < accesses; e++) {
 			LLVMValueRef index = LLVMBuildAnd(L->b, LLVMBuildAdd(L->b, first, const32(L, j * f.per_reg + e), ""),
 			                                  const32(L, f.rows * f.cols - 1), "");
 			unsigned line = f.column_order ? f.rows : f.cols;  /* elements before the next line */
@@ -535,8 +608,8 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 			LLVMValueRef r = f.column_order ? minor : major, c = f.column_order ? major : minor;
 			LLVMValueRef offset = row ? LLVMBuildAdd(L->b, LLVMBuildMul(L->b, r, stride, ""), c, "")
 			                          : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, c, stride, ""), r, "");
-			LLVMValueRef p = at_byte(L, base, mul32(L, offset, bytes));
-			LLVMValueRef shift = LLVMConstInt(reg_type, e * f.bits, 0);
+			LLVMValueRef p = at_byte(L, base, LLVMBuildLShr(L->b, mul32(L, offset, f.bits), const32(L, 3), ""));
+			LLVMValueRef shift = LLVMConstInt(reg_type, e * access_bits, 0);
 
 			if (store) {
 				LLVMValueRef v = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, value, shift, ""), element_type, "");
@@ -565,6 +638,8 @@ static LLVMValueRef wmma_element(struct lower *L, LLVMValueRef word, unsigned e,
 {
 	if (f->type == PTX_TYPE_F64)
 		return LLVMBuildBitCast(L->b, word, LLVMDoubleTypeInContext(L->ctx), "");
+	if (f->type == PTX_TYPE_NONE)
+		return small_integer(L, word, e, f->bits, f->is_signed);
 	if (f->type == PTX_TYPE_TF32)  /* the 19 high bits */
 		return LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, word, const32(L, 0xffffe000u), ""),
 		                        LLVMFloatTypeInContext(L->ctx), "");
@@ -594,22 +669,30 @@ static void wmma_line(struct lower *L, const struct wmma_fragment *f, const LLVM
 static bool lower_wmma_mma(struct lower *L)
 {
 	struct wmma_shape s = wmma_shape(L);
+	bool sub_signed[2];
+	unsigned sub_bits[2] = { sub_byte_type(L, 0, &sub_signed[0]), sub_byte_type(L, 1, &sub_signed[1]) };
+	bool sub = sub_bits[0] && sub_bits[1], binary = sub && sub_bits[0] == 1;
 	bool four = mod_type(L, 3) != PTX_TYPE_NONE;
-	enum ptx_type dt = mod_type(L, 0), at = four ? mod_type(L, 1) : PTX_TYPE_F16;
-	enum ptx_type bt = four ? mod_type(L, 2) : at, ct = mod_type(L, four ? 3 : 1);
-	bool integer = at == PTX_TYPE_S8 || at == PTX_TYPE_U8, f64 = at == PTX_TYPE_F64;
+	enum ptx_type dt = mod_type(L, 0), at = sub ? PTX_TYPE_NONE : four ? mod_type(L, 1) : PTX_TYPE_F16;
+	enum ptx_type bt = sub ? PTX_TYPE_NONE : four ? mod_type(L, 2) : at, ct = mod_type(L, four ? 3 : 1);
+	bool integer = sub || at == PTX_TYPE_S8 || at == PTX_TYPE_U8, f64 = at == PTX_TYPE_F64;
+	bool popc_and = has_mod(L, "and");
 	LLVMTypeRef acc_type = f64 ? LLVMDoubleTypeInContext(L->ctx) : LLVMFloatTypeInContext(L->ctx);
+	LLVMTypeRef i32 = ll_int(L, 32);
 	LLVMValueRef a[16], b[16], words_a[16], words_b[8][16], acc[8], lane, first, row;
 
-	if (!has_mod(L, "mma") || (at == PTX_TYPE_F16 && four) ||
-	    (integer ? (bt != PTX_TYPE_S8 && bt != PTX_TYPE_U8) || dt != PTX_TYPE_S32 || ct != PTX_TYPE_S32
+	if (!has_mod(L, "mma") || (at == PTX_TYPE_F16 && four) || (sub && sub_bits[0] != sub_bits[1]) ||
+	    (binary != (has_mod(L, "popc") && (popc_and || has_mod(L, "xor")))) ||
+	    (sub ? dt != PTX_TYPE_S32 || ct != PTX_TYPE_S32 || !has_mod(L, "row") || !has_mod(L, "col") :
+	     integer ? (bt != PTX_TYPE_S8 && bt != PTX_TYPE_U8) || dt != PTX_TYPE_S32 || ct != PTX_TYPE_S32
 	     : at == PTX_TYPE_F16 ? (dt != PTX_TYPE_F16 && dt != PTX_TYPE_F32) || (ct != PTX_TYPE_F16 && ct != PTX_TYPE_F32)
 	     : f64 ? bt != at || dt != at || ct != at
 	     : (at != PTX_TYPE_BF16 && at != PTX_TYPE_TF32) || bt != at || dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32) ||
-	    (has_mod(L, "satfinite") && !integer) || has_mod(L, "rz") || has_mod(L, "rm") || has_mod(L, "rp"))
+	    (has_mod(L, "satfinite") && (!integer || binary)) || has_mod(L, "rz") || has_mod(L, "rm") || has_mod(L, "rp"))
 		lower_unsupported(L);
-	struct wmma_fragment fa = wmma_fragment(L, 'a', s, at), fb = wmma_fragment(L, 'b', s, bt);
-	struct wmma_fragment fc = wmma_fragment(L, 'c', s, ct), fd = wmma_fragment(L, 'c', s, dt);
+	struct wmma_fragment fa = wmma_fragment(L, 'a', s, at, sub_bits[0], sub_signed[0]);
+	struct wmma_fragment fb = wmma_fragment(L, 'b', s, bt, sub_bits[1], sub_signed[1]);
+	struct wmma_fragment fc = wmma_fragment(L, 'c', s, ct, 0, false), fd = wmma_fragment(L, 'c', s, dt, 0, false);
 	expect_operands(L, 4);
 	const struct ptx_operand *d = registers(L, 0, fd.count / fd.per_reg);
 	const struct ptx_operand *ao = registers(L, 1, fa.count / fa.per_reg);
@@ -636,10 +719,16 @@ static bool lower_wmma_mma(struct lower *L)
 		else
 			acc[e] = operand_value(L, &co->items[e], ct);
 	}
-	for (unsigned kk = 0; kk < s.k; kk++) {
-		LLVMValueRef x = wmma_element(L, words_a[kk / fa.per_reg], kk % fa.per_reg, &fa);
+	for (unsigned kk = 0; kk < s.k; kk += binary ? fa.per_reg : 1) {
+		LLVMValueRef x = binary ? NULL : wmma_element(L, words_a[kk / fa.per_reg], kk % fa.per_reg, &fa);
 
 		for (unsigned e = 0; e < fd.count; e++) {
+			if (binary) {  /* 32 products at once: the bits' xor or and, counted */
+				LLVMValueRef wa = words_a[kk / fa.per_reg], wb = words_b[e][kk / fb.per_reg];
+				LLVMValueRef bits = popc_and ? LLVMBuildAnd(L->b, wa, wb, "") : LLVMBuildXor(L->b, wa, wb, "");
+				acc[e] = LLVMBuildAdd(L->b, acc[e], call_intrinsic(L, "llvm.ctpop", &i32, 1, &bits, 1), "");
+				continue;
+			}
 			LLVMValueRef y = wmma_element(L, words_b[e][kk / fb.per_reg], kk % fb.per_reg, &fb);
 
 			if (integer) {
@@ -652,8 +741,7 @@ static bool lower_wmma_mma(struct lower *L)
 	}
 	for (unsigned e = 0; e < fd.count; e++) {
 		if (integer) {
-			/* at most 16 products of 8 bits: exact in 32 bits */
-			LLVMTypeRef i32 = ll_int(L, 32);
+			/* at most 32 products of 4 or 8 bits, or 128 of one: exact in 32 bits */
 			LLVMValueRef args[2] = { operand_value(L, &co->items[e], PTX_TYPE_S32), acc[e] };
 			LLVMValueRef v = has_mod(L, "satfinite") ? call_intrinsic(L, "llvm.sadd.sat", &i32, 1, args, 2)
 			                                         : LLVMBuildAdd(L->b, args[0], args[1], "");

@@ -2,7 +2,8 @@
 (V_ADD_CO_U32, V_ADD_CO_CI_U32, V_SUB_CO_U32, V_SUB_CO_CI_U32 with VCC or an SGPR as the lane
 mask), V_MAD_U64_U32 with its carry out, V_BFE_U32/I32, V_PERM_B32, V_ALIGNBIT_B32,
 V_MUL_U32_U24 and V_MUL_HI_U32_U24 (sources truncated to 24 bits), V_LSHLREV_B64 and
-V_LSHRREV_B64/V_ASHRREV_I64 (shift count S0[5:0])."""
+V_LSHRREV_B64/V_ASHRREV_I64 (shift count S0[5:0]), the 4-bit dot products V_DOT8_U32_U4,
+V_DOT8_I32_IU4 (gfx11+: NEG_LO says which sources are signed) and V_DOT8_I32_I4 (gfx10.3)."""
 import random
 
 from emutest import Kernel, M32, M64, s32
@@ -169,4 +170,35 @@ def shifts64(t):
     return k
 
 
-CASES = [carry_chains, mad_u64_u32, bitfields, byte_permute, mul24, shifts64]
+def dot8(t):
+    """D = S2 + the sum of the eight products of S0's and S1's nibbles, signed or not."""
+    R.seed("dot8")
+    k = Kernel(t, "dot8")
+    a = words(special=[M32, M32, 0x88888888, 0x77777777])
+    b = words(special=[M32, 0x88888888, 0x88888888, 0x11111111])
+    c = words(special=[5, 0xfffffff0, 0, 0x7fffffff])
+    k.input("v2", a).input("v3", b).input("v4", c)
+
+    def nib(x, i, signed):
+        v = x >> 4 * i & 15
+        return v - 16 if signed and v >= 8 else v
+
+    def ref(x, y, z, sx, sy):
+        return (s32(z) if sx or sy else z) + sum(nib(x, i, sx) * nib(y, i, sy) for i in range(8))
+
+    k.asm("v_dot8_u32_u4 v10, v2, v3, v4")
+    k.check_v("v10", [ref(x, y, z, False, False) & M32 for x, y, z in zip(a, b, c)])
+    if t.gen >= 11:
+        k.asm("""
+            v_dot8_i32_iu4 v11, v2, v3, v4 neg_lo:[1,1,0]
+            v_dot8_i32_iu4 v12, v2, v3, v4 neg_lo:[0,1,0]
+        """)
+        k.check_v("v11", [ref(x, y, z, True, True) & M32 for x, y, z in zip(a, b, c)])
+        k.check_v("v12", [ref(x, y, z, False, True) & M32 for x, y, z in zip(a, b, c)])
+    else:
+        k.asm("v_dot8_i32_i4 v11, v2, v3, v4")
+        k.check_v("v11", [ref(x, y, z, True, True) & M32 for x, y, z in zip(a, b, c)])
+    return k
+
+
+CASES = [carry_chains, mad_u64_u32, bitfields, byte_permute, mul24, shifts64, dot8]
