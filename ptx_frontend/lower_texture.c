@@ -1,9 +1,9 @@
 /* Texture and surface objects: tex, tld4 and txq read a texture through the builtins'
  * software sampler, suld.b and sust.b a surface's bytes (backend/builtins_texture.c); the
  * handle is the device address of the object's descriptor (backend/texture.h), on every
- * target. Texture references (.texref, .surfref; removed in CUDA 12), multisample
- * geometries, cube-map gathers and surfaces, and the formatted or reducing surface forms
- * are left out, named. */
+ * target; suq queries a surface as txq a texture. Texture references (.texref, .surfref;
+ * removed in CUDA 12), multisample geometries, cube-map gathers and surfaces, and the
+ * formatted or reducing surface forms are left out, named. */
 #include <string.h>
 
 #include "lower.h"
@@ -186,8 +186,9 @@ static bool lower_tld4(struct lower *L)
 	return true;
 }
 
-/* txq.query.b32 d, [a] */
-static bool lower_txq(struct lower *L)
+/* txq.query.b32 d, [a] and suq.query.b32 d, [a] (a surface's: width, height, depth,
+ * channel_data_type, channel_order, array_size) */
+static bool lower_query(struct lower *L)
 {
 	static const struct { const char *mod; enum zc_texture_query query; } queries[] = {
 		{"width", ZC_QUERY_WIDTH}, {"height", ZC_QUERY_HEIGHT}, {"depth", ZC_QUERY_DEPTH},
@@ -208,16 +209,18 @@ static bool lower_txq(struct lower *L)
 		lower_unsupported(L);
 	s = address->items[0].kind == PTX_OP_NAME ? sym_lookup(L, address->items[0].name) : NULL;
 	if (s && s->kind == SYM_VAR)
-		lower_fail(L, "txq: texture references (.texref: removed in CUDA 12) are not supported");
+		lower_fail(L, "%s: texture and surface references (.texref, .surfref: removed in CUDA 12) are not "
+		           "supported", L->insn->opcode);
 	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
-		if (has_mod(L, queries[i].mod)) {
+		if (has_mod(L, queries[i].mod) && (L->insn->opcode[0] == 't' || queries[i].query <= ZC_QUERY_CHANNEL_ORDER ||
+		                                   queries[i].query == ZC_QUERY_ARRAY_SIZE)) {
 			args[0] = operand_value(L, &address->items[0], PTX_TYPE_B64);
 			args[1] = const32(L, queries[i].query);
 			operand_store(L, op(L, 0), call_builtin(L, "__zc_tex_query", ll_int(L, 32), args, 2),
 			              PTX_TYPE_B32);
 			return true;
 		}
-	lower_unsupported(L);  /* force_unnormalized_coords */
+	lower_unsupported(L);  /* force_unnormalized_coords, memory_layout */
 }
 
 /* suld.b.geom.vec.dtype.mode d, [a, b] and sust.b.geom.vec.ctype.mode [a, b], c: the
@@ -269,8 +272,8 @@ bool lower_texture(struct lower *L)
 		return lower_tex(L);
 	if (!strcmp(o, "tld4"))
 		return lower_tld4(L);
-	if (!strcmp(o, "txq"))
-		return lower_txq(L);
+	if (!strcmp(o, "txq") || !strcmp(o, "suq"))
+		return lower_query(L);
 	if (!strcmp(o, "suld"))
 		return lower_surface(L, false);
 	if (!strcmp(o, "sust"))
