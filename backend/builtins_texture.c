@@ -120,10 +120,9 @@ struct sampler {
 	uint32_t layer;
 	unsigned dims;           /* linear memory 1; arrays at least 2 (a 1D array is one row) */
 	bool normalized;
-	const uint32_t *address; /* per axis */
+	int face;                /* a cube map's face (its layer is layer - face), else -1 */
+	bool seamless;           /* a cube map's texels past an edge come from the next face */
 };
-
-static const uint32_t clamp_to_edge[3] = { ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP };
 
 static uint32_t at_least_1(uint32_t n)
 {
@@ -137,7 +136,7 @@ static struct sampler sampler(const struct zc_texture *t, uint32_t l, int32_t la
 		.t = t, .base = t->base, .pitch = t->pitch, .slice_pitch = t->slice_pitch,
 		.size = { t->width, t->height, t->depth },
 		.dims = t->depth > 1 ? 3 : t->resource == ZC_RESOURCE_LINEAR ? 1 : 2,
-		.normalized = (t->flags & ZC_TEXTURE_NORMALIZED_COORDS) != 0, .address = t->address,
+		.normalized = (t->flags & ZC_TEXTURE_NORMALIZED_COORDS) != 0, .face = -1,
 	};
 
 	/* a layer past the end, or negative, reads the last */
@@ -183,7 +182,7 @@ static int32_t address(const struct sampler *s, int64_t i, unsigned axis)
 
 	if (i >= 0 && i < size)
 		return (int32_t)i;
-	switch (s->address[axis]) {
+	switch (s->t->address[axis]) {
 	case ZC_ADDRESS_BORDER:
 		return -1;
 	case ZC_ADDRESS_WRAP:
@@ -200,12 +199,46 @@ static int32_t address(const struct sampler *s, int64_t i, unsigned axis)
 	return i < 0 ? 0 : (int32_t)size - 1;
 }
 
+static void cube_face(float x, float y, float z, int *face, float *sc, float *tc, float *ma);
+
+/* Texel (i, j) of a cube map's face, one of them past an edge: the texel of the face its
+ * centre's direction points into (a seamless cube map). */
+static void cube_neighbour(const struct sampler *s, int64_t i, int64_t j, uint32_t *raw)
+{
+	float n = (float)s->size[0], u = ((float)i + 0.5f) / n * 2.0f - 1.0f, v = ((float)j + 0.5f) / n * 2.0f - 1.0f;
+	/* the direction of (u, v) on the face, by the inverse of cube_face's table: per face,
+	 * x, y and z as multiples of (1, v, u) */
+	static const signed char axes[6][3][3] = {
+		{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}},  {{-1, 0, 0}, {0, -1, 0}, {0, 0, 1}},
+		{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},    {{0, 0, 1}, {-1, 0, 0}, {0, -1, 0}},
+		{{0, 0, 1}, {0, -1, 0}, {1, 0, 0}},   {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}},
+	};
+	const signed char (*m)[3] = axes[s->face];
+	float d[3], sc, tc, ma;
+	int face;
+	struct sampler next = *s;
+
+	for (unsigned a = 0; a < 3; a++)
+		d[a] = (float)m[a][0] + (float)m[a][1] * v + (float)m[a][2] * u;
+	cube_face(d[0], d[1], d[2], &face, &sc, &tc, &ma);
+	next.layer = s->layer - (uint32_t)s->face + (uint32_t)face;
+	next.face = face;
+	int64_t ni = floor_to_int((sc / ma + 1.0f) * 0.5f * n), nj = floor_to_int((tc / ma + 1.0f) * 0.5f * n);
+	ni = ni < 0 ? 0 : ni >= s->size[0] ? s->size[0] - 1 : ni;
+	nj = nj < 0 ? 0 : nj >= s->size[1] ? s->size[1] - 1 : nj;
+	raw_texel(&next, (int32_t)ni, (int32_t)nj, 0, false, raw);
+}
+
 /* The raw channels of one texel by integer coordinates, by the address modes. */
 static void texel_at(const struct sampler *s, const int64_t *index, uint32_t *raw)
 {
 	int32_t at[3] = { 0, 0, 0 };
 	bool border = false;
 
+	if (s->seamless && (index[0] < 0 || index[0] >= s->size[0] || index[1] < 0 || index[1] >= s->size[1])) {
+		cube_neighbour(s, index[0], index[1], raw);
+		return;
+	}
 	for (unsigned a = 0; a < s->dims; a++) {
 		at[a] = address(s, index[a], a);
 		border |= at[a] < 0;
@@ -266,14 +299,22 @@ static float weighted_sum(const float *t, const uint32_t *w, unsigned n)
 	return sum < 0 ? -result : result;
 }
 
-/* The 2^dims weights of a linear filter, in 256ths, corner k taking the upper texel on
- * axis a when bit a of k is set: per axis (1 - f, f); in 2D rounded keeping the row and
- * column sums; in 3D the x-z pair so, then split by y. */
-static void filter_weights(const uint32_t *f, unsigned dims, uint32_t *w)
+/* The 2^dims weights of one level's linear filter, in 256ths of the whole sample, corner k
+ * taking the upper texel on axis a when bit a of k is set, for fractions f and the level's
+ * share of the sample `mass` (256 alone). Alone, as an H200 rounds them: 1D (1 - f, f); 2D
+ * rounded keeping the row and column sums (w11 = round(ab), w10 = a - w11, w01 = b - w11);
+ * 3D the x-z pair so, then split by y. Between two mipmap levels: the share split along x,
+ * then each part along y (and z), each split rounded to nearest, halves up. */
+static void filter_weights(const uint32_t *f, unsigned dims, uint32_t mass, bool split, uint32_t *w)
 {
-	if (dims == 1) {
-		w[0] = 256 - f[0];
-		w[1] = f[0];
+	if (split || dims == 1) {
+		w[0] = mass;
+		for (unsigned a = 0; a < dims; a++)
+			for (unsigned k = 0; k < (1u << a); k++) {
+				uint32_t upper = (w[k] * f[a] + 128) >> 8;
+				w[k | 1u << a] = upper;
+				w[k] -= upper;
+			}
 		return;
 	}
 	uint32_t a = f[0], b = f[dims == 3 ? 2 : 1], both = (a * b + 128) >> 8;
@@ -290,21 +331,25 @@ static void filter_weights(const uint32_t *f, unsigned dims, uint32_t *w)
 	}
 }
 
-/* Point or linear filtering of one level at coordinates c: four words as the texture
- * returns them. */
-static void filter(const struct sampler *s, const float *c, uint32_t *out)
-{
-	const struct zc_texture *t = s->t;
-	unsigned dims = s->dims, corners = 1u << dims;
-	uint32_t raw[8][4];
+/* The texels of a sample and their weights (256ths, summing to 256). */
+struct footprint {
+	uint32_t raw[16][4];
+	uint32_t weight[16];
+	unsigned n;
+};
 
-	if (t->filter == ZC_FILTER_POINT || reading(t) == READ_INTEGER) {
+/* Adds one level's share `mass` of a sample at coordinates c: its nearest texel, or the
+ * corners of its linear filter. */
+static void gather(const struct sampler *s, const float *c, uint32_t mass, bool split, struct footprint *fp)
+{
+	unsigned dims = s->dims;
+
+	if (s->t->filter == ZC_FILTER_POINT || reading(s->t) == READ_INTEGER) {
 		int64_t index[3];
 		for (unsigned a = 0; a < dims; a++)
 			index[a] = floor_to_int(in_texels(s, c[a], a));
-		texel_at(s, index, raw[0]);
-		for (unsigned ch = 0; ch < 4; ch++)
-			out[ch] = returned(t, raw[0][ch]);
+		texel_at(s, index, fp->raw[fp->n]);
+		fp->weight[fp->n++] = mass;
 		return;
 	}
 	int64_t first[3];
@@ -314,115 +359,126 @@ static void filter(const struct sampler *s, const float *c, uint32_t *out)
 		first[a] = position >> 8;
 		fraction[a] = (uint32_t)(position & 255);
 	}
-	filter_weights(fraction, dims, w);
-	for (unsigned k = 0; k < corners; k++) {
+	filter_weights(fraction, dims, mass, split, w);
+	for (unsigned k = 0; k < (1u << dims); k++) {
 		int64_t index[3];
 		for (unsigned a = 0; a < dims; a++)
 			index[a] = first[a] + ((k >> a) & 1);
-		texel_at(s, index, raw[k]);
+		texel_at(s, index, fp->raw[fp->n]);
+		fp->weight[fp->n++] = w[k];
 	}
+}
+
+/* The four words a footprint gives: one texel as the texture returns it; several summed as
+ * an H200 does (8- and 16-bit normalized ones as integers, divided once). */
+static void resolve(const struct zc_texture *t, const struct footprint *fp, uint32_t *out)
+{
 	for (unsigned ch = 0; ch < 4; ch++) {
-		if (reading(t) == READ_NORMALIZED) {  /* on the integers, one division */
+		if (fp->n == 1) {
+			out[ch] = returned(t, fp->raw[0][ch]);
+		} else if (reading(t) == READ_NORMALIZED) {
 			int32_t low = -unit(t->format), sum = 0;
-			for (unsigned k = 0; k < corners; k++) {
-				int32_t v = (int32_t)raw[k][ch];
-				sum += (int32_t)w[k] * (v < low ? low : v);
+			for (unsigned k = 0; k < fp->n; k++) {
+				int32_t v = (int32_t)fp->raw[k][ch];
+				sum += (int32_t)fp->weight[k] * (v < low ? low : v);
 			}
 			out[ch] = bits_of_float((float)sum / (256.0f * (float)unit(t->format)));
-			continue;
+		} else {
+			float texels[16];
+			for (unsigned k = 0; k < fp->n; k++)
+				texels[k] = float_of_bits(fp->raw[k][ch]);
+			out[ch] = bits_of_float(weighted_sum(texels, fp->weight, fp->n));
 		}
-		float texels[8];
-		for (unsigned k = 0; k < corners; k++)
-			texels[k] = float_of_bits(raw[k][ch]);
-		out[ch] = bits_of_float(weighted_sum(texels, w, corners));
 	}
 }
 
-/* A cube map's face for direction (x, y, z), and the coordinates on it in [0, 1]: the
- * major axis picks the face (+x, -x, +y, -y, +z, -z), the other two, divided by it, the
- * place (the CUDA programming guide's cubemap table). */
-static unsigned cube_face(float x, float y, float z, float *u, float *v)
+/* A cube map's face for direction (x, y, z): the largest component's, ties going to z,
+ * then y; and the face's (sc, tc, ma) (the CUDA programming guide's cubemap table). */
+static void cube_face(float x, float y, float z, int *face, float *sc, float *tc, float *ma)
 {
-	float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y), az = __builtin_fabsf(z), m, s, t;
-	unsigned face;
+	float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y), az = __builtin_fabsf(z);
 
-	if (ax >= ay && ax >= az) {
-		face = x >= 0 ? 0 : 1;
-		m = ax, s = x >= 0 ? -z : z, t = -y;
-	} else if (ay >= az) {
-		face = y >= 0 ? 2 : 3;
-		m = ay, s = x, t = y >= 0 ? z : -z;
+	if (az >= ax && az >= ay) {
+		*face = z >= 0 ? 4 : 5;
+		*sc = z >= 0 ? x : -x, *tc = -y, *ma = az;
+	} else if (ay >= ax) {
+		*face = y >= 0 ? 2 : 3;
+		*sc = x, *tc = y >= 0 ? z : -z, *ma = ay;
 	} else {
-		face = z >= 0 ? 4 : 5;
-		m = az, s = z >= 0 ? x : -x, t = -y;
+		*face = x >= 0 ? 0 : 1;
+		*sc = x >= 0 ? -z : z, *tc = -y, *ma = ax;
 	}
-	*u = (s / m + 1.0f) * 0.5f;
-	*v = (t / m + 1.0f) * 0.5f;
-	return face;
 }
 
-/* The level of detail a sample takes: `lod` biased and clamped as the texture says, within
- * its levels. */
-static float level_of_detail(const struct zc_texture *t, float lod)
+/* A level of detail in 256ths, as an H200 holds one: truncated toward zero, NaN 0,
+ * infinities saturated. */
+static int32_t fixed_lod(float x)
 {
-	lod += t->lod_bias;
-	lod = lod < t->min_lod ? t->min_lod : lod > t->max_lod ? t->max_lod : lod;
-	return lod < 0.0f || lod != lod ? 0.0f : lod > (float)(t->levels - 1) ? (float)(t->levels - 1) : lod;
+	return x != x ? 0 : x > 65536.0f ? 65536 * 256 : x < -65536.0f ? -65536 * 256 : (int32_t)(x * 256.0f);
 }
 
-/* A sample at coordinates (x, y, z) of a layer, at level of detail lod. */
-static void sample(const struct zc_texture *t, float x, float y, float z, int32_t layer, float lod, uint32_t *out)
+/* The level of detail of a sample, in 256ths: lod plus the bias, at most the maximum, then
+ * at least the minimum, then within the levels. */
+static int32_t level_of_detail(const struct zc_texture *t, int32_t lod)
+{
+	int32_t l = lod + fixed_lod(t->lod_bias), most = fixed_lod(t->max_lod), least = fixed_lod(t->min_lod);
+	int32_t top = (int32_t)(t->levels - 1) * 256;
+
+	l = l < most ? l : most;
+	l = l > least ? l : least;
+	return l < 0 ? 0 : l > top ? top : l;
+}
+
+/* A sample at coordinates (x, y, z) (a cube map's direction) of a layer, at level of detail
+ * lod (256ths): the nearest level (point), or the two around it (linear). */
+static void sample(const struct zc_texture *t, float x, float y, float z, int32_t layer, int32_t lod, uint32_t *out)
 {
 	float c[3] = { x, y, z };
-	int32_t face_layer = layer;
-	bool cube = t->cubemap;
+	int32_t l = t->levels > 1 ? level_of_detail(t, lod) : 0;
+	bool linear = t->levels > 1 && t->mipmap_filter == ZC_FILTER_LINEAR && reading(t) != READ_INTEGER;
+	uint32_t level = linear ? (uint32_t)(l >> 8) : (uint32_t)((l + 128) >> 8), part = linear ? l & 255 : 0;
+	struct footprint fp = { .n = 0 };
+	int face = -1;
 
-	if (cube) {
-		face_layer = layer * 6 + (int32_t)cube_face(x, y, z, &c[0], &c[1]);
-		c[2] = 0.0f;
+	if (t->cubemap) {
+		uint32_t cubes = t->layers / 6;
+		float sc, tc, ma;
+		cube_face(x, y, z, &face, &sc, &tc, &ma);
+		layer = ((uint32_t)layer >= cubes ? (int32_t)cubes - 1 : layer) * 6 + face;
+		c[0] = (sc / ma + 1.0f) * 0.5f;
+		c[1] = (tc / ma + 1.0f) * 0.5f;
 	}
-	float level = t->levels > 1 ? level_of_detail(t, lod) : 0.0f;
-	uint32_t low = (uint32_t)level, high = low + 1 < t->levels ? low + 1 : low;
-	uint32_t part = (uint32_t)__builtin_roundf((level - (float)low) * 256.0f);
-
-	if (t->mipmap_filter == ZC_FILTER_POINT || reading(t) == READ_INTEGER) {
-		low = (uint32_t)__builtin_roundf(level);
-		part = 0;
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t mass = k ? part : 256 - part;
+		if (!mass)
+			continue;
+		struct sampler s = sampler(t, level + k, layer);
+		if (face >= 0) {
+			s.dims = 2;
+			s.normalized = true;
+			s.face = face;
+			s.seamless = (t->flags & ZC_TEXTURE_SEAMLESS_CUBEMAP) != 0;
+		}
+		gather(&s, c, mass, linear, &fp);
 	}
-	struct sampler s = sampler(t, low, face_layer);
-	if (cube) {
-		s.dims = 2;
-		s.normalized = true;
-		s.address = clamp_to_edge;
-	}
-	filter(&s, c, out);
-	if (!part || high == low)
-		return;
-	uint32_t upper[4];
-	struct sampler s2 = sampler(t, high, face_layer);
-	s2.dims = s.dims;
-	s2.normalized = s.normalized;
-	s2.address = s.address;
-	filter(&s2, c, upper);
-	for (unsigned ch = 0; ch < 4; ch++) {
-		const float both[2] = { float_of_bits(out[ch]), float_of_bits(upper[ch]) };
-		const uint32_t w[2] = { 256 - part, part };
-		out[ch] = bits_of_float(weighted_sum(both, w, 2));
-	}
+	resolve(t, &fp, out);
 }
 
+/* No level of detail (tex without .level or .grad): the least an H200 takes, -infinity,
+ * so the minimum clamp's level. */
 void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, uint32_t *out)
 {
-	sample(descriptor(handle), x, y, z, layer, 0.0f, out);
+	sample(descriptor(handle), x, y, z, layer, fixed_lod(-__builtin_inff()), out);
 }
 
 void __zc_tex_sample_lod(uint64_t handle, float x, float y, float z, int32_t layer, float lod, uint32_t *out)
 {
-	sample(descriptor(handle), x, y, z, layer, lod, out);
+	sample(descriptor(handle), x, y, z, layer, fixed_lod(lod), out);
 }
 
 /* tex.grad: the level of detail from the gradients, in texels of level 0: log2 of the
- * longer of the two. */
+ * longer of the two, to the nearest 256th (an H200's log2 is within about 1/256 of it, and
+ * exact where the length is a power of 2^(1/4)). */
 void __zc_tex_sample_grad(uint64_t handle, float x, float y, float z, int32_t layer, float dxx, float dxy,
                           float dxz, float dyx, float dyy, float dyz, uint32_t *out)
 {
@@ -433,8 +489,10 @@ void __zc_tex_sample_grad(uint64_t handle, float x, float y, float z, int32_t la
 	float along_x = (dxx * w) * (dxx * w) + (dxy * h) * (dxy * h) + (dxz * d) * (dxz * d);
 	float along_y = (dyx * w) * (dyx * w) + (dyy * h) * (dyy * h) + (dyz * d) * (dyz * d);
 	float longer = along_x > along_y ? along_x : along_y;
+	float lod = 0.5f * __builtin_log2f(longer) * 256.0f;
 
-	sample(t, x, y, z, layer, 0.5f * __builtin_log2f(longer), out);
+	sample(t, x, y, z, layer, lod != lod || lod < -16777216.0f ? fixed_lod(-__builtin_inff())
+	                          : lod > 16777216.0f ? fixed_lod(__builtin_inff()) : (int32_t)__builtin_roundf(lod), out);
 }
 
 void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t *out)

@@ -26,9 +26,10 @@ enum zc_texel_format {
 enum zc_address_mode { ZC_ADDRESS_WRAP, ZC_ADDRESS_CLAMP, ZC_ADDRESS_MIRROR, ZC_ADDRESS_BORDER };
 enum zc_filter_mode { ZC_FILTER_POINT, ZC_FILTER_LINEAR };
 
-/* flags: CU_TRSF_READ_AS_INTEGER and CU_TRSF_NORMALIZED_COORDINATES. */
+/* flags: CU_TRSF_READ_AS_INTEGER, CU_TRSF_NORMALIZED_COORDINATES, CU_TRSF_SEAMLESS_CUBEMAP. */
 #define ZC_TEXTURE_READ_AS_INTEGER 0x01u
 #define ZC_TEXTURE_NORMALIZED_COORDS 0x02u
+#define ZC_TEXTURE_SEAMLESS_CUBEMAP 0x40u
 
 /* What the resource is: linear memory (tex1Dfetch's), pitched 2D memory or a CUDA array. */
 enum zc_texture_resource { ZC_RESOURCE_LINEAR, ZC_RESOURCE_PITCH2D, ZC_RESOURCE_ARRAY };

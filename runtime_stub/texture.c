@@ -417,7 +417,7 @@ describe_sampling(const CUDA_TEXTURE_DESC *tex, struct zc_texture *t)
 	t->lod_bias = tex->mipmapLevelBias;
 	t->min_lod = tex->minMipmapLevelClamp;
 	t->max_lod = tex->maxMipmapLevelClamp;
-	t->flags = tex->flags & (CU_TRSF_READ_AS_INTEGER | CU_TRSF_NORMALIZED_COORDINATES);
+	t->flags = tex->flags & (CU_TRSF_READ_AS_INTEGER | CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SEAMLESS_CUBEMAP);
 	memcpy(t->border, tex->borderColor, sizeof(t->border));
 	return CUDA_SUCCESS;
 }
