@@ -328,6 +328,23 @@ describe_array(const struct zc_array *a, struct zc_texture *t)
 		t->depth = (uint32_t)a->slices;
 }
 
+/* Linear or pitched memory's place and texel format. */
+static CUresult
+describe_memory(struct zc_texture *t, enum zc_texture_resource resource, CUdeviceptr base, int format,
+                unsigned channels)
+{
+	CUresult r = check_format(format, channels);
+
+	if (r == CUDA_SUCCESS) {
+		t->resource = resource;
+		t->base = t->level_base[0] = base;
+		t->format = (uint32_t)format;
+		t->channels = channels;
+		t->texel_bytes = channels * channel_bytes(format);
+	}
+	return r;
+}
+
 /* The descriptor of a resource, but for what the texture description adds. */
 static CUresult
 describe_resource(const CUDA_RESOURCE_DESC *res, bool surface, struct zc_texture *t)
@@ -344,13 +361,9 @@ describe_resource(const CUDA_RESOURCE_DESC *res, bool surface, struct zc_texture
 	                          .address = { ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP } };
 	switch (res->resType) {
 	case CU_RESOURCE_TYPE_LINEAR:
-		if ((r = check_format(res->res.linear.format, res->res.linear.numChannels)) != CUDA_SUCCESS)
+		if ((r = describe_memory(t, ZC_RESOURCE_LINEAR, res->res.linear.devPtr, res->res.linear.format,
+		                         res->res.linear.numChannels)) != CUDA_SUCCESS)
 			return r;
-		t->resource = ZC_RESOURCE_LINEAR;
-		t->base = res->res.linear.devPtr;
-		t->format = (uint32_t)res->res.linear.format;
-		t->channels = res->res.linear.numChannels;
-		t->texel_bytes = t->channels * channel_bytes(res->res.linear.format);
 		t->width = (uint32_t)(res->res.linear.sizeInBytes / t->texel_bytes);
 		t->pitch = t->slice_pitch = res->res.linear.sizeInBytes;
 		if (!t->base || res->res.linear.sizeInBytes / t->texel_bytes > (1u << 28))
@@ -358,13 +371,9 @@ describe_resource(const CUDA_RESOURCE_DESC *res, bool surface, struct zc_texture
 			                 res->res.linear.sizeInBytes, (unsigned long long)t->base);
 		return zc_memory_check(t->base, res->res.linear.sizeInBytes);
 	case CU_RESOURCE_TYPE_PITCH2D:
-		if ((r = check_format(res->res.pitch2D.format, res->res.pitch2D.numChannels)) != CUDA_SUCCESS)
+		if ((r = describe_memory(t, ZC_RESOURCE_PITCH2D, res->res.pitch2D.devPtr, res->res.pitch2D.format,
+		                         res->res.pitch2D.numChannels)) != CUDA_SUCCESS)
 			return r;
-		t->resource = ZC_RESOURCE_PITCH2D;
-		t->base = res->res.pitch2D.devPtr;
-		t->format = (uint32_t)res->res.pitch2D.format;
-		t->channels = res->res.pitch2D.numChannels;
-		t->texel_bytes = t->channels * channel_bytes(res->res.pitch2D.format);
 		t->width = (uint32_t)res->res.pitch2D.width;
 		t->height = (uint32_t)res->res.pitch2D.height;
 		t->pitch = res->res.pitch2D.pitchInBytes;
@@ -377,8 +386,8 @@ describe_resource(const CUDA_RESOURCE_DESC *res, bool surface, struct zc_texture
 	case CU_RESOURCE_TYPE_ARRAY:
 		if ((r = array_get(res->res.array.hArray, &a)) != CUDA_SUCCESS)
 			return r;
-		if (surface && !(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST))
-			return stub_fail(CUDA_ERROR_INVALID_VALUE, "the array was not made with CUDA_ARRAY3D_SURFACE_LDST");
+		/* an H200 takes arrays made without CUDA_ARRAY3D_SURFACE_LDST too (mipmap levels
+		 * among them), and so do these, whose memory is the same either way */
 		describe_array(a, t);
 		return CUDA_SUCCESS;
 	case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:

@@ -7,6 +7,7 @@ emulator implements every instruction. Usage:
 check_converted.py ZLUDA_CONVERT CONVERTED_FILE [CHECK_DECODED]"""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,9 +28,11 @@ def main():
         return 1
     with tempfile.TemporaryDirectory() as ex:
         subprocess.run([tool, "extract", "-q", converted, "-o", ex], check=True)
-        # PTX that traps or asserts may leave s_trap in the code
+        # PTX that traps or asserts, or whose surface accesses trap outside the surface
+        # (suld, sust, sured .trap), may leave s_trap in the code
         ptx = "".join(open(os.path.join(ex, f)).read() for f in os.listdir(ex) if f.endswith(".ptx"))
-        traps_allowed = "trap;" in ptx or "__assertfail" in ptx
+        traps_allowed = ("trap;" in ptx or "__assertfail" in ptx or
+                         re.search(r"\bsu(ld|st|red)\.[a-z0-9_.]*\.trap\b", ptx) is not None)
         # AMDGPU's bar.red counts through one LDS word of the builtins
         lds_extra = 16 if "bar.red" in ptx else 0
         # and %reserved_smem_offset_* a region of 1024 bytes (ptx_frontend/lower_reserved.c)

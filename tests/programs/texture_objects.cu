@@ -26,6 +26,7 @@
 // (the most negative signed value gives -1).
 #include <vector>
 #include "test_util.h"
+#include "texture_reference.h"
 
 using std::vector;
 
@@ -144,40 +145,6 @@ static float snorm16(int v) { float f = (float)v / 32767.0f; return f < -1.0f ? 
 //  - a 1D CUDA array is sampled as a 2D one of height 1 at y = 0, so that with linear
 //    filtering and border addressing half of every result comes from the border colour:
 //    no case here combines the two.
-static void footprint(float c, int *i, int *a) {
-    double q = floor(((double)c - 0.5) * 256.0 + 0.5);
-    *i = (int)floor(q / 256.0);
-    *a = (int)(q - 256.0 * *i);
-}
-static void weights_2d(int a, int b, int *w) {
-    int w11 = (int)floor(a * b / 256.0 + 0.5);
-    w[0] = 256 - a - b + w11; w[1] = a - w11; w[2] = b - w11; w[3] = w11;
-}
-// n * 2^exp2 rounded to float, halves away from zero.
-static float round_away(int64_t n, int exp2) {
-    if (n == 0) return 0.0f;
-    uint64_t m = n < 0 ? (uint64_t)-n : (uint64_t)n;
-    int bits = 64 - __builtin_clzll(m);
-    if (bits > 24) {
-        int sh = bits - 24;
-        m = (m + (1ull << (sh - 1))) >> sh;
-        exp2 += sh;
-    }
-    float f = ldexpf((float)m, exp2);
-    return n < 0 ? -f : f;
-}
-// sum w[q] t[q] / 256 with integer weights, as the H200's filter forms it.
-static float filter_channel(int n, const float *t, const int *w) {
-    float m = 0;
-    for (int q = 0; q < n; q++)
-        if (w[q]) m = fmaxf(m, fabsf(t[q]));
-    if (m == 0) return 0.0f;
-    int e;
-    frexpf(m, &e);
-    int64_t sum = 0;
-    for (int q = 0; q < n; q++) sum += (int64_t)w[q] * (int64_t)trunc(ldexp((double)t[q], 28 - e));
-    return round_away(sum, e - 28 - 8);
-}
 
 struct HostTexture {
     int dims = 2;                 // 1, 2 or 3 coordinates
@@ -220,8 +187,6 @@ static float4 texel(const HostTexture &t, int x, int y, int z, int layer) {
     return t.texels[((size_t)(layer * t.d + z) * t.h + y) * t.w + x];
 }
 
-static float comp(const float4 &v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
-static void set_comp(float4 &v, int c, float f) { (c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w) = f; }
 
 // Samples the host texture at (x, y, z) (and a layer). *tol gets how far the H200's result
 // may be from it: 0 (bit for bit) except in the cases the comment above names.
@@ -280,9 +245,7 @@ static float4 reference(const HostTexture &t, float x, float y, float z, int lay
 
 // ---------------------------------------------------------------- comparisons
 
-static bool same_bits(float a, float b) { return f2u(a) == f2u(b); }
 static bool same4(float4 a, float4 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z) && same_bits(a.w, b.w); }
-static bool within(float got, float want, float tol) { return tol == 0 ? same_bits(got, want) : fabsf(got - want) <= tol; }
 static float4 as4(float v) { return make_float4(v, 0, 0, 0); }
 static float4 as4(float4 v) { return v; }
 
