@@ -271,19 +271,21 @@ static float power_of_two(int n)
  * it (see the top of the file). */
 static float weighted_sum(const float *t, const uint32_t *w, unsigned n)
 {
-	float largest = 0.0f, naive = 0.0f;
+	float largest = 0.0f, plain = 0.0f;
 	bool special = false;
 
 	for (unsigned k = 0; k < n; k++) {
 		float m = __builtin_fabsf(t[k]);
-		naive += (float)w[k] / 256.0f * t[k];
 		if (w[k] && (m != m || m == __builtin_inff() || (m != 0.0f && m < 0x1p-126f)))
 			special = true;
 		if (w[k] && m > largest)
 			largest = m;
 	}
-	if (special || largest == 0.0f)  /* NaN, infinity, subnormal or zero: no fixed point */
-		return naive;
+	if (special || largest == 0.0f) {  /* NaN, infinity, subnormal or zero: no fixed point */
+		for (unsigned k = 0; k < n; k++)
+			plain += (float)w[k] / 256.0f * t[k];
+		return plain;
+	}
 	int e = (int)((bits_of_float(largest) >> 23) & 0xff) - 126;  /* 2^(e-1) <= largest < 2^e */
 	float scale = power_of_two(28 - e);
 	int64_t sum = 0;
