@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include "drv_host.h"
@@ -63,7 +62,7 @@ struct warp_op {
 };
 
 struct fiber {
-	ucontext_t context;
+	void *sp;  /* where it stopped: zc_fiber_switch's saved registers */
 	ZcHostThread thread;
 	char *stack;  /* STACK_SIZE bytes above a guard page; kept for the next block */
 	enum fiber_state state;
@@ -90,7 +89,7 @@ struct barrier {
 
 /* An OS thread's block runner: fibers, stacks and shared memory, reused block after block. */
 struct runner {
-	ucontext_t scheduler;
+	void *scheduler_sp;
 	const void *scheduler_stack;
 	size_t scheduler_stack_size;
 	struct fiber *fibers;
@@ -117,12 +116,22 @@ static _Thread_local struct runner *this_runner;
 static pthread_key_t runner_key;
 static pthread_once_t runner_once = PTHREAD_ONCE_INIT;
 
-/* getcontext returns twice; kept out of callers so that none of their variables can be
- * clobbered. A context only needs it once, before its first makecontext. */
-static __attribute__((noinline)) void
-init_context(ucontext_t *context)
+void zc_fiber_switch(void **save, void *resume);
+void zc_fiber_start(void);
+
+/* A stack whose first switch to it enters `entry` (fiber_switch.S): the six registers
+ * zc_fiber_switch pops, rbx holding the entry, then zc_fiber_start as the return address,
+ * placed so that the entry's frame is aligned as a call's. */
+static void *
+fiber_stack_init(char *stack, size_t size, void (*entry)(void))
 {
-	getcontext(context);
+	uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+	void **frame = (void **)(top - 7 * sizeof(void *));
+
+	memset(frame, 0, 6 * sizeof(void *));
+	frame[4] = (void *)entry;  /* rbx */
+	frame[6] = (void *)zc_fiber_start;
+	return frame;
 }
 
 static void
@@ -174,7 +183,13 @@ on_fault(int sig, siginfo_t *info, void *context)
 		if (r->error == CUDA_SUCCESS)
 			r->error = overflow ? CUDA_ERROR_LAUNCH_FAILED : CUDA_ERROR_ILLEGAL_ADDRESS;
 		f->state = FIBER_DONE;
-		swapcontext(&f->context, &r->scheduler);  /* never resumed */
+		/* Leaving the handler without returning: the signal it blocked is unblocked here,
+		 * or the next fault in a fiber would end the process. */
+		sigset_t handled;
+		sigemptyset(&handled);
+		sigaddset(&handled, sig);
+		pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
+		zc_fiber_switch(&f->sp, r->scheduler_sp);  /* never resumed */
 	}
 	sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, NULL);
 }
@@ -236,11 +251,8 @@ prepare_runner(struct runner **out, uint32_t n, size_t shared)
 			stub_free(gone);
 			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%u fibers", n);
 		}
-		/* A ucontext_t points into itself: contexts are made anew, never copied. */
 		for (uint32_t i = 0; i < r->capacity; i++)
 			fibers[i].stack = r->fibers[i].stack;
-		for (uint32_t i = 0; i < n; i++)
-			init_context(&fibers[i].context);
 		stub_free(r->fibers);
 		stub_free(r->ready);
 		stub_free(r->warp_gone);
@@ -281,7 +293,7 @@ to_fiber(struct runner *r, struct fiber *f)
 #ifdef ZC_ASAN
 	__sanitizer_start_switch_fiber(&fake, f->stack, STACK_SIZE);
 #endif
-	swapcontext(&r->scheduler, &f->context);
+	zc_fiber_switch(&r->scheduler_sp, f->sp);
 #ifdef ZC_ASAN
 	__sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
@@ -297,7 +309,7 @@ to_scheduler(struct runner *r, struct fiber *f)
 	__sanitizer_start_switch_fiber(f->state == FIBER_DONE ? NULL : &f->asan_fake_stack,
 	                               r->scheduler_stack, r->scheduler_stack_size);
 #endif
-	swapcontext(&f->context, &r->scheduler);
+	zc_fiber_switch(&f->sp, r->scheduler_sp);
 #ifdef ZC_ASAN
 	__sanitizer_finish_switch_fiber(f->asan_fake_stack, NULL, NULL);
 #endif
@@ -900,10 +912,7 @@ run_block(const struct zc_launch *l, uint64_t index)
 			.stack_size = STACK_SIZE,
 			.driver = f,
 		};
-		f->context.uc_stack.ss_sp = f->stack;
-		f->context.uc_stack.ss_size = STACK_SIZE;
-		f->context.uc_link = NULL;
-		makecontext(&f->context, fiber_main, 0);
+		f->sp = fiber_stack_init(f->stack, STACK_SIZE, fiber_main);
 		f->asan_fake_stack = NULL;
 		f->sleeping = false;
 		f->stops_seen = UINT64_MAX;
