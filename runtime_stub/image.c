@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "embed.h"
 
 /* WRAPPER_MAGIC, FATBIN_MAGIC and FATBIN_HEADER_SIZE come from fatbin.h. */
 enum { CUBIN_MAGIC = 0x464c457f };  /* "\177ELF": a bare cubin */
@@ -94,6 +95,83 @@ image_of_file(const char *path)
 		if (strcmp(img->path, path) == 0)
 			return img;
 	return open_image(path);
+}
+
+/* Whether n bytes at p can be read without a fault: a write from memory nothing readable
+ * maps fails with EFAULT instead. One byte of each page goes through a pipe. Caller holds
+ * the cache lock. */
+static bool
+readable(const void *p, size_t n)
+{
+	static int probe[2] = { -1, -1 };
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t at = (uintptr_t)p, end;
+	char byte;
+
+	if (n == 0 || __builtin_add_overflow(at, n, &end))
+		return n == 0;
+	if (probe[0] < 0 && pipe2(probe, O_CLOEXEC | O_NONBLOCK) != 0)
+		return false;
+	for (; at < end; at = (at | (page - 1)) + 1) {
+		ssize_t w;
+
+		while ((w = write(probe[1], (const void *)at, 1)) < 0 && errno == EINTR)
+			;
+		if (w != 1)
+			return false;
+		while (read(probe[0], &byte, 1) < 0 && errno == EINTR)
+			;
+	}
+	return true;
+}
+
+/* A converted module file the program read into memory and handed over as it is: the
+ * original bytes, the AOT image 64-aligned after them and the trailer (embed_module.c).
+ * Where the buffer ends is unknown, and an unconverted one ends with the original bytes,
+ * so every read past them is probed first. The image is copied: the program may free the
+ * buffer once the module is loaded. Caller holds the cache lock. */
+static struct zc_image *
+image_in_buffer(const uint8_t *code, AotKeyKind kind)
+{
+	static const char name[] = "a converted module file read into memory";
+	uint64_t fat_size, original, start, image_size, trailer, offset, size, stored;
+	uint8_t *copy;
+	ZcError err;
+
+	if (kind == AOT_KEY_FATBIN) {
+		memcpy(&fat_size, code + 8, 8);
+		original = FATBIN_HEADER_SIZE + fat_size;
+	} else {
+		original = strlen((const char *)code) + 1;
+	}
+	start = align_up(original, AOT_ALIGN_IN_FILE);
+	if (start < original || start > UINTPTR_MAX - (uintptr_t)code ||
+	    !readable(code + start, AOT_HEADER_SIZE) || memcmp(code + start, AOT_MAGIC, 8) != 0)
+		return NULL;
+	memcpy(&image_size, code + start + 16, 8);
+	trailer = align_up(start + image_size, 8);
+	if (image_size > UINTPTR_MAX / 2 || trailer > UINTPTR_MAX - (uintptr_t)code - MODULE_TRAILER_SIZE ||
+	    !readable(code + trailer, MODULE_TRAILER_SIZE) ||
+	    !module_trailer(code + trailer, trailer + MODULE_TRAILER_SIZE, &offset, &size, &stored) ||
+	    offset != start || size != image_size || !readable(code + start, image_size))
+		return NULL;
+	struct zc_image *img = stub_alloc(sizeof *img + sizeof name);
+	if (!img || !(copy = stub_alloc(image_size))) {
+		stub_free(img);
+		return NULL;
+	}
+	memcpy(copy, code + start, image_size);
+	if (!aot_image_parse(&img->aot, copy, image_size, &err)) {
+		stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %s", name, err.msg);
+		stub_free(copy);
+		stub_free(img);
+		return NULL;
+	}
+	memcpy(img->path, name, sizeof name);
+	img->found = true;
+	img->next = cache.files;
+	cache.files = img;
+	return img;
 }
 
 /* What the image keys a container by, or why it has none: a fatbin by its header and the
@@ -257,15 +335,24 @@ zc_image_find(const void *code, struct zc_image **image, uint32_t *module)
 		dl_iterate_phdr(find_object, &object);
 	}
 	found = search(object.path, kind, hash, image, module, &converted);
+	if (!found && (*image = image_in_buffer(container, kind))) {
+		converted = true;
+		found = aot_find_module(&(*image)->aot, kind, hash, module);
+	}
 	pthread_mutex_unlock(&cache.lock);
 	if (found)
 		return CUDA_SUCCESS;
+	if (!object.path)
+		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+		                 "a %s in memory (hash %016llx) that no converted file of the process "
+		                 "holds; a module file read into memory must be converted itself "
+		                 "(zluda-convert FILE -o FILE)",
+		                 kind == AOT_KEY_FATBIN ? "fatbin" : "PTX text", (unsigned long long)hash);
 	if (!converted)
 		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
-		                 "%s: not converted by zluda-convert (no AOT image)",
-		                 object.path ? object.path : "code outside any file");
+		                 "%s: not converted by zluda-convert (no AOT image)", object.path);
 	return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
 	                 "%s: the AOT image has no module for this %s (hash %016llx); convert "
-	                 "the binary again", object.path ? object.path : "code outside any file",
+	                 "the binary again", object.path,
 	                 kind == AOT_KEY_FATBIN ? "fatbin" : "PTX text", (unsigned long long)hash);
 }

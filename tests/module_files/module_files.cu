@@ -1,6 +1,8 @@
 // A program that loads its kernels from module files, as plugins and JIT-free libraries do:
-// cuModuleLoad of a PTX file, cuLibraryLoadFromFile of a fatbin, and cuModuleLoadData of the
-// PTX file's text read into memory. Its own kernel (fill) comes through cudart. Usage:
+// cuModuleLoadData of each file read into memory before anything else loads it (as
+// cuda-samples' simpleTextureDrv does), the buffer freed once loaded; cuModuleLoad of the
+// PTX file, cuLibraryLoadFromFile of the fatbin, and cuModuleLoadData of the PTX text again.
+// Its own kernel (fill) comes through cudart. Usage:
 //   module_files PTX_FILE FATBIN_FILE
 // Prints PASS and exits 0 when every result is right; on a driver error prints its name.
 #include <cstdio>
@@ -93,6 +95,17 @@ int main(int argc, char **argv)
 		printf("cudaFree: %s\n", cudaGetErrorName(e));
 		return 2;
 	}
+	for (int i = 2; i >= 1; i--) {
+		CUmodule from_memory;
+		std::vector<char> *file = new std::vector<char>(read_file(argv[i]));
+		DRIVER(cuModuleLoadData(&from_memory, file->data()));
+		delete file;
+		DRIVER(cuModuleGetFunction(&f, from_memory, "saxpy"));
+		run_saxpy(f, i == 2 ? "cuModuleLoadData of the fatbin file's bytes"
+		                    : "cuModuleLoadData of the PTX file's bytes", 4.0f);
+		DRIVER(cuModuleUnload(from_memory));
+	}
+
 	DRIVER(cuModuleLoad(&from_ptx, argv[1]));
 	DRIVER(cuModuleGetFunction(&f, from_ptx, "saxpy"));
 	run_saxpy(f, "cuModuleLoad", 2.0f);
