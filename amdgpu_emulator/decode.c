@@ -481,7 +481,8 @@ static bool decode_text(const char *text, struct insn *in, int generation)
 				return false;
 		}
 	}
-	return true;
+	/* a WMMA this generation lacks, or with the other generation's widths, is not emulated */
+	return emu_matrix_form_known(in, generation);
 }
 
 static void not_decoded(struct wave *w, const struct insn *in)
@@ -626,7 +627,7 @@ size_t zc_emu_unemulated(const struct zc_emu_object *o,
 bool emu_find_opcode(const char *name, struct opcode *out)
 {
 	const struct opcode *tables[] = {emu_scalar_opcodes, emu_vector_opcodes, emu_float_opcodes,
-	                                 emu_memory_opcodes};
+	                                 emu_memory_opcodes, emu_matrix_opcodes};
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
 		for (const struct opcode *op = tables[t]; op->name; op++)
 			if (strcmp(op->name, name) == 0) {

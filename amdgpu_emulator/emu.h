@@ -176,8 +176,11 @@ struct opcode {
 	uint32_t op;
 };
 extern const struct opcode emu_scalar_opcodes[], emu_vector_opcodes[], emu_float_opcodes[],
-	emu_memory_opcodes[];
+	emu_memory_opcodes[], emu_matrix_opcodes[];
 bool emu_find_opcode(const char *name, struct opcode *out);
+/* False for a matrix instruction (exec_matrix.c) the generation does not have, or with
+ * register ranges other than wave32's; true for any other instruction. */
+bool emu_matrix_form_known(const struct insn *in, int generation);
 /* v_cmp_COND_TYPE, v_cmpx_COND_TYPE and v_cmp_class_TYPE, parsed rather than listed. */
 bool emu_compare_opcode(const char *name, struct opcode *out);
 

@@ -5,8 +5,9 @@ offset from the kernel's symbol; decoding it alone, never executing it, is no fa
 from emutest import Kernel
 
 IMAGE = "image_load v[4:7], v2, s[8:15] dmask:0xf dim:SQ_RSRC_IMG_1D"
-WMMA = {11: "v_wmma_f32_16x16x16_f16 v[8:15], v[16:23], v[24:31], v[8:15]",
-        12: "v_wmma_f32_16x16x16_f16 v[8:15], v[16:19], v[20:23], v[8:15]"}
+# Instructions of gfx11 and gfx12 the emulator has no handler for (WMMA has one).
+OTHER = {11: "ds_bvh_stack_rtn_b32 v1, v2, v3, v[4:7]",
+         12: "v_swmmac_f32_16x16x32_f16 v[8:15], v[16:19], v[20:27], v28"}
 
 
 def unknown(k, text):
@@ -27,10 +28,10 @@ def image(t):
     return unknown(Kernel(t, "image"), IMAGE)
 
 
-def wmma(t):
+def other(t):
     if t.gen < 11:
         return None
-    return unknown(Kernel(t, "wmma"), WMMA[t.gen])
+    return unknown(Kernel(t, "other"), OTHER[t.gen])
 
 
 def skipped(t):
@@ -40,11 +41,11 @@ def skipped(t):
         v_mov_b32 v3, 0x42
         s_branch .Lover
         {IMAGE}
-        {WMMA.get(t.gen, IMAGE)}
+        {OTHER.get(t.gen, IMAGE)}
     .Lover:
     """)
     k.check_v("v3", 0x42)
     return k
 
 
-CASES = [image, wmma, skipped]
+CASES = [image, other, skipped]
