@@ -229,6 +229,9 @@ static void write_output(const Input *in, const ConvertOptions *o, Unit *units, 
 		add_unit(in, o, b, &units[i], &seen, &nseen);
 	free(seen);
 	aot_set_conversion_key(b, conversion_key(in->bin.bytes, in->bin.size, o));
+	for (size_t t = 0; t < o->ntargets; t++)
+		if (o->targets[t]->kind == ZC_CODE_OBJECT_HOST)
+			aot_set_flags(b, AOT_IMAGE_FOR_HOST);
 	if (!aot_builder_serialize(b, &image, &size, &err))
 		fail_input(o->in, "building the AOT image: %s", err.msg);
 	aot_builder_free(b);

@@ -191,6 +191,7 @@ static void check_file(const char *path, const struct driver *hip, const struct 
 			}
 			r->amd_ok[i] = m == 0 ? any : r->amd_ok[i] && any;
 		}
+	r->host = in.has_image && (in.image.flags & AOT_IMAGE_FOR_HOST);
 	for (uint32_t m = 0; in.has_image && m < in.image.modules.count; m++) {
 		AotModule mod = aot_module(&in.image, m);
 		for (uint32_t c = 0; c < mod.ncode_objects; c++)

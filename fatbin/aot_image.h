@@ -28,6 +28,10 @@ enum {
 };
 
 typedef enum { AOT_KEY_FATBIN = 1, AOT_KEY_PTX = 2 } AotKeyKind;
+
+/* Header flags. FOR_HOST: converted for the CPU (--offload-arch named host), so that a
+ * process whose only GPU code is in module files still gets the CPU driver. */
+enum { AOT_IMAGE_FOR_HOST = 1 };
 typedef enum { AOT_STORED = 0, AOT_ZSTD = 1 } AotBlobCompression;
 typedef enum { AOT_SPACE_GLOBAL = 1, AOT_SPACE_CONST = 2 } AotStateSpace;
 
@@ -79,6 +83,8 @@ void aot_add_untranslated(AotBuilder *b, uint32_t module, const char *target, co
                           const char *reason);
 /* What made the image (the converter's aot_conversion_key); 0 (the default) when unknown. */
 void aot_set_conversion_key(AotBuilder *b, uint64_t key);
+/* The header flags (AOT_IMAGE_*); 0 by default. */
+void aot_set_flags(AotBuilder *b, uint32_t flags);
 /* The image bytes, malloc'd. The same additions, in any order between modules, give the same
  * bytes. Fails on an inconsistent description (a duplicate kernel, a bad module index). */
 bool aot_builder_serialize(AotBuilder *b, uint8_t **out, size_t *out_size, ZcError *err);
@@ -99,6 +105,7 @@ typedef struct {
 	uint64_t strings, strings_size;
 	uint64_t blobs, blobs_size;
 	uint64_t conversion_key; /* 0: unknown */
+	uint32_t flags;          /* AOT_IMAGE_* */
 } AotImage;
 
 typedef struct {

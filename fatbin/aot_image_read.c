@@ -343,9 +343,10 @@ bool aot_image_parse(AotImage *img, const uint8_t *bytes, uint64_t size, ZcError
 	if (get64(bytes + 16) != size)
 		return zc_fail(err, "AOT image: header says 0x%llx bytes, there are 0x%llx",
 		               (unsigned long long)get64(bytes + 16), (unsigned long long)size);
-	if (get32(bytes + 24) != 0 || get32(bytes + 28) != 0)
-		return zc_fail(err, "AOT image: reserved header fields are not zero");
+	if ((get32(bytes + 24) & ~(uint32_t)AOT_IMAGE_FOR_HOST) != 0 || get32(bytes + 28) != 0)
+		return zc_fail(err, "AOT image: unknown header flags or reserved fields not zero");
 	img->bytes = bytes;
+	img->flags = get32(bytes + 24);
 	img->size = size;
 	img->conversion_key = get64(bytes + 176);
 	for (int t = 0; t < 7; t++)

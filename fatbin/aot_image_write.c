@@ -57,6 +57,7 @@ struct AotBuilder {
 	ARRAY(KeyIn) keys;
 	ARRAY(UntranslatedIn) untranslated;
 	uint64_t conversion_key;
+	uint32_t flags;
 	char error[256]; /* the first inconsistency, reported by serialize */
 };
 
@@ -134,6 +135,11 @@ void aot_set_module_ptx_arch(AotBuilder *b, uint32_t module, uint32_t sm)
 void aot_set_conversion_key(AotBuilder *b, uint64_t key)
 {
 	b->conversion_key = key;
+}
+
+void aot_set_flags(AotBuilder *b, uint32_t flags)
+{
+	b->flags = flags;
 }
 
 void aot_add_key(AotBuilder *b, uint32_t module, AotKeyKind kind, uint64_t hash)
@@ -416,12 +422,14 @@ static void plan(AotBuilder *b, const Strings *strings, Layout *l)
 	l->size = at;
 }
 
-static void write_header(uint8_t *out, const Layout *l, uint64_t strings_size, uint64_t key)
+static void write_header(uint8_t *out, const Layout *l, uint64_t strings_size, uint64_t key,
+                         uint32_t flags)
 {
 	memcpy(out, AOT_MAGIC, 8);
 	put32(out + 8, AOT_VERSION);
 	put32(out + 12, AOT_HEADER_SIZE);
 	put64(out + 16, l->size);
+	put32(out + 24, flags);
 	for (int t = 0; t < NTABLES; t++) {
 		uint8_t *d = out + 32 + 16 * t;
 
@@ -585,7 +593,7 @@ bool aot_builder_serialize(AotBuilder *b, uint8_t **out, size_t *out_size, ZcErr
 	module_names = intern_all(b, &strings);
 	plan(b, &strings, &layout);
 	bytes = zc_alloc(layout.size);
-	write_header(bytes, &layout, strings.size, b->conversion_key);
+	write_header(bytes, &layout, strings.size, b->conversion_key, b->flags);
 	write_modules(b, bytes, &layout, module_names);
 	write_tables(b, bytes, &layout, &strings);
 	memcpy(bytes + layout.strings, strings.bytes, strings.size);

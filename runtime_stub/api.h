@@ -297,7 +297,7 @@ CUresult zc_image_find_file(const char *path, const uint8_t *bytes, size_t size,
  * `slot` names the caller in the trace. */
 CUresult zc_module_from_cubin(const char *slot, CUmodule *module, const void *code);
 /* True if a file of the process was converted for `target` ("host"): it carries code objects
- * for it, or says why a module has none. */
+ * for it, says why a module has none, or (host) its image is flagged so. */
 bool zc_images_have_target(const char *target);
 
 /* module.c: a loaded library or module. Its code object is loaded when first needed. */
