@@ -351,7 +351,7 @@ enum cvt {
 	CVT_F64_U32, CVT_I32_F64, CVT_U32_F64, CVT_F16_F32, CVT_F32_F16, CVT_F32_UBYTE0,
 	CVT_F32_UBYTE1, CVT_F32_UBYTE2, CVT_F32_UBYTE3, CVT_F16_I16, CVT_F16_U16, CVT_I16_F16,
 	CVT_U16_F16, CVT_PKRTZ_F16_F32, FREXP_EXP_I32_F32, FREXP_EXP_I32_F64, FREXP_EXP_I16_F16,
-	CVT_FLR_I32_F32, CVT_RPI_I32_F32, CVT_I32_I16, CVT_U32_U16, CVT_PK_I16_I32, CVT_PK_U16_U32,
+	CVT_FLR_I32_F32, CVT_RPI_I32_F32, CVT_I32_I16, CVT_U32_U16, CVT_PK_I16_I32, CVT_PK_U16_U32, PACK_B32_F16,
 	CVT_PK_NORM_I16_F32, CVT_PK_NORM_U16_F32, CVT_OFF_F32_I4,
 };
 
@@ -429,6 +429,13 @@ static void convert(struct wave *w, const struct insn *in)
 			R[l] = out64(w, in, x);
 		}
 		vset64(w, d, R, mask);
+		return;
+	case PACK_B32_F16:  /* two halves, op_sel choosing each; neg and abs act on the sign */
+		vget16(w, s, in->op_sel & 1, h);
+		vget16(w, &in->o[2], in->op_sel >> 1 & 1, hr);
+		EACH
+			r[l] = emu_f16_mods(h[l], s) | (uint32_t)emu_f16_mods(hr[l], &in->o[2]) << 16;
+		vset32(w, d, r, mask);
 		return;
 	case CVT_F32_F16: case CVT_I16_F16: case CVT_U16_F16: case CVT_F16_I16: case CVT_F16_U16:
 	case FREXP_EXP_I16_F16: case CVT_I32_I16: case CVT_U32_U16:
@@ -773,6 +780,7 @@ const struct opcode emu_float_opcodes[] = {
 	{"v_cvt_flr_i32_f32", convert, CVT_FLR_I32_F32}, {"v_cvt_floor_i32_f32", convert, CVT_FLR_I32_F32},
 	{"v_cvt_rpi_i32_f32", convert, CVT_RPI_I32_F32}, {"v_cvt_nearest_i32_f32", convert, CVT_RPI_I32_F32},
 	{"v_cvt_i32_i16", convert, CVT_I32_I16}, {"v_cvt_u32_u16", convert, CVT_U32_U16},
+	{"v_pack_b32_f16", convert, PACK_B32_F16},
 	{"v_cvt_pk_i16_i32", convert, CVT_PK_I16_I32}, {"v_cvt_pk_u16_u32", convert, CVT_PK_U16_U32},
 	{"v_cvt_pk_norm_i16_f32", convert, CVT_PK_NORM_I16_F32},
 	{"v_cvt_pk_norm_u16_f32", convert, CVT_PK_NORM_U16_F32},

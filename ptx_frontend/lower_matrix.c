@@ -11,6 +11,7 @@
 #include <llvm-c/Target.h>
 
 #include "lower.h"
+#include "matrix.h"
 
 static LLVMValueRef const32(struct lower *L, uint32_t v)
 {
@@ -477,7 +478,9 @@ static bool lower_mma_wide(struct lower *L, bool f64)
  * order. An f16 A or B fragment (16 elements) so holds each element twice or four times; the
  * other fragments, each once. A lane's elements of D then lie in one row, consecutive
  * columns, and each row of A and column of B lies whole in the registers of consecutive
- * lanes, at the same register indices in every lane. */
+ * lanes, at the same register indices in every lane. A processor with matrix instructions
+ * for an m16n16k16 form (matrix.h) holds that form's fragments as its instructions take
+ * them instead: __zc_wmma_element says where, and __zc_wmma_mma multiplies. */
 struct wmma_shape {
 	unsigned m, n, k;
 };
@@ -544,6 +547,31 @@ static struct wmma_fragment wmma_fragment(struct lower *L, char matrix, struct w
 	return f;
 }
 
+/* The form a processor may multiply itself (enum zc_wmma_form) that fragments of type t
+ * (A's or B's for 'a' and 'b'; C's or D's for 'c') of shape s belong to; 0 for none. */
+static unsigned wmma_form(struct wmma_shape s, char matrix, enum ptx_type t)
+{
+	if (s.m != 16 || s.n != 16 || s.k != 16)
+		return 0;
+	switch (t) {
+	case PTX_TYPE_F16: return ZC_WMMA_F16;  /* a C of f16 too */
+	case PTX_TYPE_BF16: return matrix == 'c' ? 0 : ZC_WMMA_BF16;
+	case PTX_TYPE_S8: return ZC_WMMA_S8;
+	case PTX_TYPE_U8: return ZC_WMMA_U8;
+	case PTX_TYPE_F32: return matrix == 'c' ? ZC_WMMA_F16 : 0;
+	case PTX_TYPE_S32: return matrix == 'c' ? ZC_WMMA_S8 : 0;
+	default: return 0;
+	}
+}
+
+static LLVMValueRef wmma_native(struct lower *L, unsigned form)
+{
+	LLVMValueRef arg = const32(L, form);
+
+	return LLVMBuildICmp(L->b, LLVMIntNE, call_builtin(L, "__zc_wmma_native", ll_int(L, 32), &arg, 1),
+	                     const32(L, 0), "");
+}
+
 static unsigned log2u(unsigned n)
 {
 	unsigned l = 0;
@@ -589,7 +617,10 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 	base = memory_address(L, op(L, store ? 0 : 1), insn_space(L));
 	stride = L->insn->nops == 3 ? operand_value(L, op(L, 2), PTX_TYPE_U32)
 	                            : const32(L, row ? f.cols : f.rows);
-	first = mul32(L, call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0), f.count);
+	LLVMValueRef lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
+	unsigned form = wmma_form(wmma_shape(L), matrix, f.type);
+	LLVMValueRef native = form ? wmma_native(L, form) : NULL;
+	first = mul32(L, lane, f.count);
 	unsigned access_bits = sub_bits ? 32 : f.bits, accesses = sub_bits ? 1 : f.per_reg;
 	reg_type = ll_int(L, f.bits == 64 ? 64 : 32);
 	element_type = ll_int(L, access_bits);
@@ -602,6 +633,14 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 		for (unsigned e = 0; e < accesses; e++) {
 			LLVMValueRef index = LLVMBuildAnd(L->b, LLVMBuildAdd(L->b, first, const32(L, j * f.per_reg + e), ""),
 			                                  const32(L, f.rows * f.cols - 1), "");
+			if (native) {
+				LLVMValueRef args[4] = {
+					const32(L, form), const32(L, matrix == 'a' ? ZC_WMMA_A : matrix == 'b' ? ZC_WMMA_B : ZC_WMMA_C),
+					lane, const32(L, j * f.per_reg + e),
+				};
+				LLVMValueRef at = call_builtin(L, "__zc_wmma_element", ll_int(L, 32), args, 4);
+				index = LLVMBuildSelect(L->b, native, at, index, "");
+			}
 			unsigned line = f.column_order ? f.rows : f.cols;  /* elements before the next line */
 			LLVMValueRef major = LLVMBuildLShr(L->b, index, const32(L, log2u(line)), "");
 			LLVMValueRef minor = LLVMBuildAnd(L->b, index, const32(L, line - 1), "");
@@ -659,6 +698,63 @@ static void wmma_line(struct lower *L, const struct wmma_fragment *f, const LLVM
 	}
 }
 
+/* The multiplication by the processor's own instructions, where __zc_wmma_native says it
+ * has them: the fragments' words through a buffer to __zc_wmma_mma, C and D as f32 (or
+ * s32). Emits the test and that branch, leaves the builder in the other one (the portable
+ * lowering's) and returns the block where both meet. */
+static LLVMBasicBlockRef wmma_native_branch(struct lower *L, unsigned form, const struct wmma_fragment *fa,
+                                            const struct ptx_operand *d, const struct ptx_operand *ao,
+                                            const struct ptx_operand *bo, const struct ptx_operand *co,
+                                            enum ptx_type ct, enum ptx_type dt)
+{
+	LLVMValueRef function = LLVMGetBasicBlockParent(LLVMGetInsertBlock(L->b));
+	LLVMBasicBlockRef native = LLVMAppendBasicBlockInContext(L->ctx, function, "wmma.native");
+	LLVMBasicBlockRef portable = LLVMAppendBasicBlockInContext(L->ctx, function, "wmma.portable");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, function, "wmma.done");
+	LLVMTypeRef i32 = ll_int(L, 32), f32 = LLVMFloatTypeInContext(L->ctx);
+	LLVMValueRef words = entry_alloca(L, LLVMArrayType2(i32, 24), 16, "wmma"), generic;
+	unsigned nregs = fa->count / fa->per_reg;
+
+	LLVMBuildCondBr(L->b, wmma_native(L, form), native, portable);
+	LLVMPositionBuilderAtEnd(L->b, native);
+	generic = L->target->as_local == L->target->as_generic ? words
+	          : LLVMBuildAddrSpaceCast(L->b, words, ll_ptr(L, L->target->as_generic), "");
+	for (unsigned w = 0; w < 24; w++) {
+		LLVMValueRef value;
+
+		if (w < 16 && w % 8 >= nregs)
+			continue;
+		if (w < 16)
+			value = operand_value(L, &(w < 8 ? ao : bo)->items[w % 8], PTX_TYPE_B32);
+		else if (ct == PTX_TYPE_F16)
+			value = LLVMBuildBitCast(L->b, half_as_float(L, operand_value(L, &co->items[(w - 16) / 2], PTX_TYPE_B32),
+			                                              w % 2, false), i32, "");
+		else
+			value = operand_value(L, &co->items[w - 16], PTX_TYPE_B32);
+		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * w, 0);
+		LLVMSetAlignment(LLVMBuildStore(L->b, value, LLVMBuildGEP2(L->b, ll_int(L, 8), words, &index, 1, "")), 4);
+	}
+	LLVMValueRef args[2] = { const32(L, form), generic };
+	call_builtin(L, "__zc_wmma_mma", LLVMVoidTypeInContext(L->ctx), args, 2);
+	LLVMValueRef result[8];
+	for (unsigned e = 0; e < 8; e++) {
+		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * (16 + e), 0);
+		result[e] = LLVMBuildLoad2(L->b, i32, LLVMBuildGEP2(L->b, ll_int(L, 8), words, &index, 1, ""), "");
+		LLVMSetAlignment(result[e], 4);
+		if (dt != PTX_TYPE_F16)
+			operand_store(L, &d->items[e], result[e], PTX_TYPE_B32);
+		else if (e % 2)
+			operand_store(L, &d->items[e / 2],
+			              LLVMBuildOr(L->b, float_as_half(L, LLVMBuildBitCast(L->b, result[e - 1], f32, "")),
+			                          LLVMBuildShl(L->b, float_as_half(L, LLVMBuildBitCast(L->b, result[e], f32, "")),
+			                                       const32(L, 16), ""), ""),
+			              PTX_TYPE_B32);
+	}
+	LLVMBuildBr(L->b, done);
+	LLVMPositionBuilderAtEnd(L->b, portable);
+	return done;
+}
+
 /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c (f16 A and B) and
  * .shape.dtype.atype.btype.ctype{.satfinite} (bf16, tf32, s8, u8; f64 with .rn): D = A B +
  * C. The layouts name how A and B were stored; the fragments do not depend on them. Each
@@ -699,6 +795,10 @@ static bool lower_wmma_mma(struct lower *L)
 	const struct ptx_operand *bo = registers(L, 2, fb.count / fb.per_reg);
 	const struct ptx_operand *co = registers(L, 3, fc.count / fc.per_reg);
 	enum ptx_type word_type = f64 ? PTX_TYPE_B64 : PTX_TYPE_B32;
+	unsigned form = wmma_form(s, 'a', at);
+	LLVMBasicBlockRef done = form ? wmma_native_branch(L, form | (has_mod(L, "satfinite") ? ZC_WMMA_SATFINITE : 0),
+	                                                   &fa, d, ao, bo, co, ct, dt)
+	                              : NULL;
 
 	for (unsigned i = 0; i < fa.count / fa.per_reg; i++)
 		a[i] = operand_value(L, &ao->items[i], word_type);
@@ -754,6 +854,10 @@ static bool lower_wmma_mma(struct lower *L)
 		} else {
 			operand_store(L, &d->items[e], acc[e], dt);
 		}
+	}
+	if (done) {
+		LLVMBuildBr(L->b, done);
+		LLVMPositionBuilderAtEnd(L->b, done);
 	}
 	return true;
 }

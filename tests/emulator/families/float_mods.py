@@ -1,5 +1,5 @@
 """VOP3 source and output modifiers on f32: neg and abs on each source (abs, then neg: -|x|),
-omod (mul:2, mul:4, div:2) then clamp to [0, 1] on the result."""
+omod (mul:2, mul:4, div:2) then clamp to [0, 1] on the result; and on f16 halves packed."""
 from fractions import Fraction
 
 from emutest import Kernel, decode, encode, f32, fop
@@ -77,4 +77,23 @@ def negative_zero(t):
     return k
 
 
-CASES = [modifiers, negative_zero]
+def pack_f16(t):
+    """v_pack_b32_f16: S1's half above S0's, op_sel choosing which half of each source, neg
+    and abs acting on the halves' sign bits."""
+    k = Kernel(t, "pack_f16")
+    a = [(0x3c00 + 17 * i) | (0xb800 + 5 * i) << 16 for i in range(32)]
+    b = [(0x4400 + 3 * i) | (0x8001 + 7 * i) << 16 for i in range(32)]
+    k.input("v2", a).input("v3", b)
+    k.asm("""
+        v_pack_b32_f16 v4, v2, v3
+        v_pack_b32_f16 v5, v2, v3 op_sel:[1,1,0]
+        v_pack_b32_f16 v6, -v2, |v3| op_sel:[0,1,0]
+    """)
+    lo, hi = (lambda x: x & 0xffff), (lambda x: x >> 16)
+    k.check_v("v4", [lo(x) | lo(y) << 16 for x, y in zip(a, b)])
+    k.check_v("v5", [hi(x) | hi(y) << 16 for x, y in zip(a, b)])
+    k.check_v("v6", [(lo(x) ^ 0x8000) | (hi(y) & 0x7fff) << 16 for x, y in zip(a, b)])
+    return k
+
+
+CASES = [modifiers, negative_zero, pack_f16]
