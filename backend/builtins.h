@@ -226,13 +226,11 @@ void __zc_surf_load(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t la
                     uint32_t mode, uint8_t *out);
 void __zc_surf_store(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t bytes,
                      uint32_t mode, const uint8_t *data);
-/* wmma on processors with matrix instructions (matrix.h). wmma_native: whether this
- * processor multiplies the form (enum zc_wmma_form) itself; where it does not, the other two
- * are never called. wmma_element: which element of the 16x16 matrix (enum zc_wmma_matrix;
- * by rows, B by columns) slot `slot` of a lane's fragment holds. wmma_mma: D = A B + C, the
- * fragments' words in words[0..7] (A), [8..15] (B) and [16..23] (C, f32 or s32), D replacing
- * C. */
-uint32_t __zc_wmma_native(uint32_t form);
+/* wmma on processors with matrix instructions (matrix.h; called only there), for the form
+ * (enum zc_wmma_form). wmma_element: which element of the 16x16 matrix (enum
+ * zc_wmma_matrix; by rows, B by columns) slot `slot` of a lane's fragment holds. wmma_mma:
+ * D = A B + C, the fragments' words in words[0..7] (A), [8..15] (B) and [16..23] (C, f32 or
+ * s32), D replacing C. */
 uint32_t __zc_wmma_element(uint32_t form, uint32_t matrix, uint32_t lane, uint32_t slot);
 void __zc_wmma_mma(uint32_t form, uint32_t *words);
 

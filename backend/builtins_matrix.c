@@ -1,6 +1,6 @@
 /* wmma on processors with matrix instructions (matrix.h): the same C for every target, the
- * generation chosen by the processor's macros. Elsewhere __zc_wmma_native answers 0 and the
- * lowering's portable code runs instead, so the other two are never called there.
+ * generation chosen by the processor's macros, which are those the target table marks
+ * (ZcTarget.matrix_instructions). Elsewhere the lowering never calls them.
  *
  * Layouts (docs/amd-wmma-layout.md), lane l, i = l % 16, h = l / 16: RDNA3 gives each of
  * lanes i and i + 16 the whole row i of A (column i of B) and D[2s + h][i] to slot s of C;
@@ -26,33 +26,24 @@ typedef int int2 __attribute__((ext_vector_type(2)));
 typedef uint32_t word8 __attribute__((ext_vector_type(8)));
 #endif
 
-uint32_t __zc_wmma_native(uint32_t form)
-{
-#ifdef WMMA
-	form &= ~(uint32_t)ZC_WMMA_SATFINITE;
-	return form >= ZC_WMMA_F16 && form <= ZC_WMMA_U8;
-#else
-	(void)form;
-	return 0;
-#endif
-}
-
 uint32_t __zc_wmma_element(uint32_t form, uint32_t matrix, uint32_t lane, uint32_t slot)
 {
 	uint32_t i = lane % 16, h = lane / 16;
-	bool whole_row = false;
 
+	/* A by rows, B by columns: line i, element k */
 #if defined(__GFX11__)
-	whole_row = (form & 0xff) == ZC_WMMA_F16;
 	if (matrix == ZC_WMMA_C)
 		return (2 * slot + h) * 16 + i;
-#else
+	return i * 16 + ((form & 0xff) == ZC_WMMA_F16 ? slot : 8 * h + slot);
+#elif defined(__GFX12__)
 	(void)form;
 	if (matrix == ZC_WMMA_C)
 		return (slot + 8 * h) * 16 + i;
+	return i * 16 + 8 * h + slot % 8;
+#else
+	(void)form, (void)matrix, (void)i, (void)h, (void)slot;
+	__builtin_trap();
 #endif
-	/* A by rows, B by columns: line i, element k */
-	return i * 16 + (whole_row ? slot : 8 * h + slot % 8);
 }
 
 #ifdef WMMA

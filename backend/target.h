@@ -27,6 +27,7 @@ typedef struct ZcTarget {
 	bool is_default;       /* converted for when no --offload-arch is given */
 	const ZcBitcode *builtins; /* the builtins (builtins.h) built for exactly this target */
 	const char *const *link_flags; /* ld.lld arguments before the input, NULL-terminated */
+	bool matrix_instructions; /* WMMA (RDNA3, RDNA4): wmma's m16n16k16 forms use it (matrix.h) */
 } ZcTarget;
 
 /* The rows of each backend (amdgpu_backend/target.c, host_backend/target.c). */

@@ -96,6 +96,8 @@ static void parse_options(int argc, char **argv, ConvertOptions *o)
 			o->strict = true;
 		else if (strcmp(argv[i], "--no-line-info") == 0)
 			o->no_line_info = true;
+		else if (strcmp(argv[i], "--portable-matrix") == 0)
+			o->portable_matrix = true;
 		else if (argv[i][0] == '-' && argv[i][1])
 			fail_usage("convert: unknown option '%s'", argv[i]);
 		else if (o->in)
@@ -555,7 +557,8 @@ uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOption
 	        (unsigned long long)converter_hash(), major, minor, patch);
 	for (size_t t = 0; t < o->ntargets; t++)
 		fprintf(f, " %s", o->targets[t]->name);
-	fprintf(f, "%s", o->no_line_info ? " --no-line-info" : "");
+	fprintf(f, "%s%s", o->no_line_info ? " --no-line-info" : "",
+	        o->portable_matrix ? " --portable-matrix" : "");
 	fclose(f);
 	key = aot_hash(text, len);
 	free(text);

@@ -66,6 +66,7 @@ typedef struct {
 	int jobs;
 	bool strict;
 	bool no_line_info;        /* drop the PTX's .loc lines instead of keeping line tables */
+	bool portable_matrix;     /* wmma by the portable lowering on every processor */
 	const char *report;
 	const char *save_temps;
 	const char *dump;         /* NULL, "ptx", "ll", "ll-opt" or "asm" */

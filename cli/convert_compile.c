@@ -384,6 +384,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx,
 	struct ptx_lower_options options = {
 		.shared_start = u->reserved_smem && hooks->shared_as_offsets ? PTX_RESERVED_SMEM_SIZE : 0,
 		.line_info = !J->o->no_line_info, .reserved_smem = u->reserved_smem,
+		.matrix_instructions = target->matrix_instructions && !J->o->portable_matrix,
 	};
 	const char **kernels = NULL; /* of every member, in the order of u->kernels */
 	uint32_t nkernels = 0;

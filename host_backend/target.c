@@ -15,5 +15,5 @@ static const char *const zc_host_link_flags[] = {
 /* Baseline x86-64: the code objects run wherever the converted program runs. */
 const ZcTarget zc_host_target = {
 	"host", "x86_64-unknown-linux-gnu", "x86-64", "", ZC_CODE_OBJECT_HOST, 0,
-	false, &zc_builtins_host, zc_host_link_flags,
+	false, &zc_builtins_host, zc_host_link_flags, false,
 };

@@ -66,6 +66,7 @@ struct lower {
 	                                  * (on targets with shared_as_offsets: its generic address
 	                                  * is built where used) */
 	bool has_reserved_smem;
+	bool matrix_instructions;        /* ptx_lower_options.matrix_instructions */
 	jmp_buf fail;
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;

@@ -479,8 +479,9 @@ static bool lower_mma_wide(struct lower *L, bool f64)
  * other fragments, each once. A lane's elements of D then lie in one row, consecutive
  * columns, and each row of A and column of B lies whole in the registers of consecutive
  * lanes, at the same register indices in every lane. A processor with matrix instructions
- * for an m16n16k16 form (matrix.h) holds that form's fragments as its instructions take
- * them instead: __zc_wmma_element says where, and __zc_wmma_mma multiplies. */
+ * (ptx_lower_options.matrix_instructions) holds the fragments of an m16n16k16 form they
+ * take (matrix.h) as they take them instead: __zc_wmma_element says where, and
+ * __zc_wmma_mma multiplies. */
 struct wmma_shape {
 	unsigned m, n, k;
 };
@@ -547,11 +548,12 @@ static struct wmma_fragment wmma_fragment(struct lower *L, char matrix, struct w
 	return f;
 }
 
-/* The form a processor may multiply itself (enum zc_wmma_form) that fragments of type t
- * (A's or B's for 'a' and 'b'; C's or D's for 'c') of shape s belong to; 0 for none. */
-static unsigned wmma_form(struct wmma_shape s, char matrix, enum ptx_type t)
+/* The form of the processor's matrix instructions (enum zc_wmma_form) that fragments of
+ * type t (A's or B's for 'a' and 'b'; C's or D's for 'c') of shape s belong to; 0 for none,
+ * or when it has none. */
+static unsigned wmma_form(struct lower *L, struct wmma_shape s, char matrix, enum ptx_type t)
 {
-	if (s.m != 16 || s.n != 16 || s.k != 16)
+	if (!L->matrix_instructions || s.m != 16 || s.n != 16 || s.k != 16)
 		return 0;
 	switch (t) {
 	case PTX_TYPE_F16: return ZC_WMMA_F16;  /* a C of f16 too */
@@ -562,14 +564,6 @@ static unsigned wmma_form(struct wmma_shape s, char matrix, enum ptx_type t)
 	case PTX_TYPE_S32: return matrix == 'c' ? ZC_WMMA_S8 : 0;
 	default: return 0;
 	}
-}
-
-static LLVMValueRef wmma_native(struct lower *L, unsigned form)
-{
-	LLVMValueRef arg = const32(L, form);
-
-	return LLVMBuildICmp(L->b, LLVMIntNE, call_builtin(L, "__zc_wmma_native", ll_int(L, 32), &arg, 1),
-	                     const32(L, 0), "");
 }
 
 static unsigned log2u(unsigned n)
@@ -618,8 +612,7 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 	stride = L->insn->nops == 3 ? operand_value(L, op(L, 2), PTX_TYPE_U32)
 	                            : const32(L, row ? f.cols : f.rows);
 	LLVMValueRef lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
-	unsigned form = wmma_form(wmma_shape(L), matrix, f.type);
-	LLVMValueRef native = form ? wmma_native(L, form) : NULL;
+	unsigned form = wmma_form(L, wmma_shape(L), matrix, f.type);
 	first = mul32(L, lane, f.count);
 	unsigned access_bits = sub_bits ? 32 : f.bits, accesses = sub_bits ? 1 : f.per_reg;
 	reg_type = ll_int(L, f.bits == 64 ? 64 : 32);
@@ -631,16 +624,13 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 		LLVMValueRef value = store ? operand_value(L, reg, bits_type) : LLVMConstInt(reg_type, 0, 0);
 
 		for (unsigned e = 0; e < accesses; e++) {
-			LLVMValueRef index = LLVMBuildAnd(L->b, LLVMBuildAdd(L->b, first, const32(L, j * f.per_reg + e), ""),
-			                                  const32(L, f.rows * f.cols - 1), "");
-			if (native) {
-				LLVMValueRef args[4] = {
-					const32(L, form), const32(L, matrix == 'a' ? ZC_WMMA_A : matrix == 'b' ? ZC_WMMA_B : ZC_WMMA_C),
-					lane, const32(L, j * f.per_reg + e),
-				};
-				LLVMValueRef at = call_builtin(L, "__zc_wmma_element", ll_int(L, 32), args, 4);
-				index = LLVMBuildSelect(L->b, native, at, index, "");
-			}
+			LLVMValueRef args[4] = {
+				const32(L, form), const32(L, matrix == 'a' ? ZC_WMMA_A : matrix == 'b' ? ZC_WMMA_B : ZC_WMMA_C),
+				lane, const32(L, j * f.per_reg + e),
+			};
+			LLVMValueRef index = form ? call_builtin(L, "__zc_wmma_element", ll_int(L, 32), args, 4)
+			                          : LLVMBuildAnd(L->b, LLVMBuildAdd(L->b, first, args[3], ""),
+			                                         const32(L, f.rows * f.cols - 1), "");
 			unsigned line = f.column_order ? f.rows : f.cols;  /* elements before the next line */
 			LLVMValueRef major = LLVMBuildLShr(L->b, index, const32(L, log2u(line)), "");
 			LLVMValueRef minor = LLVMBuildAnd(L->b, index, const32(L, line - 1), "");
@@ -698,25 +688,17 @@ static void wmma_line(struct lower *L, const struct wmma_fragment *f, const LLVM
 	}
 }
 
-/* The multiplication by the processor's own instructions, where __zc_wmma_native says it
- * has them: the fragments' words through a buffer to __zc_wmma_mma, C and D as f32 (or
- * s32). Emits the test and that branch, leaves the builder in the other one (the portable
- * lowering's) and returns the block where both meet. */
-static LLVMBasicBlockRef wmma_native_branch(struct lower *L, unsigned form, const struct wmma_fragment *fa,
-                                            const struct ptx_operand *d, const struct ptx_operand *ao,
-                                            const struct ptx_operand *bo, const struct ptx_operand *co,
-                                            enum ptx_type ct, enum ptx_type dt)
+/* The multiplication by the processor's own instructions: the fragments' words through a
+ * buffer to __zc_wmma_mma, C and D as f32 (or s32). */
+static void wmma_by_instruction(struct lower *L, unsigned form, const struct wmma_fragment *fa,
+                                const struct ptx_operand *d, const struct ptx_operand *ao,
+                                const struct ptx_operand *bo, const struct ptx_operand *co,
+                                enum ptx_type ct, enum ptx_type dt)
 {
-	LLVMValueRef function = LLVMGetBasicBlockParent(LLVMGetInsertBlock(L->b));
-	LLVMBasicBlockRef native = LLVMAppendBasicBlockInContext(L->ctx, function, "wmma.native");
-	LLVMBasicBlockRef portable = LLVMAppendBasicBlockInContext(L->ctx, function, "wmma.portable");
-	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, function, "wmma.done");
 	LLVMTypeRef i32 = ll_int(L, 32), f32 = LLVMFloatTypeInContext(L->ctx);
 	LLVMValueRef words = entry_alloca(L, LLVMArrayType2(i32, 24), 16, "wmma"), generic;
 	unsigned nregs = fa->count / fa->per_reg;
 
-	LLVMBuildCondBr(L->b, wmma_native(L, form), native, portable);
-	LLVMPositionBuilderAtEnd(L->b, native);
 	generic = L->target->as_local == L->target->as_generic ? words
 	          : LLVMBuildAddrSpaceCast(L->b, words, ll_ptr(L, L->target->as_generic), "");
 	for (unsigned w = 0; w < 24; w++) {
@@ -750,9 +732,6 @@ static LLVMBasicBlockRef wmma_native_branch(struct lower *L, unsigned form, cons
 			                                       const32(L, 16), ""), ""),
 			              PTX_TYPE_B32);
 	}
-	LLVMBuildBr(L->b, done);
-	LLVMPositionBuilderAtEnd(L->b, portable);
-	return done;
 }
 
 /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c (f16 A and B) and
@@ -795,10 +774,13 @@ static bool lower_wmma_mma(struct lower *L)
 	const struct ptx_operand *bo = registers(L, 2, fb.count / fb.per_reg);
 	const struct ptx_operand *co = registers(L, 3, fc.count / fc.per_reg);
 	enum ptx_type word_type = f64 ? PTX_TYPE_B64 : PTX_TYPE_B32;
-	unsigned form = wmma_form(s, 'a', at);
-	LLVMBasicBlockRef done = form ? wmma_native_branch(L, form | (has_mod(L, "satfinite") ? ZC_WMMA_SATFINITE : 0),
-	                                                   &fa, d, ao, bo, co, ct, dt)
-	                              : NULL;
+	unsigned form = wmma_form(L, s, 'a', at);
+
+	if (form) {
+		wmma_by_instruction(L, form | (has_mod(L, "satfinite") ? ZC_WMMA_SATFINITE : 0), &fa, d, ao, bo, co,
+		                    ct, dt);
+		return true;
+	}
 
 	for (unsigned i = 0; i < fa.count / fa.per_reg; i++)
 		a[i] = operand_value(L, &ao->items[i], word_type);
@@ -854,10 +836,6 @@ static bool lower_wmma_mma(struct lower *L)
 		} else {
 			operand_store(L, &d->items[e], acc[e], dt);
 		}
-	}
-	if (done) {
-		LLVMBuildBr(L->b, done);
-		LLVMPositionBuilderAtEnd(L->b, done);
 	}
 	return true;
 }

@@ -779,7 +779,8 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 {
 	struct lower L = {.module = module, .target = target, .diag = diag, .ctx = ctx,
 	                  .shared_layout_size = options->shared_start,
-	                  .shared_start = options->shared_start, .label = options->label};
+	                  .shared_start = options->shared_start, .label = options->label,
+	                  .matrix_instructions = options->matrix_instructions};
 	bool ok;
 
 	memset(out, 0, sizeof(*out));

@@ -138,18 +138,20 @@ int main(int argc, char **argv)
 			kernels = true;
 		else if (strcmp(argv[i], "--line-info") == 0)
 			options.line_info = true;
+		else if (strcmp(argv[i], "--matrix-instructions") == 0)
+			options.matrix_instructions = true;
 		else if (strcmp(argv[i], "--stats") == 0)
 			stats = true; /* timings instead of the IR, for bench/ */
 		else if (strcmp(argv[i], "--census") == 0)
 			census = true; /* one line per kernel instead of the IR, for bench/ */
 		else if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--stats] [--census] FILE.ptx\n");
+			fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--matrix-instructions] [--stats] [--census] FILE.ptx\n");
 			return 2;
 		} else
 			path = argv[i];
 	}
 	if (!path) {
-		fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--stats] [--census] FILE.ptx\n");
+		fprintf(stderr, "usage: ptx-lower [--target=amdgpu|host] [--kernels] [--line-info] [--matrix-instructions] [--stats] [--census] FILE.ptx\n");
 		return 2;
 	}
 	size_t len;

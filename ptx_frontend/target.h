@@ -73,6 +73,9 @@ struct ptx_lower_options {
 	bool line_info;
 	/* What reasons recorded in the module call it ("PTX of fatbin 3"); NULL for none. */
 	const char *label;
+	/* The processor's WMMA for wmma's m16n16k16 forms (matrix.h), through the builtins
+	 * __zc_wmma_element and __zc_wmma_mma; otherwise the lowering every target shares. */
+	bool matrix_instructions;
 	/* The unit reads %reserved_smem_offset_* somewhere (ptx_uses_reserved_smem of any
 	 * member): every member then names one region of PTX_RESERVED_SMEM_SIZE bytes that
 	 * each kernel zeroes as its block starts, as NVIDIA's driver leaves it for cooperative

@@ -1,0 +1,77 @@
+// A tensor-core GEMM for bench/wmma_instructions.sh: D = A B, 128 x 128 x 128, each warp one
+// 16 x 16 tile of D through wmma m16n16k16 (A by rows, B by columns), in one form chosen by
+// the argument: f16 or bf16 into f32, s8 into s32. Prints PASS when D equals the product
+// computed on the host (small integers: every sum is exact).
+#include <cstdio>
+#include <cstring>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <mma.h>
+using namespace nvcuda;
+
+enum { M = 128, N = 128, K = 128 };
+
+template <typename In, typename Acc>
+__global__ void gemm(const In *A, const In *B, Acc *D) {
+    int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, tm = warp / (N / 16), tn = warp % (N / 16);
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, In, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, In, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, Acc> acc;
+
+    wmma::fill_fragment(acc, (Acc)0);
+    for (int k = 0; k < K; k += 16) {
+        wmma::load_matrix_sync(a, A + tm * 16 * K + k, K);
+        wmma::load_matrix_sync(b, B + tn * 16 * K + k, K);
+        wmma::mma_sync(acc, a, b, acc);
+    }
+    wmma::store_matrix_sync(D + tm * 16 * N + tn * 16, acc, N, wmma::mem_row_major);
+}
+
+template <typename In, typename Acc>
+static int run(In (*from_int)(int)) {
+    static int ai[M * K], bi[N * K];
+    static In a[M * K], b[N * K];
+    static Acc d[M * N];
+    In *dA, *dB;
+    Acc *dD;
+    int wrong = 0;
+
+    for (int i = 0; i < M * K; i++) a[i] = from_int(ai[i] = (i * 7 + 3) % 9 - 4);
+    for (int i = 0; i < N * K; i++) b[i] = from_int(bi[i] = (i * 5 + 1) % 7 - 3);
+    cudaMalloc(&dA, sizeof a);
+    cudaMalloc(&dB, sizeof b);
+    cudaMalloc(&dD, sizeof d);
+    cudaMemcpy(dA, a, sizeof a, cudaMemcpyHostToDevice);
+    cudaMemcpy(dB, b, sizeof b, cudaMemcpyHostToDevice);
+    gemm<In, Acc><<<(M / 16) * (N / 16) / 4, 128>>>(dA, dB, dD);
+    cudaError_t e = cudaMemcpy(d, dD, sizeof d, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        printf("FAIL: %s\n", cudaGetErrorString(e));
+        return 1;
+    }
+    for (int r = 0; r < M; r++)
+        for (int c = 0; c < N; c++) {
+            long s = 0;
+            for (int k = 0; k < K; k++) s += (long)ai[r * K + k] * bi[c * K + k];
+            wrong += (double)d[r * N + c] != (double)s;
+        }
+    if (wrong) {
+        printf("FAIL: %d of %d elements wrong\n", wrong, M * N);
+        return 1;
+    }
+    printf("PASS\n");
+    return 0;
+}
+
+static __half f16(int v) { return __int2half_rn(v); }
+static __nv_bfloat16 bf16(int v) { return __int2bfloat16_rn(v); }
+static signed char s8(int v) { return (signed char)v; }
+
+int main(int argc, char **argv) {
+    const char *form = argc > 1 ? argv[1] : "";
+    if (!strcmp(form, "f16")) return run<__half, float>(f16);
+    if (!strcmp(form, "bf16")) return run<__nv_bfloat16, float>(bf16);
+    if (!strcmp(form, "s8")) return run<signed char, int>(s8);
+    printf("usage: wmma_gemm f16|bf16|s8\n");
+    return 2;
+}

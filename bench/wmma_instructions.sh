@@ -1,0 +1,44 @@
+#!/bin/sh
+# Benchmark: what the matrix instructions save. bench/wmma_gemm.cu (a 128 x 128 x 128 GEMM,
+# one wmma m16n16k16 tile a warp) is built with nvcc, converted for each processor twice,
+# with the WMMA instructions where the processor has them and with --portable-matrix, and
+# run once per form (f16, bf16, s8) over the emulator's HIP runtime; ZC_EMU_STATS gives the
+# wave instructions executed, reported per element of D. Every run must print PASS.
+# Usage: bench/wmma_instructions.sh [BUILD_DIR] (PROCESSORS in the environment: default
+# gfx1030 gfx1100 gfx1200; NVCC: default nvcc)
+set -e
+build=$(cd "${1:-build}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+processors=${PROCESSORS:-gfx1030 gfx1100 gfx1200}
+runtime="$build/amdgpu_emulator/hip/libzc-emu-hip.so"
+convert="$build/cli/zluda-convert"
+for f in "$runtime" "$convert"; do
+	[ -e "$f" ] || { echo "wmma_instructions: $f is missing: build the project first" >&2; exit 2; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"${NVCC:-nvcc}" -arch=sm_80 -o "$work/wmma_gemm" "$here/wmma_gemm.cu"
+elements=$((128 * 128))
+
+printf '%-9s %-6s %18s %18s %7s\n' processor form 'instr/element' 'portable' ratio
+for p in $processors; do
+	for lowering in native portable; do
+		mkdir -p "$work/$p.$lowering"
+		flag=
+		[ "$lowering" = portable ] && flag=--portable-matrix
+		"$convert" "$work/wmma_gemm" -o "$work/$p.$lowering/wmma_gemm" --offload-arch="$p" $flag -q
+	done
+	for form in f16 bf16 s8; do
+		for lowering in native portable; do
+			stats="$work/$p.$lowering.$form.stats"
+			out=$(cd "$work/$p.$lowering" && ZLUDA_CONVERT_DRIVER=hip ZLUDA_CONVERT_HIP_PATH="$runtime" \
+				ZC_EMU_PROCESSOR="$p" ZC_EMU_STATS="$stats" ./wmma_gemm "$form" 2>&1) ||
+				{ echo "wmma_instructions: $p $lowering $form failed: $out" >&2; exit 1; }
+			[ "$out" = PASS ] || { echo "wmma_instructions: $p $lowering $form: $out" >&2; exit 1; }
+		done
+		awk -v p="$p" -v f="$form" -v e="$elements" \
+			'FNR == 1 { file++ } { n[file] += $2 }
+			 END { printf "%-9s %-6s %18.1f %18.1f %7.3f\n", p, f, n[1] / e, n[2] / e, n[1] / n[2] }' \
+			"$work/$p.native.$form.stats" "$work/$p.portable.$form.stats"
+	done
+done
