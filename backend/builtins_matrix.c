@@ -104,7 +104,107 @@ static word8 multiply(uint32_t form, const uint32_t *words)
 	default: return __builtin_bit_cast(word8, IU8(false, a, false, b, ci, true));
 	}
 }
+
+/* ---- mma.sync by WMMA --------------------------------------------------------------
+ * PTX fixes mma's fragments: a register of m16n8k16's 16-bit or m16n8k32's 8-bit elements
+ * is word q of a row of A (k = 2q or 4q), held by lane 4(m % 8) + q % 4 in a[(m >= 8) +
+ * 2(q >= 4)], or of a column n of B, held by lane 4n + q % 4 in b[q >= 4]; C and D hold
+ * D[g + 8r][2t + j] in register 2r + j of lane 4g + t. The instruction computes the
+ * transpose, E = B^T A^T (16x16, its rows 8..15 zero), so that each lane's D comes from one
+ * lane's E at a slot that varies with t only: gathering takes fewer shuffles that way. */
+static uint32_t lane_value(uint32_t value, uint32_t from)
+{
+	return (uint32_t)__builtin_amdgcn_ds_bpermute((int)(from << 2), (int)value);
+}
+
+/* A register of another lane chosen by this lane: one shuffle per candidate register (the
+ * compiler drops those `reg` cannot be). */
+static uint32_t gather(const uint32_t *regs, unsigned n, uint32_t from, uint32_t reg)
+{
+	uint32_t v = 0;
+
+	for (unsigned r = 0; r < n; r++) {
+		uint32_t x = lane_value(regs[r], from);
+		v = r == reg ? x : v;
+	}
+	return v;
+}
+
+/* The instruction's operands from words base.. of this lane's line (row n of B^T, column m
+ * of A^T, both lane % 16): RDNA3 takes a whole line of `per_line` words, RDNA4 half of it,
+ * the other half in lane + 16. */
+static void mma_operands(const uint32_t *a, const uint32_t *b, unsigned per_line, unsigned base,
+                         word8 *bt, word8 *at)
+{
+	uint32_t lane = __zc_laneid(), line = lane % 16;
+#if defined(__GFX11__)
+	unsigned count = per_line, first = base;
+#else
+	unsigned count = per_line / 2, first = base + lane / 16 * per_line / 2;
 #endif
+
+	*bt = *at = (word8){ 0 };
+	for (unsigned j = 0; j < count; j++) {
+		uint32_t q = first + j, b_word = gather(b, 2, 4 * (line % 8) + q % 4, q >= 4);
+
+		(*bt)[j] = line < 8 ? b_word : 0;
+		(*at)[j] = gather(a, 4, 4 * (line % 8) + q % 4, (line >= 8) + 2 * (q >= 4));
+	}
+}
+
+/* This lane's D words from E: D[m][n] = E[n][m], m = g + 8r, n = 2t + j. */
+static void mma_result(word8 e, uint32_t *d)
+{
+	uint32_t lane = __zc_laneid(), g = lane / 4, t = lane % 4;
+
+	for (unsigned r = 0; r < 2; r++)
+		for (unsigned j = 0; j < 2; j++) {
+#if defined(__GFX11__)  /* E[n][m] in lane m + 16(n % 2), slot n / 2 */
+			uint32_t from = g + 8 * r + 16 * j, v = 0;
+			for (unsigned slot = 0; slot < 4; slot++) {
+				uint32_t x = lane_value(e[slot], from);
+				v = slot == t ? x : v;
+			}
+#else  /* E[n][m] (n < 8) in lane m, slot n */
+			uint32_t from = g + 8 * r, v = 0;
+			for (unsigned s2 = 0; s2 < 4; s2++) {
+				uint32_t x = lane_value(e[2 * s2 + j], from);
+				v = s2 == t ? x : v;
+			}
+#endif
+			d[2 * r + j] = v;
+		}
+}
+#endif
+
+void __zc_mma_m16n8(uint32_t form, uint32_t *words)
+{
+#ifdef WMMA
+	word8 bt, at;
+	word8 zero = { 0 };
+
+	if (form == ZC_WMMA_F16 || form == ZC_WMMA_BF16) {  /* m16n8k16 */
+		mma_operands(words, words + 4, 8, 0, &bt, &at);
+		float8 e = form == ZC_WMMA_F16 ? F16(bt, at, __builtin_bit_cast(float8, zero))
+		                               : BF16(bt, at, __builtin_bit_cast(float8, zero));
+		mma_result(__builtin_bit_cast(word8, e), words + 8);
+		return;
+	}
+	/* m16n8k32 of 8-bit integers: two halves of K; at most 32 products of 8 bits, so the sum
+	 * is exact in 32 bits without clamping */
+	bool is_signed = form == ZC_WMMA_S8;
+	int8 e = __builtin_bit_cast(int8, zero);
+	for (unsigned half = 0; half < 2; half++) {
+		mma_operands(words, words + 4, 4, 4 * half, &bt, &at);
+		e = is_signed ? IU8(true, bt, true, at, e, false) : IU8(false, bt, false, at, e, false);
+	}
+	mma_result(__builtin_bit_cast(word8, e), words + 8);
+#else
+	(void)form;
+	(void)words;
+	__builtin_trap();
+#endif
+}
 
 void __zc_wmma_mma(uint32_t form, uint32_t *words)
 {

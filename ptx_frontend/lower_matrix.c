@@ -281,6 +281,31 @@ static unsigned mma_k(struct lower *L, unsigned p, bool integer, unsigned *rows)
 	return integer && has_mod(L, name) ? chunk : 0;
 }
 
+/* A 16x8 product A B of mma's fragments (a[0..3], b[0..1], PTX's layouts) by the
+ * processor's matrix instructions: its four words in this lane, as D holds them (f32 or
+ * s32). */
+static void mma_by_instruction(struct lower *L, unsigned form, const LLVMValueRef *a, const LLVMValueRef *b,
+                               LLVMValueRef *product)
+{
+	LLVMTypeRef i32 = ll_int(L, 32);
+	LLVMValueRef words = entry_alloca(L, LLVMArrayType2(i32, 12), 16, "mma"), generic;
+
+	generic = L->target->as_local == L->target->as_generic ? words
+	          : LLVMBuildAddrSpaceCast(L->b, words, ll_ptr(L, L->target->as_generic), "");
+	for (unsigned w = 0; w < 6; w++) {
+		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * w, 0);
+		LLVMSetAlignment(LLVMBuildStore(L->b, w < 4 ? a[w] : b[w - 4],
+		                                LLVMBuildGEP2(L->b, ll_int(L, 8), words, &index, 1, "")), 4);
+	}
+	LLVMValueRef args[2] = { const32(L, form), generic };
+	call_builtin(L, "__zc_mma_m16n8", LLVMVoidTypeInContext(L->ctx), args, 2);
+	for (unsigned w = 0; w < 4; w++) {
+		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * (8 + w), 0);
+		product[w] = LLVMBuildLoad2(L->b, i32, LLVMBuildGEP2(L->b, ll_int(L, 8), words, &index, 1, ""), "");
+		LLVMSetAlignment(product[w], 4);
+	}
+}
+
 /* mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16};
  * m16n8k{16,32} and m8n8k16 .row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32; the same of 4-bit
  * integers (s4, u4) with twice the K; m16n8k{128,256} and m8n8k128 .s32.b1.b1.s32.{xor,and}.popc;
@@ -294,7 +319,10 @@ static unsigned mma_k(struct lower *L, unsigned p, bool integer, unsigned *rows)
  * partial sum is and otherwise within what the PTX ISA allows, as it leaves the order and
  * precision of the sum open (an f16 D is rounded once from that f32); in integers, exactly
  * (the bits' products: the population count of their xor or and), then added to C
- * wrapping to 32 bits or, with .satfinite, saturating. */
+ * wrapping to 32 bits or, with .satfinite, saturating. With matrix instructions (RDNA3,
+ * RDNA4), m16n8k16 of f16 or bf16 and m16n8k32 of s8 or u8 (both the same) multiply by the
+ * processor's WMMA instead (__zc_mma_m16n8, which moves the fragments between the layouts),
+ * and C is added to the product after it. */
 static bool lower_mma(struct lower *L)
 {
 	int narrow_a, narrow_b;
@@ -327,6 +355,10 @@ static bool lower_mma(struct lower *L)
 	unsigned nd = dt == PTX_TYPE_F16 ? rows : 2 * rows, nc = ct == PTX_TYPE_F16 ? rows : 2 * rows;
 	const struct ptx_operand *d = registers(L, 0, nd), *ao = registers(L, 1, na);
 	const struct ptx_operand *bo = registers(L, 2, nb), *co = registers(L, 3, nc);
+	unsigned form = !L->matrix_instructions || rows != 2 ? 0
+	                : halves && k == 16 ? (at == PTX_TYPE_F16 ? ZC_WMMA_F16 : ZC_WMMA_BF16)
+	                : integer && !sub && k == 32 && at == bt ? (at == PTX_TYPE_S8 ? ZC_WMMA_S8 : ZC_WMMA_U8)
+	                : 0;
 
 	for (unsigned i = 0; i < na; i++)
 		a[i] = operand_value(L, &ao->items[i], PTX_TYPE_B32);
@@ -335,7 +367,7 @@ static bool lower_mma(struct lower *L)
 	lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
 	g = LLVMBuildLShr(L->b, lane, const32(L, 2), "");
 	t = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
-	for (unsigned j = 0; j < 4; j++) {
+	for (unsigned j = 0; !form && j < 4; j++) {
 		LLVMValueRef from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""), const32(L, j), "");
 		for (unsigned i = 0; i < na; i++)
 			words_a[j][i] = shuffle_idx(L, a[i], from);
@@ -356,7 +388,15 @@ static bool lower_mma(struct lower *L)
 			else
 				acc[r][n] = half_as_float(L, operand_value(L, &co->items[r], PTX_TYPE_B32), n, false);
 		}
-	for (unsigned kk = 0; kk < k; kk += binary ? p : 1) {
+	if (form) {
+		LLVMValueRef product[4];
+		mma_by_instruction(L, form, a, b, product);
+		for (unsigned r = 0; r < 2; r++)
+			for (unsigned n = 0; n < 2; n++)
+				acc[r][n] = integer ? product[2 * r + n]
+				                    : LLVMBuildFAdd(L->b, acc[r][n], LLVMBuildBitCast(L->b, product[2 * r + n], f32, ""), "");
+	}
+	for (unsigned kk = 0; !form && kk < k; kk += binary ? p : 1) {
 		unsigned j = (kk % chunk) / p, e = kk % p, reg = kk / chunk;
 		for (unsigned r = 0; r < rows; r++)
 			for (unsigned n = 0; n < 2; n++) {
