@@ -11,18 +11,9 @@
 #include <cuda_runtime.h>
 #include <vector>
 
-static int failures;
+#include "driver_check.h"
 
-#define DRIVER(call)                                                                      \
-	do {                                                                                  \
-		CUresult r_ = (call);                                                             \
-		if (r_ != CUDA_SUCCESS) {                                                         \
-			const char *name_ = "?";                                                      \
-			cuGetErrorName(r_, &name_);                                                   \
-			printf("FAIL %s:%d: %s = %s\n", __FILE__, __LINE__, #call, name_);            \
-			exit(1);                                                                      \
-		}                                                                                 \
-	} while (0)
+static int failures;
 
 enum { N = 1000 };
 

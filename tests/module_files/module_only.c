@@ -2,20 +2,7 @@
  * kernels all come from a module file: converted with --offload-arch=host, it must get the
  * CPU driver on a machine without a GPU though no file it starts with carries host code.
  * Usage: module_only FATBIN_FILE. Prints PASS and exits 0 when the result is right. */
-#include <cuda.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define DRIVER(call)                                                                      \
-	do {                                                                                  \
-		CUresult r_ = (call);                                                             \
-		if (r_ != CUDA_SUCCESS) {                                                         \
-			const char *name_ = "?";                                                      \
-			cuGetErrorName(r_, &name_);                                                   \
-			printf("FAIL %s:%d: %s = %s\n", __FILE__, __LINE__, #call, name_);            \
-			exit(1);                                                                      \
-		}                                                                                 \
-	} while (0)
+#include "driver_check.h"
 
 enum { N = 777 };
 
