@@ -3,10 +3,10 @@
  * the table's size in bytes. Each table is one static object: the integrity check hashes
  * the addresses cudart was handed. */
 #include <string.h>
-#include <unistd.h>
 
 #include "api.h"
 #include "integrity.h"
+#include "platform.h"
 
 typedef void (*slot)(void);
 #define FN(f) ((void *)(slot)(f))
@@ -215,8 +215,8 @@ integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t out[2])
 	struct zc_integrity_inputs in = {
 		.driver_version = ZC_DRIVER_VERSION,
 		.version = version,
-		.pid = (uint32_t)getpid(),
-		.thread = (uint32_t)pthread_self(),
+		.pid = zc_process_id(),
+		.thread = zc_thread_id(),
 		.cudart_table = (uint64_t)(uintptr_t)cudart_interface,
 		.integrity_table = (uint64_t)(uintptr_t)integrity_table,
 		.check_function = (uint64_t)(uintptr_t)integrity_table[1],
