@@ -132,7 +132,8 @@ static void run_saxpy(void)
 	                            unsigned, unsigned, void *, void **, void **))(
 	          kernel, (N + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, params, NULL) == CUDA_SUCCESS,
 	      "cuLaunchKernel");
-	check(CALL(cuCtxSynchronize, (void))() == CUDA_SUCCESS, "cuCtxSynchronize");
+	/* CUDA 13's cuCtxSynchronize is cuCtxSynchronize_v2, which names the context */
+	check(CALL(cuCtxSynchronize, (void *))(context) == CUDA_SUCCESS, "cuCtxSynchronize");
 	check(CALL(cuMemcpyDtoH, (void *, CUdeviceptr, size_t))(y, dy, sizeof y) == CUDA_SUCCESS,
 	      "cuMemcpyDtoH");
 	for (int i = 0; i < N; i++)
