@@ -33,7 +33,13 @@ static const FatbinWrapper fatbin_wrapper = {0x466243B1, 1, fatbin_data, 0};
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
-enum { CUDA_SUCCESS = 0, CUDA_ERROR_NO_DEVICE = 100 };
+enum {
+	CUDA_SUCCESS = 0,
+	CUDA_ERROR_INVALID_VALUE = 1,
+	CUDA_ERROR_NO_DEVICE = 100,
+	CUDA_ERROR_FILE_NOT_FOUND = 301,
+	CUDA_ERROR_INVALID_HANDLE = 400,
+};
 
 static HMODULE driver;
 static CUresult (*get_proc_address)(const char *, void **, int, uint64_t, int *);
@@ -62,6 +68,32 @@ static void *function(const char *name)
 	return fn;
 }
 #define CALL(name, type) ((CUresult(*) type)function(#name))
+
+/* HYBRID_CUDART, Windows cudart's own table: it names the hybrid runtime library to load,
+ * which NVIDIA's driver installs and this machine lacks. */
+static void check_hybrid_cudart(void)
+{
+	static const uint8_t guid[16] = {0xdd, 0x9e, 0x98, 0xa4, 0xf4, 0x10, 0x48, 0x44,
+	                                 0x99, 0xb0, 0xe2, 0xae, 0xb7, 0xb4, 0x32, 0xb5};
+	const uintptr_t *table = NULL;
+	void *fn = NULL;
+	size_t token = 0;
+
+	check(CALL(cuGetExportTable, (const void **, const void *))((const void **)&table, guid) ==
+	          CUDA_SUCCESS && table && table[0] == 3 * sizeof(void *),
+	      "cuGetExportTable gives HYBRID_CUDART");
+	if (!table)
+		return;
+	CUresult (*load)(const char *, void **, size_t *) =
+		(CUresult(*)(const char *, void **, size_t *))table[1];
+	CUresult (*release)(size_t) = (CUresult(*)(size_t))table[2];
+	check(load("nvcudart_hybrid64.dll", &fn, &token) == CUDA_ERROR_FILE_NOT_FOUND && !token,
+	      "HYBRID_CUDART[1] without NVIDIA's hybrid runtime");
+	check(load("cudart64_13.dll", &fn, &token) == CUDA_ERROR_INVALID_VALUE,
+	      "HYBRID_CUDART[1] of another library");
+	check(release(302100128) == CUDA_SUCCESS && release(1) == CUDA_ERROR_INVALID_HANDLE,
+	      "HYBRID_CUDART[2]");
+}
 
 /* The nvcuda.dll loaded is the one beside the program, and what cudart asks before any
  * device exists answers as NVIDIA's does. */
@@ -93,6 +125,7 @@ static void check_without_device(void)
 		((CUresult(*)(uint32_t, uint64_t, uint64_t *))integrity[1])(13000, 1764000000, answer);
 	check(answer[0] == 0x3341181C03CB675Cull && answer[1] == 0x8ED383AA1F4CD1E8ull,
 	      "INTEGRITY_CHECK's answer for 13000");
+	check_hybrid_cudart();
 }
 
 static void run_saxpy(void)
