@@ -1,35 +1,21 @@
 /* A Windows program of the project's own that uses the CUDA driver API as cudart does on
  * Windows: nvcuda.dll loaded by name (the loader finds the one beside the program first),
  * its functions through cuGetProcAddress_v2, the private tables through cuGetExportTable,
- * and the fatbin nvcc made (FATBIN_PATH) in .nv_fatb with a wrapper in .nvFatBi, as MSVC's
- * output lays them out. Built with mingw, converted by zluda-convert, run under wine.
+ * and the fatbin nvcc made in .nv_fatb (embed_fatbin.h). Built with mingw, converted by
+ * zluda-convert, run under wine.
  *   driver_api no-device   no driver finds a device: what needs none works, cuInit fails
  *                          with CUDA_ERROR_NO_DEVICE
- *   driver_api run         saxpy from the embedded fatbin runs on the device, checked */
+ *   driver_api run         saxpy runs on the device and is checked: from the program's own
+ *                          fatbin loaded as cuModuleLoadData takes it, then from the
+ *                          wrapper in kernels.dll loaded as cudart 13 does
+ *                          (cuLibraryLoadData), each found in its own file's AOT image */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-__asm__(".section .nv_fatb,\"dr\"\n"
-        ".balign 8\n"
-        ".globl fatbin_data\n"
-        "fatbin_data:\n"
-        ".incbin \"" FATBIN_PATH "\"\n"
-        ".text\n");
-extern const unsigned char fatbin_data[] __asm__("fatbin_data");
-
-typedef struct {
-	int magic;
-	int version;
-	const void *data;
-	void *filename_or_fatbins;
-} FatbinWrapper;
-
-/* Registered by nothing here (no cudart), but where cudart's would be, for the converter. */
-__attribute__((section(".nvFatBi"), used, aligned(8)))
-static const FatbinWrapper fatbin_wrapper = {0x466243B1, 1, fatbin_data, 0};
+#include "embed_fatbin.h"
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
@@ -128,30 +114,19 @@ static void check_without_device(void)
 	check_hybrid_cudart();
 }
 
-static void run_saxpy(void)
+/* saxpy on 1000 elements, launched as kernel (a CUfunction or a CUkernel), checked. */
+static void run_saxpy(void *kernel, void *context, const char *where)
 {
 	enum { N = 1000 };
 	static float x[N], y[N];
 	float a = 2.5f;
-	int n = N, count = 0, device = 0;
-	void *context = NULL, *module = NULL, *kernel = NULL;
+	int n = N;
 	CUdeviceptr dx = 0, dy = 0;
 
 	for (int i = 0; i < N; i++) {
 		x[i] = (float)i;
 		y[i] = (float)(N - i);
 	}
-	check(CALL(cuDeviceGetCount, (int *))(&count) == CUDA_SUCCESS && count > 0, "a device");
-	check(CALL(cuDeviceGet, (int *, int))(&device, 0) == CUDA_SUCCESS, "cuDeviceGet");
-	check(CALL(cuDevicePrimaryCtxRetain, (void **, int))(&context, device) == CUDA_SUCCESS,
-	      "cuDevicePrimaryCtxRetain");
-	check(CALL(cuCtxSetCurrent, (void *))(context) == CUDA_SUCCESS, "cuCtxSetCurrent");
-	/* the fatbin itself, as a driver API program hands it: its code is found in the AOT
-	 * image of the file the pointer lies in, this program */
-	check(CALL(cuModuleLoadData, (void **, const void *))(&module, fatbin_data) == CUDA_SUCCESS,
-	      "cuModuleLoadData of the embedded fatbin");
-	check(CALL(cuModuleGetFunction, (void **, void *, const char *))(&kernel, module, "saxpy") ==
-	          CUDA_SUCCESS, "cuModuleGetFunction saxpy");
 	check(CALL(cuMemAlloc, (CUdeviceptr *, size_t))(&dx, sizeof x) == CUDA_SUCCESS &&
 	          CALL(cuMemAlloc, (CUdeviceptr *, size_t))(&dy, sizeof y) == CUDA_SUCCESS,
 	      "cuMemAlloc");
@@ -171,13 +146,53 @@ static void run_saxpy(void)
 	      "cuMemcpyDtoH");
 	for (int i = 0; i < N; i++)
 		if (y[i] != a * (float)i + (float)(N - i)) {
-			printf("FAIL y[%d] = %g, not %g\n", i, y[i], a * (float)i + (float)(N - i));
+			printf("FAIL %s: y[%d] = %g, not %g\n", where, i, y[i], a * (float)i + (float)(N - i));
 			failures++;
 			break;
 		}
 	check(CALL(cuMemFree, (CUdeviceptr))(dx) == CUDA_SUCCESS &&
 	          CALL(cuMemFree, (CUdeviceptr))(dy) == CUDA_SUCCESS, "cuMemFree");
+}
+
+static void run_on_device(void)
+{
+	int count = 0, device = 0;
+	void *context = NULL, *module = NULL, *library = NULL, *kernel = NULL;
+	HMODULE kernels_dll = LoadLibraryA("kernels.dll");
+	const void *(*wrapper_of_dll)(void) =
+		kernels_dll ? (const void *(*)(void))(void *)GetProcAddress(kernels_dll, "zc_test_fatbin_wrapper")
+		            : NULL;
+
+	check(CALL(cuDeviceGetCount, (int *))(&count) == CUDA_SUCCESS && count > 0, "a device");
+	check(CALL(cuDeviceGet, (int *, int))(&device, 0) == CUDA_SUCCESS, "cuDeviceGet");
+	check(CALL(cuDevicePrimaryCtxRetain, (void **, int))(&context, device) == CUDA_SUCCESS,
+	      "cuDevicePrimaryCtxRetain");
+	check(CALL(cuCtxSetCurrent, (void *))(context) == CUDA_SUCCESS, "cuCtxSetCurrent");
+
+	/* the fatbin itself, as a driver API program hands it: its code is found in the AOT
+	 * image of the file the pointer lies in, this program */
+	check(CALL(cuModuleLoadData, (void **, const void *))(&module, fatbin_data) == CUDA_SUCCESS,
+	      "cuModuleLoadData of the program's fatbin");
+	check(CALL(cuModuleGetFunction, (void **, void *, const char *))(&kernel, module, "saxpy") ==
+	          CUDA_SUCCESS, "cuModuleGetFunction saxpy");
+	if (!failures)
+		run_saxpy(kernel, context, "the program's fatbin");
 	check(CALL(cuModuleUnload, (void *))(module) == CUDA_SUCCESS, "cuModuleUnload");
+
+	/* the wrapper in kernels.dll, as cudart 13 hands its registered wrappers over: the code
+	 * is in that library's AOT image */
+	check(wrapper_of_dll != NULL, "kernels.dll and its zc_test_fatbin_wrapper");
+	if (failures)
+		return;
+	check(CALL(cuLibraryLoadData, (void **, const void *, void *, void **, unsigned, void *,
+	                               void **, unsigned))(&library, wrapper_of_dll(), NULL, NULL, 0,
+	                                                   NULL, NULL, 0) == CUDA_SUCCESS,
+	      "cuLibraryLoadData of kernels.dll's wrapper");
+	check(CALL(cuLibraryGetKernel, (void **, void *, const char *))(&kernel, library, "saxpy") ==
+	          CUDA_SUCCESS, "cuLibraryGetKernel saxpy");
+	if (!failures)
+		run_saxpy(kernel, context, "kernels.dll");
+	check(CALL(cuLibraryUnload, (void *))(library) == CUDA_SUCCESS, "cuLibraryUnload");
 }
 
 int main(int argc, char **argv)
@@ -202,7 +217,7 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "run") == 0) {
 		check(init == CUDA_SUCCESS, "cuInit");
 		if (init == CUDA_SUCCESS)
-			run_saxpy();
+			run_on_device();
 	} else {
 		printf("usage: driver_api no-device|run\n");
 		return 2;
