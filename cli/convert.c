@@ -19,6 +19,9 @@
 #ifndef ZC_STUB_BUILD_DIR
 #define ZC_STUB_BUILD_DIR ""
 #endif
+#ifndef ZC_NVCUDA_BUILD_DIR
+#define ZC_NVCUDA_BUILD_DIR ""
+#endif
 
 static const char *take_value(int argc, char **argv, int *i, const char *flag)
 {
@@ -181,9 +184,11 @@ static void add_unit(const Input *in, const ConvertOptions *o, AotBuilder *b, co
 			aot_add_untranslated(b, m, o->targets[t]->name, NULL, u->error[t]);
 		else
 			/* Host code objects stay uncompressed: the CPU driver writes them to a memfd
-			 * as they are, and they are small beside a library's GPU code. */
+			 * as they are, and they are small beside a library's GPU code. So do a PE's:
+			 * nvcuda.dll carries no zstd. */
 			aot_add_code_object(b, m, o->targets[t]->name, u->code[t].data, u->code[t].size,
-			                    o->targets[t]->kind != ZC_CODE_OBJECT_HOST);
+			                    o->targets[t]->kind != ZC_CODE_OBJECT_HOST &&
+			                        in->bin.format == BIN_ELF);
 	}
 	for (uint32_t k = 0; k < u->nkernels; k++) {
 		const struct ptx_kernel_info *ki = &u->kernels[k];
@@ -270,12 +275,13 @@ static bool copy_file(const char *from, const char *to)
 	return ok;
 }
 
-/* The runtime stub lives next to the tool: in the build tree, or installed beside it. */
-static bool find_stub(char *path, size_t size)
+/* The runtime stub (libcuda.so.1, nvcuda.dll) lives next to the tool: in the build tree
+ * (build_dir), or installed beside it. */
+static bool find_stub(const char *name, const char *build_dir, char *path, size_t size)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	const char *candidates[3] = {ZC_STUB_BUILD_DIR, NULL, NULL};
+	const char *candidates[3] = {build_dir, NULL, NULL};
 	char installed[PATH_MAX + 32], sibling[PATH_MAX + 32];
 
 	if (n > 0) {
@@ -288,26 +294,34 @@ static bool find_stub(char *path, size_t size)
 	for (size_t i = 0; i < 3; i++) {
 		if (!candidates[i] || !*candidates[i])
 			continue;
-		snprintf(path, size, "%s/libcuda.so.1", candidates[i]);
+		snprintf(path, size, "%s/%s", candidates[i], name);
 		if (access(path, R_OK) == 0)
 			return true;
 	}
 	return false;
 }
 
-/* design decision 8: libcuda.so.1 beside the output, found through its $ORIGIN path. */
+/* design decision 8: libcuda.so.1 beside the output, found through its $ORIGIN path; on
+ * Windows nvcuda.dll beside it, which the loader searches first. */
 static void place_stub(const Input *in, const ConvertOptions *o)
 {
 	char stub[PATH_MAX + 64], dest[PATH_MAX + 64], link[PATH_MAX + 64];
 	char *dir = output_directory(o->out);
 
 	if (in->bin.format != BIN_ELF) {
-		inform(1, "zluda-convert: %s: warning: the Windows driver (nvcuda.dll) is not built "
-		       "yet; copy it beside the output when it is", o->out);
+		if (find_stub("nvcuda.dll", ZC_NVCUDA_BUILD_DIR, stub, sizeof(stub))) {
+			snprintf(dest, sizeof(dest), "%s/nvcuda.dll", dir);
+			if (!copy_file(stub, dest))
+				fail_input(dest, "cannot write: %s", strerror(errno));
+		} else {
+			inform(1, "zluda-convert: %s: warning: the Windows driver nvcuda.dll was not "
+			       "built with this zluda-convert (no mingw-w64); place one beside the "
+			       "output", o->out);
+		}
 		free(dir);
 		return;
 	}
-	if (!find_stub(stub, sizeof(stub)))
+	if (!find_stub("libcuda.so.1", ZC_STUB_BUILD_DIR, stub, sizeof(stub)))
 		fail_input(o->out, "cannot find the runtime stub libcuda.so.1 to place beside it");
 	snprintf(dest, sizeof(dest), "%s/libcuda.so.1", dir);
 	snprintf(link, sizeof(link), "%s/libcuda.so", dir);

@@ -16,6 +16,15 @@
 #define AOT_HEADER_SIZE 184u
 #define AOT_BLOB_ALIGN 64u
 
+/* fopen's mode for the files the reader and the runtime stub read: binary on Windows, where
+ * the stub is built too; on Linux "e" keeps the descriptor from programs the process starts
+ * meanwhile. */
+#ifdef _WIN32
+#define ZC_FOPEN_READ "rb"
+#else
+#define ZC_FOPEN_READ "rbe"
+#endif
+
 /* Record sizes of version 1. */
 enum {
 	AOT_MODULE_RECORD = 40,

@@ -4,7 +4,9 @@
  * (little-endian), so the image needs no particular alignment in memory. */
 #include <string.h>
 #include <xxhash.h>
+#ifndef ZC_AOT_WITHOUT_ZSTD
 #include <zstd.h>
+#endif
 
 #include "aot_image.h"
 
@@ -462,6 +464,11 @@ bool aot_find_global(const AotImage *img, uint32_t module, const char *name, Aot
 bool aot_code_object_read(const AotCodeObject *co, uint8_t *dst, ZcError *err)
 {
 	if (co->compression == AOT_ZSTD) {
+#ifdef ZC_AOT_WITHOUT_ZSTD
+		/* nvcuda.dll: the converter stores the code objects of PE files uncompressed */
+		return zc_fail(err, "AOT image: code object for %s is zstd-compressed, which this "
+		               "build cannot decompress; convert the file again", co->target);
+#else
 		size_t n = ZSTD_decompress(dst, co->size, co->stored, co->stored_size);
 
 		if (ZSTD_isError(n))
@@ -470,6 +477,7 @@ bool aot_code_object_read(const AotCodeObject *co, uint8_t *dst, ZcError *err)
 		if (n != co->size)
 			return zc_fail(err, "AOT image: code object for %s decompresses to 0x%zx bytes, "
 			               "not 0x%llx", co->target, n, (unsigned long long)co->size);
+#endif
 	} else {
 		memcpy(dst, co->stored, co->size);
 	}

@@ -4,16 +4,16 @@
  * PE: the trailer embed_pe.c writes as the last bytes of the file; a module file (fatbin or
  * PTX): the trailer embed_module.c writes. */
 #include <errno.h>
-#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "aot_image.h"
 #include "embed.h"
 
+/* stdio rather than file descriptors, the same on Windows, where the stub is built too. */
 typedef struct {
-	int fd;               /* read from this file, or */
+	FILE *file;           /* read from this file, or */
 	const uint8_t *bytes; /* from these bytes */
 	uint64_t size;
 } Source;
@@ -27,17 +27,10 @@ static bool read_at(const Source *src, uint64_t offset, void *dst, size_t len, Z
 		memcpy(dst, src->bytes + offset, len);
 		return true;
 	}
-	for (size_t done = 0; done < len;) {
-		ssize_t n = pread(src->fd, (uint8_t *)dst + done, len - done, (off_t)(offset + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return zc_fail(err, "cannot read 0x%zx bytes at 0x%llx: %s", len - done,
-			               (unsigned long long)(offset + done), n < 0 ? strerror(errno)
-			                                                          : "unexpected end of file");
-		done += (size_t)n;
-	}
+	if (fseeko(src->file, (off_t)offset, SEEK_SET) != 0 || fread(dst, 1, len, src->file) != len)
+		return zc_fail(err, "cannot read 0x%zx bytes at 0x%llx: %s", len,
+		               (unsigned long long)offset,
+		               ferror(src->file) ? strerror(errno) : "unexpected end of file");
 	return true;
 }
 
@@ -184,7 +177,7 @@ static bool locate(const Source *src, bool *found, uint64_t *offset, uint64_t *s
 bool aot_image_locate_in_memory(const uint8_t *bytes, uint64_t file_size, bool *found,
                                 uint64_t *offset, uint64_t *size, ZcError *err)
 {
-	Source src = {-1, bytes, file_size};
+	Source src = {NULL, bytes, file_size};
 
 	return locate(&src, found, offset, size, err);
 }
@@ -193,17 +186,19 @@ bool aot_image_locate(const char *path, bool *found, uint64_t *offset, uint64_t 
                       ZcError *err)
 {
 	struct stat st;
-	Source src = {open(path, O_RDONLY | O_CLOEXEC), NULL, 0};
+	Source src = {fopen(path, ZC_FOPEN_READ), NULL, 0};
 	bool ok;
+	off_t end;
 
-	if (src.fd < 0)
+	if (!src.file)
 		return zc_fail(err, "cannot open: %s", strerror(errno));
-	if (fstat(src.fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(src.fd);
+	if (fstat(fileno(src.file), &st) < 0 || !S_ISREG(st.st_mode) ||
+	    fseeko(src.file, 0, SEEK_END) != 0 || (end = ftello(src.file)) < 0) {
+		fclose(src.file);
 		return zc_fail(err, "not a regular file");
 	}
-	src.size = (uint64_t)st.st_size;
+	src.size = (uint64_t)end;
 	ok = locate(&src, found, offset, size, err);
-	close(src.fd);
+	fclose(src.file);
 	return ok;
 }

@@ -7,12 +7,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* printf-style format checking. mingw-w64's compiler takes plain "printf" as Microsoft's
+ * printf, which lacks %zu; the runtime stub built for Windows formats with mingw's own. */
+#ifdef __MINGW32__
+#define ZC_PRINTF_FORMAT gnu_printf
+#else
+#define ZC_PRINTF_FORMAT printf
+#endif
+
 typedef struct {
 	char msg[512];
 } ZcError;
 
 /* Returns false so that callers can write `return zc_fail(err, ...)`. */
-bool zc_fail(ZcError *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool zc_fail(ZcError *err, const char *fmt, ...) __attribute__((format(ZC_PRINTF_FORMAT, 2, 3)));
 
 /* ---- binary files ---------------------------------------------------- */
 

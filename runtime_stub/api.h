@@ -19,10 +19,16 @@ bool zc_select_driver(void);
 
 /* A driver API function: the exported entry point of its name is forward.S's. */
 #define ZC_EXPORT
+/* Data the library exports (everything else is hidden). */
+#ifdef _WIN32
+#define ZC_EXPORT_DATA __declspec(dllexport)
+#else
+#define ZC_EXPORT_DATA __attribute__((visibility("default")))
+#endif
 
 /* errors.c: the one error funnel. Every failure inside the stub ends as a CUresult made
  * here, which also tells the trace why. */
-CUresult stub_fail(CUresult code, const char *why, ...) __attribute__((format(printf, 2, 3)));
+CUresult stub_fail(CUresult code, const char *why, ...) __attribute__((format(ZC_PRINTF_FORMAT, 2, 3)));
 const char *zc_error_name(CUresult code);
 /* The one allocation funnel: zeroed memory, NULL when there is none. */
 void *stub_alloc(size_t bytes);
@@ -31,9 +37,9 @@ void stub_free(void *p);
 /* trace.c: ZLUDA_CONVERT_TRACE=1 (stderr) or =FILE. */
 extern bool zc_tracing;
 CUresult zc_trace_call(const char *fn, CUresult result, const char *args, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(ZC_PRINTF_FORMAT, 3, 4)));
 /* One line of the trace; nothing when not tracing. */
-void zc_trace_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void zc_trace_line(const char *fmt, ...) __attribute__((format(ZC_PRINTF_FORMAT, 1, 2)));
 /* What every exported function returns through: one trace line with its arguments. */
 #define TRACE(result, ...) \
 	(zc_tracing ? zc_trace_call(__func__, (result), __VA_ARGS__) : (result))

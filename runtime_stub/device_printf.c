@@ -1,5 +1,6 @@
 /* Device-side printf and assert with CUDA's formatting: for the host driver, which calls
- * these from the kernel's threads, and for the records GPU code leaves (device_output.c). The device
+ * these from the kernel's threads (drv_host_exec.c), and for the records GPU code leaves
+ * (device_output.c). The device
  * compiler packs printf's arguments into one buffer, each at its own size's alignment:
  * integers of 4 bytes unless an l, ll, j, z or t modifier makes them 8, floating-point
  * values promoted to double, pointers (%s, %p) of 8. */
@@ -7,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drv_host.h"
+#include "api.h"
 
 enum { LINE_MAX_BYTES = 4096 };
 
@@ -16,7 +17,7 @@ struct line {
 	size_t used;
 };
 
-static void __attribute__((format(printf, 2, 3)))
+static void __attribute__((format(ZC_PRINTF_FORMAT, 2, 3)))
 append(struct line *l, const char *fmt, ...)
 {
 	va_list ap;
@@ -152,19 +153,4 @@ zc_print_device_assert(const char *expression, const char *file, uint32_t line,
 	fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
 	        file ? file : "?", line, function ? function : "?", block[0], block[1], block[2],
 	        thread[0], thread[1], thread[2], expression ? expression : "?");
-}
-
-int
-zc_device_vprintf(ZcHostThread *t, const char *format, const void *packed)
-{
-	(void)t;
-	return zc_print_device_printf(format, packed);
-}
-
-_Noreturn void
-zc_device_assertfail(ZcHostThread *t, const char *expression, const char *file, uint32_t line,
-                     const char *function)
-{
-	zc_print_device_assert(expression, file, line, function, t->ctaid, t->tid);
-	zc_host_fail_launch(t, CUDA_ERROR_ASSERT);
 }

@@ -1,17 +1,16 @@
 /* The cuda driver: when the machine's GPU is NVIDIA's, the whole process is handed to
- * NVIDIA's own libcuda.so.1. It is found by full path the way the dynamic loader would
- * find it, never this file itself; every exported entry point then jumps to NVIDIA's
+ * NVIDIA's own driver (libcuda.so.1, nvcuda.dll). It is found by full path the way the
+ * platform's loader would find it, never this file itself; every exported entry point then jumps to NVIDIA's
  * function of its name (forward.S), cuGetProcAddress answers with NVIDIA's functions and
  * cuGetExportTable with NVIDIA's tables, so the program runs as the unconverted one did, on
  * its original fatbins. */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "api.h"
 #include "find_driver.h"
+#include "platform.h"
 
 /* In forward.S's order: the implemented functions, then the unsupported ones. */
 #define ZC_FUNCTION(name, params) 1 +
@@ -42,17 +41,15 @@ missing_in_driver(void)
 }
 
 /* Exported by this file only: what tells a copy of the stub from NVIDIA's driver. */
-__attribute__((visibility("default"))) const char zluda_convert_stub[] = ZC_VERSION;
+ZC_EXPORT_DATA const char zluda_convert_stub[] = ZC_VERSION;
 
 /* The stub's own file, to be told apart from NVIDIA's. */
 static bool
 is_this_file(const char *path)
 {
-	Dl_info info;
-	struct stat self, st;
-	return dladdr((void *)zluda_convert_stub, &info) && info.dli_fname &&
-	       stat(info.dli_fname, &self) == 0 && stat(path, &st) == 0 &&
-	       self.st_dev == st.st_dev && self.st_ino == st.st_ino;
+	char self[ZC_PATH_MAX];
+
+	return zc_file_of_address(zluda_convert_stub, self, sizeof self) && zc_same_file(self, path);
 }
 
 struct candidate {
@@ -60,7 +57,7 @@ struct candidate {
 	char why[512];
 };
 
-/* NVIDIA's library, loaded: not this file nor a copy of it, and a CUDA driver. DEEPBIND:
+/* NVIDIA's library, loaded: not this file nor a copy of it, and a CUDA driver. Isolated:
  * NVIDIA's library keeps its own functions for its own calls, not the entry points of
  * this one, which share their names. */
 static bool
@@ -71,15 +68,17 @@ load_candidate(const char *path, void *arg)
 		snprintf(c->why, sizeof c->why, "%s is this program's zluda-convert driver, not NVIDIA's", path);
 		return false;
 	}
-	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+	char why[256];
+	void *lib = zc_library_open(path, true, why, sizeof why);
 	if (!lib) {
-		snprintf(c->why, sizeof c->why, "cannot load %s: %s", path, dlerror());
+		snprintf(c->why, sizeof c->why, "cannot load %s: %s", path, why);
 		return false;
 	}
-	if (dlsym(lib, ZC_STUB_MARKER) || !dlsym(lib, "cuInit") || !dlsym(lib, "cuGetProcAddress_v2")) {
+	bool copy = zc_library_symbol(lib, ZC_STUB_MARKER) != NULL;
+	if (copy || !zc_library_symbol(lib, "cuInit") || !zc_library_symbol(lib, "cuGetProcAddress_v2")) {
 		snprintf(c->why, sizeof c->why, "%s is not NVIDIA's driver%s", path,
-		         dlsym(lib, ZC_STUB_MARKER) ? " but a copy of zluda-convert's" : "");
-		dlclose(lib);
+		         copy ? " but a copy of zluda-convert's" : "");
+		zc_library_close(lib);
 		return false;
 	}
 	c->lib = lib;
@@ -89,23 +88,23 @@ load_candidate(const char *path, void *arg)
 CUresult
 zc_cuda_forward(char *found, size_t found_size)
 {
-	struct candidate c = {NULL, "NVIDIA's driver (libcuda.so.1) is not installed"};
-	char path[4096];
+	struct candidate c = {NULL, "NVIDIA's driver (" ZC_NVIDIA_DRIVER_NAME ") is not installed"};
+	char path[ZC_PATH_MAX];
 
 	if (!zc_find_nvidia_driver(load_candidate, &c, path, sizeof path))
 		return stub_fail(CUDA_ERROR_NO_DEVICE, "%s", c.why);
-	CUresult (*init)(unsigned) = (CUresult(*)(unsigned))dlsym(c.lib, "cuInit");
-	CUresult (*count)(int *) = (CUresult(*)(int *))dlsym(c.lib, "cuDeviceGetCount");
+	CUresult (*init)(unsigned) = (CUresult(*)(unsigned))zc_library_symbol(c.lib, "cuInit");
+	CUresult (*count)(int *) = (CUresult(*)(int *))zc_library_symbol(c.lib, "cuDeviceGetCount");
 	int devices = 0;
 	CUresult r = init(0);
 	if (r == CUDA_SUCCESS && count)
 		r = count(&devices);
 	if (r != CUDA_SUCCESS || devices == 0) {
-		dlclose(c.lib);
+		zc_library_close(c.lib);
 		return stub_fail(CUDA_ERROR_NO_DEVICE, "NVIDIA's driver %s finds no device (%d)", path, r);
 	}
 	for (int i = 0; i < FORWARD_COUNT; i++) {
-		void *f = dlsym(c.lib, forward_names[i]);
+		void *f = zc_library_symbol(c.lib, forward_names[i]);
 		__atomic_store_n(&zc_forward_table[i], f ? f : (void *)missing_in_driver, __ATOMIC_RELEASE);
 	}
 	snprintf(found, found_size, "%s", path);

@@ -1,9 +1,8 @@
 /* The HIP driver: maps the driver interface onto the user's ROCm HIP runtime, loaded with
- * dlopen (never linked at build time); hip_api.h declares what it calls. Device properties
+ * the platform's loader (never linked at build time); hip_api.h declares what it calls. Device properties
  * come from hipDeviceGetAttribute, whose numbering is the same in HIP 5, 6 and 7, rather
  * than from hipDeviceProp_t, whose layout changed in HIP 6; only the code object target,
  * which no attribute gives, is read from hipDeviceProp_t, at the offset of its version. */
-#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "grid_workspace.h"
 #include "find_driver.h"
 #include "hip_api.h"
+#include "platform.h"
 
 static struct {
 #define DECLARE(name, params) hipError_t(*name) params;
@@ -96,21 +96,22 @@ load(void)
 {
 	const char *path = getenv("ZLUDA_CONVERT_HIP_PATH");
 	void *lib = NULL;
+	char why[512] = "";
 
 	if (path && *path)
-		lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		lib = zc_library_open(path, false, why, sizeof why);
 	for (size_t i = 0; !lib && !(path && *path) && i < ZC_HIP_LIBRARY_COUNT; i++)
-		lib = dlopen(zc_hip_library_names[i], RTLD_NOW | RTLD_LOCAL);
+		lib = zc_library_open(zc_hip_library_names[i], false, why, sizeof why);
 	if (!lib)
-		return stub_fail(CUDA_ERROR_NO_DEVICE, "cannot load the HIP runtime: %s", dlerror());
+		return stub_fail(CUDA_ERROR_NO_DEVICE, "cannot load the HIP runtime: %s", why);
 #define RESOLVE(name, params)                                                        \
-	if (!(*(void **)&hip.name = dlsym(lib, #name))) {                                \
-		dlclose(lib);                                                                \
+	if (!(*(void **)&hip.name = zc_library_symbol(lib, #name))) {                    \
+		zc_library_close(lib);                                                       \
 		return stub_fail(CUDA_ERROR_NO_DEVICE, "the HIP runtime lacks %s", #name);     \
 	}
 	HIP_FUNCTIONS(RESOLVE)
 #undef RESOLVE
-#define RESOLVE_OPTIONAL(name, params) *(void **)&hip.name = dlsym(lib, #name);
+#define RESOLVE_OPTIONAL(name, params) *(void **)&hip.name = zc_library_symbol(lib, #name);
 	HIP_OPTIONAL_FUNCTIONS(RESOLVE_OPTIONAL)
 	HIP_VMM_FUNCTIONS(RESOLVE_OPTIONAL)
 	HIP_OPTIONAL_FUNCTIONS_6(RESOLVE_OPTIONAL)

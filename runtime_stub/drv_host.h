@@ -1,5 +1,5 @@
 /* What the files of the host driver share: its code objects (drv_host_module.c), the grid
- * runner (drv_host_exec.c) and device-side printf and assert (device_printf.c). */
+ * runner (drv_host_exec.c, with the kernels' printf and assert). */
 #ifndef ZC_DRV_HOST_H
 #define ZC_DRV_HOST_H
 

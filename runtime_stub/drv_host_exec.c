@@ -825,6 +825,21 @@ op_free(ZcHostThread *t, void *pointer)
 	free(block);
 }
 
+int
+zc_device_vprintf(ZcHostThread *t, const char *format, const void *packed)
+{
+	(void)t;
+	return zc_print_device_printf(format, packed);
+}
+
+_Noreturn void
+zc_device_assertfail(ZcHostThread *t, const char *expression, const char *file, uint32_t line,
+                     const char *function)
+{
+	zc_print_device_assert(expression, file, line, function, t->ctaid, t->tid);
+	zc_host_fail_launch(t, CUDA_ERROR_ASSERT);
+}
+
 static const ZcHostOps ops = {
 	.barrier = op_barrier,
 	.barrier_reduce = op_barrier_reduce,

@@ -3,10 +3,10 @@
  * the table's size in bytes. Each table is one static object: the integrity check hashes
  * the addresses cudart was handed. */
 #include <string.h>
-#include <unistd.h>
 
 #include "api.h"
 #include "integrity.h"
+#include "platform.h"
 
 typedef void (*slot)(void);
 #define FN(f) ((void *)(slot)(f))
@@ -215,8 +215,8 @@ integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t out[2])
 	struct zc_integrity_inputs in = {
 		.driver_version = ZC_DRIVER_VERSION,
 		.version = version,
-		.pid = (uint32_t)getpid(),
-		.thread = (uint32_t)pthread_self(),
+		.pid = zc_process_id(),
+		.thread = zc_thread_id(),
 		.cudart_table = (uint64_t)(uintptr_t)cudart_interface,
 		.integrity_table = (uint64_t)(uintptr_t)integrity_table,
 		.check_function = (uint64_t)(uintptr_t)integrity_table[1],
@@ -279,6 +279,48 @@ static void *const tools_module[99] = {
 #undef U8
 #undef U
 
+#ifdef _WIN32
+/* HYBRID_CUDART {DD9E98A4-...}, which only Windows cudart asks for: [1] loads the hybrid
+ * runtime library it names (nvcudart_hybrid64.dll or nvcudart_hybrid64a.dll, which NVIDIA's
+ * driver installs) and hands out its __cudaGetProcAddress with a token, [2] takes the token
+ * back (the token's value is the one NVIDIA's driver gives). */
+enum { HYBRID_TOKEN = 302100128 };
+
+static CUresult
+hybrid_runtime_load(const char *name, void **get_proc_address, size_t *token)
+{
+	char why[256];
+	void *library = NULL;
+	CUresult r = CUDA_SUCCESS;
+
+	if (!name || !get_proc_address || !token)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL name, function or token");
+	else if (strcmp(name, "nvcudart_hybrid64.dll") != 0 && strcmp(name, "nvcudart_hybrid64a.dll") != 0)
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%s is not a hybrid runtime", name);
+	else if (!(library = zc_library_open(name, false, why, sizeof why)))
+		r = stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "cannot load %s", why);
+	else if (!(*get_proc_address = zc_library_symbol(library, "__cudaGetProcAddress")))
+		r = stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "%s has no __cudaGetProcAddress", name);
+	else
+		*token = HYBRID_TOKEN;
+	return TRACE(r, "HYBRID_CUDART[1] \"%s\"", name ? name : "(null)");
+}
+
+static CUresult
+hybrid_runtime_free(size_t token)
+{
+	CUresult r = token == HYBRID_TOKEN
+		? CUDA_SUCCESS
+		: stub_fail(CUDA_ERROR_INVALID_HANDLE, "%zu is not a hybrid runtime's token", token);
+
+	return TRACE(r, "HYBRID_CUDART[2] %zu", token);
+}
+
+static void *const hybrid_cudart[3] = {
+	SIZE(3), FN(hybrid_runtime_load), FN(hybrid_runtime_free),
+};
+#endif
+
 static const struct {
 	uint8_t guid[16];
 	const char *name;
@@ -302,6 +344,10 @@ static const struct {
 	  "21318C60", cublas_streams },
 	{ { 0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e },
 	  "TOOLS_MODULE", tools_module },
+#ifdef _WIN32
+	{ { 0xdd, 0x9e, 0x98, 0xa4, 0xf4, 0x10, 0x48, 0x44, 0x99, 0xb0, 0xe2, 0xae, 0xb7, 0xb4, 0x32, 0xb5 },
+	  "HYBRID_CUDART", hybrid_cudart },
+#endif
 };
 
 ZC_EXPORT CUresult

@@ -1,26 +1,19 @@
-/* Finding NVIDIA's libcuda.so.1 by full path, in the order the dynamic loader searches. */
-#include <glob.h>
-#include <stdint.h>
+/* Finding NVIDIA's driver by full path: what every platform shares. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "find_driver.h"
 
-#define DRIVER_NAME "libcuda.so.1"
+#ifdef _WIN32
+#define DIRECTORY_SEPARATOR "\\"
+#else
+#define DIRECTORY_SEPARATOR "/"
+#endif
 
-struct search {
-	bool (*accept)(const char *path, void *arg);
-	void *arg;
-	char *out;
-	size_t size;
-	bool found;
-};
-
-static bool
-offer(struct search *s, const char *path)
+bool
+zc_offer_driver(struct zc_driver_search *s, const char *path)
 {
 	struct stat st;
 	if (s->found || stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !s->accept(path, s->arg))
@@ -30,128 +23,26 @@ offer(struct search *s, const char *path)
 	return true;
 }
 
-static bool
-offer_dir(struct search *s, const char *dir, size_t len)
+bool
+zc_offer_driver_in(struct zc_driver_search *s, const char *dir, size_t len)
 {
 	char path[4096];
-	if (len == 0 || len > sizeof path - sizeof DRIVER_NAME - 2)
+	if (len == 0 || len > sizeof path - sizeof ZC_NVIDIA_DRIVER_NAME - 2)
 		return s->found;
-	snprintf(path, sizeof path, "%.*s/%s", (int)len, dir, DRIVER_NAME);
-	return offer(s, path);
-}
-
-static char *
-read_small_file(const char *path, size_t limit, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	char *data = NULL;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0) {
-		long n = ftell(f);
-		if (n > 0 && (size_t)n <= limit && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1))) {
-			*size = fread(data, 1, (size_t)n, f);
-			data[*size] = 0;
-		}
-	}
-	fclose(f);
-	return data;
-}
-
-/* glibc's cache ("glibc-ld.so.cache1.1", alone or after the old format's table): entries of
- * flags, key and value offsets (from the new header), os version and hwcaps. */
-static void
-offer_cache(struct search *s)
-{
-	static const char magic[] = "glibc-ld.so.cache1.1";
-	size_t size = 0;
-	char *data = read_small_file("/etc/ld.so.cache", 64u << 20, &size);
-	if (!data)
-		return;
-	char *start = memmem(data, size, magic, sizeof magic - 1);
-	if (start && (size_t)(start - data) + 48 <= size) {
-		size_t avail = size - (size_t)(start - data);
-		uint32_t nlibs;
-		memcpy(&nlibs, start + 20, 4);
-		for (uint32_t i = 0; i < nlibs && 48 + (uint64_t)(i + 1) * 24 <= avail && !s->found; i++) {
-			uint32_t key, value;
-			memcpy(&key, start + 48 + (size_t)i * 24 + 4, 4);
-			memcpy(&value, start + 48 + (size_t)i * 24 + 8, 4);
-			if (key >= avail || value >= avail || !memchr(start + key, 0, avail - key) ||
-			    !memchr(start + value, 0, avail - value))
-				continue;
-			if (strcmp(start + key, DRIVER_NAME) == 0)
-				offer(s, start + value);
-		}
-	}
-	free(data);
-}
-
-/* ld.so.conf: one directory a line, '#' comments, "include GLOB" lines. */
-static void
-offer_conf(struct search *s, const char *path, int depth)
-{
-	size_t size = 0;
-	char *data = depth <= 4 ? read_small_file(path, 1u << 20, &size) : NULL;
-	for (char *line = data, *next; line && *line && !s->found; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		line[strcspn(line, "#\r")] = 0;
-		line += strspn(line, " \t");
-		size_t len = strcspn(line, " \t");
-		if (len == 7 && strncmp(line, "include", 7) == 0) {
-			char *pattern = line + 7 + strspn(line + 7, " \t");
-			pattern[strcspn(pattern, " \t")] = 0;
-			glob_t g;
-			if (glob(pattern, 0, NULL, &g) == 0) {
-				for (size_t k = 0; k < g.gl_pathc && !s->found; k++)
-					offer_conf(s, g.gl_pathv[k], depth + 1);
-				globfree(&g);
-			}
-		} else if (len) {
-			offer_dir(s, line, len);
-		}
-	}
-	free(data);
-}
-
-const char *const zc_hip_library_names[ZC_HIP_LIBRARY_COUNT] = {
-	"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5",
-};
-
-bool
-zc_amd_gpu_possible(void)
-{
-	const char *path = getenv("ZLUDA_CONVERT_HIP_PATH");
-	return (path && *path) || access("/dev/kfd", F_OK) == 0;
+	snprintf(path, sizeof path, "%.*s" DIRECTORY_SEPARATOR "%s", (int)len, dir,
+	         ZC_NVIDIA_DRIVER_NAME);
+	return zc_offer_driver(s, path);
 }
 
 bool
 zc_find_nvidia_driver(bool (*accept)(const char *path, void *arg), void *arg, char *out,
                       size_t size)
 {
-	static const char *const usual[] = {
-		"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64",
-		"/usr/lib", "/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu/nvidia/current",
-		"/usr/lib/wsl/lib",
-	};
-	struct search s = {accept, arg, out, size, false};
+	struct zc_driver_search s = {accept, arg, out, size, false};
 	const char *forced = getenv("ZLUDA_CONVERT_CUDA_PATH");
 
 	if (forced && *forced)
-		return offer(&s, forced);
-	const char *ld = getenv("LD_LIBRARY_PATH");
-	for (const char *p = ld; p && *p && !s.found;) {
-		size_t len = strcspn(p, ":");
-		offer_dir(&s, p, len);
-		p += len + (p[len] == ':');
-	}
-	if (!s.found)
-		offer_cache(&s);
-	if (!s.found)
-		offer_conf(&s, "/etc/ld.so.conf", 0);
-	for (size_t i = 0; i < sizeof usual / sizeof usual[0] && !s.found; i++)
-		offer_dir(&s, usual[i], strlen(usual[i]));
+		return zc_offer_driver(&s, forced);
+	zc_offer_platform_drivers(&s);
 	return s.found;
 }

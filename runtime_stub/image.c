@@ -2,17 +2,13 @@
  * the pointer lies in, that file's AOT image (located, mapped and parsed once per file), and
  * the module the image keys by the hash of what the pointer points at (design decision 6). */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
-#include <link.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "api.h"
 #include "embed.h"
+#include "platform.h"
 
 /* WRAPPER_MAGIC, FATBIN_MAGIC and FATBIN_HEADER_SIZE come from fatbin.h. */
 enum { CUBIN_MAGIC = 0x464c457f };  /* "\177ELF": a bare cubin */
@@ -23,28 +19,6 @@ static struct {
 	pthread_mutex_t lock;
 	struct zc_image *files;
 } cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-struct containing_object {
-	uintptr_t address;
-	const char *path;  /* NULL: no object holds the address */
-};
-
-static int
-find_object(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct containing_object *c = arg;
-
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-		if (ph->p_type == PT_LOAD && c->address - start < ph->p_memsz) {
-			/* The main program has no name here: its file is /proc/self/exe. */
-			c->path = info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
-			return 1;
-		}
-	}
-	return 0;
-}
 
 /* Locates, maps and parses the image of one file. Caller holds the cache lock. */
 static struct zc_image *
@@ -66,20 +40,15 @@ open_image(const char *path)
 	}
 	if (!found)
 		return img;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	long page = sysconf(_SC_PAGESIZE);
-	uint64_t skip = offset % (uint64_t)page;
-	void *map = fd < 0 ? MAP_FAILED
-	                   : mmap(NULL, size + skip, PROT_READ, MAP_PRIVATE, fd, (off_t)(offset - skip));
-	if (fd >= 0)
-		close(fd);
-	if (map == MAP_FAILED) {
+	const void *map = zc_map_file(path, offset, size);
+
+	if (!map) {
 		stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "cannot map the AOT image of %s", path);
 		return img;
 	}
-	if (!aot_image_parse(&img->aot, (const uint8_t *)map + skip, size, &err)) {
+	if (!aot_image_parse(&img->aot, map, size, &err)) {
 		stub_fail(CUDA_ERROR_INVALID_IMAGE, "the AOT image of %s: %s", path, err.msg);
-		munmap(map, size + skip);
+		zc_unmap_file(map, size);
 		return img;
 	}
 	img->found = true;
@@ -95,34 +64,6 @@ image_of_file(const char *path)
 		if (strcmp(img->path, path) == 0)
 			return img;
 	return open_image(path);
-}
-
-/* Whether n bytes at p can be read without a fault: a write from memory nothing readable
- * maps fails with EFAULT instead. One byte of each page goes through a pipe. Caller holds
- * the cache lock. */
-static bool
-readable(const void *p, size_t n)
-{
-	static int probe[2] = { -1, -1 };
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t at = (uintptr_t)p, end;
-	char byte;
-
-	if (n == 0 || __builtin_add_overflow(at, n, &end))
-		return n == 0;
-	if (probe[0] < 0 && pipe2(probe, O_CLOEXEC | O_NONBLOCK) != 0)
-		return false;
-	for (; at < end; at = (at | (page - 1)) + 1) {
-		ssize_t w;
-
-		while ((w = write(probe[1], (const void *)at, 1)) < 0 && errno == EINTR)
-			;
-		if (w != 1)
-			return false;
-		while (read(probe[0], &byte, 1) < 0 && errno == EINTR)
-			;
-	}
-	return true;
 }
 
 /* A converted module file the program read into memory and handed over as it is: the
@@ -146,14 +87,14 @@ image_in_buffer(const uint8_t *code, AotKeyKind kind)
 	}
 	start = align_up(original, AOT_ALIGN_IN_FILE);
 	if (start < original || start > UINTPTR_MAX - (uintptr_t)code ||
-	    !readable(code + start, AOT_HEADER_SIZE) || memcmp(code + start, AOT_MAGIC, 8) != 0)
+	    !zc_readable(code + start, AOT_HEADER_SIZE) || memcmp(code + start, AOT_MAGIC, 8) != 0)
 		return NULL;
 	memcpy(&image_size, code + start + 16, 8);
 	trailer = align_up(start + image_size, 8);
 	if (image_size > UINTPTR_MAX / 2 || trailer > UINTPTR_MAX - (uintptr_t)code - MODULE_TRAILER_SIZE ||
-	    !readable(code + trailer, MODULE_TRAILER_SIZE) ||
+	    !zc_readable(code + trailer, MODULE_TRAILER_SIZE) ||
 	    !module_trailer(code + trailer, trailer + MODULE_TRAILER_SIZE, &offset, &size, &stored) ||
-	    offset != start || size != image_size || !readable(code + start, image_size))
+	    offset != start || size != image_size || !zc_readable(code + start, image_size))
 		return NULL;
 	struct zc_image *img = stub_alloc(sizeof *img + sizeof name);
 	if (!img || !(copy = stub_alloc(image_size))) {
@@ -226,7 +167,7 @@ static bool
 search(const char *path, AotKeyKind kind, uint64_t hash, struct zc_image **out, uint32_t *module,
        bool *converted)
 {
-	struct zc_image *img = image_of_file(path ? path : "/proc/self/exe");
+	struct zc_image *img = image_of_file(path ? path : zc_main_program());
 
 	*converted = img && img->found;
 	if (*converted && aot_find_module(&img->aot, kind, hash, module)) {
@@ -244,21 +185,17 @@ search(const char *path, AotKeyKind kind, uint64_t hash, struct zc_image **out, 
 }
 
 struct object_paths {
-	char paths[64][512];
+	char paths[64][ZC_PATH_MAX];
 	size_t count;
 };
 
-static int
-collect_path(struct dl_phdr_info *info, size_t size, void *data)
+static void
+collect_path(const char *path, void *data)
 {
 	struct object_paths *objects = data;
-	const char *name = info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
 
-	(void)size;
-	/* the vDSO and other objects without a file of their own have no image */
-	if (name[0] == '/' && objects->count < 64)
-		snprintf(objects->paths[objects->count++], sizeof objects->paths[0], "%s", name);
-	return 0;
+	if (objects->count < 64)
+		snprintf(objects->paths[objects->count++], sizeof objects->paths[0], "%s", path);
 }
 
 bool
@@ -269,7 +206,7 @@ zc_images_have_target(const char *target)
 
 	pthread_mutex_lock(&cache.lock);
 	objects.count = 0;
-	dl_iterate_phdr(collect_path, &objects);
+	zc_for_each_loaded_file(collect_path, &objects);
 	for (size_t i = 0; i < objects.count && !found; i++) {
 		struct zc_image *img = image_of_file(objects.paths[i]);
 
@@ -292,7 +229,7 @@ CUresult
 zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct zc_image **image,
                    uint32_t *module)
 {
-	char real[PATH_MAX];
+	char real[ZC_PATH_MAX];
 	AotKeyKind kind = AOT_KEY_PTX;
 	uint64_t hash = 0;
 	bool found, converted, others_converted;
@@ -300,7 +237,7 @@ zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct z
 
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!realpath(path, real))
+	if (!zc_real_path(path, real, sizeof real))
 		return stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: %s", path, strerror(errno));
 	pthread_mutex_lock(&cache.lock);
 	/* its own image, then any image (the same code converted inside another file) */
@@ -321,7 +258,8 @@ zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct z
 CUresult
 zc_image_find(const void *code, struct zc_image **image, uint32_t *module)
 {
-	struct containing_object object = { (uintptr_t)code, NULL };
+	char path[ZC_PATH_MAX];
+	bool in_file;
 	const void *container = code;
 	AotKeyKind kind = AOT_KEY_PTX;
 	uint64_t hash = 0;
@@ -331,12 +269,9 @@ zc_image_find(const void *code, struct zc_image **image, uint32_t *module)
 	if (r != CUDA_SUCCESS)
 		return r;
 	pthread_mutex_lock(&cache.lock);
-	dl_iterate_phdr(find_object, &object);
-	if (!object.path) {
-		object.address = (uintptr_t)container;
-		dl_iterate_phdr(find_object, &object);
-	}
-	found = search(object.path, kind, hash, image, module, &converted);
+	in_file = zc_file_of_address(code, path, sizeof path) ||
+	          zc_file_of_address(container, path, sizeof path);
+	found = search(in_file ? path : NULL, kind, hash, image, module, &converted);
 	if (!found && (*image = image_in_buffer(container, kind))) {
 		converted = true;
 		found = aot_find_module(&(*image)->aot, kind, hash, module);
@@ -344,7 +279,7 @@ zc_image_find(const void *code, struct zc_image **image, uint32_t *module)
 	pthread_mutex_unlock(&cache.lock);
 	if (found)
 		return CUDA_SUCCESS;
-	if (!object.path)
+	if (!in_file)
 		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
 		                 "a %s in memory (hash %016llx) that no converted file of the process "
 		                 "holds; a module file read into memory must be converted itself "
@@ -352,9 +287,9 @@ zc_image_find(const void *code, struct zc_image **image, uint32_t *module)
 		                 kind == AOT_KEY_FATBIN ? "fatbin" : "PTX text", (unsigned long long)hash);
 	if (!converted)
 		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
-		                 "%s: not converted by zluda-convert (no AOT image)", object.path);
+		                 "%s: not converted by zluda-convert (no AOT image)", path);
 	return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
 	                 "%s: the AOT image has no module for this %s (hash %016llx); convert "
-	                 "the binary again", object.path,
+	                 "the binary again", path,
 	                 kind == AOT_KEY_FATBIN ? "fatbin" : "PTX text", (unsigned long long)hash);
 }

@@ -3,11 +3,9 @@
  * loaded when first needed, as CUDA's lazy loading does. A CUmodule is a CUlibrary and a
  * CUkernel is a CUfunction (cuda_types.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "api.h"
 #include "device_launch.h"
@@ -161,13 +159,14 @@ enum { MODULE_FILE_LIMIT = 1 << 30 };
 /* The bytes the file had before conversion: a converted module file's trailer says how many
  * (the image after them is mapped once per file by image.c, not read here). */
 static size_t
-original_size(int fd, size_t file_size)
+original_size(FILE *file, size_t file_size)
 {
 	uint8_t trailer[MODULE_TRAILER_SIZE];
 	uint64_t image_offset, image_size, original;
 
 	if (file_size < sizeof trailer ||
-	    pread(fd, trailer, sizeof trailer, (off_t)(file_size - sizeof trailer)) != sizeof trailer ||
+	    fseeko(file, (off_t)(file_size - sizeof trailer), SEEK_SET) != 0 ||
+	    fread(trailer, 1, sizeof trailer, file) != sizeof trailer ||
 	    !module_trailer(trailer, file_size, &image_offset, &image_size, &original))
 		return file_size;
 	return (size_t)original;
@@ -178,30 +177,23 @@ static CUresult
 read_module_file(const char *path, uint8_t **bytes, size_t *size)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	FILE *file = fopen(path, ZC_FOPEN_READ);
 	CUresult r = CUDA_SUCCESS;
 	size_t want = 0;
 
 	*bytes = NULL;
-	if (fd < 0)
+	if (!file)
 		return stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+	if (fstat(fileno(file), &st) != 0 || !S_ISREG(st.st_mode))
 		r = stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: not a regular file", path);
-	else if ((want = original_size(fd, (size_t)st.st_size)) > MODULE_FILE_LIMIT)
+	else if ((want = original_size(file, (size_t)st.st_size)) > MODULE_FILE_LIMIT)
 		r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %zu bytes: not a module file", path, want);
 	else if (!(*bytes = stub_alloc(want + 1)))
 		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu bytes", path, want);
-	for (size_t done = 0; r == CUDA_SUCCESS && done < want;) {
-		ssize_t n = read(fd, *bytes + done, want - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			r = stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: cannot read: %s", path,
-			              n < 0 ? strerror(errno) : "the file shrank");
-		else
-			done += (size_t)n;
-	}
-	close(fd);
+	else if (fseeko(file, 0, SEEK_SET) != 0 || fread(*bytes, 1, want, file) != want)
+		r = stub_fail(CUDA_ERROR_FILE_NOT_FOUND, "%s: cannot read: %s", path,
+		              ferror(file) ? strerror(errno) : "the file shrank");
+	fclose(file);
 	if (r != CUDA_SUCCESS) {
 		stub_free(*bytes);
 		return r;

@@ -1,0 +1,190 @@
+/* platform.h on Linux: the dynamic loader (dlopen, dl_iterate_phdr), mmap, /proc. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <pthread.h>
+
+#include "platform.h"
+
+void *
+zc_library_open(const char *name, bool isolated, char *why, size_t why_size)
+{
+	void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL | (isolated ? RTLD_DEEPBIND : 0));
+
+	if (!library)
+		snprintf(why, why_size, "%s", dlerror());
+	return library;
+}
+
+void *
+zc_library_symbol(void *library, const char *name)
+{
+	return dlsym(library, name);
+}
+
+void
+zc_library_close(void *library)
+{
+	dlclose(library);
+}
+
+/* The main program has no name in the loader's list: its file is /proc/self/exe. */
+static const char *
+object_path(const struct dl_phdr_info *info)
+{
+	return info->dlpi_name[0] ? info->dlpi_name : zc_main_program();
+}
+
+struct containing_object {
+	uintptr_t address;
+	const char *path;  /* NULL: no object holds the address */
+};
+
+static int
+find_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct containing_object *c = arg;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && c->address - start < ph->p_memsz) {
+			c->path = object_path(info);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+bool
+zc_file_of_address(const void *address, char *path, size_t size)
+{
+	struct containing_object object = { (uintptr_t)address, NULL };
+
+	dl_iterate_phdr(find_object, &object);
+	if (object.path)
+		snprintf(path, size, "%s", object.path);
+	return object.path != NULL;
+}
+
+const char *
+zc_main_program(void)
+{
+	return "/proc/self/exe";
+}
+
+struct visitor {
+	void (*visit)(const char *path, void *arg);
+	void *arg;
+};
+
+static int
+visit_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct visitor *v = data;
+	const char *name = object_path(info);
+
+	(void)size;
+	/* the vDSO and other objects without a file of their own have no image */
+	if (name[0] == '/')
+		v->visit(name, v->arg);
+	return 0;
+}
+
+void
+zc_for_each_loaded_file(void (*visit)(const char *path, void *arg), void *arg)
+{
+	struct visitor v = { visit, arg };
+
+	dl_iterate_phdr(visit_object, &v);
+}
+
+bool
+zc_real_path(const char *path, char *out, size_t size)
+{
+	char *real = realpath(path, NULL);
+	bool fits = real && strlen(real) < size;
+
+	if (fits)
+		strcpy(out, real);
+	free(real);
+	return fits;
+}
+
+bool
+zc_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* A write from memory nothing readable maps fails with EFAULT instead of faulting: one byte
+ * of each page goes through a pipe. */
+bool
+zc_readable(const void *p, size_t n)
+{
+	static int probe[2] = { -1, -1 };
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t at = (uintptr_t)p, end;
+	char byte;
+
+	if (n == 0 || __builtin_add_overflow(at, n, &end))
+		return n == 0;
+	if (probe[0] < 0 && pipe2(probe, O_CLOEXEC | O_NONBLOCK) != 0)
+		return false;
+	for (; at < end; at = (at | (page - 1)) + 1) {
+		ssize_t w;
+
+		while ((w = write(probe[1], (const void *)at, 1)) < 0 && errno == EINTR)
+			;
+		if (w != 1)
+			return false;
+		while (read(probe[0], &byte, 1) < 0 && errno == EINTR)
+			;
+	}
+	return true;
+}
+
+const void *
+zc_map_file(const char *path, uint64_t offset, uint64_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t skip = offset % (uint64_t)sysconf(_SC_PAGESIZE);
+	void *map = fd < 0 ? MAP_FAILED
+	                   : mmap(NULL, size + skip, PROT_READ, MAP_PRIVATE, fd, (off_t)(offset - skip));
+
+	if (fd >= 0)
+		close(fd);
+	return map == MAP_FAILED ? NULL : (const uint8_t *)map + skip;
+}
+
+void
+zc_unmap_file(const void *bytes, uint64_t size)
+{
+	uintptr_t skip = (uintptr_t)bytes % (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	munmap((void *)((uintptr_t)bytes - skip), size + skip);
+}
+
+uint32_t
+zc_process_id(void)
+{
+	return (uint32_t)getpid();
+}
+
+/* NVIDIA's libcuda.so.1 hashes pthread_self()'s low 32 bits, not gettid(). */
+uint32_t
+zc_thread_id(void)
+{
+	return (uint32_t)pthread_self();
+}
