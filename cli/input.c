@@ -192,6 +192,7 @@ static void write_image(const AotImage *img, Json *j, char *const *files)
 {
 	json_object_begin(j);
 	json_field_uint(j, "size", img->size);
+	json_field_bool(j, "for_host", (img->flags & AOT_IMAGE_FOR_HOST) != 0);
 	json_key(j, "modules");
 	json_array_begin(j);
 	for (uint32_t mi = 0; mi < img->modules.count; mi++) {

@@ -69,14 +69,14 @@ image_of_file(const char *path)
 /* A converted module file the program read into memory and handed over as it is: the
  * original bytes, the AOT image 64-aligned after them and the trailer (embed_module.c).
  * Where the buffer ends is unknown, and an unconverted one ends with the original bytes,
- * so every read past them is probed first. The image is copied: the program may free the
- * buffer once the module is loaded. Caller holds the cache lock. */
+ * so everything past them is read by zc_copy_readable. The image is copied: the program
+ * may free the buffer once the module is loaded. Caller holds the cache lock. */
 static struct zc_image *
 image_in_buffer(const uint8_t *code, AotKeyKind kind)
 {
 	static const char name[] = "a converted module file read into memory";
 	uint64_t fat_size, original, start, image_size, trailer, offset, size, stored;
-	uint8_t *copy;
+	uint8_t header[AOT_HEADER_SIZE], tail[MODULE_TRAILER_SIZE], *copy = NULL;
 	ZcError err;
 
 	if (kind == AOT_KEY_FATBIN) {
@@ -87,21 +87,21 @@ image_in_buffer(const uint8_t *code, AotKeyKind kind)
 	}
 	start = align_up(original, AOT_ALIGN_IN_FILE);
 	if (start < original || start > UINTPTR_MAX - (uintptr_t)code ||
-	    !zc_readable(code + start, AOT_HEADER_SIZE) || memcmp(code + start, AOT_MAGIC, 8) != 0)
+	    !zc_copy_readable(header, code + start, sizeof header) || memcmp(header, AOT_MAGIC, 8) != 0)
 		return NULL;
-	memcpy(&image_size, code + start + 16, 8);
+	memcpy(&image_size, header + 16, 8);
 	trailer = align_up(start + image_size, 8);
 	if (image_size > UINTPTR_MAX / 2 || trailer > UINTPTR_MAX - (uintptr_t)code - MODULE_TRAILER_SIZE ||
-	    !zc_readable(code + trailer, MODULE_TRAILER_SIZE) ||
-	    !module_trailer(code + trailer, trailer + MODULE_TRAILER_SIZE, &offset, &size, &stored) ||
-	    offset != start || size != image_size || !zc_readable(code + start, image_size))
+	    !zc_copy_readable(tail, code + trailer, sizeof tail) ||
+	    !module_trailer(tail, trailer + MODULE_TRAILER_SIZE, &offset, &size, &stored) ||
+	    offset != start || size != image_size)
 		return NULL;
 	struct zc_image *img = stub_alloc(sizeof *img + sizeof name);
-	if (!img || !(copy = stub_alloc(image_size))) {
+	if (!img || !(copy = stub_alloc(image_size)) || !zc_copy_readable(copy, code + start, image_size)) {
+		stub_free(copy);
 		stub_free(img);
 		return NULL;
 	}
-	memcpy(copy, code + start, image_size);
 	if (!aot_image_parse(&img->aot, copy, image_size, &err)) {
 		stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %s", name, err.msg);
 		stub_free(copy);

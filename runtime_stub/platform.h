@@ -32,9 +32,11 @@ bool zc_real_path(const char *path, char *out, size_t size);
 /* Whether the two paths name one file. */
 bool zc_same_file(const char *a, const char *b);
 
-/* Whether n bytes at p can be read without a fault (memory a program handed over, whose
- * extent is unknown). Callers serialize their calls. */
-bool zc_readable(const void *p, size_t n);
+/* Copies n bytes at src (memory a program handed over, whose extent is unknown) into dst;
+ * false, dst then undefined, when any of them cannot be read. The operating system reads
+ * them, so neither a fault nor a sanitizer's check of the bounds of the program's object
+ * stops the stub. Callers serialize their calls. */
+bool zc_copy_readable(void *dst, const void *src, size_t n);
 
 /* size bytes of the file at offset, mapped read-only; NULL when they cannot be. */
 const void *zc_map_file(const char *path, uint64_t offset, uint64_t size);

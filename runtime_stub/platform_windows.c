@@ -176,26 +176,12 @@ zc_same_file(const char *a, const char *b)
 	return same;
 }
 
-/* Committed memory whose protection lets it be read, region by region. */
 bool
-zc_readable(const void *p, size_t n)
+zc_copy_readable(void *dst, const void *src, size_t n)
 {
-	uintptr_t at = (uintptr_t)p, end;
+	SIZE_T got = 0;
 
-	if (n == 0 || __builtin_add_overflow(at, n, &end))
-		return n == 0;
-	while (at < end) {
-		MEMORY_BASIC_INFORMATION region;
-		DWORD readable = PAGE_READONLY | PAGE_READWRITE | PAGE_WRITECOPY | PAGE_EXECUTE_READ |
-		                 PAGE_EXECUTE_READWRITE | PAGE_EXECUTE_WRITECOPY;
-
-		if (VirtualQuery((const void *)at, &region, sizeof region) == 0 ||
-		    region.State != MEM_COMMIT || !(region.Protect & readable) ||
-		    (region.Protect & PAGE_GUARD))
-			return false;
-		at = (uintptr_t)region.BaseAddress + region.RegionSize;
-	}
-	return true;
+	return ReadProcessMemory(GetCurrentProcess(), src, dst, n, &got) && got == n;
 }
 
 static uint64_t

@@ -20,7 +20,8 @@ set(ZC_STUB_COMMON_SOURCES
   integrity.c md2.c procaddress.c)
 list(TRANSFORM ZC_STUB_COMMON_SOURCES PREPEND ${ZC_STUB_DIR}/)
 
-# The CPU driver runs ELF host code objects through the dynamic loader, on ucontext fibers:
+# The CPU driver runs ELF host code objects through the dynamic loader, on fibers of its
+# own (fiber_switch.S, System V x86-64):
 # Linux only for now; nvcuda.dll answers for it with a clear error.
 set(ZC_STUB_POSIX_SOURCES platform_posix.c find_driver_posix.c
   drv_host.c drv_host_exec.c drv_host_module.c fiber_switch.S)
