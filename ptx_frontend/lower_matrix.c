@@ -341,7 +341,7 @@ static bool lower_mma(struct lower *L)
 	unsigned p = sub ? 32 / sub_bits[0] : integer || narrow ? 4 : 2, chunk = 4 * p;
 	unsigned k = mma_k(L, p, integer, &rows);
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx), i32 = ll_int(L, 32);
-	LLVMValueRef lane, g, t, a[4], b[2], words_a[4][4], words_b[2][4][2], acc[2][2];
+	LLVMValueRef lane, g = NULL, t = NULL, a[4], b[2], words_a[4][4], words_b[2][4][2], acc[2][2];
 
 	if (!k || !has_mod(L, "row") || !has_mod(L, "col") || !(integer || halves) || (narrow && k != 32) ||
 	    (sub && sub_bits[0] != sub_bits[1]) || (binary != (has_mod(L, "popc") && (popc_and || has_mod(L, "xor")))) ||
@@ -364,9 +364,11 @@ static bool lower_mma(struct lower *L)
 		a[i] = operand_value(L, &ao->items[i], PTX_TYPE_B32);
 	for (unsigned i = 0; i < nb; i++)
 		b[i] = operand_value(L, &bo->items[i], PTX_TYPE_B32);
-	lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
-	g = LLVMBuildLShr(L->b, lane, const32(L, 2), "");
-	t = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
+	if (!form) {  /* lane l holds row group l/4 and thread-in-group l%4 */
+		lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
+		g = LLVMBuildLShr(L->b, lane, const32(L, 2), "");
+		t = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
+	}
 	for (unsigned j = 0; !form && j < 4; j++) {
 		LLVMValueRef from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""), const32(L, j), "");
 		for (unsigned i = 0; i < na; i++)
@@ -633,7 +635,7 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 	bool row = has_mod(L, "row");
 	struct wmma_fragment f;
 	const struct ptx_operand *regs;
-	LLVMValueRef base, stride, first;
+	LLVMValueRef base, stride, first = NULL;
 	LLVMTypeRef reg_type, element_type;
 	unsigned bytes, nregs;
 
@@ -653,7 +655,8 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 	                            : const32(L, row ? f.cols : f.rows);
 	LLVMValueRef lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
 	unsigned form = wmma_form(L, wmma_shape(L), matrix, f.type);
-	first = mul32(L, lane, f.count);
+	if (!form)  /* the portable layout: lane l's elements start at l times their count */
+		first = mul32(L, lane, f.count);
 	unsigned access_bits = sub_bits ? 32 : f.bits, accesses = sub_bits ? 1 : f.per_reg;
 	reg_type = ll_int(L, f.bits == 64 ? 64 : 32);
 	element_type = ll_int(L, access_bits);
