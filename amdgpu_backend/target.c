@@ -19,7 +19,7 @@ static const char *const zc_amdgpu_link_flags[] = {"-shared", "--no-undefined", 
 
 #define ZC_AMDGPU(cpu, ident, version, by_default, wmma)                            \
 	{cpu, "amdgcn-amd-amdhsa", cpu, "+wavefrontsize32", ZC_CODE_OBJECT_AMDHSA, version, \
-	 by_default, &zc_builtins_##ident, zc_amdgpu_link_flags, wmma}
+	 by_default, &zc_builtins_##ident, zc_amdgpu_link_flags, wmma, ZC_OBJECT_ELF, NULL}
 
 const ZcTarget zc_amdgpu_targets[] = {
 	ZC_AMDGPU("gfx1030", gfx1030, 500, true, false),

@@ -346,6 +346,30 @@ static void zc_add_host_abi_version(LLVMModuleRef module)
 	LLVMSetGlobalConstant(version, 1);
 }
 
+/* A DLL exports what an ELF shared object would: its default-visibility definitions (the
+ * kernels' entries, the module's globals, the ABI version; not its thread-local shared
+ * variables, which Windows cannot export). No function probes its stack:
+ * the probe (__chkstk) is the C runtime's, which a code object has not, and the fibers it
+ * runs on have their stacks committed whole. */
+static void zc_prepare_coff(LLVMModuleRef module)
+{
+	LLVMContextRef context = LLVMGetModuleContext(module);
+	static const char no_probe[] = "no-stack-arg-probe";
+	LLVMAttributeRef attribute = LLVMCreateStringAttribute(context, no_probe, sizeof no_probe - 1, "", 0);
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f)) {
+		if (LLVMIsDeclaration(f))
+			continue;
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, attribute);
+		if (LLVMGetLinkage(f) == LLVMExternalLinkage && LLVMGetVisibility(f) == LLVMDefaultVisibility)
+			LLVMSetDLLStorageClass(f, LLVMDLLExportStorageClass);
+	}
+	for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = LLVMGetNextGlobal(g))
+		if (!LLVMIsDeclaration(g) && !LLVMIsThreadLocal(g) && LLVMGetLinkage(g) == LLVMExternalLinkage &&
+		    LLVMGetVisibility(g) == LLVMDefaultVisibility)
+			LLVMSetDLLStorageClass(g, LLVMDLLExportStorageClass);
+}
+
 static int zc_prepare_kernels(LLVMModuleRef module, const ZcTarget *target, char **error)
 {
 	LLVMValueRef next;
@@ -409,6 +433,8 @@ static int zc_optimize_step(void *arg, char **error)
 		zc_set_denormal_modes(module, s->options);
 	if (target->code_object_version)
 		zc_set_code_object_version(module, target->code_object_version);
+	if (target->format == ZC_OBJECT_COFF)
+		zc_prepare_coff(module);
 
 	char *message = NULL;
 	if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message))

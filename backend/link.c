@@ -1,4 +1,5 @@
-/* Linking an object file into a code object with ld.lld, run as a subprocess.
+/* Linking an object file into a code object with lld, run as a subprocess: ld.lld for ELF
+ * targets, lld-link for COFF ones (Windows DLLs).
  *
  * Why a subprocess rather than lld::lldMain in-process: lld has no C API (in-process
  * needs a C++ shim and lld's static libraries), it keeps global state, so in-process links
@@ -28,7 +29,9 @@ extern char **environ;
 typedef struct {
 	char dir[4096];
 	char input[4200];
+	char library[4200];  /* the target's import library, when it has one */
 	char output[4200];
+	char out_option[4210];  /* lld-link's /out:PATH */
 	char messages[4200];
 } ZcLinkFiles;
 
@@ -90,14 +93,21 @@ static char *zc_first_line(const char *path)
 
 static int zc_run_lld(const ZcTarget *target, const ZcLinkFiles *files, char **error)
 {
+	const char *linker = target->format == ZC_OBJECT_COFF ? ZC_LLD_LINK : ZC_LD_LLD;
 	const char *argv[32];
 	int argc = 0;
-	argv[argc++] = ZC_LD_LLD;
-	for (const char *const *flag = target->link_flags; *flag && argc < 28; flag++)
+	argv[argc++] = linker;
+	for (const char *const *flag = target->link_flags; *flag && argc < 27; flag++)
 		argv[argc++] = *flag;
 	argv[argc++] = files->input;
-	argv[argc++] = "-o";
-	argv[argc++] = files->output;
+	if (target->import_library)
+		argv[argc++] = files->library;
+	if (target->format == ZC_OBJECT_COFF) {
+		argv[argc++] = files->out_option;
+	} else {
+		argv[argc++] = "-o";
+		argv[argc++] = files->output;
+	}
 	argv[argc] = NULL;
 
 	posix_spawn_file_actions_t actions;
@@ -105,14 +115,14 @@ static int zc_run_lld(const ZcTarget *target, const ZcLinkFiles *files, char **e
 	posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&actions, 2, files->messages, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	pid_t pid;
-	int spawned = posix_spawn(&pid, ZC_LD_LLD, &actions, NULL, (char *const *)argv, environ);
+	int spawned = posix_spawn(&pid, linker, &actions, NULL, (char *const *)argv, environ);
 	posix_spawn_file_actions_destroy(&actions);
 	if (spawned != 0)
-		return backend_fail(error, "%s: cannot run %s: %s", target->name, ZC_LD_LLD, strerror(spawned));
+		return backend_fail(error, "%s: cannot run %s: %s", target->name, linker, strerror(spawned));
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return backend_fail(error, "%s: waiting for %s: %s", target->name, ZC_LD_LLD, strerror(errno));
+			return backend_fail(error, "%s: waiting for %s: %s", target->name, linker, strerror(errno));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	char *line = zc_first_line(files->messages);
@@ -130,15 +140,22 @@ int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object,
 		return backend_fail(error, "cannot create a temporary directory in %s: %s",
 		               tmp && *tmp ? tmp : "/tmp", strerror(errno));
 	snprintf(files.input, sizeof files.input, "%s/object.o", files.dir);
+	snprintf(files.library, sizeof files.library, "%s/library.lib", files.dir);
 	snprintf(files.output, sizeof files.output, "%s/code-object.so", files.dir);
+	snprintf(files.out_option, sizeof files.out_option, "/out:%s", files.output);
 	snprintf(files.messages, sizeof files.messages, "%s/lld-messages.txt", files.dir);
 
 	int status = zc_write_file(files.input, object, error);
+	if (status == 0 && target->import_library) {
+		ZcBytes library = {(unsigned char *)target->import_library->bytes, target->import_library->size};
+		status = zc_write_file(files.library, &library, error);
+	}
 	if (status == 0)
 		status = zc_run_lld(target, &files, error);
 	if (status == 0)
 		status = zc_read_file(files.output, code_object, error);
 	unlink(files.input);
+	unlink(files.library);
 	unlink(files.output);
 	unlink(files.messages);
 	rmdir(files.dir);

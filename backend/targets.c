@@ -1,4 +1,4 @@
-/* The target table: lookups over the AMDGPU rows and the host row. */
+/* The target table: lookups over the AMDGPU rows and the host rows. */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,14 +6,15 @@
 
 size_t zc_target_count(void)
 {
-	return zc_amdgpu_target_count + 1;
+	return zc_amdgpu_target_count + 2;
 }
 
 const ZcTarget *zc_target_at(size_t i)
 {
 	if (i < zc_amdgpu_target_count)
 		return &zc_amdgpu_targets[i];
-	return i == zc_amdgpu_target_count ? &zc_host_target : NULL;
+	return i == zc_amdgpu_target_count ? &zc_host_target
+	       : i == zc_amdgpu_target_count + 1 ? &zc_host_windows_target : NULL;
 }
 
 const ZcTarget *zc_target_find(const char *name)

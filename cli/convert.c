@@ -579,9 +579,34 @@ uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOption
 	return key ? key : 1;
 }
 
-/* Converts o->in into o->out (and the stub beside it); returns the translation failures. */
-size_t convert_file(const ConvertOptions *o, ConvertSummary *summary)
+/* "host" is the CPU of the system the input runs on, which for a PE file is Windows; a
+ * module file (fatbin, PTX) gets Linux's unless x86_64-windows is asked for. */
+static void host_for_format(ConvertOptions *o, BinaryFormat format)
 {
+	size_t kept = 0;
+
+	for (size_t t = 0; t < o->ntargets; t++) {
+		const ZcTarget *target = o->targets[t];
+		bool seen = false;
+
+		if (format == BIN_PE && target == &zc_host_target)
+			target = &zc_host_windows_target;
+		else if (format == BIN_ELF && target == &zc_host_windows_target)
+			fail_usage("convert: %s is a Linux program (ELF): its CPU code is --offload-arch=host; "
+			           "x86_64-windows is for Windows programs and module files they load", o->in);
+		for (size_t k = 0; k < kept; k++)
+			seen |= o->targets[k] == target;
+		if (!seen)
+			o->targets[kept++] = target;
+	}
+	o->ntargets = kept;
+}
+
+/* Converts o->in into o->out (and the stub beside it); returns the translation failures. */
+size_t convert_file(const ConvertOptions *options, ConvertSummary *summary)
+{
+	ConvertOptions for_input = *options;
+	const ConvertOptions *o = &for_input;
 	Input in = {0};
 	Unit *units;
 	size_t nunits, failures;
@@ -591,6 +616,7 @@ size_t convert_file(const ConvertOptions *o, ConvertSummary *summary)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	check_output(o);
 	input_load(&in, o->in, false);
+	host_for_format(&for_input, in.bin.format);
 	units_find(&in, &units, &nunits);
 	units_compile(&in, units, nunits, o);
 	failures = count_failures(o, units, nunits);

@@ -1,6 +1,6 @@
 """CLI cases: arguments, and the exact exit code, stdout and stderr each must give.
-In expectations, {fatbin} is a synthetic bare fatbin (synth.py), {ptx} its PTX as a file and
-{tmp} a scratch folder."""
+In expectations, {fatbin} is a synthetic bare fatbin (synth.py), {ptx} its PTX as a file,
+{elf} a Linux program (zluda-convert itself) and {tmp} a scratch folder."""
 
 TRY = "Try 'zluda-convert --help' for more information.\n"
 
@@ -45,6 +45,16 @@ CASES = {
                                    0, "", ""),
     "convert_module_file_ptx": (["-q", "{ptx}", "-o", "{tmp}/out", "--offload-arch=host"],
                                 0, "", ""),
+    # Windows' host code: in a module file when asked for, never in a Linux program
+    "convert_windows_host_module_file": (
+        ["{ptx}", "-o", "{tmp}/out", "--offload-arch=x86_64-windows"], 0, "",
+        "{ptx}: PTX file: 2 kernels translated for 1 of 1 targets\n"
+        "{tmp}/out: 1 module, 2 kernels, 1 target, 0 failures\n"),
+    "convert_windows_host_for_elf": (
+        ["{elf}", "-o", "{tmp}/out", "--offload-arch=gfx1100,x86_64-windows"], 2, "",
+        "zluda-convert: convert: {elf} is a Linux program (ELF): its CPU code is "
+        "--offload-arch=host; x86_64-windows is for Windows programs and module files they "
+        "load\n" + TRY),
     # --with-libraries follows ELF programs only, and a pattern list may not be empty
     "convert_with_libraries_module_file": (
         ["{ptx}", "-o", "{tmp}/out", "--offload-arch=host", "--with-libraries"], 0, "",
@@ -85,7 +95,7 @@ CASES = {
                              "gfx1030, gfx1100, gfx1200, gfx1031, gfx1032, gfx1033, gfx1034, "
                              "gfx1035, gfx1036, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, "
                              "gfx1152, gfx1153, gfx1201, gfx10-3-generic, gfx11-generic, "
-                             "gfx12-generic, host\n" + TRY),
+                             "gfx12-generic, host, x86_64-windows\n" + TRY),
     "convert_bad_dump": (["{fatbin}", "-o", "{tmp}/o", "--dump=obj"], 2, "",
                          "zluda-convert: convert: --dump takes ptx, ll, ll-opt or asm, not 'obj'\n" + TRY),
     "convert_bad_jobs": (["{fatbin}", "-o", "{tmp}/o", "-j", "0"], 2, "",

@@ -31,7 +31,7 @@ def main():
         subst = lambda s: (s.replace("{fatbin}", fatbin).replace("{ptx}", ptx)
                            .replace("{ptx_left_out}", ptx_left_out)
                            .replace("{ptx_too_much_stack}", ptx_too_much_stack)
-                           .replace("{tmp}", tmp))
+                           .replace("{elf}", tool).replace("{tmp}", tmp))
         p = subprocess.run([tool] + [subst(a) for a in args], capture_output=True, text=True,
                            timeout=60)
         # the convert summary's time is the one part that varies
