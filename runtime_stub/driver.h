@@ -165,6 +165,9 @@ struct zc_driver {
 };
 
 extern const struct zc_driver zc_host_driver;
+/* The target name of the CPU driver's code objects in AOT images: "host" (ELF shared
+ * objects, Linux), "x86_64-windows" (DLLs, Windows). */
+extern const char zc_host_code_target_name[];
 extern const struct zc_driver zc_hip_driver;
 
 #endif

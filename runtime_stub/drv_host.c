@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "drv_host.h"
 
@@ -253,17 +249,17 @@ host_init(int *device_count)
 static CUresult
 host_device_info(int ordinal, struct zc_device_info *i)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct zc_host_system system;
 	/* A fixed, recognisable UUID: "zluda-convert" and the ordinal. */
 	static const uint8_t uuid[16] = "zluda-convert-h";
 
+	zc_host_system(&system);
 	*i = (struct zc_device_info){
 		.name = "zluda-convert host CPU device",
-		.total_mem = (size_t)pages * (size_t)page,
+		.total_mem = system.total_memory,
 		/* Ampere's limits, as the compute capability device.c reports: what programs
 		 * built for the default sm_75..sm_86 expect. */
-		.sm_count = cpus > 0 ? (int)cpus : 1,
+		.sm_count = (int)system.processors,
 		.clock_khz = 1000000, .mem_clock_khz = 1000000, .mem_bus_width = 64,
 		.l2_bytes = 4 << 20,
 		.max_threads_per_block = 1024, .max_block = { 1024, 1024, 64 },
@@ -274,7 +270,7 @@ host_device_info(int ordinal, struct zc_device_info *i)
 		.const_mem = 64 << 10, .regs_per_block = 65536, .regs_per_sm = 65536,
 		.pci_bus = ordinal,
 		.integrated = 1,
-		.virtual_memory = 1,
+		.virtual_memory = ZC_HOST_VIRTUAL_MEMORY,
 	};
 	memcpy(i->uuid, uuid, 15);
 	i->uuid[15] = (uint8_t)ordinal;
@@ -284,10 +280,11 @@ host_device_info(int ordinal, struct zc_device_info *i)
 static CUresult
 host_mem_info(int ordinal, size_t *free_bytes, size_t *total_bytes)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct zc_host_system system;
 
-	*free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * page;
-	*total_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * page;
+	zc_host_system(&system);
+	*free_bytes = system.free_memory;
+	*total_bytes = system.total_memory;
 	return CUDA_SUCCESS;
 }
 
@@ -306,133 +303,6 @@ host_unregister(void *ptr)
 {
 	(void)ptr;
 	return CUDA_SUCCESS;
-}
-
-/* ---- virtual memory: address space mmap reserves with no access, physical memory in a
- * memfd, mapped shared into that space (so two mappings see the same bytes), access given
- * by mprotect ---- */
-
-struct zc_drv_physical {
-	int fd;
-	size_t bytes;
-};
-
-/* CUDA's granularity on its GPUs; a multiple of the host's pages. */
-static size_t
-host_va_granularity(int ordinal)
-{
-	(void)ordinal;
-	return 2 << 20;
-}
-
-static CUresult
-host_va_reserve(size_t bytes, size_t alignment, void *hint, void **ptr)
-{
-	size_t extra = alignment > (size_t)sysconf(_SC_PAGESIZE) ? alignment : 0;
-	uint8_t *p = mmap(hint, bytes + extra, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-	                  -1, 0);
-
-	if (p == MAP_FAILED)
-		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "reserving %zu bytes of address space", bytes);
-	if (extra) {
-		uint8_t *aligned = (uint8_t *)(((uintptr_t)p + alignment - 1) & ~(uintptr_t)(alignment - 1));
-		if (aligned > p)
-			munmap(p, (size_t)(aligned - p));
-		munmap(aligned + bytes, (size_t)(p + extra - aligned));
-		p = aligned;
-	}
-	*ptr = p;
-	return CUDA_SUCCESS;
-}
-
-static CUresult
-host_va_free(void *ptr, size_t bytes)
-{
-	return munmap(ptr, bytes) == 0 ? CUDA_SUCCESS
-	                               : stub_fail(CUDA_ERROR_INVALID_VALUE, "freeing %p + %zu", ptr, bytes);
-}
-
-static CUresult
-host_physical_create(int ordinal, size_t bytes, bool shareable, struct zc_drv_physical **out)
-{
-	struct zc_drv_physical *p = stub_alloc(sizeof *p);
-
-	(void)ordinal, (void)shareable;  /* a memfd always is */
-	if (!p)
-		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "physical allocation");
-	p->fd = memfd_create("zluda-convert-physical", MFD_CLOEXEC);
-	p->bytes = bytes;
-	if (p->fd < 0 || ftruncate(p->fd, (off_t)bytes) != 0) {
-		if (p->fd >= 0)
-			close(p->fd);
-		stub_free(p);
-		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%zu bytes of physical memory", bytes);
-	}
-	*out = p;
-	return CUDA_SUCCESS;
-}
-
-static CUresult
-host_physical_export(struct zc_drv_physical *p, int *fd)
-{
-	return (*fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0)) >= 0
-	       ? CUDA_SUCCESS : stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "no file descriptor to export");
-}
-
-static CUresult
-host_physical_import(int ordinal, int fd, size_t *bytes, struct zc_drv_physical **out)
-{
-	struct zc_drv_physical *p = stub_alloc(sizeof *p);
-	struct stat st;
-
-	(void)ordinal;
-	if (!p)
-		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "physical allocation");
-	if (fstat(fd, &st) != 0 || st.st_size <= 0 || (p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
-		stub_free(p);
-		return stub_fail(CUDA_ERROR_INVALID_VALUE, "file descriptor %d is no exported memory", fd);
-	}
-	p->bytes = *bytes = (size_t)st.st_size;
-	*out = p;
-	return CUDA_SUCCESS;
-}
-
-/* The mappings keep the memory until they go. */
-static CUresult
-host_physical_release(struct zc_drv_physical *p)
-{
-	close(p->fd);
-	stub_free(p);
-	return CUDA_SUCCESS;
-}
-
-static CUresult
-host_va_map(void *ptr, size_t bytes, size_t offset, struct zc_drv_physical *p)
-{
-	if (mmap(ptr, bytes, PROT_NONE, MAP_SHARED | MAP_FIXED, p->fd, (off_t)offset) == MAP_FAILED)
-		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "mapping %zu bytes at %p", bytes, ptr);
-	return CUDA_SUCCESS;
-}
-
-/* Back to reserved space with nothing behind it. */
-static CUresult
-host_va_unmap(void *ptr, size_t bytes)
-{
-	if (mmap(ptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
-	         0) == MAP_FAILED)
-		return stub_fail(CUDA_ERROR_INVALID_VALUE, "unmapping %p + %zu", ptr, bytes);
-	return CUDA_SUCCESS;
-}
-
-static CUresult
-host_va_set_access(void *ptr, size_t bytes, int ordinal, bool read, bool write)
-{
-	(void)ordinal;
-	int prot = (read ? PROT_READ : 0) | (write ? PROT_WRITE : 0);
-
-	return mprotect(ptr, bytes, prot) == 0
-	               ? CUDA_SUCCESS
-	               : stub_fail(CUDA_ERROR_INVALID_VALUE, "access to %p + %zu", ptr, bytes);
 }
 
 /* The devices share the host's memory: each reaches all of it. */
@@ -456,7 +326,7 @@ host_alloc(int ordinal, enum zc_mem_kind kind, size_t bytes, void **ptr)
 {
 	size_t rounded = (bytes + 255) & ~(size_t)255;
 
-	if (rounded < bytes || !(*ptr = aligned_alloc(256, rounded)))
+	if (rounded < bytes || !(*ptr = zc_host_aligned_alloc(256, rounded)))
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%zu bytes", bytes);
 	return CUDA_SUCCESS;
 }
@@ -464,7 +334,7 @@ host_alloc(int ordinal, enum zc_mem_kind kind, size_t bytes, void **ptr)
 static CUresult
 host_free(enum zc_mem_kind kind, void *ptr)
 {
-	free(ptr);
+	zc_host_aligned_free(ptr);
 	return CUDA_SUCCESS;
 }
 
@@ -687,16 +557,18 @@ const struct zc_driver zc_host_driver = {
 	.peer_can_access = host_peer_can_access,
 	.peer_enable = host_peer_switch,
 	.peer_disable = host_peer_switch,
-	.va_granularity = host_va_granularity,
-	.va_reserve = host_va_reserve,
-	.va_free = host_va_free,
-	.physical_create = host_physical_create,
-	.physical_release = host_physical_release,
-	.physical_export = host_physical_export,
-	.physical_import = host_physical_import,
-	.va_map = host_va_map,
-	.va_unmap = host_va_unmap,
-	.va_set_access = host_va_set_access,
+#if ZC_HOST_VIRTUAL_MEMORY
+	.va_granularity = zc_host_va_granularity,
+	.va_reserve = zc_host_va_reserve,
+	.va_free = zc_host_va_free,
+	.physical_create = zc_host_physical_create,
+	.physical_release = zc_host_physical_release,
+	.physical_export = zc_host_physical_export,
+	.physical_import = zc_host_physical_import,
+	.va_map = zc_host_va_map,
+	.va_unmap = zc_host_va_unmap,
+	.va_set_access = zc_host_va_set_access,
+#endif
 	.device_info = host_device_info,
 	.mem_info = host_mem_info,
 	.alloc = host_alloc,

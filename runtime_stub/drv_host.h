@@ -1,5 +1,6 @@
 /* What the files of the host driver share: its code objects (drv_host_module.c), the grid
- * runner (drv_host_exec.c, with the kernels' printf and assert). */
+ * runner (drv_host_exec.c, with the kernels' printf and assert), and what differs by
+ * operating system (drv_host_posix.c, drv_host_windows.c). */
 #ifndef ZC_DRV_HOST_H
 #define ZC_DRV_HOST_H
 
@@ -46,5 +47,64 @@ int zc_device_vprintf(ZcHostThread *t, const char *format, const void *args);
 /* CUDA's __assertfail: prints CUDA's message and fails the launch with CUDA_ERROR_ASSERT. */
 _Noreturn void zc_device_assertfail(ZcHostThread *t, const char *expression, const char *file,
                                     uint32_t line, const char *function);
+
+/* ---- what differs by operating system (drv_host_posix.c, drv_host_windows.c) ---- */
+
+/* A code object loaded from memory (dlopen of a memfd; LoadLibrary of a private temporary
+ * file), its symbols, and its unloading. */
+CUresult zc_host_object_open(const uint8_t *bytes, size_t size, void **object);
+void *zc_host_object_symbol(void *object, const char *name);
+void zc_host_object_close(void *object);
+
+struct zc_host_system {
+	size_t page, total_memory, free_memory;
+	unsigned processors;
+};
+void zc_host_system(struct zc_host_system *system);
+
+/* Device memory and device malloc's blocks: alignment a power of two, at most 4096. */
+void *zc_host_aligned_alloc(size_t alignment, size_t bytes);
+void zc_host_aligned_free(void *pointer);
+
+/* A fiber's stack: size bytes above guard bytes nothing may access; returns the lowest
+ * usable byte, NULL on failure. */
+char *zc_host_stack_map(size_t size, size_t guard);
+void zc_host_stack_unmap(char *stack, size_t size, size_t guard);
+
+/* A thread for the driver's own work, with the signals the fault handling needs. */
+bool zc_host_spawn(pthread_t *thread, void *(*fn)(void *), void *arg, bool detached);
+
+/* Faults in CUDA threads. zc_host_catch_faults, once per process, sends the faults of
+ * memory accesses to zc_host_fault; zc_host_thread_faults gives the calling thread what
+ * the handler needs on it (a signal stack), released with zc_host_thread_faults_end. */
+void zc_host_catch_faults(void);
+void *zc_host_thread_faults(void);
+void zc_host_thread_faults_end(void *state);
+/* For the fault handler: NULL when the fault at address is not a running CUDA thread's,
+ * else that thread has ended, its launch fails, and the handler must go on, never
+ * returning to the faulting code, to zc_host_abandon_fiber on the stack returned (the top
+ * of the thread's own, which it no longer needs). */
+void *zc_host_fault(const void *address);
+_Noreturn void zc_host_abandon_fiber(void);
+
+/* Virtual memory management: where shared mappings at reserved addresses are to hand
+ * (Linux: memfd and mmap; on Windows they would need VirtualAlloc2's placeholders). */
+#ifndef _WIN32
+#define ZC_HOST_VIRTUAL_MEMORY 1
+struct zc_drv_physical;
+size_t zc_host_va_granularity(int ordinal);
+CUresult zc_host_va_reserve(size_t bytes, size_t alignment, void *hint, void **ptr);
+CUresult zc_host_va_free(void *ptr, size_t bytes);
+CUresult zc_host_physical_create(int ordinal, size_t bytes, bool shareable,
+                                 struct zc_drv_physical **out);
+CUresult zc_host_physical_export(struct zc_drv_physical *p, int *fd);
+CUresult zc_host_physical_import(int ordinal, int fd, size_t *bytes, struct zc_drv_physical **out);
+CUresult zc_host_physical_release(struct zc_drv_physical *p);
+CUresult zc_host_va_map(void *ptr, size_t bytes, size_t offset, struct zc_drv_physical *p);
+CUresult zc_host_va_unmap(void *ptr, size_t bytes);
+CUresult zc_host_va_set_access(void *ptr, size_t bytes, int ordinal, bool read, bool write);
+#else
+#define ZC_HOST_VIRTUAL_MEMORY 0
+#endif
 
 #endif

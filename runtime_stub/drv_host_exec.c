@@ -14,14 +14,11 @@
  * "minimum PC" rule of SIMT emulators, which runs a branch's body before its join point,
  * where the lanes that skipped it wait for the others. */
 #include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "drv_host.h"
 
@@ -42,7 +39,6 @@ void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_
 enum {
 	STACK_SIZE = 256 << 10,  /* a fiber's stack: its CUDA thread's local memory too */
 	GUARD_SIZE = 64 << 10,   /* below each stack, so an overflow faults there */
-	SIGNAL_STACK_SIZE = 64 << 10,
 	BARRIERS = 16,           /* bar.sync ids 0..15 */
 	WARP = 32,
 	MAX_POOL = 64,
@@ -101,14 +97,14 @@ struct runner {
 	uint64_t stops;       /* times a fiber stopped to wait or ended */
 	struct fiber *current;
 	CUresult error;
-	struct fiber *overflowed;  /* the fiber that ran past its stack, set by on_fault */
+	struct fiber *overflowed;  /* the fiber that ran past its stack, set by zc_host_fault */
 	struct fiber *faulted;     /* the fiber that accessed memory nothing maps, set so */
 	const void *fault_address;
 	ZcHostBlock block;
 	char *shared;
 	size_t shared_capacity;
 	const struct zc_launch *launch;
-	void *signal_stack;        /* on_fault's, when this thread had none */
+	void *fault_state;         /* zc_host_thread_faults' */
 };
 
 static const ZcHostOps ops;
@@ -116,37 +112,21 @@ static _Thread_local struct runner *this_runner;
 static pthread_key_t runner_key;
 static pthread_once_t runner_once = PTHREAD_ONCE_INIT;
 
+/* fiber_switch.S (System V) and fiber_switch_win64.S: zc_fiber_switch pushes the
+ * callee-saved state, stores the stack pointer in *save and pops the state resume points
+ * to; zc_fiber_stack_init makes a stack whose first switch to it enters `entry`. */
 void zc_fiber_switch(void **save, void *resume);
-void zc_fiber_start(void);
-
-/* A stack whose first switch to it enters `entry` (fiber_switch.S): the six registers
- * zc_fiber_switch pops, rbx holding the entry, then zc_fiber_start as the return address,
- * placed so that the entry's frame is aligned as a call's. */
-static void *
-fiber_stack_init(char *stack, size_t size, void (*entry)(void))
-{
-	uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
-	void **frame = (void **)(top - 7 * sizeof(void *));
-
-	memset(frame, 0, 6 * sizeof(void *));
-	frame[4] = (void *)entry;  /* rbx */
-	frame[6] = (void *)zc_fiber_start;
-	return frame;
-}
+void *zc_fiber_stack_init(char *stack, size_t size, void (*entry)(void));
 
 static void
 free_runner(void *arg)
 {
 	struct runner *r = arg;
 
-	if (r->signal_stack) {
-		stack_t none = { .ss_flags = SS_DISABLE };
-		sigaltstack(&none, NULL);
-		stub_free(r->signal_stack);
-	}
+	zc_host_thread_faults_end(r->fault_state);
 	for (uint32_t i = 0; i < r->capacity; i++)
 		if (r->fibers[i].stack)
-			munmap(r->fibers[i].stack - GUARD_SIZE, STACK_SIZE + GUARD_SIZE);
+			zc_host_stack_unmap(r->fibers[i].stack, STACK_SIZE, GUARD_SIZE);
 	stub_free(r->fibers);
 	stub_free(r->ready);
 	stub_free(r->warp_gone);
@@ -157,74 +137,45 @@ free_runner(void *arg)
 /* ---- stack overflow ---------------------------------------------------- */
 
 /* A CUDA thread that runs past its fiber's stack faults in the guard below it; one that
- * reads or writes memory nothing maps faults there. The handler, on a stack of its own,
- * ends that thread and fails the launch, as CUDA_ERROR_LAUNCH_FAILED and
- * CUDA_ERROR_ILLEGAL_ADDRESS do on a GPU; a fault outside a CUDA thread goes back to
- * whoever handled it before (the fault comes again, to them). */
-static struct sigaction previous_segv, previous_bus;
-
-static void
-on_fault(int sig, siginfo_t *info, void *context)
+ * reads or writes memory nothing maps faults there. The handler ends that thread and fails
+ * the launch, as CUDA_ERROR_LAUNCH_FAILED and CUDA_ERROR_ILLEGAL_ADDRESS do on a GPU; a
+ * fault outside a CUDA thread goes back to whoever handled it before. */
+void *
+zc_host_fault(const void *address)
 {
 	struct runner *r = this_runner;
 	struct fiber *f = r ? r->current : NULL;
-	const char *address = info->si_addr;
 
-	(void)context;
-	if (f && f->state == FIBER_RUNNING) {
-		bool overflow = address >= f->stack - GUARD_SIZE && address < f->stack;
+	if (!f || f->state != FIBER_RUNNING)
+		return NULL;
+	bool overflow = (const char *)address >= f->stack - GUARD_SIZE && (const char *)address < f->stack;
 
-		if (overflow)
-			r->overflowed = f;
-		else if (!r->faulted) {
-			r->faulted = f;
-			r->fault_address = address;
-		}
-		if (r->error == CUDA_SUCCESS)
-			r->error = overflow ? CUDA_ERROR_LAUNCH_FAILED : CUDA_ERROR_ILLEGAL_ADDRESS;
-		f->state = FIBER_DONE;
-		/* Leaving the handler without returning: the signal it blocked is unblocked here,
-		 * or the next fault in a fiber would end the process. */
-		sigset_t handled;
-		sigemptyset(&handled);
-		sigaddset(&handled, sig);
-		pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
-		zc_fiber_switch(&f->sp, r->scheduler_sp);  /* never resumed */
+	if (overflow)
+		r->overflowed = f;
+	else if (!r->faulted) {
+		r->faulted = f;
+		r->fault_address = address;
 	}
-	sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, NULL);
+	if (r->error == CUDA_SUCCESS)
+		r->error = overflow ? CUDA_ERROR_LAUNCH_FAILED : CUDA_ERROR_ILLEGAL_ADDRESS;
+	f->state = FIBER_DONE;
+	return f->stack + STACK_SIZE;
 }
 
-static void
-catch_overflows(void)
+void
+zc_host_abandon_fiber(void)
 {
-	struct sigaction action = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	struct runner *r = this_runner;
 
-	sigemptyset(&action.sa_mask);
-	sigaction(SIGSEGV, &action, &previous_segv);
-	sigaction(SIGBUS, &action, &previous_bus);
+	zc_fiber_switch(&r->current->sp, r->scheduler_sp);  /* never resumed */
+	abort();
 }
 
 static void
 make_runner_key(void)
 {
 	pthread_key_create(&runner_key, free_runner);
-	catch_overflows();
-}
-
-/* The handler's stack on this thread, unless the program gave it one. */
-static void
-give_signal_stack(struct runner *r)
-{
-	stack_t current, ours = { .ss_size = SIGNAL_STACK_SIZE };
-
-	if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE))
-		return;
-	if (!(ours.ss_sp = stub_alloc(SIGNAL_STACK_SIZE)))
-		return;
-	if (sigaltstack(&ours, NULL) == 0)
-		r->signal_stack = ours.ss_sp;
-	else
-		stub_free(ours.ss_sp);
+	zc_host_catch_faults();
 }
 
 /* Room for a block of n threads and shared bytes. */
@@ -238,7 +189,7 @@ prepare_runner(struct runner **out, uint32_t n, size_t shared)
 			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "block runner");
 		pthread_once(&runner_once, make_runner_key);
 		pthread_setspecific(runner_key, r);
-		give_signal_stack(r);
+		r->fault_state = zc_host_thread_faults();
 		this_runner = r;
 	}
 	if (n > r->capacity) {
@@ -260,12 +211,8 @@ prepare_runner(struct runner **out, uint32_t n, size_t shared)
 		r->ready = ready;
 		r->warp_gone = gone;
 		for (uint32_t i = r->capacity; i < n; i++) {
-			char *map = mmap(NULL, STACK_SIZE + GUARD_SIZE, PROT_READ | PROT_WRITE,
-			                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-			if (map == MAP_FAILED)
+			if (!(fibers[i].stack = zc_host_stack_map(STACK_SIZE, GUARD_SIZE)))
 				return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "fiber stack");
-			mprotect(map, GUARD_SIZE, PROT_NONE);
-			fibers[i].stack = map + GUARD_SIZE;
 			r->capacity = i + 1;
 		}
 	}
@@ -803,7 +750,7 @@ op_malloc(ZcHostThread *t, uint64_t bytes)
 {
 	uint64_t need = (bytes + 15) / 16 * 16 + 16, limit = runner_of(t)->launch->malloc_heap;
 	uint64_t held = atomic_fetch_add(&heap_held, need);
-	uint64_t *block = bytes < limit && held + need <= limit ? aligned_alloc(16, need) : NULL;
+	uint64_t *block = bytes < limit && held + need <= limit ? zc_host_aligned_alloc(16, need) : NULL;
 
 	if (!block) {
 		atomic_fetch_sub(&heap_held, need);
@@ -822,7 +769,7 @@ op_free(ZcHostThread *t, void *pointer)
 	if (!pointer)
 		return;
 	atomic_fetch_sub(&heap_held, block[0]);
-	free(block);
+	zc_host_aligned_free(block);
 }
 
 int
@@ -927,7 +874,7 @@ run_block(const struct zc_launch *l, uint64_t index)
 			.stack_size = STACK_SIZE,
 			.driver = f,
 		};
-		f->sp = fiber_stack_init(f->stack, STACK_SIZE, fiber_main);
+		f->sp = zc_fiber_stack_init(f->stack, STACK_SIZE, fiber_main);
 		f->asan_fake_stack = NULL;
 		f->sleeping = false;
 		f->stops_seen = UINT64_MAX;
@@ -1030,39 +977,19 @@ pool_worker(void *unused)
 	return NULL;
 }
 
-/* A thread for the driver's own work: signals are the program's business, not the
- * driver's; but a fault must reach on_fault (a blocked one kills the process). */
-static bool
-spawn(pthread_t *thread, void *(*fn)(void *), void *arg, bool detached)
-{
-	pthread_attr_t attr;
-	sigset_t all, old;
-	bool started;
-
-	pthread_attr_init(&attr);
-	if (detached)
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	sigfillset(&all);
-	sigdelset(&all, SIGSEGV);
-	sigdelset(&all, SIGBUS);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	started = pthread_create(thread, &attr, fn, arg) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	return started;
-}
-
 static void
 start_pool(void)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int want = cpus < 1 ? 1 : cpus > MAX_POOL ? MAX_POOL : (int)cpus;
+	struct zc_host_system system;
+
+	zc_host_system(&system);
+	int want = system.processors > MAX_POOL ? MAX_POOL : (int)system.processors;
 
 	/* Workers the launching threads cannot start are not needed for correctness: the
 	 * thread that runs the stream runs every block no worker took. */
 	for (int i = 0; i < want; i++) {
 		pthread_t thread;
-		if (spawn(&thread, pool_worker, NULL, true))
+		if (zc_host_spawn(&thread, pool_worker, NULL, true))
 			pool.workers++;
 	}
 }
@@ -1115,7 +1042,7 @@ run_cooperative(const struct zc_launch *l, uint64_t nblocks)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	for (uint64_t i = 0; i < nblocks; i++)
 		blocks[i] = (struct cooperative_block){ &c, i, CUDA_SUCCESS, 0 };
-	while (started < nblocks && spawn(&blocks[started].thread, cooperative_block, &blocks[started], false))
+	while (started < nblocks && zc_host_spawn(&blocks[started].thread, cooperative_block, &blocks[started], false))
 		started++;
 	pthread_mutex_lock(&c.lock);
 	c.state = started == nblocks ? 1 : -1;

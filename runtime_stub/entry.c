@@ -62,7 +62,7 @@ select_driver(void)
 	else if ((zc_amd_gpu_possible() && start_driver(&zc_hip_driver) == CUDA_SUCCESS) ||
 	         start_cuda() == CUDA_SUCCESS)
 		init_state.result = CUDA_SUCCESS;
-	else if (zc_images_have_target("host"))
+	else if (zc_images_have_target(zc_host_code_target_name))
 		init_state.result = start_driver(&zc_host_driver);
 	else
 		init_state.result = stub_fail(CUDA_ERROR_NO_DEVICE,

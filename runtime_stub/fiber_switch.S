@@ -30,10 +30,33 @@ zc_fiber_switch:
 	.cfi_endproc
 	.size zc_fiber_switch, . - zc_fiber_switch
 
+/* void *zc_fiber_stack_init(char *stack, size_t size, void (*entry)(void)): the frame
+ * zc_fiber_switch pops, at the top of the stack: the six registers (zero, but rbx holding
+ * the entry), then zc_fiber_start as the return address, placed so that the entry's frame
+ * is aligned as a call's. Returns the stack pointer to resume. */
+	.globl zc_fiber_stack_init
+	.hidden zc_fiber_stack_init
+	.type zc_fiber_stack_init, @function
+	.p2align 4
+zc_fiber_stack_init:
+	.cfi_startproc
+	leaq (%rdi,%rsi), %rax
+	andq $-16, %rax
+	subq $56, %rax
+	movq $0, 0(%rax)
+	movq $0, 8(%rax)
+	movq $0, 16(%rax)
+	movq $0, 24(%rax)
+	movq %rdx, 32(%rax)
+	movq $0, 40(%rax)
+	leaq zc_fiber_start(%rip), %rcx
+	movq %rcx, 48(%rax)
+	ret
+	.cfi_endproc
+	.size zc_fiber_stack_init, . - zc_fiber_stack_init
+
 /* A new fiber's first switch returns here, with its entry function in rbx (see
  * zc_fiber_stack_init); the entry never returns. The outermost frame: unwinders stop. */
-	.globl zc_fiber_start
-	.hidden zc_fiber_start
 	.type zc_fiber_start, @function
 	.p2align 4
 zc_fiber_start:

@@ -210,7 +210,7 @@ zc_images_have_target(const char *target)
 	for (size_t i = 0; i < objects.count && !found; i++) {
 		struct zc_image *img = image_of_file(objects.paths[i]);
 
-		found = img && img->found && strcmp(target, "host") == 0 &&
+		found = img && img->found && strcmp(target, zc_host_code_target_name) == 0 &&
 		        (img->aot.flags & AOT_IMAGE_FOR_HOST);
 		for (uint32_t c = 0; img && img->found && c < img->aot.code_objects.count && !found; c++)
 			found = strcmp(aot_code_object(&img->aot, c).target, target) == 0;

@@ -17,16 +17,17 @@ set(ZC_STUB_COMMON_SOURCES
   capture.c entry.c errors.c event.c export_tables.c graph.c graph_exec.c graph_memory.c
   handles.c image.c launch.c library.c memcpy.c mempool.c peer.c texture.c user_object.c
   vmm.c memory.c occupancy.c stream.c trace.c
-  integrity.c md2.c procaddress.c)
+  integrity.c md2.c procaddress.c
+  drv_host.c drv_host_exec.c drv_host_module.c)
 list(TRANSFORM ZC_STUB_COMMON_SOURCES PREPEND ${ZC_STUB_DIR}/)
 
-# The CPU driver runs ELF host code objects through the dynamic loader, on fibers of its
-# own (fiber_switch.S, System V x86-64):
-# Linux only for now; nvcuda.dll answers for it with a clear error.
-set(ZC_STUB_POSIX_SOURCES platform_posix.c find_driver_posix.c
-  drv_host.c drv_host_exec.c drv_host_module.c fiber_switch.S)
+# Each system's half of the platform layer, of the driver search and of the CPU driver,
+# whose fibers switch by a few instructions of the system's calling convention.
+set(ZC_STUB_POSIX_SOURCES platform_posix.c find_driver_posix.c drv_host_posix.c
+  fiber_switch.S)
 list(TRANSFORM ZC_STUB_POSIX_SOURCES PREPEND ${ZC_STUB_DIR}/)
-set(ZC_STUB_WINDOWS_SOURCES platform_windows.c find_driver_windows.c drv_host_unavailable.c)
+set(ZC_STUB_WINDOWS_SOURCES platform_windows.c find_driver_windows.c drv_host_windows.c
+  fiber_switch_win64.S)
 list(TRANSFORM ZC_STUB_WINDOWS_SOURCES PREPEND ${ZC_STUB_DIR}/)
 
 # Generated from procaddress.tsv and exports.inc by the build of the main project.

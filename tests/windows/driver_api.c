@@ -8,7 +8,11 @@
  *   driver_api run         saxpy runs on the device and is checked: from the program's own
  *                          fatbin loaded as cuModuleLoadData takes it, then from the
  *                          wrapper in kernels.dll loaded as cudart 13 does
- *                          (cuLibraryLoadData), each found in its own file's AOT image */
+ *                          (cuLibraryLoadData), each found in its own file's AOT image;
+ *                          then reverse_blocks (shared memory, a barrier, a warp shuffle,
+ *                          f16), checked against the same computed here
+ *   driver_api fault       store_one through an address no memory backs: the launch fails
+ *                          with CUDA_ERROR_ILLEGAL_ADDRESS, and the context with it */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 #include <stdint.h>
@@ -25,6 +29,7 @@ enum {
 	CUDA_ERROR_NO_DEVICE = 100,
 	CUDA_ERROR_FILE_NOT_FOUND = 301,
 	CUDA_ERROR_INVALID_HANDLE = 400,
+	CUDA_ERROR_ILLEGAL_ADDRESS = 700,
 };
 
 static HMODULE driver;
@@ -154,20 +159,90 @@ static void run_saxpy(void *kernel, void *context, const char *where)
 	          CALL(cuMemFree, (CUdeviceptr))(dy) == CUDA_SUCCESS, "cuMemFree");
 }
 
-static void run_on_device(void)
+/* reverse_blocks on 4 blocks of 256, checked against the same computed here (mingw's
+ * _Float16 conversion, not the converted code's). */
+static void run_reverse_blocks(void *module, void *context)
+{
+	enum { N = 1024 };
+	static float x[N], y[N];
+	void *kernel = NULL;
+	CUdeviceptr dx = 0, dy = 0;
+
+	for (int i = 0; i < N; i++)
+		x[i] = (float)i * 0.1f + 1.0f / 3.0f;
+	check(CALL(cuModuleGetFunction, (void **, void *, const char *))(&kernel, module,
+	                                                                  "reverse_blocks") == CUDA_SUCCESS,
+	      "cuModuleGetFunction reverse_blocks");
+	check(CALL(cuMemAlloc, (CUdeviceptr *, size_t))(&dx, sizeof x) == CUDA_SUCCESS &&
+	          CALL(cuMemAlloc, (CUdeviceptr *, size_t))(&dy, sizeof y) == CUDA_SUCCESS &&
+	          CALL(cuMemcpyHtoD, (CUdeviceptr, const void *, size_t))(dx, x, sizeof x) == CUDA_SUCCESS,
+	      "reverse_blocks' memory");
+	if (failures)
+		return;
+	void *params[] = {&dx, &dy};
+	check(CALL(cuLaunchKernel, (void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+	                            unsigned, unsigned, void *, void **, void **))(
+	          kernel, N / 256, 1, 1, 256, 1, 1, 0, NULL, params, NULL) == CUDA_SUCCESS &&
+	          CALL(cuCtxSynchronize, (void *))(context) == CUDA_SUCCESS &&
+	          CALL(cuMemcpyDtoH, (void *, CUdeviceptr, size_t))(y, dy, sizeof y) == CUDA_SUCCESS,
+	      "reverse_blocks runs");
+	for (int i = 0; i < N && !failures; i++) {
+		int block = i / 256, t = i % 256;
+		float v = x[block * 256 + 255 - t], neighbour = x[block * 256 + 255 - (t ^ 1)];
+		float expected = (float)(_Float16)v + neighbour;
+		if (y[i] != expected) {
+			printf("FAIL reverse_blocks: y[%d] = %.9g, not %.9g\n", i, y[i], expected);
+			failures++;
+		}
+	}
+	CALL(cuMemFree, (CUdeviceptr))(dx);
+	CALL(cuMemFree, (CUdeviceptr))(dy);
+}
+
+static void *make_context(void)
 {
 	int count = 0, device = 0;
-	void *context = NULL, *module = NULL, *library = NULL, *kernel = NULL;
-	HMODULE kernels_dll = LoadLibraryA("kernels.dll");
-	const void *(*wrapper_of_dll)(void) =
-		kernels_dll ? (const void *(*)(void))(void *)GetProcAddress(kernels_dll, "zc_test_fatbin_wrapper")
-		            : NULL;
+	void *context = NULL;
 
 	check(CALL(cuDeviceGetCount, (int *))(&count) == CUDA_SUCCESS && count > 0, "a device");
 	check(CALL(cuDeviceGet, (int *, int))(&device, 0) == CUDA_SUCCESS, "cuDeviceGet");
 	check(CALL(cuDevicePrimaryCtxRetain, (void **, int))(&context, device) == CUDA_SUCCESS,
 	      "cuDevicePrimaryCtxRetain");
 	check(CALL(cuCtxSetCurrent, (void *))(context) == CUDA_SUCCESS, "cuCtxSetCurrent");
+	return context;
+}
+
+/* store_one to an address in the first page, which no memory backs. */
+static void run_fault(void)
+{
+	void *context = make_context(), *module = NULL, *kernel = NULL;
+	CUdeviceptr nowhere = 0x40;
+
+	check(CALL(cuModuleLoadData, (void **, const void *))(&module, fatbin_data) == CUDA_SUCCESS &&
+	          CALL(cuModuleGetFunction, (void **, void *, const char *))(&kernel, module,
+	                                                                   "store_one") == CUDA_SUCCESS,
+	      "store_one");
+	if (failures)
+		return;
+	void *params[] = {&nowhere};
+	CUresult launched = CALL(cuLaunchKernel, (void *, unsigned, unsigned, unsigned, unsigned,
+	                                          unsigned, unsigned, unsigned, void *, void **,
+	                                          void **))(kernel, 1, 1, 1, 1, 1, 1, 0, NULL, params,
+	                                                    NULL);
+	CUresult synced = CALL(cuCtxSynchronize, (void *))(context);
+	check(launched == CUDA_SUCCESS && synced == CUDA_ERROR_ILLEGAL_ADDRESS,
+	      "store_one to nowhere fails with CUDA_ERROR_ILLEGAL_ADDRESS");
+	check(CALL(cuCtxSynchronize, (void *))(context) == CUDA_ERROR_ILLEGAL_ADDRESS,
+	      "the context keeps the error");
+}
+
+static void run_on_device(void)
+{
+	void *context = make_context(), *module = NULL, *library = NULL, *kernel = NULL;
+	HMODULE kernels_dll = LoadLibraryA("kernels.dll");
+	const void *(*wrapper_of_dll)(void) =
+		kernels_dll ? (const void *(*)(void))(void *)GetProcAddress(kernels_dll, "zc_test_fatbin_wrapper")
+		            : NULL;
 
 	/* the fatbin itself, as a driver API program hands it: its code is found in the AOT
 	 * image of the file the pointer lies in, this program */
@@ -177,6 +252,8 @@ static void run_on_device(void)
 	          CUDA_SUCCESS, "cuModuleGetFunction saxpy");
 	if (!failures)
 		run_saxpy(kernel, context, "the program's fatbin");
+	if (!failures)
+		run_reverse_blocks(module, context);
 	check(CALL(cuModuleUnload, (void *))(module) == CUDA_SUCCESS, "cuModuleUnload");
 
 	/* the wrapper in kernels.dll, as cudart 13 hands its registered wrappers over: the code
@@ -218,8 +295,12 @@ int main(int argc, char **argv)
 		check(init == CUDA_SUCCESS, "cuInit");
 		if (init == CUDA_SUCCESS)
 			run_on_device();
+	} else if (strcmp(mode, "fault") == 0) {
+		check(init == CUDA_SUCCESS, "cuInit");
+		if (init == CUDA_SUCCESS)
+			run_fault();
 	} else {
-		printf("usage: driver_api no-device|run\n");
+		printf("usage: driver_api no-device|run|fault\n");
 		return 2;
 	}
 	if (failures)
