@@ -1,8 +1,12 @@
 /* The host ABI: how a CPU driver (runtime_stub/drv_host.c) runs the kernels of a
- * host code object (the "host" target: x86-64 ELF shared objects).
+ * host code object: x86-64 ELF shared objects (the "host" target, for libcuda.so.1) or
+ * DLLs (the "x86_64-windows" target, for nvcuda.dll).
  *
  * A host code object is an ordinary ELF shared object; dlopen it (RTLD_NOW|RTLD_LOCAL).
- * It depends only on libm.so.6 and exports:
+ * It depends only on libm.so.6. The DLL has no entry point and no C runtime; it imports
+ * only ucrtbase.dll's math, and its thread-local variables use the system's TLS
+ * directory (Windows loads images only from files: write it to one, LoadLibrary it).
+ * Either exports:
  *
  *   const uint32_t __zc_host_abi_version;      equal to ZC_HOST_ABI_VERSION below
  *   void KERNEL(const void *params, ZcHostThread *thread);   one per kernel, by its name
