@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fatbin.h" /* ZcError and zc_fail only; both live in error.c */
 
@@ -186,6 +187,10 @@ bool aot_code_object_read(const AotCodeObject *co, uint8_t *dst, ZcError *err);
  * image. */
 bool aot_image_locate(const char *path, bool *found, uint64_t *offset, uint64_t *size,
                       ZcError *err);
+/* The same for a file already open for reading (the runtime stub opens its UTF-8 paths
+ * itself); the file stays open. */
+bool aot_image_locate_file(FILE *file, bool *found, uint64_t *offset, uint64_t *size,
+                           ZcError *err);
 bool aot_image_locate_in_memory(const uint8_t *bytes, uint64_t file_size, bool *found,
                                 uint64_t *offset, uint64_t *size, ZcError *err);
 

@@ -182,23 +182,29 @@ bool aot_image_locate_in_memory(const uint8_t *bytes, uint64_t file_size, bool *
 	return locate(&src, found, offset, size, err);
 }
 
+bool aot_image_locate_file(FILE *file, bool *found, uint64_t *offset, uint64_t *size,
+                           ZcError *err)
+{
+	struct stat st;
+	Source src = {file, NULL, 0};
+	off_t end;
+
+	if (fstat(fileno(file), &st) < 0 || !S_ISREG(st.st_mode) ||
+	    fseeko(file, 0, SEEK_END) != 0 || (end = ftello(file)) < 0)
+		return zc_fail(err, "not a regular file");
+	src.size = (uint64_t)end;
+	return locate(&src, found, offset, size, err);
+}
+
 bool aot_image_locate(const char *path, bool *found, uint64_t *offset, uint64_t *size,
                       ZcError *err)
 {
-	struct stat st;
-	Source src = {fopen(path, ZC_FOPEN_READ), NULL, 0};
+	FILE *file = fopen(path, ZC_FOPEN_READ);
 	bool ok;
-	off_t end;
 
-	if (!src.file)
+	if (!file)
 		return zc_fail(err, "cannot open: %s", strerror(errno));
-	if (fstat(fileno(src.file), &st) < 0 || !S_ISREG(st.st_mode) ||
-	    fseeko(src.file, 0, SEEK_END) != 0 || (end = ftello(src.file)) < 0) {
-		fclose(src.file);
-		return zc_fail(err, "not a regular file");
-	}
-	src.size = (uint64_t)end;
-	ok = locate(&src, found, offset, size, err);
-	fclose(src.file);
+	ok = aot_image_locate_file(file, found, offset, size, err);
+	fclose(file);
 	return ok;
 }

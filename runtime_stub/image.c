@@ -34,7 +34,15 @@ open_image(const char *path)
 	strcpy(img->path, path);
 	img->next = cache.files;
 	cache.files = img;
-	if (!aot_image_locate(path, &found, &offset, &size, &err)) {
+	FILE *file = zc_open_read(path);
+
+	if (!file) {
+		stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: cannot open: %s", path, strerror(errno));
+		return img;
+	}
+	bool located = aot_image_locate_file(file, &found, &offset, &size, &err);
+	fclose(file);
+	if (!located) {
 		stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: %s", path, err.msg);
 		return img;
 	}

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Longest path the stub handles, with its NUL. */
 enum { ZC_PATH_MAX = 4096 };
@@ -38,6 +39,8 @@ bool zc_same_file(const char *a, const char *b);
  * stops the stub. Callers serialize their calls. */
 bool zc_copy_readable(void *dst, const void *src, size_t n);
 
+/* fopen(path, "rb") of a UTF-8 path. */
+FILE *zc_open_read(const char *path);
 /* size bytes of the file at offset, mapped read-only; NULL when they cannot be. */
 const void *zc_map_file(const char *path, uint64_t offset, uint64_t size);
 void zc_unmap_file(const void *bytes, uint64_t size);

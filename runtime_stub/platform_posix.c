@@ -160,6 +160,12 @@ zc_copy_readable(void *dst, const void *src, size_t n)
 	return true;
 }
 
+FILE *
+zc_open_read(const char *path)
+{
+	return fopen(path, "rbe");
+}
+
 const void *
 zc_map_file(const char *path, uint64_t offset, uint64_t size)
 {

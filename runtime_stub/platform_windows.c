@@ -195,6 +195,18 @@ allocation_granularity(void)
 
 /* A view starts at a multiple of the allocation granularity; the view keeps the mapping,
  * and the mapping the file, open after their handles are closed. */
+FILE *
+zc_open_read(const char *path)
+{
+	wchar_t wide[ZC_PATH_MAX];
+
+	if (!to_wide(path, wide, ZC_PATH_MAX)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return _wfopen(wide, L"rb");
+}
+
 const void *
 zc_map_file(const char *path, uint64_t offset, uint64_t size)
 {
