@@ -6,6 +6,12 @@
 # code, not part of the converter), only FLAGS.
 set(ZC_EMBED_BITCODE ${CMAKE_CURRENT_LIST_DIR}/embed_bitcode.cmake)
 set(ZC_BACKEND_DIR ${CMAKE_CURRENT_LIST_DIR})
+# The builtins every target shares, written once in C (each row adds its own).
+set(ZC_SHARED_BUILTINS builtins_convert.c builtins_bits.c builtins_reserved.c
+    builtins_async.c builtins_texture.c builtins_matrix.c builtins_launch.c)
+list(TRANSFORM ZC_SHARED_BUILTINS PREPEND ${ZC_BACKEND_DIR}/)
+set(ZC_SHARED_BUILTIN_HEADERS device_launch.h texture.h matrix.h)
+list(TRANSFORM ZC_SHARED_BUILTIN_HEADERS PREPEND ${ZC_BACKEND_DIR}/)
 
 function(zc_add_builtins target ident)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "SOURCES;FLAGS;DEPENDS")

@@ -38,6 +38,13 @@ static uint32_t float_bits(float x)
 	return u;
 }
 
+static float float_of(uint32_t u)
+{
+	float x;
+	__builtin_memcpy(&x, &u, 4);
+	return x;
+}
+
 static uint64_t double_bits(double x)
 {
 	uint64_t u;
@@ -150,22 +157,13 @@ SUPPORT float __extendhfsf2(_Float16 h)
 			fraction <<= 1, exponent--;
 		u = sign | ((uint32_t)(exponent + 127) << 23) | ((fraction & 0x3ff) << 13);
 	}
-	float x;
-	__builtin_memcpy(&x, &u, 4);
-	return x;
+	return float_of(u);
 }
 
 /* ---- math ucrtbase.dll does not export ---------------------------------------------- */
 
 /* Written with arithmetic alone, calling no library function: the optimiser may turn a
  * call of one into the very intrinsic that code generation lowers to these. */
-
-static float float_of(uint32_t u)
-{
-	float x;
-	__builtin_memcpy(&x, &u, 4);
-	return x;
-}
 
 static double power_of_two(int n)  /* -1022 <= n <= 1023 */
 {
