@@ -256,19 +256,17 @@ static void json_driver(Json *j, const char *key, const struct driver *d)
 	json_object_end(j);
 }
 
-/* What drives a Windows program is found on the Windows machine it runs on, by its
- * nvcuda.dll, which says it there when asked. */
-static void refuse_windows_program(const char *program)
+/* A Windows program's machine is not this one: doctor_windows.c says what the file brings. */
+static bool is_windows_program(const char *program, bool as_json, int *status)
 {
 	Input in = {0};
 
 	input_load(&in, program, false);
 	bool windows = in.bin.format == BIN_PE;
-	input_free(&in);
 	if (windows)
-		fail_input(program, "a Windows program: doctor checks the Linux machine it runs on; on "
-		           "Windows, ZLUDA_CONVERT_TRACE=1 makes the program's nvcuda.dll say which "
-		           "driver it chooses and why, and inspect lists the code the file carries");
+		*status = doctor_windows_program(&in, as_json);
+	input_free(&in);
+	return windows;
 }
 
 int cmd_doctor(int argc, char **argv)
@@ -285,8 +283,9 @@ int cmd_doctor(int argc, char **argv)
 		else
 			program = argv[i];
 	}
-	if (program)
-		refuse_windows_program(program);
+	int status;
+	if (program && is_windows_program(program, as_json, &status))
+		return status;
 	struct driver hip = {0}, nv = {0};
 	find_hip(&hip);
 	find_nvidia(&nv);
