@@ -60,6 +60,18 @@ static void emulated_names(char *buf, size_t size)
 	}
 }
 
+/* A PE file named by its path (execvp would hand it to the shell). */
+static bool is_windows_program(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char magic[2] = {0};
+	bool windows = f && fread(magic, 1, 2, f) == 2 && magic[0] == 'M' && magic[1] == 'Z';
+
+	if (f)
+		fclose(f);
+	return windows;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *processor = "gfx1100";
@@ -103,6 +115,11 @@ int cmd_run(int argc, char **argv)
 	    setenv("ZC_EMU_PROCESSOR", processor, 1) != 0) {
 		fprintf(stderr, "zluda-convert: run: cannot set the environment: %s\n", strerror(errno));
 		return 1;
+	}
+	if (is_windows_program(argv[i])) {
+		fprintf(stderr, "zluda-convert: %s: cannot run: a Windows program; run emulates the AMD "
+		        "code of Linux programs\n", argv[i]);
+		return 126;
 	}
 	inform(2, "zluda-convert: run: %s on the emulator (%s), HIP runtime %s", argv[i], processor,
 	       library);
