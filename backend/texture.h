@@ -1,7 +1,8 @@
 /* Texture and surface objects on every target. A CUtexObject or CUsurfObject is the device
  * address of one of these descriptors, which the stub writes into device memory when the
  * object is made (runtime_stub/texture.c) and the builtins read when a kernel samples,
- * gathers, queries, loads or stores (backend/builtins_texture.c, called by
+ * gathers, queries, loads, stores or reduces (backend/builtins_texture.c and
+ * builtins_surface.c, called by
  * ptx_frontend/lower_texture.c). Sampling is done in software, by CUDA's documented
  * formulas, so every target computes the same texels. Plain C, shared by the builtins and
  * the stub. */
