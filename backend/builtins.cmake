@@ -8,7 +8,7 @@ set(ZC_EMBED_BITCODE ${CMAKE_CURRENT_LIST_DIR}/embed_bitcode.cmake)
 set(ZC_BACKEND_DIR ${CMAKE_CURRENT_LIST_DIR})
 # The builtins every target shares, written once in C (each row adds its own).
 set(ZC_SHARED_BUILTINS builtins_convert.c builtins_bits.c builtins_reserved.c
-    builtins_async.c builtins_texture.c builtins_matrix.c builtins_launch.c)
+    builtins_async.c builtins_texture.c builtins_surface.c builtins_matrix.c builtins_launch.c)
 list(TRANSFORM ZC_SHARED_BUILTINS PREPEND ${ZC_BACKEND_DIR}/)
 set(ZC_SHARED_BUILTIN_HEADERS device_launch.h texture.h matrix.h)
 list(TRANSFORM ZC_SHARED_BUILTIN_HEADERS PREPEND ${ZC_BACKEND_DIR}/)

@@ -548,47 +548,23 @@ uint32_t __zc_tex_query(uint64_t handle, uint32_t query)
 	case ZC_QUERY_ADDR_MODE_2: return t->address[2];
 	case ZC_QUERY_ARRAY_SIZE: return t->layers;
 	case ZC_QUERY_NUM_MIPMAP_LEVELS: return t->levels ? t->levels : 1;
+	/* only CUDA arrays make surfaces, and an H200's are not linear (it fails to load a
+	 * module that asks, though) */
+	case ZC_QUERY_MEMORY_LAYOUT: return t->resource != ZC_RESOURCE_ARRAY;
+	/* texture objects keep the coordinates CUDA_TEXTURE_DESC asks for */
+	case ZC_QUERY_FORCE_UNNORMALIZED_COORDS: return 0;
 	default: return 1;  /* samples */
 	}
 }
 
-/* The address of `bytes` bytes of a surface at byte x of row y, slice z, layer; 0 where
- * .zero drops the access. */
-static uint8_t *surface_address(const struct zc_texture *t, int32_t x, int32_t y, int32_t z, int32_t layer,
-                                uint32_t bytes, uint32_t mode)
+/* txq.level: the width, height or depth of level `level`, max(1, extent >> level); as on an
+ * H200, 0 past the last level and for an axis the resource lacks (a 2D array's depth). */
+uint32_t __zc_tex_query_level(uint64_t handle, uint32_t query, int32_t level)
 {
-	int64_t row = (int64_t)t->width * t->texel_bytes;
-	bool inside = x >= 0 && x + (int64_t)bytes <= row && y >= 0 && (uint32_t)y < t->height && z >= 0 &&
-	              (uint32_t)z < t->depth && layer >= 0 && (!t->layers || (uint32_t)layer < t->layers);
+	const struct zc_texture *t = descriptor(handle);
+	uint32_t axis = query - ZC_QUERY_WIDTH, extent = axis == 0 ? t->width : axis == 1 ? t->height : t->depth;
 
-	if (!inside) {
-		if (mode == ZC_SURFACE_TRAP)
-			__zc_trap();
-		if (mode == ZC_SURFACE_ZERO)
-			return 0;
-		x = x < 0 ? 0 : x + (int64_t)bytes > row ? (int32_t)(row - bytes) : x;
-		y = y < 0 ? 0 : (uint32_t)y >= t->height ? (int32_t)t->height - 1 : y;
-		z = z < 0 ? 0 : (uint32_t)z >= t->depth ? (int32_t)t->depth - 1 : z;
-		layer = layer < 0 || !t->layers ? 0 : (uint32_t)layer >= t->layers ? (int32_t)t->layers - 1 : layer;
-	}
-	return (uint8_t *)(uintptr_t)(t->base + (uint64_t)layer * t->slice_pitch + (uint64_t)z * t->slice_pitch +
-	                              (uint64_t)y * t->pitch + (uint64_t)x);
-}
-
-void __zc_surf_load(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t bytes,
-                    uint32_t mode, uint8_t *out)
-{
-	const uint8_t *p = surface_address(descriptor(handle), x, y, z, layer, bytes, mode);
-
-	for (uint32_t i = 0; i < bytes; i++)
-		out[i] = p ? p[i] : 0;
-}
-
-void __zc_surf_store(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t bytes,
-                     uint32_t mode, const uint8_t *data)
-{
-	uint8_t *p = surface_address(descriptor(handle), x, y, z, layer, bytes, mode);
-
-	for (uint32_t i = 0; p && i < bytes; i++)
-		p[i] = data[i];
+	if (level < 0 || (uint32_t)level >= (t->levels ? t->levels : 1) || axis >= t->dims)
+		return 0;
+	return at_least_1(extent >> level);
 }

@@ -1,7 +1,8 @@
 /* Texture and surface objects on every target. A CUtexObject or CUsurfObject is the device
  * address of one of these descriptors, which the stub writes into device memory when the
  * object is made (runtime_stub/texture.c) and the builtins read when a kernel samples,
- * gathers, queries, loads or stores (backend/builtins_texture.c, called by
+ * gathers, queries, loads, stores or reduces (backend/builtins_texture.c and
+ * builtins_surface.c, called by
  * ptx_frontend/lower_texture.c). Sampling is done in software, by CUDA's documented
  * formulas, so every target computes the same texels. Plain C, shared by the builtins and
  * the stub. */
@@ -58,9 +59,12 @@ struct zc_texture {
 	float lod_bias, min_lod, max_lod;
 	uint32_t cubemap;       /* 1: six faces a layer (layers then counts faces), sampled by direction */
 	uint64_t level_base[ZC_TEXTURE_MAX_LEVELS];  /* device address of each level's texel (0, 0, 0) */
+	uint32_t dims;          /* the extents the resource has (1 to 3; layers not counted): txq.level's
+	                         * extent of an axis past them is 0, as on an H200 */
 };
 
-/* txq's queries (the lowering passes them to __zc_tex_query). */
+/* txq's queries (the lowering passes them to __zc_tex_query; width, height and depth to
+ * __zc_tex_query_level too). */
 enum zc_texture_query {
 	ZC_QUERY_WIDTH,
 	ZC_QUERY_HEIGHT,
@@ -75,7 +79,14 @@ enum zc_texture_query {
 	ZC_QUERY_ARRAY_SIZE,
 	ZC_QUERY_NUM_MIPMAP_LEVELS,
 	ZC_QUERY_NUM_SAMPLES,
+	ZC_QUERY_MEMORY_LAYOUT,
+	ZC_QUERY_FORCE_UNNORMALIZED_COORDS,
 };
+
+/* sured's operations, and its operand types (P32 and P64: sured.p's, unsigned or signed by
+ * the surface's format, at sample x rather than byte x). */
+enum zc_surface_reduction { ZC_REDUCE_ADD, ZC_REDUCE_MIN, ZC_REDUCE_MAX, ZC_REDUCE_AND, ZC_REDUCE_OR };
+enum zc_reduction_type { ZC_REDUCE_U32, ZC_REDUCE_S32, ZC_REDUCE_U64, ZC_REDUCE_S64, ZC_REDUCE_P32, ZC_REDUCE_P64 };
 
 /* What suld and sust do outside the surface: .trap ends the launch with an error, .clamp
  * reads or writes the nearest element, .zero reads zeros and drops the write. */

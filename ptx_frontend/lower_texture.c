@@ -1,9 +1,10 @@
 /* Texture and surface objects: tex, tld4 and txq read a texture through the builtins'
- * software sampler, suld.b and sust.b a surface's bytes (backend/builtins_texture.c); the
- * handle is the device address of the object's descriptor (backend/texture.h), on every
- * target; suq queries a surface as txq a texture. Texture references (.texref, .surfref;
- * removed in CUDA 12), multisample geometries, cube-map gathers and surfaces, and the
- * formatted or reducing surface forms are left out, named. */
+ * software sampler (backend/builtins_texture.c); suld.b and sust.b a surface's bytes,
+ * sust.p its formatted texels and sured its elements' reductions
+ * (backend/builtins_surface.c); the handle is the device address of the object's
+ * descriptor (backend/texture.h), on every target; suq queries a surface as txq a texture.
+ * Texture references (.texref, .surfref; removed in CUDA 12), multisample geometries,
+ * cube-map gathers and surfaces, and istypeof are left out, named. */
 #include <string.h>
 
 #include "lower.h"
@@ -186,8 +187,9 @@ static bool lower_tld4(struct lower *L)
 	return true;
 }
 
-/* txq.query.b32 d, [a] and suq.query.b32 d, [a] (a surface's: width, height, depth,
- * channel_data_type, channel_order, array_size) */
+/* txq.query.b32 d, [a], suq.query.b32 d, [a] (a surface's: width, height, depth,
+ * channel_data_type, channel_order, array_size, memory_layout) and txq.level.query.b32 d,
+ * [a], lod (width, height, depth of mipmap level lod) */
 static bool lower_query(struct lower *L)
 {
 	static const struct { const char *mod; enum zc_texture_query query; } queries[] = {
@@ -197,12 +199,15 @@ static bool lower_query(struct lower *L)
 		{"addr_mode_0", ZC_QUERY_ADDR_MODE_0}, {"addr_mode_1", ZC_QUERY_ADDR_MODE_1},
 		{"addr_mode_2", ZC_QUERY_ADDR_MODE_2}, {"array_size", ZC_QUERY_ARRAY_SIZE},
 		{"num_mipmap_levels", ZC_QUERY_NUM_MIPMAP_LEVELS}, {"num_samples", ZC_QUERY_NUM_SAMPLES},
+		{"memory_layout", ZC_QUERY_MEMORY_LAYOUT},
+		{"force_unnormalized_coords", ZC_QUERY_FORCE_UNNORMALIZED_COORDS},
 	};
+	bool texture = L->insn->opcode[0] == 't', level = has_mod(L, "level");
 	const struct ptx_operand *address;
 	struct sym *s;
-	LLVMValueRef args[2];
+	LLVMValueRef args[3];
 
-	if (has_mod(L, "level") || L->insn->nops != 2)
+	if (L->insn->nops != 2u + level || (level && !texture))
 		lower_unsupported(L);
 	address = op(L, 1);
 	if (address->kind != PTX_OP_MEMORY || address->count != 1)
@@ -211,56 +216,152 @@ static bool lower_query(struct lower *L)
 	if (s && s->kind == SYM_VAR)
 		lower_fail(L, "%s: texture and surface references (.texref, .surfref: removed in CUDA 12) are not "
 		           "supported", L->insn->opcode);
-	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
-		if (has_mod(L, queries[i].mod) && (L->insn->opcode[0] == 't' || queries[i].query <= ZC_QUERY_CHANNEL_ORDER ||
-		                                   queries[i].query == ZC_QUERY_ARRAY_SIZE)) {
-			args[0] = operand_value(L, &address->items[0], PTX_TYPE_B64);
-			args[1] = const32(L, queries[i].query);
-			operand_store(L, op(L, 0), call_builtin(L, "__zc_tex_query", ll_int(L, 32), args, 2),
-			              PTX_TYPE_B32);
-			return true;
-		}
-	lower_unsupported(L);  /* force_unnormalized_coords, memory_layout */
+	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
+		enum zc_texture_query q = queries[i].query;
+		bool surface_query = q <= ZC_QUERY_CHANNEL_ORDER || q == ZC_QUERY_ARRAY_SIZE || q == ZC_QUERY_MEMORY_LAYOUT;
+		if (!has_mod(L, queries[i].mod) || (texture ? q == ZC_QUERY_MEMORY_LAYOUT : !surface_query) ||
+		    (level && q > ZC_QUERY_DEPTH))
+			continue;
+		args[0] = operand_value(L, &address->items[0], PTX_TYPE_B64);
+		args[1] = const32(L, q);
+		if (level)
+			args[2] = operand_value(L, op(L, 2), PTX_TYPE_S32);
+		operand_store(L, op(L, 0), call_builtin(L, level ? "__zc_tex_query_level" : "__zc_tex_query",
+		                                        ll_int(L, 32), args, 2u + level), PTX_TYPE_B32);
+		return true;
+	}
+	lower_unsupported(L);
+}
+
+/* The out-of-range mode of a surface instruction. */
+static uint32_t surface_mode(struct lower *L)
+{
+	return has_mod(L, "zero") ? ZC_SURFACE_ZERO : has_mod(L, "clamp") ? ZC_SURFACE_CLAMP : ZC_SURFACE_TRAP;
+}
+
+/* A surface builtin's first five arguments, from [a, b]: the handle, x (b's first coordinate
+ * after an array's layer), y, z (0 where the geometry has none) and the layer. */
+static void surface_place(struct lower *L, const struct ptx_operand *address, LLVMValueRef *args)
+{
+	struct geometry g = geometry(L, false);
+
+	args[0] = object_handle(L, address);
+	for (unsigned a = 0; a < 3; a++)
+		args[1 + a] = a < g.dims ? coordinate(L, address, g.layered + a, PTX_TYPE_S32) : const32(L, 0);
+	args[4] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
+}
+
+/* The registers of a vector operand (or one). */
+static unsigned vector_count(const struct ptx_operand *o)
+{
+	return o->kind == PTX_OP_BRACES ? o->count : 1;
+}
+
+static const struct ptx_operand *vector_item(const struct ptx_operand *o, unsigned i)
+{
+	return o->kind == PTX_OP_BRACES ? &o->items[i] : o;
 }
 
 /* suld.b.geom.vec.dtype.mode d, [a, b] and sust.b.geom.vec.ctype.mode [a, b], c: the
- * elements at byte x (b's first coordinate after an array's layer) of row y, slice z. */
+ * elements at byte x of row y, slice z. */
 static bool lower_surface(struct lower *L, bool store)
 {
-	struct geometry g = geometry(L, false);
 	enum ptx_type t = mod_type(L, 0);
 	unsigned n = has_mod(L, "v4") ? 4 : has_mod(L, "v2") ? 2 : 1, bytes = type_bits(t) / 8;
-	uint32_t mode = has_mod(L, "zero") ? ZC_SURFACE_ZERO : has_mod(L, "clamp") ? ZC_SURFACE_CLAMP : ZC_SURFACE_TRAP;
 	const struct ptx_operand *address, *values;
 	LLVMValueRef args[8], generic, buffer;
 	LLVMTypeRef element;
 
 	if (!has_mod(L, "b") || (t != PTX_TYPE_B8 && t != PTX_TYPE_B16 && t != PTX_TYPE_B32 && t != PTX_TYPE_B64) ||
 	    n * bytes > 16 || L->insn->nops != 2)
-		lower_unsupported(L);  /* sust.p, the formatted store */
+		lower_unsupported(L);
 	element = ll_int(L, 8 * bytes);
 	address = op(L, store ? 0 : 1);
 	values = op(L, store ? 1 : 0);
-	if ((values->kind == PTX_OP_BRACES ? values->count : 1) != n)
+	if (vector_count(values) != n)
 		lower_fail(L, "%s: %u registers expected", L->insn->opcode, n);
-	args[0] = object_handle(L, address);
-	for (unsigned a = 0; a < 3; a++)
-		args[1 + a] = a < g.dims ? coordinate(L, address, g.layered + a, PTX_TYPE_S32) : const32(L, 0);
-	args[4] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
+	surface_place(L, address, args);
 	args[5] = const32(L, n * bytes);
-	args[6] = const32(L, mode);
+	args[6] = const32(L, surface_mode(L));
 	buffer = words_buffer(L, &generic);
 	args[7] = generic;
 	for (unsigned i = 0; store && i < n; i++) {
 		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), i * bytes, 0);
 		LLVMValueRef p = LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "");
-		LLVMValueRef v = operand_value(L, values->kind == PTX_OP_BRACES ? &values->items[i] : values, t);
+		LLVMValueRef v = operand_value(L, vector_item(values, i), t);
 		LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildTrunc(L->b, v, element, ""), p), bytes);
 	}
 	call_builtin(L, store ? "__zc_surf_store" : "__zc_surf_load", LLVMVoidTypeInContext(L->ctx), args, 8);
 	for (unsigned i = 0; !store && i < n; i++)
-		operand_store(L, values->kind == PTX_OP_BRACES ? &values->items[i] : values,
-		              word_at(L, buffer, i, element, bytes), t);
+		operand_store(L, vector_item(values, i), word_at(L, buffer, i, element, bytes), t);
+	return true;
+}
+
+/* sust.p.geom.vec.b32.mode [a, b], c: c's words (R, G, B, A) at sample x, converted to the
+ * surface's format by the builtin. */
+static bool lower_formatted_store(struct lower *L)
+{
+	unsigned n = has_mod(L, "v4") ? 4 : has_mod(L, "v2") ? 2 : 1;
+	const struct ptx_operand *values = op(L, 1);
+	LLVMValueRef args[8], generic, buffer;
+
+	if (mod_type(L, 0) != PTX_TYPE_B32 || L->insn->nops != 2)
+		lower_unsupported(L);
+	if (vector_count(values) != n)
+		lower_fail(L, "%s: %u registers expected", L->insn->opcode, n);
+	surface_place(L, op(L, 0), args);
+	args[5] = const32(L, surface_mode(L));
+	args[6] = const32(L, n);
+	buffer = words_buffer(L, &generic);
+	args[7] = generic;
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), i * 4, 0);
+		LLVMValueRef p = LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "");
+		LLVMSetAlignment(LLVMBuildStore(L->b, operand_value(L, vector_item(values, i), PTX_TYPE_B32), p), 4);
+	}
+	call_builtin(L, "__zc_surf_store_formatted", LLVMVoidTypeInContext(L->ctx), args, 8);
+	return true;
+}
+
+/* sured.b.op.geom.ctype.mode [a, b], c (add of u32, s32, u64; min and max of u32, s32, u64,
+ * s64; and, or of b32; byte x) and sured.p.op.geom.ctype.mode (b32, or b64's min and max,
+ * unsigned or signed by the surface's format; sample x). */
+static bool lower_reduction(struct lower *L)
+{
+	static const char *const ops[] = { [ZC_REDUCE_ADD] = "add", [ZC_REDUCE_MIN] = "min", [ZC_REDUCE_MAX] = "max",
+	                                   [ZC_REDUCE_AND] = "and", [ZC_REDUCE_OR] = "or" };
+	enum ptx_type t = mod_type(L, 0);
+	bool sampled = has_mod(L, "p"), min_max;
+	int o = -1;
+	enum zc_reduction_type type;
+	LLVMValueRef args[9];
+
+	for (int i = 0; i < (int)(sizeof(ops) / sizeof(ops[0])); i++)
+		if (has_mod(L, ops[i]))
+			o = i;
+	min_max = o == ZC_REDUCE_MIN || o == ZC_REDUCE_MAX;
+	if (o < 0 || L->insn->nops != 2 || (!sampled && !has_mod(L, "b")))
+		lower_unsupported(L);
+	if (sampled && t == PTX_TYPE_B32)
+		type = ZC_REDUCE_P32;
+	else if (sampled && t == PTX_TYPE_B64 && min_max)
+		type = ZC_REDUCE_P64;
+	else if (!sampled && (t == PTX_TYPE_U32 || t == PTX_TYPE_S32) && (o == ZC_REDUCE_ADD || min_max))
+		type = t == PTX_TYPE_U32 ? ZC_REDUCE_U32 : ZC_REDUCE_S32;
+	else if (!sampled && (t == PTX_TYPE_U64 && (o == ZC_REDUCE_ADD || min_max)))
+		type = ZC_REDUCE_U64;
+	else if (!sampled && t == PTX_TYPE_S64 && min_max)
+		type = ZC_REDUCE_S64;
+	else if (!sampled && t == PTX_TYPE_B32 && !min_max && o != ZC_REDUCE_ADD)
+		type = ZC_REDUCE_U32;
+	else
+		lower_fail(L, "%s: the PTX ISA defines no %s of this type", L->insn->opcode, ops[o]);
+	surface_place(L, op(L, 0), args);
+	args[5] = const32(L, surface_mode(L));
+	args[6] = const32(L, (uint32_t)o);
+	args[7] = const32(L, type);
+	args[8] = LLVMBuildZExtOrBitCast(L->b, operand_value(L, op(L, 1), t), ll_int(L, 64), "");
+	call_builtin(L, "__zc_surf_reduce", LLVMVoidTypeInContext(L->ctx), args, 9);
 	return true;
 }
 
@@ -277,6 +378,11 @@ bool lower_texture(struct lower *L)
 	if (!strcmp(o, "suld"))
 		return lower_surface(L, false);
 	if (!strcmp(o, "sust"))
-		return lower_surface(L, true);
+		return has_mod(L, "p") ? lower_formatted_store(L) : lower_surface(L, true);
+	if (!strcmp(o, "sured"))
+		return lower_reduction(L);
+	if (!strcmp(o, "istypeof"))  /* NVIDIA's ptxas 13 rejects it too */
+		lower_fail(L, "istypeof is not supported: a texture, sampler or surface object's handle does not "
+		           "record its kind");
 	return false;
 }

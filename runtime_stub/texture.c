@@ -322,10 +322,13 @@ describe_array(const struct zc_array *a, struct zc_texture *t)
 	t->pitch = a->pitch;
 	t->slice_pitch = a->pitch * a->rows;
 	t->cubemap = (a->desc.Flags & CUDA_ARRAY3D_CUBEMAP) != 0;
-	if (a->desc.Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP))
+	t->dims = a->desc.Height ? 2 : 1;
+	if (a->desc.Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP)) {
 		t->layers = (uint32_t)a->slices;  /* a cube map's faces, six a layer */
-	else
+	} else {
 		t->depth = (uint32_t)a->slices;
+		t->dims = a->desc.Depth ? 3 : t->dims;
+	}
 }
 
 /* Linear or pitched memory's place and texel format. */
@@ -357,7 +360,7 @@ describe_resource(const CUDA_RESOURCE_DESC *res, bool surface, struct zc_texture
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL resource descriptor");
 	if (surface && res->resType != CU_RESOURCE_TYPE_ARRAY)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "a surface object needs a CUDA array");
-	*t = (struct zc_texture){ .height = 1, .depth = 1, .levels = 1,
+	*t = (struct zc_texture){ .height = 1, .depth = 1, .levels = 1, .dims = 1,
 	                          .address = { ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP, ZC_ADDRESS_CLAMP } };
 	switch (res->resType) {
 	case CU_RESOURCE_TYPE_LINEAR:
@@ -376,6 +379,7 @@ describe_resource(const CUDA_RESOURCE_DESC *res, bool surface, struct zc_texture
 			return r;
 		t->width = (uint32_t)res->res.pitch2D.width;
 		t->height = (uint32_t)res->res.pitch2D.height;
+		t->dims = 2;
 		t->pitch = res->res.pitch2D.pitchInBytes;
 		t->slice_pitch = t->pitch * t->height;
 		if (!t->base || !t->width || !t->height || t->width > 131072 || t->height > 65000 ||
