@@ -458,13 +458,28 @@ static LLVMValueRef shuffle_idx_f64(struct lower *L, LLVMValueRef value, LLVMVal
  * columns 2t and 2t+1. A tf32 is an f32 whose 13 low bits of mantissa are not read; its
  * products are exact in f32. The sum is made as in lower_mma; in f64 that is what the PTX
  * ISA defines (each step rounded to nearest). */
+/* One step of a floating-point sum of products: a fused multiply-add, rounded as the f64
+ * forms' .rnd asks (.rn, .rz, .rm, .rp; the others only ever round to nearest). */
+static LLVMValueRef product_step(struct lower *L, enum rounding_mode mode, LLVMValueRef x, LLVMValueRef y,
+                                 LLVMValueRef acc)
+{
+	LLVMTypeRef type = LLVMTypeOf(acc);
+	LLVMValueRef args[3] = { x, y, acc };
+
+	return mode == ROUND_NEAREST ? call_intrinsic(L, "llvm.fma", &type, 1, args, 3)
+	                             : round_fma(L, mode, x, y, acc);
+}
+
 static bool lower_mma_wide(struct lower *L, bool f64)
 {
 	unsigned rows = f64 ? 1 : 2, k = f64 ? 4 : 8, na = rows * (k / 4), nb = k / 4, nc = 2 * rows;
 	enum ptx_type t_acc = f64 ? PTX_TYPE_F64 : PTX_TYPE_F32;
 	LLVMTypeRef acc_type = f64 ? LLVMDoubleTypeInContext(L->ctx) : LLVMFloatTypeInContext(L->ctx);
 	LLVMValueRef lane, g, t, a[4], b[2], acc[2][2];
+	enum rounding_mode mode = rounding_mode_of(L);
 
+	if (!f64 && mode != ROUND_NEAREST)
+		lower_unsupported(L);
 	expect_operands(L, 4);
 	const struct ptx_operand *d = registers(L, 0, nc), *ao = registers(L, 1, na);
 	const struct ptx_operand *bo = registers(L, 2, nb), *co = registers(L, 3, nc);
@@ -503,8 +518,7 @@ static bool lower_mma_wide(struct lower *L, bool f64)
 					y = LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, y, const32(L, 0xffffe000u), ""),
 					                     acc_type, "");
 				}
-				LLVMValueRef args[3] = { x, y, acc[r][n] };
-				acc[r][n] = call_intrinsic(L, "llvm.fma", &acc_type, 1, args, 3);
+				acc[r][n] = product_step(L, mode, x, y, acc[r][n]);
 			}
 	}
 	for (unsigned r = 0; r < rows; r++)
@@ -795,7 +809,6 @@ static bool lower_wmma_mma(struct lower *L)
 	enum ptx_type bt = sub ? PTX_TYPE_NONE : four ? mod_type(L, 2) : at, ct = mod_type(L, four ? 3 : 1);
 	bool integer = sub || at == PTX_TYPE_S8 || at == PTX_TYPE_U8, f64 = at == PTX_TYPE_F64;
 	bool popc_and = has_mod(L, "and");
-	LLVMTypeRef acc_type = f64 ? LLVMDoubleTypeInContext(L->ctx) : LLVMFloatTypeInContext(L->ctx);
 	LLVMTypeRef i32 = ll_int(L, 32);
 	LLVMValueRef a[16], b[16], words_a[16], words_b[8][16], acc[8], lane, first, row;
 
@@ -806,7 +819,7 @@ static bool lower_wmma_mma(struct lower *L)
 	     : at == PTX_TYPE_F16 ? (dt != PTX_TYPE_F16 && dt != PTX_TYPE_F32) || (ct != PTX_TYPE_F16 && ct != PTX_TYPE_F32)
 	     : f64 ? bt != at || dt != at || ct != at
 	     : (at != PTX_TYPE_BF16 && at != PTX_TYPE_TF32) || bt != at || dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32) ||
-	    (has_mod(L, "satfinite") && (!integer || binary)) || has_mod(L, "rz") || has_mod(L, "rm") || has_mod(L, "rp"))
+	    (has_mod(L, "satfinite") && (!integer || binary)) || (!f64 && rounding_mode_of(L) != ROUND_NEAREST))
 		lower_unsupported(L);
 	struct wmma_fragment fa = wmma_fragment(L, 'a', s, at, sub_bits[0], sub_signed[0]);
 	struct wmma_fragment fb = wmma_fragment(L, 'b', s, bt, sub_bits[1], sub_signed[1]);
@@ -859,8 +872,7 @@ static bool lower_wmma_mma(struct lower *L)
 			if (integer) {
 				acc[e] = LLVMBuildAdd(L->b, acc[e], LLVMBuildMul(L->b, x, y, ""), "");
 			} else {
-				LLVMValueRef args[3] = { x, y, acc[e] };
-				acc[e] = call_intrinsic(L, "llvm.fma", &acc_type, 1, args, 3);
+				acc[e] = product_step(L, rounding_mode_of(L), x, y, acc[e]);
 			}
 		}
 	}
@@ -887,7 +899,6 @@ bool lower_matrix(struct lower *L)
 {
 	const char *o = L->insn->opcode;
 
-	/* (an f64 mma's optional .rn is the rounding it has anyway) */
 	if (!strcmp(o, "mma") && !has_mod(L, "sp") && has_mod(L, "row") && has_mod(L, "col")) {
 		enum ptx_type dt = mod_type(L, 0), at = mod_type(L, 1), bt = mod_type(L, 2), ct = mod_type(L, 3);
 		if (has_mod(L, "m16n8k8") && at == PTX_TYPE_TF32 && bt == at && dt == PTX_TYPE_F32 &&

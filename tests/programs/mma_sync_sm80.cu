@@ -1,7 +1,8 @@
 // mma.sync (inline PTX, the forms CUTLASS and llama.cpp emit for Ampere): m16n8k16 with
 // f16 and bf16 inputs and an f32 accumulator, m16n8k16 all f16, m16n8k8 f16 into f32,
 // m16n8k8 tf32 (one element a register: A[g + 8r][t + 4j] in a(2j + r), B[t + 4j][g] in bj),
-// m8n8k4 f64 (A[g][t], B[t][g], C and D at row g), and the 8-bit integer forms (four
+// m8n8k4 f64 (A[g][t], B[t][g], C and D at row g; rounded to nearest, and with .rz, .rm and
+// .rp, each step a fused multiply-add rounded so), and the 8-bit integer forms (four
 // elements a register: m16n8k32 s8 x s8 and m16n8k16 u8 x s8 into s32, and .satfinite).
 // Each lane loads the fragments the PTX ISA gives it (g = lane / 4, t = lane % 4: A rows g
 // and g + 8, columns 2t, 2t + 1 (and 8 on); B rows 2t, 2t + 1 (and 8 on), column g; C and D
@@ -10,7 +11,9 @@
 // too, and D is checked against A B + C computed on the host.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cfenv>
 #include <climits>
+#include <cmath>
 #include <type_traits>
 #include "test_util.h"
 
@@ -105,6 +108,21 @@ __global__ void mma_f64(const double *A, const double *B, const double *C, doubl
     D[g * 8 + 2 * t] = d0;
     D[g * 8 + 2 * t + 1] = d1;
 }
+
+// The same with a directed rounding (.rz, .rm, .rp): each of the four steps is a fused
+// multiply-add rounded so.
+#define MMA_F64_ROUNDED(name, rnd)                                                            \
+    __global__ void name(const double *A, const double *B, const double *C, double *D) {     \
+        int l = threadIdx.x, g = l / 4, t = l % 4;                                            \
+        double a0 = A[g * 4 + t], b0 = B[t * 8 + g], c0 = C[g * 8 + 2 * t], c1 = C[g * 8 + 2 * t + 1], d0, d1; \
+        asm volatile("mma.sync.aligned.m8n8k4.row.col." rnd ".f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};" \
+                     : "=d"(d0), "=d"(d1) : "d"(a0), "d"(b0), "d"(c0), "d"(c1));              \
+        D[g * 8 + 2 * t] = d0;                                                                \
+        D[g * 8 + 2 * t + 1] = d1;                                                            \
+    }
+MMA_F64_ROUNDED(mma_f64_rz, "rz")
+MMA_F64_ROUNDED(mma_f64_rm, "rm")
+MMA_F64_ROUNDED(mma_f64_rp, "rp")
 
 // 8-bit integers, K = 32 (or 16): A 16 x K, B K x 8, C and D s32; a register packs four
 // consecutive elements of a row of A or a column of B, the first in the low byte.
@@ -252,6 +270,37 @@ int main() {
             c.fail("m8n8k4 f64: D[%d][%d] = %g, want %g", i / 8, i % 8, d64[i], w64[i]);
             break;
         }
+
+    // f64 with directed rounding: thirds and sevenths, so that every step rounds; the
+    // reference takes the four steps in k order with the C library's fma under fesetround.
+    {
+        struct { void (*kernel)(const double *, const double *, const double *, double *); int mode; const char *name; }
+            modes[] = {{mma_f64_rz, FE_TOWARDZERO, "rz"}, {mma_f64_rm, FE_DOWNWARD, "rm"}, {mma_f64_rp, FE_UPWARD, "rp"}};
+        double (*volatile fused)(double, double, double) = fma;  // a call, under the mode
+        for (int i = 0; i < 32; i++) { a64[i] = rng.range(-1000, 1001) / 3.0; b64[i] = rng.range(-1000, 1001) / 7.0; }
+        for (int i = 0; i < 64; i++) c64[i] = rng.range(-100000, 100001) / 9.0;
+        CHECK(cudaMemcpy(eA, a64, sizeof a64, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(eB, b64, sizeof b64, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(eC, c64, sizeof c64, cudaMemcpyHostToDevice));
+        for (auto &m : modes) {
+            fesetround(m.mode);
+            for (int r = 0; r < 8; r++)
+                for (int n = 0; n < 8; n++) {
+                    double sum = c64[r * 8 + n];
+                    for (int i = 0; i < 4; i++) sum = fused(a64[r * 4 + i], b64[i * 8 + n], sum);
+                    w64[r * 8 + n] = sum;
+                }
+            fesetround(FE_TONEAREST);
+            m.kernel<<<1, 32>>>(eA, eB, eC, eD);
+            CHECK_LAUNCH();
+            CHECK(cudaMemcpy(d64, eD, sizeof d64, cudaMemcpyDeviceToHost));
+            for (int i = 0; i < 64; i++)
+                if (d64[i] != w64[i]) {
+                    c.fail("m8n8k4 f64 .%s: D[%d][%d] = %.17g, want %.17g", m.name, i / 8, i % 8, d64[i], w64[i]);
+                    break;
+                }
+        }
+    }
 
     // 8-bit integers: s8 x s8 (K = 32), u8 x s8 (K = 16), and s8 x s8 with .satfinite on
     // accumulators near the ends of the s32 range, where the plain form wraps.

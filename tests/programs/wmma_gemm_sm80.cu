@@ -5,13 +5,16 @@
 // and the accumulator scaled element by element (x[i]) before it is stored, which works
 // whatever the fragment layout. Or D = A B + C accumulated into the loaded C, with .satfinite
 // for 8-bit integers. Every shape and type of sm_80: f16 (f32 or f16 accumulators) in
-// m16n16k16, m32n8k16 and m8n32k16, bf16, tf32 (m16n16k8), f64 (m8n8k4), s8 and u8. The
+// m16n16k16, m32n8k16 and m8n32k16, bf16, tf32 (m16n16k8), f64 (m8n8k4; also with .rz, .rm
+// and .rp, by inline PTX, against fma under fesetround), s8 and u8. The
 // values are small integers (8-bit ones over their whole range), so that every sum is exact
 // and D must equal the host's reference bit for bit.
 #include <mma.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cfenv>
 #include <climits>
+#include <cmath>
 #include <type_traits>
 #include "test_util.h"
 
@@ -163,6 +166,67 @@ static void run(Checker &check, const char *what, bool shared, bool c_row, Epilo
     delete[] ai; delete[] bi; delete[] ci; delete[] ah; delete[] bh; delete[] ch; delete[] dh;
 }
 
+// f64 m8n8k4 with a directed rounding (.rz, .rm, .rp), which the C++ API does not offer:
+// wmma.mma by inline PTX on the API's fragments, whose layout, the implementation's, is the
+// same for load, mma and store. Each of the four steps is a fused multiply-add rounded so.
+#define WMMA_F64_ROUNDED(name, rnd)                                                                   \
+    __global__ void name(const double *A, const double *B, const double *C, double *D) {             \
+        wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> a;                          \
+        wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> b;                          \
+        wmma::fragment<wmma::accumulator, 8, 8, 4, double> c, d;                                     \
+        wmma::load_matrix_sync(a, A, 4);                                                             \
+        wmma::load_matrix_sync(b, B, 4);                                                             \
+        wmma::load_matrix_sync(c, C, 8, wmma::mem_row_major);                                        \
+        asm volatile("wmma.mma.sync.aligned.row.col.m8n8k4." rnd ".f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};" \
+                     : "=d"(d.x[0]), "=d"(d.x[1]) : "d"(a.x[0]), "d"(b.x[0]), "d"(c.x[0]), "d"(c.x[1])); \
+        wmma::store_matrix_sync(D, d, 8, wmma::mem_row_major);                                       \
+    }
+WMMA_F64_ROUNDED(wmma_f64_rz, "rz")
+WMMA_F64_ROUNDED(wmma_f64_rm, "rm")
+WMMA_F64_ROUNDED(wmma_f64_rp, "rp")
+
+// A row-major 8 x 4, B column-major (B[n][i] is row i, column n), C 8 x 8: thirds, sevenths
+// and ninths, so that every step rounds; the reference takes the steps in k order with the
+// C library's fma under fesetround.
+static void check_f64_rounded(Checker &c) {
+    struct { void (*kernel)(const double *, const double *, const double *, double *); int mode; const char *name; }
+        modes[] = {{wmma_f64_rz, FE_TOWARDZERO, "rz"}, {wmma_f64_rm, FE_DOWNWARD, "rm"}, {wmma_f64_rp, FE_UPWARD, "rp"}};
+    double (*volatile fused)(double, double, double) = fma;  // a call, under the mode
+    static Lcg rng(11);
+    double a[32], b[32], cm[64], d[64], want[64], *dA, *dB, *dC, *dD;
+    for (int i = 0; i < 32; i++) { a[i] = rng.range(-1000, 1001) / 3.0; b[i] = rng.range(-1000, 1001) / 7.0; }
+    for (int i = 0; i < 64; i++) cm[i] = rng.range(-100000, 100001) / 9.0;
+    CHECK(cudaMalloc(&dA, sizeof a));
+    CHECK(cudaMalloc(&dB, sizeof b));
+    CHECK(cudaMalloc(&dC, sizeof cm));
+    CHECK(cudaMalloc(&dD, sizeof d));
+    CHECK(cudaMemcpy(dA, a, sizeof a, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, b, sizeof b, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dC, cm, sizeof cm, cudaMemcpyHostToDevice));
+    for (auto &m : modes) {
+        fesetround(m.mode);
+        for (int r = 0; r < 8; r++)
+            for (int n = 0; n < 8; n++) {
+                double sum = cm[r * 8 + n];
+                for (int i = 0; i < 4; i++) sum = fused(a[r * 4 + i], b[n * 4 + i], sum);
+                want[r * 8 + n] = sum;
+            }
+        fesetround(FE_TONEAREST);
+        m.kernel<<<1, 32>>>(dA, dB, dC, dD);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(d, dD, sizeof d, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < 64; i++)
+            if (d[i] != want[i]) {
+                c.fail("f64 m8n8k4 .%s: D[%d][%d] = %.17g, want %.17g", m.name, i / 8, i % 8, d[i], want[i]);
+                break;
+            }
+    }
+    CHECK(cudaFree(dA));
+    CHECK(cudaFree(dB));
+    CHECK(cudaFree(dC));
+    CHECK(cudaFree(dD));
+}
+
 int main() {
     using row = wmma::row_major;
     using col = wmma::col_major;
@@ -191,5 +255,6 @@ int main() {
                                                 -128, 128, INT_MIN, INT_MIN + 300000LL);
     run<unsigned char, int, 16, 16, 16, row, col>(c, "u8 m16n16k16, global, into C, satfinite", false, false,
                                                   INTO_C_SATURATING, 0, 256, INT_MAX - 300000LL, INT_MAX + 1LL);
+    check_f64_rounded(c);
     return c.finish();
 }
