@@ -819,8 +819,11 @@ static bool lower_wmma_mma(struct lower *L)
 	     : at == PTX_TYPE_F16 ? (dt != PTX_TYPE_F16 && dt != PTX_TYPE_F32) || (ct != PTX_TYPE_F16 && ct != PTX_TYPE_F32)
 	     : f64 ? bt != at || dt != at || ct != at
 	     : (at != PTX_TYPE_BF16 && at != PTX_TYPE_TF32) || bt != at || dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32) ||
-	    (has_mod(L, "satfinite") && (!integer || binary)) || (!f64 && rounding_mode_of(L) != ROUND_NEAREST))
+	    (has_mod(L, "satfinite") && binary) || (!f64 && rounding_mode_of(L) != ROUND_NEAREST))
 		lower_unsupported(L);
+	if (has_mod(L, "satfinite") && !integer)
+		lower_fail(L, "wmma.mma with a floating-point type and .satfinite was removed in PTX ISA 6.5 "
+		           "(ptxas refuses it; before, it warns of unexpected results on sm_70 and later)");
 	struct wmma_fragment fa = wmma_fragment(L, 'a', s, at, sub_bits[0], sub_signed[0]);
 	struct wmma_fragment fb = wmma_fragment(L, 'b', s, bt, sub_bits[1], sub_signed[1]);
 	struct wmma_fragment fc = wmma_fragment(L, 'c', s, ct, 0, false), fd = wmma_fragment(L, 'c', s, dt, 0, false);
