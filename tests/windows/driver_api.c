@@ -10,7 +10,8 @@
  *                          wrapper in kernels.dll loaded as cudart 13 does
  *                          (cuLibraryLoadData), each found in its own file's AOT image;
  *                          then reverse_blocks (shared memory, a barrier, a warp shuffle,
- *                          f16), checked against the same computed here
+ *                          f16), checked against the same computed here, and say (device
+ *                          printf, whose line the test matches)
  *   driver_api fault       store_one through an address no memory backs: the launch fails
  *                          with CUDA_ERROR_ILLEGAL_ADDRESS, and the context with it */
 #define WIN32_LEAN_AND_MEAN
@@ -199,6 +200,24 @@ static void run_reverse_blocks(void *module, void *context)
 	CALL(cuMemFree, (CUdeviceptr))(dy);
 }
 
+/* say's printf reaches stdout when the context synchronizes (the test matches the line). */
+static void run_say(void *module, void *context)
+{
+	void *kernel = NULL;
+	int i = -42;
+	long long big = 1234567890123ll;
+	double x = 2.71828;
+	void *params[] = {&i, &big, &x};
+
+	fflush(stdout);
+	check(CALL(cuModuleGetFunction, (void **, void *, const char *))(&kernel, module, "say") == CUDA_SUCCESS &&
+	          CALL(cuLaunchKernel, (void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+	                                unsigned, unsigned, void *, void **, void **))(
+	              kernel, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL) == CUDA_SUCCESS &&
+	          CALL(cuCtxSynchronize, (void *))(context) == CUDA_SUCCESS,
+	      "say runs");
+}
+
 static void *make_context(void)
 {
 	int count = 0, device = 0;
@@ -254,6 +273,8 @@ static void run_on_device(void)
 		run_saxpy(kernel, context, "the program's fatbin");
 	if (!failures)
 		run_reverse_blocks(module, context);
+	if (!failures)
+		run_say(module, context);
 	check(CALL(cuModuleUnload, (void *))(module) == CUDA_SUCCESS, "cuModuleUnload");
 
 	/* the wrapper in kernels.dll, as cudart 13 hands its registered wrappers over: the code

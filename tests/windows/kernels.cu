@@ -1,4 +1,5 @@
 // Device code of the Windows test program (driver_api.c): built by nvcc -fatbin.
+#include <cstdio>
 #include <cuda_fp16.h>
 
 extern "C" __global__ void saxpy(float a, const float *x, float *y, int n)
@@ -27,4 +28,10 @@ extern "C" __global__ void reverse_blocks(const float *x, float *y)
 extern "C" __global__ void store_one(float *p)
 {
 	*p = 1.0f;
+}
+
+// Device printf: the arguments nvcc packs, formatted by the driver.
+extern "C" __global__ void say(int i, long long big, double x)
+{
+	printf("kernel says %d %lld %.3f %s\n", i, big, x, "from the device");
 }
