@@ -34,7 +34,10 @@ static struct geometry geometry(struct lower *L, bool cube_allowed)
 	for (size_t i = 0; i < sizeof(geometries) / sizeof(geometries[0]); i++)
 		if (has_mod(L, geometries[i].mod) && (cube_allowed || !geometries[i].g.cube))
 			return geometries[i].g;
-	lower_unsupported(L);  /* 2dms, a2dms; cube surfaces and gathers */
+	if (has_mod(L, "2dms") || has_mod(L, "a2dms"))
+		lower_fail(L, "%s: multisample textures come only from graphics interoperability, which "
+		           "the driver does not offer, so no texture object can be one", L->insn->opcode);
+	lower_unsupported(L);  /* cube surfaces and gathers */
 }
 
 /* The object of [handle, coordinates]: a register holding a texture or surface object. */
@@ -138,9 +141,12 @@ static bool lower_tex(struct lower *L)
 	const char *builtin = ct == PTX_TYPE_F32 ? level ? "__zc_tex_sample_lod" : grad ? "__zc_tex_sample_grad"
 	                      : "__zc_tex_sample" : "__zc_tex_fetch";
 
+	if (L->insn->nops == 4u + level + 2u * grad)
+		lower_fail(L, "%s: a depth compare value: CUDA's texture objects have no compare mode, so "
+		           "none is a depth texture", L->insn->opcode);
 	if (!has_mod(L, "v4") || (ct != PTX_TYPE_F32 && ct != PTX_TYPE_S32) || (ct == PTX_TYPE_S32 && (level || grad)) ||
 	    (g.cube && ct != PTX_TYPE_F32) || L->insn->nops != 2u + level + 2u * grad)
-		lower_unsupported(L);
+		lower_unsupported(L);  /* f16 results, offsets */
 	address = op(L, 1);
 	args[n++] = object_handle(L, address);
 	for (unsigned a = 0; a < 3; a++)
