@@ -262,12 +262,24 @@ static LLVMValueRef small_integer(struct lower *L, LLVMValueRef word, unsigned e
 	                 : LLVMBuildLShr(L->b, v, const32(L, 32 - bits), "");
 }
 
+/* What an mma of lower_mma's or lower_mma_sparse's forms multiplies: the element types (A's
+ * and B's: f16 standing for the 8-bit floats, s8 for the sub-byte integers), how A's and B's
+ * elements lie in a register (p of them; a chunk of K is 4p), K and the rows of A over 8. */
+struct mma_form {
+	enum ptx_type dt, at, bt, ct;
+	int narrow_a, narrow_b;      /* the 8-bit float formats, -1 for none */
+	unsigned sub_bits[2];        /* A's and B's: s4, u4: 4; b1: 1; else 0 */
+	bool sub_signed[2];
+	bool narrow, sub, binary, integer, halves, popc_and;
+	unsigned p, chunk, k, rows;
+};
+
 /* The mma shapes of an element type packed p to a register: with 16 rows, K of one or two
- * chunks of 4p; with 8 rows (integers only), one chunk. */
-static unsigned mma_k(struct lower *L, unsigned p, bool integer, unsigned *rows)
+ * chunks of 4p, twice that for a sparse A; with 8 rows (dense integers only), one chunk. */
+static unsigned mma_k(struct lower *L, unsigned p, bool integer, bool sparse, unsigned *rows)
 {
 	char name[32];
-	unsigned chunk = 4 * p;
+	unsigned chunk = 4 * p * (sparse ? 2 : 1);
 
 	*rows = 2;
 	snprintf(name, sizeof name, "m16n8k%u", 2 * chunk);
@@ -278,7 +290,144 @@ static unsigned mma_k(struct lower *L, unsigned p, bool integer, unsigned *rows)
 		return chunk;
 	*rows = 1;
 	snprintf(name, sizeof name, "m8n8k%u", chunk);
-	return integer && has_mod(L, name) ? chunk : 0;
+	return integer && !sparse && has_mod(L, name) ? chunk : 0;
+}
+
+/* The form the modifiers name; false for one not lowered. */
+static bool mma_form_of(struct lower *L, struct mma_form *f, bool sparse)
+{
+	narrow_types(L, &f->narrow_a, &f->narrow_b);
+	f->sub_bits[0] = sub_byte_type(L, 0, &f->sub_signed[0]);
+	f->sub_bits[1] = sub_byte_type(L, 1, &f->sub_signed[1]);
+	f->narrow = f->narrow_a >= 0 && f->narrow_b >= 0;
+	f->sub = f->sub_bits[0] && f->sub_bits[1];
+	f->binary = f->sub && f->sub_bits[0] == 1;
+	f->dt = mod_type(L, 0);
+	f->at = f->narrow ? PTX_TYPE_F16 : f->sub ? PTX_TYPE_S8 : mod_type(L, 1);
+	f->bt = f->narrow ? PTX_TYPE_F16 : f->sub ? PTX_TYPE_S8 : mod_type(L, 2);
+	f->ct = mod_type(L, f->narrow || f->sub ? 1 : 3);
+	f->integer = (f->at == PTX_TYPE_S8 || f->at == PTX_TYPE_U8) && (f->bt == PTX_TYPE_S8 || f->bt == PTX_TYPE_U8);
+	f->halves = (f->at == PTX_TYPE_F16 || f->at == PTX_TYPE_BF16) && f->bt == f->at;
+	f->popc_and = has_mod(L, "and");
+	f->p = f->sub ? 32 / f->sub_bits[0] : f->integer || f->narrow ? 4 : 2;
+	f->chunk = 4 * f->p;
+	f->k = mma_k(L, f->p, f->integer, sparse, &f->rows);
+	bool float_c = f->ct == PTX_TYPE_F32 || f->ct == PTX_TYPE_F16, float_d = f->dt == PTX_TYPE_F32 || f->dt == PTX_TYPE_F16;
+	return f->k && has_mod(L, "row") && has_mod(L, "col") && (f->integer || f->halves) &&
+	       (!f->narrow || f->k == (sparse ? 64u : 32u)) && (!f->sub || f->sub_bits[0] == f->sub_bits[1]) &&
+	       (!sparse || !f->binary) &&
+	       f->binary == (has_mod(L, "popc") && (f->popc_and || has_mod(L, "xor"))) &&
+	       !(f->binary && has_mod(L, "satfinite")) &&
+	       (!f->integer || (f->dt == PTX_TYPE_S32 && f->ct == PTX_TYPE_S32)) &&
+	       (!f->halves || (float_c && float_d)) &&
+	       (f->at != PTX_TYPE_BF16 || (f->dt == PTX_TYPE_F32 && f->ct == PTX_TYPE_F32));
+}
+
+/* Element e of a word of A (which 0) or B (1), as the float or i32 its products take. */
+static LLVMValueRef mma_element(struct lower *L, const struct mma_form *f, LLVMValueRef word, unsigned e,
+                                unsigned which)
+{
+	if (f->narrow)
+		return narrow_as_float(L, word, e, which ? f->narrow_b : f->narrow_a);
+	if (f->sub)
+		return small_integer(L, word, e, f->sub_bits[which], f->sub_signed[which]);
+	return element_of(L, word, e, which ? f->bt : f->at);
+}
+
+/* acc + x y: exactly in integers, else in f32 with one rounding. */
+static LLVMValueRef mma_add_product(struct lower *L, const struct mma_form *f, LLVMValueRef acc, LLVMValueRef x,
+                                    LLVMValueRef y)
+{
+	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx);
+	LLVMValueRef args[3] = { x, y, acc };
+
+	if (f->integer)
+		return LLVMBuildAdd(L->b, acc, LLVMBuildMul(L->b, x, y, ""), "");
+	return call_intrinsic(L, "llvm.fma", &f32, 1, args, 3);
+}
+
+/* The lane's row group g = l/4 and thread in the group t = l%4. */
+static void group_and_thread(struct lower *L, LLVMValueRef *g, LLVMValueRef *t)
+{
+	LLVMValueRef lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
+
+	*g = LLVMBuildLShr(L->b, lane, const32(L, 2), "");
+	*t = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
+}
+
+/* The rows of A (g, and g+8) and the columns of B (2t, 2t+1) this lane's C and D hold, from
+ * the four lanes of its group that hold A's rows and the four of each column's group:
+ * words_a[j][i] is register ai of lane 4g+j, words_b[n][j][i] register bi of lane 4(2t+n)+j. */
+static void mma_gather(struct lower *L, LLVMValueRef g, LLVMValueRef t, const LLVMValueRef *a, unsigned na,
+                       const LLVMValueRef *b, unsigned nb, LLVMValueRef words_a[4][4], LLVMValueRef words_b[2][4][4])
+{
+	for (unsigned j = 0; j < 4; j++) {
+		LLVMValueRef from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""), const32(L, j), "");
+		for (unsigned i = 0; i < na; i++)
+			words_a[j][i] = shuffle_idx(L, a[i], from);
+		for (unsigned n = 0; n < 2; n++) {
+			LLVMValueRef column = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, t, const32(L, 1), ""), const32(L, n), "");
+			LLVMValueRef holder = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, column, const32(L, 2), ""),
+			                                   const32(L, j), "");
+			for (unsigned i = 0; i < nb; i++)
+				words_b[n][j][i] = shuffle_idx(L, b[i], holder);
+		}
+	}
+}
+
+/* C's elements at rows g (and g+8), columns 2t and 2t+1, as the sum starts from them: 0 for
+ * integers (C is added to the products' sum at the end), else as floats. */
+static void mma_accumulators(struct lower *L, const struct mma_form *f, const struct ptx_operand *co,
+                             LLVMValueRef acc[2][2])
+{
+	for (unsigned r = 0; r < f->rows; r++)
+		for (unsigned n = 0; n < 2; n++) {
+			if (f->integer)
+				acc[r][n] = const32(L, 0);
+			else if (f->ct == PTX_TYPE_F32)
+				acc[r][n] = operand_value(L, &co->items[2 * r + n], PTX_TYPE_F32);
+			else
+				acc[r][n] = half_as_float(L, operand_value(L, &co->items[r], PTX_TYPE_B32), n, false);
+		}
+}
+
+static void mma_store(struct lower *L, const struct mma_form *f, const struct ptx_operand *d,
+                      const struct ptx_operand *co, LLVMValueRef acc[2][2])
+{
+	LLVMTypeRef i32 = ll_int(L, 32);
+
+	for (unsigned r = 0; r < f->rows; r++) {
+		if (f->integer) {
+			/* At most 64 products of 4 or 8 bits, or 256 of one: the sum is exact in 32
+			 * bits, and C + sum saturates (.satfinite) or wraps in one addition. */
+			for (unsigned n = 0; n < 2; n++) {
+				LLVMValueRef args[2] = { operand_value(L, &co->items[2 * r + n], PTX_TYPE_S32), acc[r][n] };
+				LLVMValueRef v = has_mod(L, "satfinite")
+				                 ? call_intrinsic(L, "llvm.sadd.sat", &i32, 1, args, 2)
+				                 : LLVMBuildAdd(L->b, args[0], args[1], "");
+				operand_store(L, &d->items[2 * r + n], v, PTX_TYPE_S32);
+			}
+		} else if (f->dt == PTX_TYPE_F32) {
+			operand_store(L, &d->items[2 * r], acc[r][0], PTX_TYPE_F32);
+			operand_store(L, &d->items[2 * r + 1], acc[r][1], PTX_TYPE_F32);
+		} else {
+			LLVMValueRef pair = LLVMBuildOr(L->b, float_as_half(L, acc[r][0]),
+			                                LLVMBuildShl(L->b, float_as_half(L, acc[r][1]),
+			                                             const32(L, 16), ""), "");
+			operand_store(L, &d->items[r], pair, PTX_TYPE_B32);
+		}
+	}
+}
+
+/* The operands d, a, b, c of a form's registers; an f16 C or D packs two elements a register. */
+static void mma_operands(struct lower *L, const struct mma_form *f, unsigned na, unsigned nb,
+                         const struct ptx_operand **d, const struct ptx_operand **ao,
+                         const struct ptx_operand **bo, const struct ptx_operand **co)
+{
+	*d = registers(L, 0, f->dt == PTX_TYPE_F16 ? f->rows : 2 * f->rows);
+	*ao = registers(L, 1, na);
+	*bo = registers(L, 2, nb);
+	*co = registers(L, 3, f->ct == PTX_TYPE_F16 ? f->rows : 2 * f->rows);
 }
 
 /* A 16x8 product A B of mma's fragments (a[0..3], b[0..1], PTX's layouts) by the
@@ -325,121 +474,244 @@ static void mma_by_instruction(struct lower *L, unsigned form, const LLVMValueRe
  * and C is added to the product after it. */
 static bool lower_mma(struct lower *L)
 {
-	int narrow_a, narrow_b;
-	unsigned sub_bits[2], rows;
-	bool sub_signed[2];
-	narrow_types(L, &narrow_a, &narrow_b);
-	sub_bits[0] = sub_byte_type(L, 0, &sub_signed[0]);
-	sub_bits[1] = sub_byte_type(L, 1, &sub_signed[1]);
-	bool narrow = narrow_a >= 0 && narrow_b >= 0, sub = sub_bits[0] && sub_bits[1], binary = sub && sub_bits[0] == 1;
-	enum ptx_type dt = mod_type(L, 0), at = narrow ? PTX_TYPE_F16 : sub ? PTX_TYPE_S8 : mod_type(L, 1);
-	enum ptx_type bt = narrow ? PTX_TYPE_F16 : sub ? PTX_TYPE_S8 : mod_type(L, 2);
-	enum ptx_type ct = mod_type(L, narrow || sub ? 1 : 3);
-	bool integer = (at == PTX_TYPE_S8 || at == PTX_TYPE_U8) && (bt == PTX_TYPE_S8 || bt == PTX_TYPE_U8);
-	bool halves = (at == PTX_TYPE_F16 || at == PTX_TYPE_BF16) && bt == at;
-	bool popc_and = has_mod(L, "and");
-	unsigned p = sub ? 32 / sub_bits[0] : integer || narrow ? 4 : 2, chunk = 4 * p;
-	unsigned k = mma_k(L, p, integer, &rows);
+	struct mma_form f;
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx), i32 = ll_int(L, 32);
-	LLVMValueRef lane, g = NULL, t = NULL, a[4], b[2], words_a[4][4], words_b[2][4][2], acc[2][2];
+	LLVMValueRef g, t, a[4] = { 0 }, b[2] = { 0 }, words_a[4][4], words_b[2][4][4], acc[2][2];
+	const struct ptx_operand *d, *ao, *bo, *co;
 
-	if (!k || !has_mod(L, "row") || !has_mod(L, "col") || !(integer || halves) || (narrow && k != 32) ||
-	    (sub && sub_bits[0] != sub_bits[1]) || (binary != (has_mod(L, "popc") && (popc_and || has_mod(L, "xor")))) ||
-	    (binary && has_mod(L, "satfinite")) ||
-	    (integer && (dt != PTX_TYPE_S32 || ct != PTX_TYPE_S32)) ||
-	    (halves && ((dt != PTX_TYPE_F32 && dt != PTX_TYPE_F16) || (ct != PTX_TYPE_F32 && ct != PTX_TYPE_F16))) ||
-	    (at == PTX_TYPE_BF16 && (dt != PTX_TYPE_F32 || ct != PTX_TYPE_F32)))
+	if (!mma_form_of(L, &f, false))
 		lower_unsupported(L);
 	expect_operands(L, 4);
-	unsigned na = rows * (k / chunk), nb = k / chunk;
-	unsigned nd = dt == PTX_TYPE_F16 ? rows : 2 * rows, nc = ct == PTX_TYPE_F16 ? rows : 2 * rows;
-	const struct ptx_operand *d = registers(L, 0, nd), *ao = registers(L, 1, na);
-	const struct ptx_operand *bo = registers(L, 2, nb), *co = registers(L, 3, nc);
-	unsigned form = !L->matrix_instructions || rows != 2 ? 0
-	                : halves && k == 16 ? (at == PTX_TYPE_F16 ? ZC_WMMA_F16 : ZC_WMMA_BF16)
-	                : integer && !sub && k == 32 && at == bt ? (at == PTX_TYPE_S8 ? ZC_WMMA_S8 : ZC_WMMA_U8)
+	unsigned na = f.rows * (f.k / f.chunk), nb = f.k / f.chunk;
+	mma_operands(L, &f, na, nb, &d, &ao, &bo, &co);
+	unsigned form = !L->matrix_instructions || f.rows != 2 ? 0
+	                : f.halves && f.k == 16 ? (f.at == PTX_TYPE_F16 ? ZC_WMMA_F16 : ZC_WMMA_BF16)
+	                : f.integer && !f.sub && f.k == 32 && f.at == f.bt ? (f.at == PTX_TYPE_S8 ? ZC_WMMA_S8 : ZC_WMMA_U8)
 	                : 0;
 
 	for (unsigned i = 0; i < na; i++)
 		a[i] = operand_value(L, &ao->items[i], PTX_TYPE_B32);
 	for (unsigned i = 0; i < nb; i++)
 		b[i] = operand_value(L, &bo->items[i], PTX_TYPE_B32);
-	if (!form) {  /* lane l holds row group l/4 and thread-in-group l%4 */
-		lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
-		g = LLVMBuildLShr(L->b, lane, const32(L, 2), "");
-		t = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
+	if (!form) {
+		group_and_thread(L, &g, &t);
+		mma_gather(L, g, t, a, na, b, nb, words_a, words_b);
 	}
-	for (unsigned j = 0; !form && j < 4; j++) {
-		LLVMValueRef from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""), const32(L, j), "");
-		for (unsigned i = 0; i < na; i++)
-			words_a[j][i] = shuffle_idx(L, a[i], from);
-		for (unsigned n = 0; n < 2; n++) {
-			LLVMValueRef column = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, t, const32(L, 1), ""), const32(L, n), "");
-			LLVMValueRef holder = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, column, const32(L, 2), ""),
-			                                   const32(L, j), "");
-			for (unsigned i = 0; i < nb; i++)
-				words_b[n][j][i] = shuffle_idx(L, b[i], holder);
-		}
-	}
-	for (unsigned r = 0; r < rows; r++)
-		for (unsigned n = 0; n < 2; n++) {
-			if (integer)  /* the products' sum, C added at the end */
-				acc[r][n] = const32(L, 0);
-			else if (ct == PTX_TYPE_F32)
-				acc[r][n] = operand_value(L, &co->items[2 * r + n], PTX_TYPE_F32);
-			else
-				acc[r][n] = half_as_float(L, operand_value(L, &co->items[r], PTX_TYPE_B32), n, false);
-		}
+	mma_accumulators(L, &f, co, acc);
 	if (form) {
 		LLVMValueRef product[4];
 		mma_by_instruction(L, form, a, b, product);
 		for (unsigned r = 0; r < 2; r++)
 			for (unsigned n = 0; n < 2; n++)
-				acc[r][n] = integer ? product[2 * r + n]
-				                    : LLVMBuildFAdd(L->b, acc[r][n], LLVMBuildBitCast(L->b, product[2 * r + n], f32, ""), "");
+				acc[r][n] = f.integer ? product[2 * r + n]
+				                      : LLVMBuildFAdd(L->b, acc[r][n], LLVMBuildBitCast(L->b, product[2 * r + n], f32, ""), "");
 	}
-	for (unsigned kk = 0; !form && kk < k; kk += binary ? p : 1) {
-		unsigned j = (kk % chunk) / p, e = kk % p, reg = kk / chunk;
-		for (unsigned r = 0; r < rows; r++)
+	for (unsigned kk = 0; !form && kk < f.k; kk += f.binary ? f.p : 1) {
+		unsigned j = (kk % f.chunk) / f.p, e = kk % f.p, reg = kk / f.chunk;
+		for (unsigned r = 0; r < f.rows; r++)
 			for (unsigned n = 0; n < 2; n++) {
-				LLVMValueRef wa = words_a[j][rows * reg + r], wb = words_b[n][j][reg], x, y;
-				if (binary) {  /* 32 products at once */
-					LLVMValueRef bits = popc_and ? LLVMBuildAnd(L->b, wa, wb, "") : LLVMBuildXor(L->b, wa, wb, "");
+				LLVMValueRef wa = words_a[j][f.rows * reg + r], wb = words_b[n][j][reg];
+				if (f.binary) {  /* 32 products at once */
+					LLVMValueRef bits = f.popc_and ? LLVMBuildAnd(L->b, wa, wb, "") : LLVMBuildXor(L->b, wa, wb, "");
 					acc[r][n] = LLVMBuildAdd(L->b, acc[r][n], call_intrinsic(L, "llvm.ctpop", &i32, 1, &bits, 1), "");
 					continue;
 				}
-				x = narrow ? narrow_as_float(L, wa, e, narrow_a)
-				    : sub ? small_integer(L, wa, e, sub_bits[0], sub_signed[0]) : element_of(L, wa, e, at);
-				y = narrow ? narrow_as_float(L, wb, e, narrow_b)
-				    : sub ? small_integer(L, wb, e, sub_bits[1], sub_signed[1]) : element_of(L, wb, e, bt);
-				if (integer) {
-					acc[r][n] = LLVMBuildAdd(L->b, acc[r][n], LLVMBuildMul(L->b, x, y, ""), "");
-				} else {
-					LLVMValueRef args[3] = { x, y, acc[r][n] };
-					acc[r][n] = call_intrinsic(L, "llvm.fma", &f32, 1, args, 3);
-				}
+				acc[r][n] = mma_add_product(L, &f, acc[r][n], mma_element(L, &f, wa, e, 0), mma_element(L, &f, wb, e, 1));
 			}
 	}
-	for (unsigned r = 0; r < rows; r++) {
-		if (integer) {
-			/* At most 64 products of 4 or 8 bits, or 256 of one: the sum is exact in 32
-			 * bits, and C + sum saturates (.satfinite) or wraps in one addition. */
-			for (unsigned n = 0; n < 2; n++) {
-				LLVMValueRef args[2] = { operand_value(L, &co->items[2 * r + n], PTX_TYPE_S32), acc[r][n] };
-				LLVMValueRef v = has_mod(L, "satfinite")
-				                 ? call_intrinsic(L, "llvm.sadd.sat", &i32, 1, args, 2)
-				                 : LLVMBuildAdd(L->b, args[0], args[1], "");
-				operand_store(L, &d->items[2 * r + n], v, PTX_TYPE_S32);
+	mma_store(L, &f, d, co, acc);
+	return true;
+}
+
+/* mma.sp{::ordered_metadata}.sync.aligned.m16n8k{16,32}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16},
+ * m16n8k{32,64}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32, m16n8k{64,128} of s4 and u4 likewise and (sm_89)
+ * m16n8k64.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16} d, a, b, c, e, f: D = A B + C for a 16xK A
+ * with two zero units in each aligned four of a row (a unit: an element; for s4 and u4, two), given as the
+ * 16xK/2 matrix of the other units, held as mma's dense A of that K/2 is. B, C and D are a dense mma's of K.
+ * Metadata e gives each four's two units' positions (2 bits each, the first unit's lowest), 4 bits a four;
+ * for group g, the sparsity selector f (a constant) picks which of its lanes give them, as measured on an
+ * H200 (tests/programs/NVIDIA_H200_RESULTS.txt): with 16-bit elements lane 4g + f n + c/4 holds four c of
+ * row g at bit 4(c%4) and of row g+8 at 16 + 4(c%4); with 8- and 4-bit ones lane 4g + f n + 2(c/8) holds
+ * row g's four c at bit 4(c%8) and the next lane row g+8's, n being the lanes the metadata of two rows
+ * needs (K/16 or, for 4-bit elements, K/32). The products of A's given units with the rows of B their
+ * positions pick are added to C in k order as lower_mma adds them; B's rows at A's zeros are not read
+ * (NVIDIA does not read them either: a NaN there leaves D alone). */
+static bool lower_mma_sparse(struct lower *L)
+{
+	struct mma_form f;
+	LLVMValueRef g, t, a[4], b[4], words_a[4][4], words_b[2][4][4], acc[2][2], meta[4];
+	const struct ptx_operand *d, *ao, *bo, *co;
+
+	if (!mma_form_of(L, &f, true) || f.rows != 2)
+		lower_fail(L, "%s: the sparse forms lowered are m16n8k16 and m16n8k32 of f16 and bf16, m16n8k32 "
+		           "and m16n8k64 of s8 and u8, m16n8k64 and m16n8k128 of s4 and u4 and m16n8k64 of e4m3 "
+		           "and e5m2 (.row.col)", L->insn->opcode);
+	expect_operands(L, 6);
+	unsigned n = f.k / f.chunk, unit = f.sub ? 2 : 1, lanes = f.k / unit / 16;
+	const struct ptx_operand *selector = op(L, 5);
+	if (selector->kind != PTX_OP_INT || selector->bits >= 4 / lanes)
+		lower_fail(L, "%s: the sparsity selector of this shape is a constant from 0 to %u", L->insn->opcode,
+		           4 / lanes - 1);
+	mma_operands(L, &f, n, n, &d, &ao, &bo, &co);
+	for (unsigned i = 0; i < n; i++) {
+		a[i] = operand_value(L, &ao->items[i], PTX_TYPE_B32);
+		b[i] = operand_value(L, &bo->items[i], PTX_TYPE_B32);
+	}
+	group_and_thread(L, &g, &t);
+	mma_gather(L, g, t, a, n, b, n, words_a, words_b);
+	LLVMValueRef e = operand_value(L, op(L, 4), PTX_TYPE_B32);
+	for (unsigned i = 0; i < lanes; i++)
+		meta[i] = shuffle_idx(L, e, LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""),
+		                                         const32(L, (uint32_t)selector->bits * lanes + i), ""));
+	mma_accumulators(L, &f, co, acc);
+	for (unsigned r = 0; r < 2; r++)
+		for (unsigned kc = 0; kc < f.k / 2; kc++) {  /* A's given elements, in k order */
+			unsigned j = (kc % f.chunk) / f.p, reg = kc / f.chunk, four = kc / unit / 2;
+			LLVMValueRef x = mma_element(L, &f, words_a[j][2 * reg + r], kc % f.p, 0);
+			LLVMValueRef word = f.p == 2 ? meta[four / 4] : meta[r + 2 * (four / 8)];
+			unsigned shift = (f.p == 2 ? 16 * r + 4 * (four % 4) : 4 * (four % 8)) + 2 * (kc / unit % 2);
+			LLVMValueRef position = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, word, const32(L, shift), ""),
+			                                     const32(L, 3), "");
+			for (unsigned col = 0; col < 2; col++) {
+				LLVMValueRef y = NULL;
+				for (unsigned u = 0; u < 4; u++) {  /* B's element at each position the unit may take */
+					unsigned kb = (4 * four + u) * unit + kc % unit;
+					LLVMValueRef candidate = mma_element(L, &f, words_b[col][(kb % f.chunk) / f.p][kb / f.chunk],
+					                                     kb % f.p, 1);
+					y = u ? LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, position, const32(L, u), ""),
+					                        candidate, y, "")
+					      : candidate;
+				}
+				acc[r][col] = mma_add_product(L, &f, acc[r][col], x, y);
 			}
-		} else if (dt == PTX_TYPE_F32) {
-			operand_store(L, &d->items[2 * r], acc[r][0], PTX_TYPE_F32);
-			operand_store(L, &d->items[2 * r + 1], acc[r][1], PTX_TYPE_F32);
-		} else {
-			LLVMValueRef pair = LLVMBuildOr(L->b, float_as_half(L, acc[r][0]),
-			                                LLVMBuildShl(L->b, float_as_half(L, acc[r][1]),
-			                                             const32(L, 16), ""), "");
-			operand_store(L, &d->items[r], pair, PTX_TYPE_B32);
 		}
+	mma_store(L, &f, d, co, acc);
+	return true;
+}
+
+/* Whether the which-th layout modifier (.row or .col) is .row; -1 when there is none. */
+static int layout_is_row(struct lower *L, unsigned which)
+{
+	for (uint32_t i = 0; i < L->insn->nmods; i++) {
+		const char *m = L->insn->mods[i];
+		if ((!strcmp(m, "row") || !strcmp(m, "col")) && which-- == 0)
+			return m[0] == 'r';
+	}
+	return -1;
+}
+
+/* Register `second` of lane `from` where `pick` is not 0, else `first`. */
+static LLVMValueRef word_of_two(struct lower *L, LLVMValueRef first, LLVMValueRef second, LLVMValueRef from,
+                                LLVMValueRef pick)
+{
+	LLVMValueRef w0 = shuffle_idx(L, first, from), w1 = shuffle_idx(L, second, from);
+
+	return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntNE, pick, const32(L, 0), ""), w1, w0, "");
+}
+
+/* Line `line` (0-7: a row of A, a column of B) of an m8n8k4 f16 fragment (regs[0..1]) of the
+ * product whose first lane is `first`, its four elements as floats. Where the fragment runs
+ * along lines (A .row, B .col), lane first + 16(line/4) + line%4 holds all four; across them,
+ * lane first + 16(line/4) + k holds element k as its (line%4)-th half. */
+static void quad_pair_line(struct lower *L, const LLVMValueRef *regs, bool along, LLVMValueRef first,
+                           LLVMValueRef line, LLVMValueRef *out)
+{
+	LLVMValueRef half = LLVMBuildAdd(L->b, first, LLVMBuildShl(L->b, LLVMBuildLShr(L->b, line, const32(L, 2), ""),
+	                                                           const32(L, 4), ""), "");
+	LLVMValueRef within = LLVMBuildAnd(L->b, line, const32(L, 3), "");
+
+	if (along) {
+		LLVMValueRef holder = LLVMBuildAdd(L->b, half, within, "");
+		LLVMValueRef words[2] = { shuffle_idx(L, regs[0], holder), shuffle_idx(L, regs[1], holder) };
+		for (unsigned k = 0; k < 4; k++)
+			out[k] = half_as_float(L, words[k / 2], k % 2, false);
+		return;
+	}
+	LLVMValueRef shift = LLVMBuildShl(L->b, LLVMBuildAnd(L->b, line, const32(L, 1), ""), const32(L, 4), "");
+	for (unsigned k = 0; k < 4; k++) {
+		LLVMValueRef word = word_of_two(L, regs[0], regs[1], LLVMBuildAdd(L->b, half, const32(L, k), ""),
+		                                LLVMBuildAnd(L->b, line, const32(L, 2), ""));
+		out[k] = half_as_float(L, LLVMBuildLShr(L->b, word, shift, ""), 0, false);
+	}
+}
+
+/* mma.sync.aligned.m8n8k4.{row,col}.{row,col}.{f16,f32}.f16.f16.{f16,f32} d, a, b, c (sm_70's form; an f32
+ * C needs an f32 D): four products D = A B + C of 8x4 A, 4x8 B and 8x8 C at once, the q-th held by lanes
+ * 4q to 4q+3 (rows 0-3 of A, C and D; columns 0-3 of B) and 4q+16 to 4q+19 (rows or columns 4-7), in the
+ * PTX ISA's layouts: lane l (m = l%4, h = l/16) holds A[m+4h][0..3] (.row) or A[4h..4h+3][m] (.col),
+ * B[m][4h..4h+3] (.row) or B[0..3][m+4h] (.col), an f16 C or D's row m+4h, and an f32 one's element i at row
+ * l%2 + (i&2) + 4h, column (i&4) + (l&2) + (i&1) (checked on an H200, tests/programs/mma_sparse_sm80.cu).
+ * Each lane fetches its rows of A, its columns of B and, where C's layout is not D's, C's elements, and sums
+ * as lower_mma does: from C, in k order, fused multiply-adds in f32, an f16 D rounded once. */
+static bool lower_mma_quad_pairs(struct lower *L)
+{
+	enum ptx_type dt = mod_type(L, 0), bt = mod_type(L, 2), ct = mod_type(L, 3);
+	int a_row = layout_is_row(L, 0), b_row = layout_is_row(L, 1);
+	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx);
+	LLVMValueRef a[2], b[2], c[8], rows[2], cols[8], xa[2][4], xb[8][4], acc[8];
+
+	if (bt != PTX_TYPE_F16 || (dt != PTX_TYPE_F16 && dt != PTX_TYPE_F32) || (ct != PTX_TYPE_F16 && ct != PTX_TYPE_F32) ||
+	    (ct == PTX_TYPE_F32 && dt != PTX_TYPE_F32) || a_row < 0 || b_row < 0 || has_mod(L, "satfinite"))
+		lower_fail(L, "%s: m8n8k4 of f16 is lowered as .{row,col}.{row,col}.{f16,f32}.f16.f16.{f16,f32}, "
+		           "an f32 C with an f32 D", L->insn->opcode);
+	expect_operands(L, 4);
+	bool d_half = dt == PTX_TYPE_F16, c_half = ct == PTX_TYPE_F16;
+	const struct ptx_operand *d = registers(L, 0, d_half ? 4 : 8), *ao = registers(L, 1, 2);
+	const struct ptx_operand *bo = registers(L, 2, 2), *co = registers(L, 3, c_half ? 4 : 8);
+	for (unsigned i = 0; i < 2; i++) {
+		a[i] = operand_value(L, &ao->items[i], PTX_TYPE_B32);
+		b[i] = operand_value(L, &bo->items[i], PTX_TYPE_B32);
+	}
+	for (unsigned i = 0; i < (c_half ? 4u : 8u); i++)
+		c[i] = operand_value(L, &co->items[i], c_half ? PTX_TYPE_B32 : PTX_TYPE_F32);
+	LLVMValueRef lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
+	LLVMValueRef first = LLVMBuildAnd(L->b, lane, const32(L, 12), "");
+	LLVMValueRef upper = LLVMBuildShl(L->b, LLVMBuildLShr(L->b, lane, const32(L, 4), ""), const32(L, 2), "");  /* 4h */
+	LLVMValueRef pair_bit = LLVMBuildAnd(L->b, lane, const32(L, 2), "");  /* l&2 */
+	/* D's rows and columns in this lane; element i is at rows[i/2%2], cols[2(i/4) + i%2] (f32) */
+	unsigned nrows = d_half ? 1 : 2, ncols = d_half ? 8 : 4;
+	for (unsigned j = 0; j < nrows; j++)
+		rows[j] = d_half ? LLVMBuildAdd(L->b, LLVMBuildAnd(L->b, lane, const32(L, 3), ""), upper, "")
+		                 : LLVMBuildAdd(L->b, LLVMBuildAnd(L->b, lane, const32(L, 1), ""),
+		                                LLVMBuildAdd(L->b, upper, const32(L, 2 * j), ""), "");
+	for (unsigned j = 0; j < ncols; j++)
+		cols[j] = d_half ? const32(L, j) : LLVMBuildAdd(L->b, pair_bit, const32(L, (j & 1) + 4 * (j >> 1)), "");
+	for (unsigned j = 0; j < nrows; j++)
+		quad_pair_line(L, a, a_row, first, rows[j], xa[j]);
+	for (unsigned j = 0; j < ncols; j++)
+		quad_pair_line(L, b, !b_row, first, cols[j], xb[j]);
+	for (unsigned i = 0; i < 8; i++) {
+		unsigned ri = d_half ? 0 : i / 2 % 2, ci = d_half ? i : 2 * (i / 4) + i % 2;
+		if (c_half == d_half) {
+			acc[i] = c_half ? half_as_float(L, c[i / 2], i % 2, false) : c[i];
+		} else if (c_half) {
+			/* an f16 C's row r is lane first + 4h + r%4's; column (l&2) + ... is in register
+			 * c/2, one of two by l&2 */
+			LLVMValueRef holder = LLVMBuildAdd(L->b, LLVMBuildAdd(L->b, first, LLVMBuildShl(L->b, upper, const32(L, 2), ""), ""),
+			                                   LLVMBuildAnd(L->b, rows[ri], const32(L, 3), ""), "");
+			unsigned reg = 2 * (ci / 2);
+			acc[i] = half_as_float(L, word_of_two(L, c[reg], c[reg + 1], holder, pair_bit), ci % 2, false);
+		} else {
+			/* an f32 C's (m+4h, i) is lane first + 16h + (m&1) + (i&2)'s element (m&2) + (i&4) + (i&1) */
+			LLVMValueRef holder = LLVMBuildAdd(L->b, LLVMBuildAdd(L->b, first, LLVMBuildShl(L->b, upper, const32(L, 2), ""), ""),
+			                                   LLVMBuildAdd(L->b, LLVMBuildAnd(L->b, lane, const32(L, 1), ""),
+			                                                const32(L, i & 2), ""), "");
+			unsigned element = (i & 4) + (i & 1);
+			acc[i] = LLVMBuildBitCast(L->b, word_of_two(L, LLVMBuildBitCast(L->b, c[element], ll_int(L, 32), ""),
+			                                            LLVMBuildBitCast(L->b, c[element + 2], ll_int(L, 32), ""),
+			                                            holder, pair_bit), f32, "");
+		}
+		for (unsigned k = 0; k < 4; k++) {
+			LLVMValueRef args[3] = { xa[ri][k], xb[ci][k], acc[i] };
+			acc[i] = call_intrinsic(L, "llvm.fma", &f32, 1, args, 3);
+		}
+	}
+	for (unsigned i = 0; i < 8; i++) {
+		if (!d_half)
+			operand_store(L, &d->items[i], acc[i], PTX_TYPE_F32);
+		else if (i % 2)
+			operand_store(L, &d->items[i / 2], LLVMBuildOr(L->b, float_as_half(L, acc[i - 1]),
+			              LLVMBuildShl(L->b, float_as_half(L, acc[i]), const32(L, 16), ""), ""), PTX_TYPE_B32);
 	}
 	return true;
 }
@@ -902,7 +1174,11 @@ bool lower_matrix(struct lower *L)
 {
 	const char *o = L->insn->opcode;
 
-	if (!strcmp(o, "mma") && !has_mod(L, "sp") && has_mod(L, "row") && has_mod(L, "col")) {
+	if (!strcmp(o, "mma") && (has_mod(L, "sp") || has_mod(L, "sp::ordered_metadata")))
+		return lower_mma_sparse(L);
+	if (!strcmp(o, "mma") && has_mod(L, "m8n8k4") && mod_type(L, 1) == PTX_TYPE_F16)
+		return lower_mma_quad_pairs(L);
+	if (!strcmp(o, "mma") && has_mod(L, "row") && has_mod(L, "col")) {
 		enum ptx_type dt = mod_type(L, 0), at = mod_type(L, 1), bt = mod_type(L, 2), ct = mod_type(L, 3);
 		if (has_mod(L, "m16n8k8") && at == PTX_TYPE_TF32 && bt == at && dt == PTX_TYPE_F32 &&
 		    ct == PTX_TYPE_F32)
@@ -910,7 +1186,7 @@ bool lower_matrix(struct lower *L)
 		if (has_mod(L, "m8n8k4") && at == PTX_TYPE_F64 && bt == at && dt == at && ct == at)
 			return lower_mma_wide(L, true);
 	}
-	if (!strcmp(o, "mma") && !has_mod(L, "sp"))
+	if (!strcmp(o, "mma"))
 		return lower_mma(L);
 
 	if (!strcmp(o, "wmma"))
