@@ -314,8 +314,8 @@ static bool mma_form_of(struct lower *L, struct mma_form *f, bool sparse)
 	f->k = mma_k(L, f->p, f->integer, sparse, &f->rows);
 	bool float_c = f->ct == PTX_TYPE_F32 || f->ct == PTX_TYPE_F16, float_d = f->dt == PTX_TYPE_F32 || f->dt == PTX_TYPE_F16;
 	return f->k && has_mod(L, "row") && has_mod(L, "col") && (f->integer || f->halves) &&
-	       (!f->narrow || f->k == (sparse ? 64u : 32u)) && (!f->sub || f->sub_bits[0] == f->sub_bits[1]) &&
-	       (!sparse || !f->binary) &&
+	       (!f->narrow || f->k == 32) && (!f->sub || f->sub_bits[0] == f->sub_bits[1]) &&
+	       (!sparse || (!f->binary && !f->narrow)) &&
 	       f->binary == (has_mod(L, "popc") && (f->popc_and || has_mod(L, "xor"))) &&
 	       !(f->binary && has_mod(L, "satfinite")) &&
 	       (!f->integer || (f->dt == PTX_TYPE_S32 && f->ct == PTX_TYPE_S32)) &&
@@ -524,8 +524,8 @@ static bool lower_mma(struct lower *L)
 }
 
 /* mma.sp{::ordered_metadata}.sync.aligned.m16n8k{16,32}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16},
- * m16n8k{32,64}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32, m16n8k{64,128} of s4 and u4 likewise and (sm_89)
- * m16n8k64.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16} d, a, b, c, e, f: D = A B + C for a 16xK A
+ * m16n8k{32,64}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 and m16n8k{64,128} of s4 and u4 likewise
+ * d, a, b, c, e, f: D = A B + C for a 16xK A
  * with two zero units in each aligned four of a row (a unit: an element; for s4 and u4, two), given as the
  * 16xK/2 matrix of the other units, held as mma's dense A of that K/2 is. B, C and D are a dense mma's of K.
  * Metadata e gives each four's two units' positions (2 bits each, the first unit's lowest), 4 bits a four;
@@ -544,8 +544,7 @@ static bool lower_mma_sparse(struct lower *L)
 
 	if (!mma_form_of(L, &f, true) || f.rows != 2)
 		lower_fail(L, "%s: the sparse forms lowered are m16n8k16 and m16n8k32 of f16 and bf16, m16n8k32 "
-		           "and m16n8k64 of s8 and u8, m16n8k64 and m16n8k128 of s4 and u4 and m16n8k64 of e4m3 "
-		           "and e5m2 (.row.col)", L->insn->opcode);
+		           "and m16n8k64 of s8 and u8, m16n8k64 and m16n8k128 of s4 and u4 (.row.col)", L->insn->opcode);
 	expect_operands(L, 6);
 	unsigned n = f.k / f.chunk, unit = f.sub ? 2 : 1, lanes = f.k / unit / 16;
 	const struct ptx_operand *selector = op(L, 5);
