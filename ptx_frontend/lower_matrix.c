@@ -543,14 +543,13 @@ static bool lower_mma_sparse(struct lower *L)
 	const struct ptx_operand *d, *ao, *bo, *co;
 
 	if (!mma_form_of(L, &f, true) || f.rows != 2)
-		lower_fail(L, "%s: the sparse forms lowered are m16n8k16 and m16n8k32 of f16 and bf16, m16n8k32 "
-		           "and m16n8k64 of s8 and u8, m16n8k64 and m16n8k128 of s4 and u4 (.row.col)", L->insn->opcode);
+		lower_fail(L, "mma.sp: the forms lowered are m16n8k16 and m16n8k32 of f16 and bf16, m16n8k32 "
+		           "and m16n8k64 of s8 and u8, m16n8k64 and m16n8k128 of s4 and u4 (.row.col)");
 	expect_operands(L, 6);
 	unsigned n = f.k / f.chunk, unit = f.sub ? 2 : 1, lanes = f.k / unit / 16;
 	const struct ptx_operand *selector = op(L, 5);
 	if (selector->kind != PTX_OP_INT || selector->bits >= 4 / lanes)
-		lower_fail(L, "%s: the sparsity selector of this shape is a constant from 0 to %u", L->insn->opcode,
-		           4 / lanes - 1);
+		lower_fail(L, "mma.sp: the sparsity selector of this shape is a constant from 0 to %u", 4 / lanes - 1);
 	mma_operands(L, &f, n, n, &d, &ao, &bo, &co);
 	for (unsigned i = 0; i < n; i++) {
 		a[i] = operand_value(L, &ao->items[i], PTX_TYPE_B32);
@@ -651,8 +650,8 @@ static bool lower_mma_quad_pairs(struct lower *L)
 
 	if (bt != PTX_TYPE_F16 || (dt != PTX_TYPE_F16 && dt != PTX_TYPE_F32) || (ct != PTX_TYPE_F16 && ct != PTX_TYPE_F32) ||
 	    (ct == PTX_TYPE_F32 && dt != PTX_TYPE_F32) || a_row < 0 || b_row < 0 || has_mod(L, "satfinite"))
-		lower_fail(L, "%s: m8n8k4 of f16 is lowered as .{row,col}.{row,col}.{f16,f32}.f16.f16.{f16,f32}, "
-		           "an f32 C with an f32 D", L->insn->opcode);
+		lower_fail(L, "mma.m8n8k4 of f16: the forms lowered are .{row,col}.{row,col}.{f16,f32}.f16.f16.{f16,f32}, "
+		           "an f32 C with an f32 D");
 	expect_operands(L, 4);
 	bool d_half = dt == PTX_TYPE_F16, c_half = ct == PTX_TYPE_F16;
 	const struct ptx_operand *d = registers(L, 0, d_half ? 4 : 8), *ao = registers(L, 1, 2);
