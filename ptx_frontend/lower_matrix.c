@@ -525,16 +525,16 @@ static bool lower_mma(struct lower *L)
 
 /* mma.sp{::ordered_metadata}.sync.aligned.m16n8k{16,32}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16},
  * m16n8k{32,64}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 and m16n8k{64,128} of s4 and u4 likewise
- * d, a, b, c, e, f: D = A B + C for a 16xK A
- * with two zero units in each aligned four of a row (a unit: an element; for s4 and u4, two), given as the
- * 16xK/2 matrix of the other units, held as mma's dense A of that K/2 is. B, C and D are a dense mma's of K.
- * Metadata e gives each four's two units' positions (2 bits each, the first unit's lowest), 4 bits a four;
- * for group g, the sparsity selector f (a constant) picks which of its lanes give them, as measured on an
- * H200 (tests/programs/NVIDIA_H200_RESULTS.txt): with 16-bit elements lane 4g + f n + c/4 holds four c of
- * row g at bit 4(c%4) and of row g+8 at 16 + 4(c%4); with 8- and 4-bit ones lane 4g + f n + 2(c/8) holds
- * row g's four c at bit 4(c%8) and the next lane row g+8's, n being the lanes the metadata of two rows
- * needs (K/16 or, for 4-bit elements, K/32). The products of A's given units with the rows of B their
- * positions pick are added to C in k order as lower_mma adds them; B's rows at A's zeros are not read
+ * d, a, b, c, e, f: D = A B + C for a 16xK A with two zero units in each aligned four of a row (a unit: an
+ * element; for s4 and u4, two), given as the 16xK/2 matrix of the other units, held as mma's dense A of
+ * that K/2 is. B, C and D are a dense mma's of K. Metadata e gives each four's two units' positions (2 bits
+ * each, the first unit's lowest), 4 bits a four; for group g, the sparsity selector f (a constant) picks
+ * which of its lanes give them, as measured on an H200 (tests/programs/NVIDIA_H200_RESULTS.txt): with
+ * 16-bit elements lane 4g + f n + c/4 holds four c of row g at bit 4(c%4) and of row g+8 at 16 + 4(c%4);
+ * with 8- and 4-bit ones lane 4g + f n + 2(c/8) holds row g's four c at bit 4(c%8) and the next lane row
+ * g+8's, n being the lanes the metadata of two rows needs (K/16 or, for 4-bit elements, K/32). The
+ * products of A's given units with the rows of B their positions pick are added to C in the order A gives
+ * them (k order, where the metadata is ordered) as lower_mma adds them; B's rows at A's zeros are not read
  * (NVIDIA does not read them either: a NaN there leaves D alone). */
 static bool lower_mma_sparse(struct lower *L)
 {
@@ -542,7 +542,7 @@ static bool lower_mma_sparse(struct lower *L)
 	LLVMValueRef g, t, a[4], b[4], words_a[4][4], words_b[2][4][4], acc[2][2], meta[4];
 	const struct ptx_operand *d, *ao, *bo, *co;
 
-	if (!mma_form_of(L, &f, true) || f.rows != 2)
+	if (!mma_form_of(L, &f, true))
 		lower_fail(L, "mma.sp: the forms lowered are m16n8k16 and m16n8k32 of f16 and bf16, m16n8k32 "
 		           "and m16n8k64 of s8 and u8, m16n8k64 and m16n8k128 of s4 and u4 (.row.col)");
 	expect_operands(L, 6);
@@ -563,7 +563,7 @@ static bool lower_mma_sparse(struct lower *L)
 		                                         const32(L, (uint32_t)selector->bits * lanes + i), ""));
 	mma_accumulators(L, &f, co, acc);
 	for (unsigned r = 0; r < 2; r++)
-		for (unsigned kc = 0; kc < f.k / 2; kc++) {  /* A's given elements, in k order */
+		for (unsigned kc = 0; kc < f.k / 2; kc++) {  /* A's given elements */
 			unsigned j = (kc % f.chunk) / f.p, reg = kc / f.chunk, four = kc / unit / 2;
 			LLVMValueRef x = mma_element(L, &f, words_a[j][2 * reg + r], kc % f.p, 0);
 			LLVMValueRef word = f.p == 2 ? meta[four / 4] : meta[r + 2 * (four / 8)];
