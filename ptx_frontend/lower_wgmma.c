@@ -105,7 +105,8 @@ static LLVMValueRef multiplicand(struct lower *L, LLVMValueRef word, unsigned e,
  * none, 128, 64 or 32 bytes), which gives a row's width: 16 bytes (a core matrix's) without. */
 struct descriptor {
 	LLVMValueRef start, leading, stride, base_offset;
-	LLVMValueRef width_log2, swizzled, chunk_mask;   /* chunk_mask: the row's 16-byte chunks less one */
+	LLVMValueRef width_log2, width_mask, swizzled;
+	LLVMValueRef chunk_mask;                          /* the row's 16-byte chunks less one */
 	bool mn_major;                                    /* imm-trans: M- or N-major */
 };
 
@@ -120,18 +121,17 @@ static struct descriptor descriptor_of(struct lower *L, const struct ptx_operand
 {
 	LLVMValueRef d = operand_value(L, o, PTX_TYPE_B64), four = const32(L, 4);
 	LLVMValueRef mode = descriptor_field(L, d, 62, 2);
-	struct descriptor s = {
-		.start = LLVMBuildShl(L->b, descriptor_field(L, d, 0, 14), four, ""),
-		.leading = LLVMBuildShl(L->b, descriptor_field(L, d, 16, 14), four, ""),
-		.stride = LLVMBuildShl(L->b, descriptor_field(L, d, 32, 14), four, ""),
-		.base_offset = descriptor_field(L, d, 49, 3),
-		.swizzled = LLVMBuildICmp(L->b, LLVMIntNE, mode, const32(L, 0), ""),
-		.mn_major = mn_major,
-	};
+	struct descriptor s = { .mn_major = mn_major };
+
+	s.start = LLVMBuildShl(L->b, descriptor_field(L, d, 0, 14), four, "");
+	s.leading = LLVMBuildShl(L->b, descriptor_field(L, d, 16, 14), four, "");
+	s.stride = LLVMBuildShl(L->b, descriptor_field(L, d, 32, 14), four, "");
+	s.base_offset = descriptor_field(L, d, 49, 3);
+	s.swizzled = LLVMBuildICmp(L->b, LLVMIntNE, mode, const32(L, 0), "");
 	/* 128, 64 and 32 bytes are modes 1, 2 and 3: 2^(8 - mode) */
 	s.width_log2 = LLVMBuildSelect(L->b, s.swizzled, LLVMBuildSub(L->b, const32(L, 8), mode, ""), four, "");
-	s.chunk_mask = LLVMBuildSub(L->b, LLVMBuildShl(L->b, const32(L, 1), LLVMBuildSub(L->b, s.width_log2, four, ""), ""),
-	                            const32(L, 1), "");
+	s.width_mask = LLVMBuildSub(L->b, LLVMBuildShl(L->b, const32(L, 1), s.width_log2, ""), const32(L, 1), "");
+	s.chunk_mask = LLVMBuildLShr(L->b, s.width_mask, four, "");
 	return s;
 }
 
@@ -147,8 +147,6 @@ static struct descriptor descriptor_of(struct lower *L, const struct ptx_operand
 static LLVMValueRef element_pointer(struct lower *L, const struct descriptor *d, LLVMValueRef mn, unsigned k,
                                     unsigned bytes)
 {
-	LLVMValueRef width_mask = LLVMBuildSub(L->b, LLVMBuildShl(L->b, const32(L, 1), d->width_log2, ""),
-	                                       const32(L, 1), "");
 	LLVMValueRef mn_line, mn_group, k_part;
 
 	if (!d->mn_major) {
@@ -156,12 +154,12 @@ static LLVMValueRef element_pointer(struct lower *L, const struct descriptor *d,
 		mn_line = LLVMBuildShl(L->b, LLVMBuildAnd(L->b, mn, const32(L, 7), ""), d->width_log2, "");
 		mn_group = LLVMBuildMul(L->b, LLVMBuildLShr(L->b, mn, const32(L, 3), ""), d->stride, "");
 		k_part = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, LLVMBuildLShr(L->b, k_bytes, d->width_log2, ""), d->leading, ""),
-		                      LLVMBuildAnd(L->b, k_bytes, width_mask, ""), "");
+		                      LLVMBuildAnd(L->b, k_bytes, d->width_mask, ""), "");
 	} else {
 		LLVMValueRef mn_bytes = LLVMBuildMul(L->b, mn, const32(L, bytes), "");
 		LLVMValueRef mn_step = LLVMBuildSelect(L->b, d->swizzled, d->leading, d->stride, "");
 		LLVMValueRef k_step = LLVMBuildSelect(L->b, d->swizzled, d->stride, d->leading, "");
-		mn_line = LLVMBuildAnd(L->b, mn_bytes, width_mask, "");
+		mn_line = LLVMBuildAnd(L->b, mn_bytes, d->width_mask, "");
 		mn_group = LLVMBuildMul(L->b, LLVMBuildLShr(L->b, mn_bytes, d->width_log2, ""), mn_step, "");
 		k_part = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, const32(L, k % 8), d->width_log2, ""),
 		                      LLVMBuildMul(L->b, const32(L, k / 8), k_step, ""), "");
