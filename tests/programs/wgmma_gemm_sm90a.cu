@@ -86,59 +86,56 @@ __device__ static void place(uint8_t *smem, const Layout &l, bool mn_major, cons
 #define D4 "{%0, %1, %2, %3}"
 #define PRED(n) "{\n.reg .pred p;\nsetp.ne.b32 p, %" #n ", 0;\n"
 
+#define OUT8 "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7])
+#define AREGS "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3])
+// The 16-bit forms into f32 (shape and types as written), with imm-trans.
+#define MMA_16BIT_F32(form)                                                                                     \
+    if constexpr (!ARegs)                                                                                       \
+        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned." form " " D8 ", %8, %9, p, %11, %12, %13, %14;\n}" \
+                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB)); \
+    else                                                                                                        \
+        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned." form " " D8                                       \
+                     ", {%8, %9, %10, %11}, %12, p, %14, %15, %16;\n}"                                          \
+                     : OUT8 : AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
+// tf32 and the 8-bit floats into f32: imm-scale, no imm-trans.
+#define MMA_SCALED_F32(form)                                                                                    \
+    if constexpr (!ARegs)                                                                                       \
+        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned." form " " D8 ", %8, %9, p, %11, %12;\n}"           \
+                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));                       \
+    else                                                                                                        \
+        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned." form " " D8 ", {%8, %9, %10, %11}, %12, p, %14, %15;\n}" \
+                     : OUT8 : AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));
+
 // One wgmma of the form on accumulators d (f32 or s32 bits, or f16 pairs in d[0..3]), A from
 // descriptor da or, with ARegs, registers a.
 template <Form F, bool ARegs, int ScaleA, int ScaleB, int TransA, int TransB>
 __device__ static void wgmma(uint32_t *d, const uint32_t *a, uint64_t da, uint64_t db, int scale_d) {
-#define OUT8 "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7])
-#define AREGS(n) "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3])
-    if constexpr (F == F16_F32 && !ARegs)
-        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 " D8
-                     ", %8, %9, p, %11, %12, %13, %14;\n}"
-                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB));
-    else if constexpr (F == F16_F32)
-        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 " D8
-                     ", {%8, %9, %10, %11}, %12, p, %14, %15, %16;\n}"
-                     : OUT8 : AREGS(), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
-    else if constexpr (F == BF16_F32 && !ARegs)
-        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 " D8
-                     ", %8, %9, p, %11, %12, %13, %14;\n}"
-                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB));
-    else if constexpr (F == BF16_F32)
-        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 " D8
-                     ", {%8, %9, %10, %11}, %12, p, %14, %15, %16;\n}"
-                     : OUT8 : AREGS(), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
-    else if constexpr (F == F16_F16 && !ARegs)
+    if constexpr (F == F16_F32) {
+        MMA_16BIT_F32("m64n16k16.f32.f16.f16")
+    } else if constexpr (F == BF16_F32) {
+        MMA_16BIT_F32("m64n16k16.f32.bf16.bf16")
+    } else if constexpr (F == TF32_F32) {
+        MMA_SCALED_F32("m64n16k8.f32.tf32.tf32")
+    } else if constexpr (F == FP8_F32) {
+        MMA_SCALED_F32("m64n16k32.f32.e4m3.e5m2")
+    } else if constexpr (F == F16_F16 && !ARegs) {
         asm volatile(PRED(6) "wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16 " D4
                      ", %4, %5, p, %7, %8, %9, %10;\n}"
                      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
                      : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB));
-    else if constexpr (F == F16_F16)
+    } else if constexpr (F == F16_F16) {
         asm volatile(PRED(9) "wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16 " D4
                      ", {%4, %5, %6, %7}, %8, p, %10, %11, %12;\n}"
                      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-                     : AREGS(), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
-    else if constexpr (F == TF32_F32 && !ARegs)
-        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 " D8 ", %8, %9, p, %11, %12;\n}"
-                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));
-    else if constexpr (F == TF32_F32)
-        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 " D8
-                     ", {%8, %9, %10, %11}, %12, p, %14, %15;\n}"
-                     : OUT8 : AREGS(), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));
-    else if constexpr (F == FP8_F32 && !ARegs)
-        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e5m2 " D8 ", %8, %9, p, %11, %12;\n}"
-                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));
-    else if constexpr (F == FP8_F32)
-        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e5m2 " D8
-                     ", {%8, %9, %10, %11}, %12, p, %14, %15;\n}"
-                     : OUT8 : AREGS(), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));
-    else if constexpr (F == S8U8_S32 && !ARegs)
+                     : AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
+    } else if constexpr (!ARegs) {
         asm volatile(PRED(10) "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.u8.satfinite " D8 ", %8, %9, p;\n}"
                      : OUT8 : "l"(da), "l"(db), "r"(scale_d));
-    else
+    } else {
         asm volatile(PRED(13) "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.u8.satfinite " D8
                      ", {%8, %9, %10, %11}, %12, p;\n}"
-                     : OUT8 : AREGS(), "l"(db), "r"(scale_d));
+                     : OUT8 : AREGS, "l"(db), "r"(scale_d));
+    }
 }
 
 // A is 64 x K and B K x 16, row-major; C and D 64 x 16 of 4 bytes (2 for f16 accumulators).
@@ -250,27 +247,29 @@ static void expect(Form f, const Operands &o, const uint8_t *D, int scale_a, int
                 sum += value_of(f, o.A, r * k_size + k, false) * value_of(f, o.B, k * N + c, true);
             sum *= scale_a * scale_b;
             int i = r * N + c;
-            bool ok;
+            double got, want;
             if (f == S8U8_S32) {
-                int32_t got, before;
-                memcpy(&got, D + 4 * i, 4);
+                int32_t d, before;
+                memcpy(&d, D + 4 * i, 4);
                 memcpy(&before, o.C + 4 * i, 4);
-                double want = sum + (scale_d ? before : 0);
+                want = sum + (scale_d ? before : 0);
                 want = want > INT_MAX ? INT_MAX : want < INT_MIN ? INT_MIN : want;
-                ok = got == (int32_t)want;
+                got = d;
             } else if (f == F16_F16) {
-                uint16_t got, before;
-                memcpy(&got, D + 2 * i, 2);
+                uint16_t d, before;
+                memcpy(&d, D + 2 * i, 2);
                 memcpy(&before, o.C + 2 * i, 2);
-                ok = half_value(got) == sum + (scale_d ? half_value(before) : 0);
+                want = sum + (scale_d ? half_value(before) : 0);
+                got = half_value(d);
             } else {
-                uint32_t got, before;
-                memcpy(&got, D + 4 * i, 4);
+                uint32_t d, before;
+                memcpy(&d, D + 4 * i, 4);
                 memcpy(&before, o.C + 4 * i, 4);
-                ok = u2f(got) == sum + (scale_d ? u2f(before) : 0);
+                want = sum + (scale_d ? u2f(before) : 0);
+                got = u2f(d);
             }
-            if (!ok) {
-                check.fail("%s %s: D[%d][%d]", form_name[f], what, r, c);
+            if (got != want) {
+                check.fail("%s %s: D[%d][%d] is %.9g, not %.9g", form_name[f], what, r, c, got, want);
                 return;
             }
         }
