@@ -217,9 +217,9 @@ static void fill(Form f, uint8_t *m, int count, bool second, Lcg &rng) {
         case BF16_F32: { uint16_t h = (uint16_t)(f2u((float)v) >> 16); memcpy(m + 2 * i, &h, 2); break; }
         case TF32_F32: { uint32_t u = f2u((float)(v * 3)); memcpy(m + 4 * i, &u, 4); break; }
         case FP8_F32: {
-            // 1, 1.5, 2 or 3 (and a few zeros): the H200 sums 8-bit floats' products in fewer
-            // bits than f32's (with 2^-2 to 2^2 and every mantissa, D differed), so sums here
-            // keep to 11 significant bits
+            // 1, 1.5, 2 or 3 (and a few zeros): the H200 keeps sums of 8-bit floats' products
+            // to about 13 significant bits, cut toward zero (with 2^-2 to 2^2 and every
+            // mantissa its D was 85.796875 for 85.8027344), so sums here keep to 11 bits
             int mbits = second ? 2 : 3, bias = second ? 15 : 7;
             uint8_t e = (uint8_t)(bias + rng.range(0, 2)), man = (uint8_t)(rng.range(0, 2) << (mbits - 1));
             m[i] = v == 0 ? 0 : (uint8_t)((v < 0 ? 0x80 : 0) | e << mbits | man);
