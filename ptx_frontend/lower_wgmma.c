@@ -203,12 +203,13 @@ static void lower_mma_async(struct lower *L)
 	bool a_in_registers = op(L, 1)->kind == PTX_OP_BRACES, halves = f.bits == 16;
 	unsigned want = 4 + (f.integer ? 0 : 2) + (halves ? (a_in_registers ? 1 : 2) : 0);
 	unsigned per_word = 32 / f.bits, chunk = 4 * per_word;  /* K in A's registers 0 and 1 */
-	unsigned nd = f.d == WG_F16 ? f.n / 4 : f.n / 2, columns = f.n / 4;  /* a thread's of each row */
+	/* D's registers, and the columns a thread holds in each of its two rows */
+	unsigned nd = f.d == WG_F16 ? f.n / 4 : f.n / 2, columns = f.n / 4;
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx), i32 = ll_int(L, 32);
 
 	if (L->insn->nops != want)
-		lower_fail(L, "wgmma.mma_async of %s A takes %u operands here, not %u",
-		           a_in_registers ? "registers'" : "a descriptor's", want, L->insn->nops);
+		lower_fail(L, "wgmma.mma_async of this form with A %s takes %u operands, not %u",
+		           a_in_registers ? "in registers" : "from a descriptor", want, L->insn->nops);
 	int scale_a = f.integer ? 1 : immediate_operand(L, 4, "imm-scale-a", 1, -1);
 	int scale_b = f.integer ? 1 : immediate_operand(L, 5, "imm-scale-b", 1, -1);
 	bool trans_a = halves && !a_in_registers && immediate_operand(L, 6, "imm-trans-a", 0, 1);
