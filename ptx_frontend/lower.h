@@ -162,6 +162,20 @@ void expect_operands(struct lower *L, unsigned n);
 enum ptx_space insn_space(struct lower *L);
 /* The pointer an address operand [a+off] names, in `space` (NONE: generic). */
 LLVMValueRef memory_address(struct lower *L, const struct ptx_operand *m, enum ptx_space space);
+/* An address held in a register, as a pointer into `space`. */
+LLVMValueRef pointer_from_number(struct lower *L, LLVMValueRef n, enum ptx_space space);
+
+/* lower_matrix.c: the elements of matrix fragments, shared with lower_wgmma.c. */
+/* A 32-bit value of lane `lane` of the warp. */
+LLVMValueRef shuffle_idx(struct lower *L, LLVMValueRef value, LLVMValueRef lane);
+/* Element e (0 or 1) of a register of two f16 (or bf16), as a float. */
+LLVMValueRef half_as_float(struct lower *L, LLVMValueRef word, unsigned e, bool bf16);
+/* A float rounded to f16, its bits in the low half of an i32. */
+LLVMValueRef float_as_half(struct lower *L, LLVMValueRef f);
+/* Element e of a register of f16, bf16 (a float) or s8, u8 (an i32) elements. */
+LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, enum ptx_type t);
+/* Element e of a register of four 8-bit floats (format 0: e4m3, 1: e5m2), exactly as a float. */
+LLVMValueRef narrow_as_float(struct lower *L, LLVMValueRef word, unsigned e, int format);
 
 /* lower_rounding.c: directed rounding built from the round-to-nearest result. */
 enum rounding_mode { ROUND_NEAREST, ROUND_ZERO, ROUND_DOWN, ROUND_UP };
@@ -189,6 +203,7 @@ bool lower_control(struct lower *L);
 bool lower_parallel(struct lower *L);
 bool lower_async(struct lower *L);
 bool lower_matrix(struct lower *L);
+bool lower_wgmma(struct lower *L);
 bool lower_texture(struct lower *L);
 
 #endif

@@ -18,7 +18,7 @@ static LLVMValueRef const32(struct lower *L, uint32_t v)
 	return LLVMConstInt(ll_int(L, 32), v, 0);
 }
 
-static LLVMValueRef shuffle_idx(struct lower *L, LLVMValueRef value, LLVMValueRef lane)
+LLVMValueRef shuffle_idx(struct lower *L, LLVMValueRef value, LLVMValueRef lane)
 {
 	LLVMValueRef args[4] = { const32(L, 0xffffffffu), value, lane, const32(L, 0x1f) };
 
@@ -173,7 +173,7 @@ static bool lower_movmatrix(struct lower *L)
 }
 
 /* Element e (0 or 1) of a register of two 16-bit floats, as a float. */
-static LLVMValueRef half_as_float(struct lower *L, LLVMValueRef word, unsigned e, bool bf16)
+LLVMValueRef half_as_float(struct lower *L, LLVMValueRef word, unsigned e, bool bf16)
 {
 	LLVMValueRef bits = LLVMBuildLShr(L->b, word, const32(L, 16 * e), "");
 
@@ -185,7 +185,7 @@ static LLVMValueRef half_as_float(struct lower *L, LLVMValueRef word, unsigned e
 	                      LLVMFloatTypeInContext(L->ctx), "");
 }
 
-static LLVMValueRef float_as_half(struct lower *L, LLVMValueRef f)
+LLVMValueRef float_as_half(struct lower *L, LLVMValueRef f)
 {
 	LLVMValueRef h = LLVMBuildFPTrunc(L->b, f, LLVMHalfTypeInContext(L->ctx), "");
 
@@ -203,7 +203,7 @@ static const struct ptx_operand *registers(struct lower *L, unsigned i, unsigned
 
 /* Element e of a register of 16- or 8-bit elements of type t, as a float or (8-bit
  * integers) an i32. */
-static LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, enum ptx_type t)
+LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, enum ptx_type t)
 {
 	if (t == PTX_TYPE_S8 || t == PTX_TYPE_U8) {
 		LLVMValueRef byte = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, word, const32(L, 8 * e), ""),
@@ -228,7 +228,7 @@ static void narrow_types(struct lower *L, int *a, int *b)
 }
 
 /* Element e of a register of four 8-bit floats of the format: exact as a float. */
-static LLVMValueRef narrow_as_float(struct lower *L, LLVMValueRef word, unsigned e, int format)
+LLVMValueRef narrow_as_float(struct lower *L, LLVMValueRef word, unsigned e, int format)
 {
 	LLVMValueRef args[2] = {
 		LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, word, const32(L, 8 * e), ""), const32(L, 0xff), ""),

@@ -31,8 +31,7 @@ static LLVMValueRef byte_offset(struct lower *L, LLVMValueRef ptr, int64_t off)
 	return off ? LLVMBuildGEP2(L->b, ll_int(L, 8), ptr, &o, 1, "") : ptr;
 }
 
-/* An address held in a register, as a pointer into `space`. */
-static LLVMValueRef pointer_from_number(struct lower *L, LLVMValueRef n, enum ptx_space space)
+LLVMValueRef pointer_from_number(struct lower *L, LLVMValueRef n, enum ptx_space space)
 {
 	if (space == PTX_SPACE_SHARED && L->target->shared_as_offsets) {
 		LLVMValueRef off = LLVMBuildZExt(L->b, n, ll_int(L, 64), "");

@@ -426,7 +426,7 @@ static void lower_instruction(struct lower *L)
 {
 	bool (*const families[])(struct lower *) = {
 		lower_bits, lower_int, lower_video, lower_float, lower_compare, lower_convert, lower_memory,
-		lower_control, lower_parallel, lower_async, lower_matrix, lower_texture,
+		lower_control, lower_parallel, lower_async, lower_matrix, lower_wgmma, lower_texture,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)

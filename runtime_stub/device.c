@@ -13,7 +13,7 @@ static struct {
 /* The compute capability a converted program is told on every driver but NVIDIA's own:
  * 8.6, or ZLUDA_CONVERT_COMPUTE_CAPABILITY=MAJOR.MINOR. HIP's own numbers (11.0 for
  * gfx1100, 12.0 for gfx1200) would send programs and NVIDIA's libraries down the paths of
- * architectures whose instructions are not translated (clusters, TMA, wgmma, tcgen05),
+ * architectures whose instructions are not translated (clusters, TMA, tcgen05),
  * and an Ampere part is what programs built for the default sm_75..sm_86 expect. */
 static void
 reported_capability(int *major, int *minor)

@@ -1,0 +1,373 @@
+// wgmma.mma_async (inline PTX, sm_90a): D = A B + D for the warpgroup's 64 x 16 tile, with
+// A (64 x K) and B (K x 16) in shared memory through matrix descriptors, or A in registers,
+// for f16 and bf16 (K 16) into f32 and f16, tf32 (K 8), e4m3 x e5m2 (K 32) and s8 x u8
+// (K 32, .satfinite) into s32; every swizzle mode (none, 32B, 64B, 128B), K-major and
+// MN-major (imm-trans-a/b) layouts, a start address inside a swizzle row and a swizzle
+// pattern that starts off its boundary (the descriptor's base offset), imm-scale-a/b of -1
+// and scale-d false.
+//
+// Each block lays A and B out in shared memory as the PTX ISA's canonical layouts put them
+// (8-row core matrices of 16 bytes, or rows of the swizzle's width whose 16-byte chunks
+// are permuted by the address's bits 7 and up), issues one wgmma between wgmma.fence and
+// wgmma.wait_group, and writes D back by the warpgroup's fragment layout (warp w, g = lane
+// / 4, t = lane % 4: rows 16w + g and 16w + g + 8, columns 8j + 2t and 8j + 2t + 1). The
+// values are small integers or narrow floats whose sums are exact, so D is compared
+// bit for bit with A B + D computed on the host.
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <climits>
+#include "test_util.h"
+
+static const int M = 64, N = 16;
+
+enum Form { F16_F32, BF16_F32, F16_F16, TF32_F32, FP8_F32, S8U8_S32 };
+static const int element_bytes[] = {2, 2, 2, 4, 1, 1};
+static const char *form_name[] = {"f16->f32", "bf16->f32", "f16->f16", "tf32->f32", "e4m3.e5m2->f32", "s8.u8->s32"};
+
+// How one operand lies in shared memory: the descriptor's fields (byte values) and where
+// the matrix starts in the block's buffer.
+struct Layout {
+    int swizzle;      // the descriptor's code: 0 none, 1 128B, 2 64B, 3 32B
+    unsigned start;   // byte offset of the matrix in the buffer
+    unsigned lbo, sbo, base_offset;
+};
+
+__host__ __device__ static unsigned swizzle_width(int swizzle) { return swizzle ? 256u >> swizzle : 16u; }
+
+// The byte at which element (mn, k) of a 64 x K (A) or K x 16 (B) operand lies, from the
+// matrix's start, before the swizzle: K-major rows of 8 core matrices (none) or of the
+// swizzle's width; MN-major the same with the roles of MN and K exchanged, LBO and SBO
+// exchanged too when swizzled.
+__device__ static unsigned canonical_offset(const Layout &l, bool mn_major, unsigned mn, unsigned k, unsigned bytes) {
+    unsigned w = swizzle_width(l.swizzle);
+    if (!mn_major) {
+        unsigned kb = k * bytes;
+        return (mn % 8) * w + (mn / 8) * l.sbo + (kb / w) * l.lbo + kb % w;
+    }
+    unsigned mb = mn * bytes;
+    unsigned mn_step = l.swizzle ? l.lbo : l.sbo, k_step = l.swizzle ? l.sbo : l.lbo;
+    return mb % w + (mb / w) * mn_step + (k % 8) * w + (k / 8) * k_step;
+}
+
+// The 16-byte chunk of a row is exchanged with chunk (row within the 8-row pattern): the
+// shared address's bits 7 and up, less the base offset, xored into bits 4 and up.
+__device__ static unsigned swizzled(const Layout &l, unsigned address) {
+    unsigned chunks = swizzle_width(l.swizzle) / 16 - 1;
+    return address ^ ((((address >> 7) - l.base_offset) & chunks) << 4);
+}
+
+__device__ static uint64_t descriptor(const Layout &l, unsigned address) {
+    return (uint64_t)((address & 0x3ffff) >> 4) | (uint64_t)(l.lbo >> 4) << 16 | (uint64_t)(l.sbo >> 4) << 32 |
+           (uint64_t)l.base_offset << 49 | (uint64_t)l.swizzle << 62;
+}
+
+// The element at (r, c) of a row-major matrix of `cols` columns of `bytes` each.
+__device__ static uint32_t element(const uint8_t *m, int cols, int r, int c, unsigned bytes) {
+    uint32_t v = 0;
+    memcpy(&v, m + (r * cols + c) * bytes, bytes);
+    return v;
+}
+
+// Element (mn, k) of A (row mn, column k) or of B (row k, column mn) written where the
+// descriptor's layout puts it.
+__device__ static void place(uint8_t *smem, const Layout &l, bool mn_major, const uint8_t *m, int rows, int cols,
+                             bool is_b, unsigned bytes) {
+    unsigned base = (unsigned)__cvta_generic_to_shared(smem);
+    for (int i = threadIdx.x; i < rows * cols; i += blockDim.x) {
+        int r = i / cols, c = i % cols;
+        unsigned mn = is_b ? c : r, k = is_b ? r : c;
+        unsigned at = swizzled(l, base + l.start + canonical_offset(l, mn_major, mn, k, bytes));
+        uint32_t v = element(m, cols, r, c, bytes);
+        memcpy(smem + (at - base), &v, bytes);
+    }
+}
+
+#define D8 "{%0, %1, %2, %3, %4, %5, %6, %7}"
+#define D4 "{%0, %1, %2, %3}"
+#define PRED(n) "{\n.reg .pred p;\nsetp.ne.b32 p, %" #n ", 0;\n"
+
+#define OUT8 "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7])
+#define AREGS "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3])
+// The 16-bit forms into f32 (shape and types as written), with imm-trans.
+#define MMA_16BIT_F32(form)                                                                                     \
+    if constexpr (!ARegs)                                                                                       \
+        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned." form " " D8 ", %8, %9, p, %11, %12, %13, %14;\n}" \
+                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB)); \
+    else                                                                                                        \
+        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned." form " " D8                                       \
+                     ", {%8, %9, %10, %11}, %12, p, %14, %15, %16;\n}"                                          \
+                     : OUT8 : AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
+// tf32 and the 8-bit floats into f32: imm-scale, no imm-trans.
+#define MMA_SCALED_F32(form)                                                                                    \
+    if constexpr (!ARegs)                                                                                       \
+        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned." form " " D8 ", %8, %9, p, %11, %12;\n}"           \
+                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));                       \
+    else                                                                                                        \
+        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned." form " " D8 ", {%8, %9, %10, %11}, %12, p, %14, %15;\n}" \
+                     : OUT8 : AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));
+
+// One wgmma of the form on accumulators d (f32 or s32 bits, or f16 pairs in d[0..3]), A from
+// descriptor da or, with ARegs, registers a.
+template <Form F, bool ARegs, int ScaleA, int ScaleB, int TransA, int TransB>
+__device__ static void wgmma(uint32_t *d, const uint32_t *a, uint64_t da, uint64_t db, int scale_d) {
+    if constexpr (F == F16_F32) {
+        MMA_16BIT_F32("m64n16k16.f32.f16.f16")
+    } else if constexpr (F == BF16_F32) {
+        MMA_16BIT_F32("m64n16k16.f32.bf16.bf16")
+    } else if constexpr (F == TF32_F32) {
+        MMA_SCALED_F32("m64n16k8.f32.tf32.tf32")
+    } else if constexpr (F == FP8_F32) {
+        MMA_SCALED_F32("m64n16k32.f32.e4m3.e5m2")
+    } else if constexpr (F == F16_F16 && !ARegs) {
+        asm volatile(PRED(6) "wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16 " D4
+                     ", %4, %5, p, %7, %8, %9, %10;\n}"
+                     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                     : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB));
+    } else if constexpr (F == F16_F16) {
+        asm volatile(PRED(9) "wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16 " D4
+                     ", {%4, %5, %6, %7}, %8, p, %10, %11, %12;\n}"
+                     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                     : AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
+    } else if constexpr (!ARegs) {
+        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.u8.satfinite " D8 ", %8, %9, p;\n}"
+                     : OUT8 : "l"(da), "l"(db), "r"(scale_d));
+    } else {
+        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.u8.satfinite " D8
+                     ", {%8, %9, %10, %11}, %12, p;\n}"
+                     : OUT8 : AREGS, "l"(db), "r"(scale_d));
+    }
+}
+
+// A is 64 x K and B K x 16, row-major; C and D 64 x 16 of 4 bytes (2 for f16 accumulators).
+template <Form F, bool ARegs, int ScaleA, int ScaleB, int TransA, int TransB>
+__global__ void gemm(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8_t *D, Layout la, Layout lb,
+                     int scale_d) {
+    // one dynamic buffer, as CUTLASS's kernels have: A's 12 KiB, then B's 8 KiB
+    extern __shared__ __align__(1024) uint8_t smem[];
+    uint8_t *smem_a = smem, *smem_b = smem + 12288;
+    const unsigned bytes = element_bytes[F], k_size = 32 / bytes, acc_bytes = F == F16_F16 ? 2 : 4;
+    int w = threadIdx.x / 32, l = threadIdx.x % 32, g = l / 4, t = l % 4;
+    if (!ARegs)
+        place(smem_a, la, TransA, A, M, k_size, false, bytes);
+    place(smem_b, lb, TransB, B, k_size, N, true, bytes);
+    // A's fragment: register j holds row 16w + g + 8(j % 2), columns (j / 2) K/2 + t p on (p a register's).
+    uint32_t a[4], d[8] = {0};
+    unsigned p = 4 / bytes;
+    for (int j = 0; j < 4; j++) {
+        a[j] = 0;
+        for (unsigned e = 0; e < p; e++)
+            a[j] |= element(A, k_size, 16 * w + g + 8 * (j % 2), (j / 2) * (k_size / 2) + t * p + e, bytes)
+                    << (8 * bytes * e);
+    }
+    // D's fragment: element i at row 16w + g + 8((i / 2) % 2), column 8(i / 4) + 2t + i % 2.
+    for (int i = 0; i < N / 2; i++) {
+        int r = 16 * w + g + 8 * ((i / 2) % 2), c = 8 * (i / 4) + 2 * t + i % 2;
+        uint32_t v = element(C, N, r, c, acc_bytes);
+        d[acc_bytes == 2 ? i / 2 : i] |= v << (acc_bytes == 2 ? 16 * (i % 2) : 0);
+    }
+    __syncthreads();
+    asm volatile("fence.proxy.async.shared::cta;");
+    asm volatile("wgmma.fence.sync.aligned;");
+    wgmma<F, ARegs, ScaleA, ScaleB, TransA, TransB>(d, a,
+        descriptor(la, (unsigned)__cvta_generic_to_shared(smem_a) + la.start),
+        descriptor(lb, (unsigned)__cvta_generic_to_shared(smem_b) + lb.start), scale_d);
+    asm volatile("wgmma.commit_group.sync.aligned;");
+    asm volatile("wgmma.wait_group.sync.aligned 0;");
+    for (int i = 0; i < N / 2; i++) {
+        int r = 16 * w + g + 8 * ((i / 2) % 2), c = 8 * (i / 4) + 2 * t + i % 2;
+        uint32_t v = acc_bytes == 2 ? d[i / 2] >> (16 * (i % 2)) : d[i];
+        memcpy(D + (r * N + c) * acc_bytes, &v, acc_bytes);
+    }
+}
+
+// ---- host: inputs and the reference ----
+
+static uint16_t half_bits(float f) {  // exact small integers only
+    uint16_t s = f < 0 ? 0x8000 : 0;
+    f = fabsf(f);
+    if (f == 0) return s;
+    int e;
+    float m = frexpf(f, &e);  // f = m 2^e, m in [0.5, 1)
+    return s | (uint16_t)((e + 14) << 10) | (uint16_t)((m * 2 - 1) * 1024);
+}
+static float fp8_value(uint8_t b, bool e5m2) {
+    int mbits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+    int e = (b & 0x7f) >> mbits, m = b & ((1 << mbits) - 1);
+    float v = e ? ldexpf((1 << mbits) + m, e - bias - mbits) : ldexpf(m, 1 - bias - mbits);
+    return b & 0x80 ? -v : v;
+}
+
+// The element's value as the multiplication takes it.
+static double value_of(Form f, const uint8_t *m, int i, bool second) {
+    switch (f) {
+    case F16_F32: case F16_F16: { uint16_t h; memcpy(&h, m + 2 * i, 2); return half_value(h); }
+    case BF16_F32: { uint16_t h; memcpy(&h, m + 2 * i, 2); return bf16_value(h); }
+    case TF32_F32: { uint32_t u; memcpy(&u, m + 4 * i, 4); return u2f(u); }
+    case FP8_F32: return fp8_value(m[i], second);
+    default: return second ? (double)m[i] : (double)(int8_t)m[i];
+    }
+}
+
+// Random operands: small integers, or 8-bit floats of two binades, so every sum is exact.
+static void fill(Form f, uint8_t *m, int count, bool second, Lcg &rng) {
+    for (int i = 0; i < count; i++) {
+        int v = rng.range(-4, 5);
+        switch (f) {
+        case F16_F32: case F16_F16: { uint16_t h = half_bits((float)v); memcpy(m + 2 * i, &h, 2); break; }
+        case BF16_F32: { uint16_t h = (uint16_t)(f2u((float)v) >> 16); memcpy(m + 2 * i, &h, 2); break; }
+        case TF32_F32: { uint32_t u = f2u((float)(v * 3)); memcpy(m + 4 * i, &u, 4); break; }
+        case FP8_F32: {
+            // 1, 1.5, 2 or 3 (and a few zeros): the H200 keeps sums of 8-bit floats' products
+            // to about 13 significant bits, cut toward zero (with 2^-2 to 2^2 and every
+            // mantissa its D was 85.796875 for 85.8027344), so sums here keep to 11 bits
+            int mbits = second ? 2 : 3, bias = second ? 15 : 7;
+            uint8_t e = (uint8_t)(bias + rng.range(0, 2)), man = (uint8_t)(rng.range(0, 2) << (mbits - 1));
+            m[i] = v == 0 ? 0 : (uint8_t)((v < 0 ? 0x80 : 0) | e << mbits | man);
+            break;
+        }
+        default: m[i] = (uint8_t)rng.next(); break;
+        }
+    }
+}
+
+struct Operands {
+    uint8_t A[M * 32 * 4], B[32 * N * 4], C[M * N * 4];
+};
+
+static Checker check;
+
+// D = scale_a A scale_b B (+ C with scale_d), exactly, as the form stores it.
+static void expect(Form f, const Operands &o, const uint8_t *D, int scale_a, int scale_b, int scale_d,
+                   const char *what) {
+    int k_size = 32 / element_bytes[f];
+    for (int r = 0; r < M; r++)
+        for (int c = 0; c < N; c++) {
+            double sum = 0;
+            for (int k = 0; k < k_size; k++)
+                sum += value_of(f, o.A, r * k_size + k, false) * value_of(f, o.B, k * N + c, true);
+            sum *= scale_a * scale_b;
+            int i = r * N + c;
+            double got, want;
+            if (f == S8U8_S32) {
+                int32_t d, before;
+                memcpy(&d, D + 4 * i, 4);
+                memcpy(&before, o.C + 4 * i, 4);
+                want = sum + (scale_d ? before : 0);
+                want = want > INT_MAX ? INT_MAX : want < INT_MIN ? INT_MIN : want;
+                got = d;
+            } else if (f == F16_F16) {
+                uint16_t d, before;
+                memcpy(&d, D + 2 * i, 2);
+                memcpy(&before, o.C + 2 * i, 2);
+                want = sum + (scale_d ? half_value(before) : 0);
+                got = half_value(d);
+            } else {
+                uint32_t d, before;
+                memcpy(&d, D + 4 * i, 4);
+                memcpy(&before, o.C + 4 * i, 4);
+                want = sum + (scale_d ? u2f(before) : 0);
+                got = u2f(d);
+            }
+            if (got != want) {
+                check.fail("%s %s: D[%d][%d] is %.9g, not %.9g", form_name[f], what, r, c, got, want);
+                return;
+            }
+        }
+}
+
+// The layout of an operand of `rows` MN lines (64 for A, 16 for B): K-major rows of the swizzle's
+// width (none: core matrices, the K pair LBO apart) or MN-major atoms; the swizzled K-major
+// matrix starts in its rows' last 32 bytes, and with `off_pattern` (128B) its swizzle pattern
+// three 128-byte rows after a 1024-byte boundary.
+static Layout layout_for(int swizzle, bool mn_major, int rows, unsigned bytes, bool off_pattern) {
+    Layout l = {swizzle, 0, 0, 0, 0};
+    unsigned w = swizzle_width(swizzle), k_size = 32 / bytes;
+    if (!mn_major) {
+        l.sbo = 8 * w;
+        l.lbo = swizzle ? 16 : rows * 16;  // ignored when swizzled
+        l.start = swizzle ? w - 32 : 0;
+    } else {
+        unsigned atoms = rows * bytes / w ? rows * bytes / w : 1;  // along MN, k rows of 8 each
+        if (swizzle) { l.sbo = 8 * w; l.lbo = 8 * w * (k_size / 8); }
+        else { l.sbo = 128; l.lbo = 128 * atoms; }
+    }
+    if (off_pattern) {
+        l.start += 3 * 128;
+        l.base_offset = 3;
+    }
+    return l;
+}
+
+static uint8_t *dev(const void *host, size_t size) {
+    uint8_t *p;
+    CHECK(cudaMalloc(&p, size));
+    if (host) CHECK(cudaMemcpy(p, host, size, cudaMemcpyHostToDevice));
+    return p;
+}
+
+static Lcg rng(2718);
+
+template <Form F, bool ARegs, int ScaleA = 1, int ScaleB = 1, int TransA = 0, int TransB = 0>
+static void run(int swizzle_a, int swizzle_b, int scale_d = 1, bool off_pattern = false) {
+    static Operands o;
+    unsigned bytes = element_bytes[F], k_size = 32 / bytes;
+    fill(F, o.A, M * k_size, false, rng);
+    fill(F, o.B, k_size * N, true, rng);
+    for (int i = 0; i < M * N; i++) {
+        int32_t c = rng.range(-20, 21);
+        if (F == S8U8_S32) {
+            if (i % 7 == 0) c = INT_MAX - rng.range(0, 300000);  // saturates
+            memcpy(o.C + 4 * i, &c, 4);
+        } else if (F == F16_F16) {
+            uint16_t h = half_bits((float)c);
+            memcpy(o.C + 2 * i, &h, 2);
+        } else {
+            uint32_t u = f2u((float)c);
+            memcpy(o.C + 4 * i, &u, 4);
+        }
+    }
+    Layout la = layout_for(swizzle_a, TransA, M, bytes, off_pattern), lb = layout_for(swizzle_b, TransB, N, bytes, false);
+    uint8_t *A = dev(o.A, sizeof o.A), *B = dev(o.B, sizeof o.B), *C = dev(o.C, sizeof o.C), *D = dev(nullptr, sizeof o.C);
+    gemm<F, ARegs, ScaleA, ScaleB, TransA, TransB><<<1, 128, 20480>>>(A, B, C, D, la, lb, scale_d);
+    CHECK_LAUNCH();
+    static uint8_t got[M * N * 4];
+    CHECK(cudaMemcpy(got, D, sizeof got, cudaMemcpyDeviceToHost));
+    char what[160];
+    snprintf(what, sizeof what, "A %s swizzle %d%s, B swizzle %d%s, scale %d %d %d%s", ARegs ? "registers" : "shared",
+             swizzle_a, TransA ? " M-major" : "", swizzle_b, TransB ? " N-major" : "", ScaleA, ScaleB, scale_d,
+             off_pattern ? ", base offset 3" : "");
+    expect(F, o, got, ScaleA, ScaleB, scale_d, what);
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+}
+
+int main() {
+    for (int sa = 0; sa < 4; sa++)
+        for (int sb = 0; sb < 4; sb++) {
+            run<F16_F32, false, 1, 1, 0, 0>(sa, sb);
+            run<F16_F32, false, 1, 1, 1, 1>(sa, sb);
+        }
+    for (int s = 0; s < 4; s++) {
+        int s2 = (s + 1) % 4;
+        run<F16_F32, false, 1, 1, 1, 0>(s, s2);
+        run<F16_F32, false, 1, 1, 0, 1>(s, s2);
+        run<F16_F32, true, 1, 1, 0, 0>(0, s);
+        run<F16_F32, true, 1, 1, 0, 1>(0, s);
+        run<BF16_F32, false, 1, 1, 1, 0>(s, s2);
+        run<BF16_F32, true, 1, 1, 0, 1>(0, s);
+        run<F16_F16, false, 1, 1, 0, 1>(s, s2);
+        run<F16_F16, true, 1, 1, 0, 0>(0, s);
+        run<TF32_F32, false>(s, s2);
+        run<TF32_F32, true>(0, s);
+        run<FP8_F32, false>(s, s2);
+        run<FP8_F32, true>(0, s);
+        run<S8U8_S32, false>(s, s2);
+        run<S8U8_S32, true>(0, s);
+    }
+    run<F16_F32, false, -1, 1, 0, 0>(1, 2);
+    run<F16_F32, true, 1, -1, 0, 0>(0, 3, 0);
+    run<TF32_F32, false, -1, -1>(2, 0, 0);
+    run<S8U8_S32, false>(3, 1, 0);
+    run<F16_F32, false, 1, 1, 0, 0>(1, 1, 1, true);
+    run<F16_F32, false, 1, 1, 1, 0>(1, 0, 1, true);
+    return check.finish();
+}
