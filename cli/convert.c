@@ -580,15 +580,21 @@ uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOption
 }
 
 /* "host" is the CPU of the system the input runs on, which for a PE file is Windows; a
- * module file (fatbin, PTX) gets Linux's unless x86_64-windows is asked for. */
-static void host_for_format(ConvertOptions *o, BinaryFormat format)
+ * module file (fatbin, PTX) gets Linux's unless x86_64-windows is asked for. Host code is
+ * x86-64, which a 32-bit program cannot load. */
+static void host_for_format(ConvertOptions *o, const Binary *bin)
 {
+	BinaryFormat format = bin->format;
 	size_t kept = 0;
 
 	for (size_t t = 0; t < o->ntargets; t++) {
 		const ZcTarget *target = o->targets[t];
 		bool seen = false;
 
+		if (target->kind == ZC_CODE_OBJECT_HOST && bin->pointer_size == 4 &&
+		    (format == BIN_PE || format == BIN_ELF))
+			fail_usage("convert: %s is a 32-bit program: code for the CPU driver (%s) is x86-64, "
+			           "which it cannot load; leave host out", o->in, target->name);
 		if (format == BIN_PE && target == &zc_host_target)
 			target = &zc_host_windows_target;
 		else if (format == BIN_ELF && target == &zc_host_windows_target)
@@ -616,7 +622,7 @@ size_t convert_file(const ConvertOptions *options, ConvertSummary *summary)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	check_output(o);
 	input_load(&in, o->in, false);
-	host_for_format(&for_input, in.bin.format);
+	host_for_format(&for_input, &in.bin);
 	units_find(&in, &units, &nunits);
 	units_compile(&in, units, nunits, o);
 	failures = count_failures(o, units, nunits);
