@@ -11,9 +11,7 @@
 // too, and D is checked against A B + C computed on the host.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
-#include <cfenv>
 #include <climits>
-#include <cmath>
 #include <type_traits>
 #include "test_util.h"
 
@@ -271,36 +269,8 @@ int main() {
             break;
         }
 
-    // f64 with directed rounding: thirds and sevenths, so that every step rounds; the
-    // reference takes the four steps in k order with the C library's fma under fesetround.
-    {
-        struct { void (*kernel)(const double *, const double *, const double *, double *); int mode; const char *name; }
-            modes[] = {{mma_f64_rz, FE_TOWARDZERO, "rz"}, {mma_f64_rm, FE_DOWNWARD, "rm"}, {mma_f64_rp, FE_UPWARD, "rp"}};
-        double (*volatile fused)(double, double, double) = fma;  // a call, under the mode
-        for (int i = 0; i < 32; i++) { a64[i] = rng.range(-1000, 1001) / 3.0; b64[i] = rng.range(-1000, 1001) / 7.0; }
-        for (int i = 0; i < 64; i++) c64[i] = rng.range(-100000, 100001) / 9.0;
-        CHECK(cudaMemcpy(eA, a64, sizeof a64, cudaMemcpyHostToDevice));
-        CHECK(cudaMemcpy(eB, b64, sizeof b64, cudaMemcpyHostToDevice));
-        CHECK(cudaMemcpy(eC, c64, sizeof c64, cudaMemcpyHostToDevice));
-        for (auto &m : modes) {
-            fesetround(m.mode);
-            for (int r = 0; r < 8; r++)
-                for (int n = 0; n < 8; n++) {
-                    double sum = c64[r * 8 + n];
-                    for (int i = 0; i < 4; i++) sum = fused(a64[r * 4 + i], b64[i * 8 + n], sum);
-                    w64[r * 8 + n] = sum;
-                }
-            fesetround(FE_TONEAREST);
-            m.kernel<<<1, 32>>>(eA, eB, eC, eD);
-            CHECK_LAUNCH();
-            CHECK(cudaMemcpy(d64, eD, sizeof d64, cudaMemcpyDeviceToHost));
-            for (int i = 0; i < 64; i++)
-                if (d64[i] != w64[i]) {
-                    c.fail("m8n8k4 f64 .%s: D[%d][%d] = %.17g, want %.17g", m.name, i / 8, i % 8, d64[i], w64[i]);
-                    break;
-                }
-        }
-    }
+    static const MmaF64Kernel rounded[3] = {mma_f64_rz, mma_f64_rm, mma_f64_rp};
+    check_mma_f64_directed(c, "m8n8k4 f64", rounded, 8, 1);  // B row-major
 
     // 8-bit integers: s8 x s8 (K = 32), u8 x s8 (K = 16), and s8 x s8 with .satfinite on
     // accumulators near the ends of the s32 range, where the plain form wraps.

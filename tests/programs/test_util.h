@@ -9,6 +9,7 @@
 #include <cstring>
 #include <cmath>
 #include <cfloat>
+#include <cfenv>
 #include <cuda.h>
 
 // Any CUDA API failure ends the program with a FAIL line naming the call.
@@ -163,4 +164,50 @@ inline double bf16_value(unsigned short b) { return (double)u2f((unsigned)b << 1
 inline bool same_value(double got, double want) {
     if (std::isnan(want)) return std::isnan(got);
     return got == want && std::signbit(got) == std::signbit(want);
+}
+
+// f64 m8n8k4 under each directed rounding: D = A B + C for A 8 x 4 (row-major), B 4 x 8
+// (element (i, n) at b[i * b_row + n * b_col]) and C 8 x 8, each of the four steps a fused
+// multiply-add rounded by the mode, as the C library's fma computes it under fesetround.
+// kernels[m] computes it on the device for .rz, .rm and .rp; thirds, sevenths and ninths, so
+// that every step rounds.
+typedef void (*MmaF64Kernel)(const double *, const double *, const double *, double *);
+inline void check_mma_f64_directed(Checker &c, const char *what, const MmaF64Kernel kernels[3], int b_row,
+                                   int b_col) {
+    static const struct { int mode; const char *name; } modes[3] = {
+        {FE_TOWARDZERO, "rz"}, {FE_DOWNWARD, "rm"}, {FE_UPWARD, "rp"}};
+    double (*volatile fused)(double, double, double) = fma;  // a call, under the mode
+    Lcg rng(11);
+    double a[32], b[32], cm[64], d[64], want[64], *dA, *dB, *dC, *dD;
+    for (int i = 0; i < 32; i++) { a[i] = rng.range(-1000, 1001) / 3.0; b[i] = rng.range(-1000, 1001) / 7.0; }
+    for (int i = 0; i < 64; i++) cm[i] = rng.range(-100000, 100001) / 9.0;
+    CHECK(cudaMalloc(&dA, sizeof a));
+    CHECK(cudaMalloc(&dB, sizeof b));
+    CHECK(cudaMalloc(&dC, sizeof cm));
+    CHECK(cudaMalloc(&dD, sizeof d));
+    CHECK(cudaMemcpy(dA, a, sizeof a, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, b, sizeof b, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dC, cm, sizeof cm, cudaMemcpyHostToDevice));
+    for (int m = 0; m < 3; m++) {
+        fesetround(modes[m].mode);
+        for (int r = 0; r < 8; r++)
+            for (int n = 0; n < 8; n++) {
+                double sum = cm[r * 8 + n];
+                for (int i = 0; i < 4; i++) sum = fused(a[r * 4 + i], b[i * b_row + n * b_col], sum);
+                want[r * 8 + n] = sum;
+            }
+        fesetround(FE_TONEAREST);
+        kernels[m]<<<1, 32>>>(dA, dB, dC, dD);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(d, dD, sizeof d, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < 64; i++)
+            if (d[i] != want[i]) {
+                c.fail("%s .%s: D[%d][%d] = %.17g, want %.17g", what, modes[m].name, i / 8, i % 8, d[i], want[i]);
+                break;
+            }
+    }
+    CHECK(cudaFree(dA));
+    CHECK(cudaFree(dB));
+    CHECK(cudaFree(dC));
+    CHECK(cudaFree(dD));
 }

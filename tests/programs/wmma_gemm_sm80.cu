@@ -12,9 +12,7 @@
 #include <mma.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
-#include <cfenv>
 #include <climits>
-#include <cmath>
 #include <type_traits>
 #include "test_util.h"
 
@@ -185,48 +183,6 @@ WMMA_F64_ROUNDED(wmma_f64_rz, "rz")
 WMMA_F64_ROUNDED(wmma_f64_rm, "rm")
 WMMA_F64_ROUNDED(wmma_f64_rp, "rp")
 
-// A row-major 8 x 4, B column-major (B[n][i] is row i, column n), C 8 x 8: thirds, sevenths
-// and ninths, so that every step rounds; the reference takes the steps in k order with the
-// C library's fma under fesetround.
-static void check_f64_rounded(Checker &c) {
-    struct { void (*kernel)(const double *, const double *, const double *, double *); int mode; const char *name; }
-        modes[] = {{wmma_f64_rz, FE_TOWARDZERO, "rz"}, {wmma_f64_rm, FE_DOWNWARD, "rm"}, {wmma_f64_rp, FE_UPWARD, "rp"}};
-    double (*volatile fused)(double, double, double) = fma;  // a call, under the mode
-    static Lcg rng(11);
-    double a[32], b[32], cm[64], d[64], want[64], *dA, *dB, *dC, *dD;
-    for (int i = 0; i < 32; i++) { a[i] = rng.range(-1000, 1001) / 3.0; b[i] = rng.range(-1000, 1001) / 7.0; }
-    for (int i = 0; i < 64; i++) cm[i] = rng.range(-100000, 100001) / 9.0;
-    CHECK(cudaMalloc(&dA, sizeof a));
-    CHECK(cudaMalloc(&dB, sizeof b));
-    CHECK(cudaMalloc(&dC, sizeof cm));
-    CHECK(cudaMalloc(&dD, sizeof d));
-    CHECK(cudaMemcpy(dA, a, sizeof a, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, b, sizeof b, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dC, cm, sizeof cm, cudaMemcpyHostToDevice));
-    for (auto &m : modes) {
-        fesetround(m.mode);
-        for (int r = 0; r < 8; r++)
-            for (int n = 0; n < 8; n++) {
-                double sum = cm[r * 8 + n];
-                for (int i = 0; i < 4; i++) sum = fused(a[r * 4 + i], b[n * 4 + i], sum);
-                want[r * 8 + n] = sum;
-            }
-        fesetround(FE_TONEAREST);
-        m.kernel<<<1, 32>>>(dA, dB, dC, dD);
-        CHECK_LAUNCH();
-        CHECK(cudaMemcpy(d, dD, sizeof d, cudaMemcpyDeviceToHost));
-        for (int i = 0; i < 64; i++)
-            if (d[i] != want[i]) {
-                c.fail("f64 m8n8k4 .%s: D[%d][%d] = %.17g, want %.17g", m.name, i / 8, i % 8, d[i], want[i]);
-                break;
-            }
-    }
-    CHECK(cudaFree(dA));
-    CHECK(cudaFree(dB));
-    CHECK(cudaFree(dC));
-    CHECK(cudaFree(dD));
-}
-
 int main() {
     using row = wmma::row_major;
     using col = wmma::col_major;
@@ -255,6 +211,7 @@ int main() {
                                                 -128, 128, INT_MIN, INT_MIN + 300000LL);
     run<unsigned char, int, 16, 16, 16, row, col>(c, "u8 m16n16k16, global, into C, satfinite", false, false,
                                                   INTO_C_SATURATING, 0, 256, INT_MAX - 300000LL, INT_MAX + 1LL);
-    check_f64_rounded(c);
+    static const MmaF64Kernel rounded[3] = {wmma_f64_rz, wmma_f64_rm, wmma_f64_rp};
+    check_mma_f64_directed(c, "f64 m8n8k4", rounded, 1, 4);  // B column-major
     return c.finish();
 }
