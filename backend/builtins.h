@@ -210,19 +210,24 @@ void __zc_free(uint64_t pointer);
  * four 32-bit words of result (floats or integers, as the texture returns them) go to out.
  * tex_sample: float coordinates (the unused ones 0; a cube map's direction) of a layer
  * (layered textures); the address modes, filters and normalization of the texture; level
- * of detail 0, or (tex.level) lod, or (tex.grad) from the gradients. tex_fetch: integer coordinates,
+ * of detail 0, or (tex.level) lod, or (tex.grad) from the gradients; (ox, oy, oz) the
+ * instruction's offset in texels (0 without one). tex_fetch: integer coordinates,
  * no filtering (linear memory: zeros outside). tex_gather: tld4's component of the four
  * texels of the bilinear footprint. tex_query: txq (enum zc_texture_query); tex_query_level:
  * txq.level's width, height or depth of a mipmap level. surf_load and surf_store: `bytes`
  * bytes at byte x of row y, slice z, layer, to or from out/data, with suld's and sust's
  * out-of-range mode (enum zc_surface_mode); surf_store_formatted: sust.p's `count` words at
  * sample x; surf_reduce: sured (enum zc_surface_reduction, enum zc_reduction_type). */
-void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, uint32_t *out);
-void __zc_tex_sample_lod(uint64_t handle, float x, float y, float z, int32_t layer, float lod, uint32_t *out);
-void __zc_tex_sample_grad(uint64_t handle, float x, float y, float z, int32_t layer, float dxx, float dxy,
-                          float dxz, float dyx, float dyy, float dyz, uint32_t *out);
-void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t *out);
-void __zc_tex_gather(uint64_t handle, float x, float y, int32_t layer, uint32_t component, uint32_t *out);
+void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, int32_t ox, int32_t oy, int32_t oz,
+                     uint32_t *out);
+void __zc_tex_sample_lod(uint64_t handle, float x, float y, float z, int32_t layer, int32_t ox, int32_t oy, int32_t oz,
+                         float lod, uint32_t *out);
+void __zc_tex_sample_grad(uint64_t handle, float x, float y, float z, int32_t layer, int32_t ox, int32_t oy, int32_t oz,
+                          float dxx, float dxy, float dxz, float dyx, float dyy, float dyz, uint32_t *out);
+void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, int32_t ox, int32_t oy, int32_t oz,
+                    uint32_t *out);
+void __zc_tex_gather(uint64_t handle, float x, float y, int32_t layer, int32_t ox, int32_t oy,
+                     uint32_t component, uint32_t *out);
 uint32_t __zc_tex_query(uint64_t handle, uint32_t query);
 uint32_t __zc_tex_query_level(uint64_t handle, uint32_t query, int32_t level);
 void __zc_surf_load(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t bytes,

@@ -122,6 +122,7 @@ struct sampler {
 	bool normalized;
 	int face;                /* a cube map's face (its layer is layer - face), else -1 */
 	bool seamless;           /* a cube map's texels past an edge come from the next face */
+	int32_t offset[3];       /* tex's and tld4's offset, in texels of the level */
 };
 
 static uint32_t at_least_1(uint32_t n)
@@ -349,7 +350,7 @@ static void gather(const struct sampler *s, const float *c, uint32_t mass, bool 
 	if (s->t->filter == ZC_FILTER_POINT || reading(s->t) == READ_INTEGER) {
 		int64_t index[3];
 		for (unsigned a = 0; a < dims; a++)
-			index[a] = floor_to_int(in_texels(s, c[a], a));
+			index[a] = floor_to_int(in_texels(s, c[a], a)) + s->offset[a];
 		texel_at(s, index, fp->raw[fp->n]);
 		fp->weight[fp->n++] = mass;
 		return;
@@ -357,7 +358,7 @@ static void gather(const struct sampler *s, const float *c, uint32_t mass, bool 
 	int64_t first[3];
 	uint32_t fraction[3], w[8];
 	for (unsigned a = 0; a < dims; a++) {
-		int64_t position = filter_position(in_texels(s, c[a], a));
+		int64_t position = filter_position(in_texels(s, c[a], a)) + (int64_t)s->offset[a] * 256;
 		first[a] = position >> 8;
 		fraction[a] = (uint32_t)(position & 255);
 	}
@@ -433,7 +434,8 @@ static int32_t level_of_detail(const struct zc_texture *t, int32_t lod)
 
 /* A sample at coordinates (x, y, z) (a cube map's direction) of a layer, at level of detail
  * lod (256ths): the nearest level (point), or the two around it (linear). */
-static void sample(const struct zc_texture *t, float x, float y, float z, int32_t layer, int32_t lod, uint32_t *out)
+static void sample(const struct zc_texture *t, float x, float y, float z, int32_t layer, const int32_t *offset,
+                   int32_t lod, uint32_t *out)
 {
 	float c[3] = { x, y, z };
 	int32_t l = t->levels > 1 ? level_of_detail(t, lod) : 0;
@@ -455,6 +457,8 @@ static void sample(const struct zc_texture *t, float x, float y, float z, int32_
 		if (!mass)
 			continue;
 		struct sampler s = sampler(t, level + k, layer);
+		for (unsigned a = 0; a < 3; a++)
+			s.offset[a] = offset[a];
 		if (face >= 0) {
 			s.dims = 2;
 			s.normalized = true;
@@ -468,23 +472,30 @@ static void sample(const struct zc_texture *t, float x, float y, float z, int32_
 
 /* No level of detail (tex without .level or .grad): the least an H200 takes, -infinity,
  * so the minimum clamp's level. */
-void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, uint32_t *out)
+void __zc_tex_sample(uint64_t handle, float x, float y, float z, int32_t layer, int32_t ox, int32_t oy, int32_t oz,
+                     uint32_t *out)
 {
-	sample(descriptor(handle), x, y, z, layer, fixed_lod(-__builtin_inff()), out);
+	const int32_t offset[3] = { ox, oy, oz };
+
+	sample(descriptor(handle), x, y, z, layer, offset, fixed_lod(-__builtin_inff()), out);
 }
 
-void __zc_tex_sample_lod(uint64_t handle, float x, float y, float z, int32_t layer, float lod, uint32_t *out)
+void __zc_tex_sample_lod(uint64_t handle, float x, float y, float z, int32_t layer, int32_t ox, int32_t oy, int32_t oz,
+                         float lod, uint32_t *out)
 {
-	sample(descriptor(handle), x, y, z, layer, fixed_lod(lod), out);
+	const int32_t offset[3] = { ox, oy, oz };
+
+	sample(descriptor(handle), x, y, z, layer, offset, fixed_lod(lod), out);
 }
 
 /* tex.grad: the level of detail from the gradients, in texels of level 0: log2 of the
  * longer of the two, to the nearest 256th (an H200's log2 is within about 1/256 of it, and
  * exact where the length is a power of 2^(1/4)). */
-void __zc_tex_sample_grad(uint64_t handle, float x, float y, float z, int32_t layer, float dxx, float dxy,
-                          float dxz, float dyx, float dyy, float dyz, uint32_t *out)
+void __zc_tex_sample_grad(uint64_t handle, float x, float y, float z, int32_t layer, int32_t ox, int32_t oy, int32_t oz,
+                          float dxx, float dxy, float dxz, float dyx, float dyy, float dyz, uint32_t *out)
 {
 	const struct zc_texture *t = descriptor(handle);
+	const int32_t offset[3] = { ox, oy, oz };
 	bool normalized = t->cubemap || (t->flags & ZC_TEXTURE_NORMALIZED_COORDS);
 	float w = normalized ? (float)t->width : 1.0f, h = normalized ? (float)t->height : 1.0f;
 	float d = normalized && t->depth > 1 ? (float)t->depth : t->depth > 1 ? 1.0f : 0.0f;
@@ -493,18 +504,19 @@ void __zc_tex_sample_grad(uint64_t handle, float x, float y, float z, int32_t la
 	float longer = along_x > along_y ? along_x : along_y;
 	float lod = 0.5f * __builtin_log2f(longer) * 256.0f;
 
-	sample(t, x, y, z, layer, lod != lod || lod < -16777216.0f ? fixed_lod(-__builtin_inff())
+	sample(t, x, y, z, layer, offset, lod != lod || lod < -16777216.0f ? fixed_lod(-__builtin_inff())
 	                          : lod > 16777216.0f ? fixed_lod(__builtin_inff()) : (int32_t)__builtin_roundf(lod), out);
 }
 
-void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t *out)
+void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, int32_t ox, int32_t oy, int32_t oz,
+                    uint32_t *out)
 {
 	const struct zc_texture *t = descriptor(handle);
 	struct sampler s = sampler(t, 0, layer);
-	const int64_t index[3] = { x, y, z };
+	const int64_t index[3] = { (int64_t)x + ox, (int64_t)y + oy, (int64_t)z + oz };
 	uint32_t raw[4];
 
-	if (t->resource == ZC_RESOURCE_LINEAR && (x < 0 || (uint32_t)x >= t->width)) {
+	if (t->resource == ZC_RESOURCE_LINEAR && (index[0] < 0 || index[0] >= t->width)) {
 		for (unsigned c = 0; c < 4; c++)  /* tex1Dfetch: zeros outside */
 			out[c] = 0;
 		return;
@@ -516,11 +528,12 @@ void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t la
 
 /* tld4: the component of the four texels a linear filter of (x, y) reads, in the order
  * (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
-void __zc_tex_gather(uint64_t handle, float x, float y, int32_t layer, uint32_t component, uint32_t *out)
+void __zc_tex_gather(uint64_t handle, float x, float y, int32_t layer, int32_t ox, int32_t oy,
+                     uint32_t component, uint32_t *out)
 {
 	struct sampler s = sampler(descriptor(handle), 0, layer);
-	int64_t i = filter_position(in_texels(&s, x, 0)) >> 8;
-	int64_t j = filter_position(in_texels(&s, y, 1)) >> 8;
+	int64_t i = (filter_position(in_texels(&s, x, 0)) >> 8) + ox;
+	int64_t j = (filter_position(in_texels(&s, y, 1)) >> 8) + oy;
 
 	s.dims = 2;
 	for (unsigned k = 0; k < 4; k++) {

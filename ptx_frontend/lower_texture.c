@@ -112,20 +112,33 @@ static enum ptx_type destination_type(struct lower *L)
 	return t == PTX_TYPE_F32 ? PTX_TYPE_B32 : t;
 }
 
-/* Element i of a gradient operand (a vector, or one register for 1d), 0 past its end. */
-static LLVMValueRef gradient(struct lower *L, const struct ptx_operand *o, unsigned i, unsigned dims)
+/* Element i of a gradient (.f32) or offset (.s32) operand: a vector, or one register for
+ * 1d; 0 past the geometry's dimensions. */
+static LLVMValueRef axis_element(struct lower *L, const struct ptx_operand *o, unsigned i, unsigned dims,
+                                 enum ptx_type t)
 {
 	if (i >= dims)
-		return LLVMConstReal(LLVMFloatTypeInContext(L->ctx), 0);
+		return t == PTX_TYPE_F32 ? LLVMConstReal(LLVMFloatTypeInContext(L->ctx), 0) : const32(L, 0);
 	if (o->kind == PTX_OP_BRACES) {
 		if (i >= o->count)
-			lower_fail(L, "%s: too few gradient elements", L->insn->opcode);
-		return operand_value(L, &o->items[i], PTX_TYPE_F32);
+			lower_fail(L, "%s: too few %s elements", L->insn->opcode, t == PTX_TYPE_F32 ? "gradient" : "offset");
+		return operand_value(L, &o->items[i], t);
 	}
-	return operand_value(L, o, PTX_TYPE_F32);
+	if (i)
+		lower_fail(L, "%s: too few %s elements", L->insn->opcode, t == PTX_TYPE_F32 ? "gradient" : "offset");
+	return operand_value(L, o, t);
 }
 
-/* tex{.level,.grad}.geom.v4.dtype.ctype d, [a, c]{, lod | , dPdx, dPdy}: with .f32
+/* count elements of the offset operand `index` (.s32, in texels) into args, or zeros when
+ * the instruction has none. */
+static unsigned offset_arguments(struct lower *L, unsigned index, unsigned dims, unsigned count, LLVMValueRef *args)
+{
+	for (unsigned a = 0; a < count; a++)
+		args[a] = index < L->insn->nops ? axis_element(L, op(L, index), a, dims, PTX_TYPE_S32) : const32(L, 0);
+	return count;
+}
+
+/* tex{.level,.grad}.geom.v4.dtype.ctype d, [a, c]{, lod | , dPdx, dPdy}{, offset}: with .f32
  * coordinates the texture's addressing, filtering and normalization (and its mipmaps, at
  * level of detail 0, lod, or the gradients'); with .s32 ones the texel itself. a1d, a2d and
  * acube take the layer first, an .s32 whatever the coordinates' type; 3d, a2d and cube pad
@@ -136,28 +149,32 @@ static bool lower_tex(struct lower *L)
 	enum ptx_type dt = destination_type(L), ct = mod_type(L, 1);
 	bool level = has_mod(L, "level"), grad = has_mod(L, "grad");
 	const struct ptx_operand *address;
-	LLVMValueRef args[13], generic, buffer;
+	LLVMValueRef args[16], generic, buffer;
 	unsigned first = g.layered, n = 0;
 	const char *builtin = ct == PTX_TYPE_F32 ? level ? "__zc_tex_sample_lod" : grad ? "__zc_tex_sample_grad"
 	                      : "__zc_tex_sample" : "__zc_tex_fetch";
 
-	if (L->insn->nops == 4u + level + 2u * grad)
+	unsigned operands = 2u + level + 2u * grad;
+
+	if (L->insn->nops == operands + 2)
 		lower_fail(L, "%s: a depth compare value: CUDA's texture objects have no compare mode, so "
 		           "none is a depth texture", L->insn->opcode);
 	if (!has_mod(L, "v4") || (ct != PTX_TYPE_F32 && ct != PTX_TYPE_S32) || (ct == PTX_TYPE_S32 && (level || grad)) ||
-	    (g.cube && ct != PTX_TYPE_F32) || L->insn->nops != 2u + level + 2u * grad)
-		lower_unsupported(L);  /* f16 results, offsets */
+	    (g.cube && (ct != PTX_TYPE_F32 || L->insn->nops != operands)) ||
+	    (L->insn->nops != operands && L->insn->nops != operands + 1))
+		lower_unsupported(L);  /* f16 results, a cube map's offset */
 	address = op(L, 1);
 	args[n++] = object_handle(L, address);
 	for (unsigned a = 0; a < 3; a++)
 		args[n++] = a < g.dims ? coordinate(L, address, first + a, ct)
 		          : ct == PTX_TYPE_F32 ? LLVMConstReal(LLVMFloatTypeInContext(L->ctx), 0) : const32(L, 0);
 	args[n++] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
+	n += offset_arguments(L, operands, g.dims, 3, args + n);
 	if (level)
 		args[n++] = operand_value(L, op(L, 2), PTX_TYPE_F32);
 	for (unsigned d = 0; grad && d < 2; d++)
 		for (unsigned a = 0; a < 3; a++)
-			args[n++] = gradient(L, op(L, 2 + d), a, g.dims);
+			args[n++] = axis_element(L, op(L, 2 + d), a, g.dims, PTX_TYPE_F32);
 	buffer = words_buffer(L, &generic);
 	args[n++] = generic;
 	call_builtin(L, builtin, LLVMVoidTypeInContext(L->ctx), args, n);
@@ -165,30 +182,34 @@ static bool lower_tex(struct lower *L)
 	return true;
 }
 
-/* tld4.comp.2d.v4.dtype.f32 d, [a, c] (and a2d, its layer first). */
+/* tld4.comp.2d.v4.dtype.f32 d, [a, c]{, offset} (and a2d, its layer first). */
 static bool lower_tld4(struct lower *L)
 {
 	static const char components[] = "rgba";
 	struct geometry g = geometry(L, false);
 	enum ptx_type dt = destination_type(L);
 	const struct ptx_operand *address;
-	LLVMValueRef args[6], generic, buffer;
+	LLVMValueRef args[8], generic, buffer;
 	int component = -1;
 
 	for (int c = 0; c < 4; c++)
 		if (has_mod(L, (char[]){ components[c], 0 }))
 			component = c;
-	if (component < 0 || g.dims != 2 || mod_type(L, 1) != PTX_TYPE_F32 || L->insn->nops != 2)
+	if (L->insn->nops == 4)
+		lower_fail(L, "%s: a depth compare value: CUDA's texture objects have no compare mode, so "
+		           "none is a depth texture", L->insn->opcode);
+	if (component < 0 || g.dims != 2 || mod_type(L, 1) != PTX_TYPE_F32 || (L->insn->nops != 2 && L->insn->nops != 3))
 		lower_unsupported(L);
 	address = op(L, 1);
 	args[0] = object_handle(L, address);
 	args[1] = coordinate(L, address, g.layered, PTX_TYPE_F32);
 	args[2] = coordinate(L, address, g.layered + 1, PTX_TYPE_F32);
 	args[3] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
-	args[4] = const32(L, (uint32_t)component);
+	offset_arguments(L, 2, 2, 2, args + 4);
+	args[6] = const32(L, (uint32_t)component);
 	buffer = words_buffer(L, &generic);
-	args[5] = generic;
-	call_builtin(L, "__zc_tex_gather", LLVMVoidTypeInContext(L->ctx), args, 6);
+	args[7] = generic;
+	call_builtin(L, "__zc_tex_gather", LLVMVoidTypeInContext(L->ctx), args, 8);
 	store_words(L, op(L, 0), buffer, dt);
 	return true;
 }

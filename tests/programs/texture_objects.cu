@@ -15,7 +15,8 @@
 //     cudaMemcpy2DFromArray; 1D (tex1D), 3D (tex3D, point and linear), 2D layered
 //     (tex2DLayered, layer indices out of range too) and tex2Dgather of each component;
 //   - what 1- and 2-channel float textures return in the components they lack when read as
-//     float4 (0, w included), and what cudaGetTextureObjectResourceDesc/TextureDesc give back.
+//     float4 (0, w included), and what cudaGetTextureObjectResourceDesc/TextureDesc give back;
+//   - tex and tld4 with an offset (inline PTX), against the sample at the moved point.
 // Point sampling and tex1Dfetch must match bit for bit; so must linear filtering of float
 // textures in 1D and 2D, with the filter arithmetic measured on the H200 (see "Linear
 // filtering" below: weights rounded to 1/256, not truncated, and a fixed-point weighted
@@ -732,11 +733,98 @@ static void array_cases(Checker &c, Lcg &rng) {
     }
 }
 
+// ---------------------------------------------------------------- offsets
+
+// tex and tld4 with an offset (inline PTX: CUDA C++ has no way to ask for one): for each
+// point, the offset's sample and tld4, then the same without an offset at the point moved by
+// the offset (o[p], in texels; scaled by the extent `scale` for normalized coordinates).
+__global__ void offset_kernel(cudaTextureObject_t t, const float4 *pts, const int2 *o, float scale, float4 *out, int n) {
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= n) return;
+    float x = pts[p].x, y = pts[p].y;
+    int ox = o[p].x, oy = o[p].y;
+    float4 v, g;
+    asm volatile("tex.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}], {%7, %8};"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(t), "f"(x), "f"(y), "r"(ox), "r"(oy));
+    asm volatile("tld4.r.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}], {%7, %8};"
+                 : "=f"(g.x), "=f"(g.y), "=f"(g.z), "=f"(g.w) : "l"(t), "f"(x), "f"(y), "r"(ox), "r"(oy));
+    out[4 * p] = v;
+    out[4 * p + 1] = g;
+    out[4 * p + 2] = tex2D<float4>(t, x + ox / scale, y + oy / scale);
+    out[4 * p + 3] = tex2Dgather<float4>(t, x + ox / scale, y + oy / scale, 0);
+}
+
+// A 16 x 16 float array: with unnormalized coordinates and clamp addressing, point and linear
+// filtering, and with normalized ones and wrap addressing (16 a power of two, so that the
+// moved point is exact). The offset moves the sample by whole texels: the offset's result
+// equals the moved point's, bit for bit, and with point filtering both equal the texel the
+// host picks.
+static void offset_cases(Checker &c, Lcg &rng) {
+    const int w = 16, h = 16;
+    vector<float> f(w * h);
+    for (auto &v : f) v = rng.uniform(-10, 10);
+    cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
+    cudaArray_t a;
+    CHECK(cudaMallocArray(&a, &d, w, h, cudaArrayTextureGather));
+    CHECK(cudaMemcpy2DToArray(a, 0, 0, f.data(), w * sizeof(float), w * sizeof(float), h, cudaMemcpyHostToDevice));
+    struct { cudaTextureAddressMode am; cudaTextureFilterMode fm; bool norm; const char *name; } modes[] = {
+        {cudaAddressModeClamp, cudaFilterModePoint, false, "point, clamp"},
+        {cudaAddressModeClamp, cudaFilterModeLinear, false, "linear, clamp"},
+        {cudaAddressModeWrap, cudaFilterModePoint, true, "point, wrap, normalized"},
+    };
+    for (auto &m : modes) {
+        cudaTextureObject_t t = make_tex(array_res(a), tex_desc(m.am, m.fm, cudaReadModeElementType, m.norm));
+        vector<float4> pts;
+        vector<int2> offsets;
+        for (int k = 0; k < 64; k++) {
+            // points on a 1/64 grid, so that moving them by whole texels is exact
+            float x = rng.range(-2 * 64, (w + 2) * 64) / 64.0f, y = rng.range(-2 * 64, (h + 2) * 64) / 64.0f;
+            pts.push_back(m.norm ? make_float4(x / w, y / h, 0, 0) : make_float4(x, y, 0, 0));
+            offsets.push_back(make_int2(rng.range(-3, 4), rng.range(-3, 4)));
+        }
+        float4 *dp, *dout;
+        int2 *doff;
+        int n = (int)pts.size();
+        vector<float4> got(4 * n);
+        CHECK(cudaMalloc(&dp, n * sizeof(float4)));
+        CHECK(cudaMalloc(&doff, n * sizeof(int2)));
+        CHECK(cudaMalloc(&dout, 4 * n * sizeof(float4)));
+        CHECK(cudaMemcpy(dp, pts.data(), n * sizeof(float4), cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(doff, offsets.data(), n * sizeof(int2), cudaMemcpyHostToDevice));
+        offset_kernel<<<(n + 63) / 64, 64>>>(t, dp, doff, m.norm ? (float)w : 1.0f, dout, n);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(got.data(), dout, 4 * n * sizeof(float4), cudaMemcpyDeviceToHost));
+        for (int p = 0; p < n; p++) {
+            float4 v = got[4 * p], g = got[4 * p + 1], moved = got[4 * p + 2], moved_g = got[4 * p + 3];
+            bool ok = same4(v, moved) && same4(g, moved_g);
+            if (ok && m.fm == cudaFilterModePoint) {
+                float x = m.norm ? pts[p].x * w : pts[p].x, y = m.norm ? pts[p].y * h : pts[p].y;
+                int i = (int)floorf(x) + offsets[p].x, j = (int)floorf(y) + offsets[p].y;
+                i = m.norm ? ((i % w) + w) % w : i < 0 ? 0 : i >= w ? w - 1 : i;
+                j = m.norm ? ((j % h) + h) % h : j < 0 ? 0 : j >= h ? h - 1 : j;
+                ok = same_bits(v.x, f[j * w + i]);
+            }
+            if (!ok) {
+                c.fail("offset (%d, %d), %s, at (%.9g, %.9g): tex %g, tld4 (%g, %g, %g, %g); moved: tex %g, tex2Dgather (%g, %g, %g, %g)",
+                       offsets[p].x, offsets[p].y, m.name, pts[p].x, pts[p].y, v.x, g.x, g.y, g.z, g.w, moved.x, moved_g.x,
+                       moved_g.y, moved_g.z, moved_g.w);
+                break;
+            }
+        }
+        CHECK(cudaFree(dp));
+        CHECK(cudaFree(doff));
+        CHECK(cudaFree(dout));
+        CHECK(cudaDestroyTextureObject(t));
+    }
+    CHECK(cudaFreeArray(a));
+}
+
 int main() {
     Checker c;
     Lcg rng(2024);
     linear_cases(c, rng);
     pitch2d_cases(c, rng);
     array_cases(c, rng);
+    offset_cases(c, rng);
     return c.finish();
 }
