@@ -209,15 +209,6 @@ static vector<unsigned char> read_array(cudaArray_t a, const Format &f, int w, i
     CHECK(cudaMemcpy3D(&p));
     return v;
 }
-static cudaSurfaceObject_t make_surface(cudaArray_t a) {
-    cudaResourceDesc rd;
-    memset(&rd, 0, sizeof rd);
-    rd.resType = cudaResourceTypeArray;
-    rd.res.array.array = a;
-    cudaSurfaceObject_t s;
-    CHECK(cudaCreateSurfaceObject(&s, &rd));
-    return s;
-}
 template <typename T> static T *to_device(const vector<T> &v) {
     T *d;
     CHECK(cudaMalloc(&d, v.size() * sizeof(T)));
@@ -385,10 +376,7 @@ static void check_level_queries(Checker &c) {
     cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
     cudaMipmappedArray_t m;
     CHECK(cudaMallocMipmappedArray(&m, &desc, make_cudaExtent(w, h, d), levels, 0));
-    cudaResourceDesc rd;
-    memset(&rd, 0, sizeof rd);
-    rd.resType = cudaResourceTypeMipmappedArray;
-    rd.res.mipmap.mipmap = m;
+    cudaResourceDesc rd = mipmap_resource(m);
     cudaTextureDesc td;
     memset(&td, 0, sizeof td);
     td.normalizedCoords = 1;
@@ -413,8 +401,7 @@ static void check_level_queries(Checker &c) {
 
     cudaArray_t a;
     CHECK(cudaMallocArray(&a, &desc, 13, 6));
-    rd.resType = cudaResourceTypeArray;
-    rd.res.array.array = a;
+    rd = array_resource(a);
     td.maxMipmapLevelClamp = 0;
     CHECK(cudaCreateTextureObject(&t, &rd, &td, nullptr));
     query_levels<<<1, 32>>>(t, 1, dq);

@@ -126,15 +126,6 @@ template <typename T> static vector<T> read_array_3d(cudaArray_t a, int w, int h
     CHECK(cudaMemcpy3D(&p));
     return v;
 }
-static cudaSurfaceObject_t make_surface(cudaArray_t a) {
-    cudaResourceDesc rd;
-    memset(&rd, 0, sizeof rd);
-    rd.resType = cudaResourceTypeArray;
-    rd.res.array.array = a;
-    cudaSurfaceObject_t s;
-    CHECK(cudaCreateSurfaceObject(&s, &rd));
-    return s;
-}
 
 int main() {
     Checker c;
@@ -343,10 +334,7 @@ int main() {
     {
         cudaArray_t a = make_array<float>(W, H, nullptr);
         cudaSurfaceObject_t s = make_surface(a);
-        cudaResourceDesc rd;
-        memset(&rd, 0, sizeof rd);
-        rd.resType = cudaResourceTypeArray;
-        rd.res.array.array = a;
+        cudaResourceDesc rd = array_resource(a);
         cudaTextureDesc td;
         memset(&td, 0, sizeof td);
         td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;

@@ -42,6 +42,29 @@
         CHECK(cudaDeviceSynchronize());       \
     } while (0)
 
+// Resource descriptions of a CUDA array and of a mipmapped array, and a surface object over
+// an array: what the texture and surface programs build their objects from.
+inline cudaResourceDesc array_resource(cudaArray_t a) {
+    cudaResourceDesc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = a;
+    return rd;
+}
+inline cudaResourceDesc mipmap_resource(cudaMipmappedArray_t m) {
+    cudaResourceDesc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeMipmappedArray;
+    rd.res.mipmap.mipmap = m;
+    return rd;
+}
+inline cudaSurfaceObject_t make_surface(cudaArray_t a) {
+    cudaResourceDesc rd = array_resource(a);
+    cudaSurfaceObject_t s;
+    CHECK(cudaCreateSurfaceObject(&s, &rd));
+    return s;
+}
+
 // Numerical Recipes LCG: tiny, deterministic, identical on every platform.
 struct Lcg {
     uint32_t state;

@@ -284,10 +284,7 @@ static cudaMipmappedArray_t make_mip(Checker &c, MipTexture &t, int dims, int w,
     return m;
 }
 static cudaTextureObject_t make_mip_tex(cudaMipmappedArray_t m, const MipTexture &t) {
-    cudaResourceDesc rd;
-    memset(&rd, 0, sizeof rd);
-    rd.resType = cudaResourceTypeMipmappedArray;
-    rd.res.mipmap.mipmap = m;
+    cudaResourceDesc rd = mipmap_resource(m);
     cudaTextureDesc td;
     memset(&td, 0, sizeof td);
     td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
@@ -655,10 +652,7 @@ static void compare_cube(Checker &c, const char *what, const HostCube &h, const 
 }
 
 static cudaTextureObject_t make_cube_tex(cudaArray_t a, const HostCube &h, bool norm) {
-    cudaResourceDesc rd;
-    memset(&rd, 0, sizeof rd);
-    rd.resType = cudaResourceTypeArray;
-    rd.res.array.array = a;
+    cudaResourceDesc rd = array_resource(a);
     cudaTextureDesc td;
     memset(&td, 0, sizeof td);
     td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = h.wrap ? cudaAddressModeWrap : cudaAddressModeClamp;

@@ -98,13 +98,6 @@ static cudaTextureObject_t make_tex(const cudaResourceDesc &rd, const cudaTextur
     CHECK(cudaCreateTextureObject(&t, &rd, &td, nullptr));
     return t;
 }
-static cudaResourceDesc array_res(cudaArray_t a) {
-    cudaResourceDesc rd;
-    memset(&rd, 0, sizeof rd);
-    rd.resType = cudaResourceTypeArray;
-    rd.res.array.array = a;
-    return rd;
-}
 static cudaResourceDesc linear_res(void *p, cudaChannelFormatDesc d, size_t bytes) {
     cudaResourceDesc rd;
     memset(&rd, 0, sizeof rd);
@@ -503,17 +496,17 @@ static void array_cases(Checker &c, Lcg &rng) {
         HostTexture ht;
         ht.w = w; ht.h = h; ht.linear = true; ht.unorm8 = true;
         for (auto &v : u) ht.texels.push_back(make_float4(unorm8(v.x), unorm8(v.y), unorm8(v.z), unorm8(v.w)));
-        cudaTextureObject_t t = make_tex(array_res(a), tex_desc(cudaAddressModeClamp, cudaFilterModeLinear, cudaReadModeNormalizedFloat, false));
+        cudaTextureObject_t t = make_tex(array_resource(a), tex_desc(cudaAddressModeClamp, cudaFilterModeLinear, cudaReadModeNormalizedFloat, false));
         vector<float4> pts = points_2d(rng, w, h, 10, false);
         compare(c, "uchar4 array normalized linear", ht, pts, sample(tex2d_kernel<float4>, t, pts), 4);
         // the same array read at texel centres with normalized coordinates and wrap
         CHECK(cudaDestroyTextureObject(t));
-        t = make_tex(array_res(a), tex_desc(cudaAddressModeWrap, cudaFilterModePoint, cudaReadModeNormalizedFloat, true));
+        t = make_tex(array_resource(a), tex_desc(cudaAddressModeWrap, cudaFilterModePoint, cudaReadModeNormalizedFloat, true));
         ht.linear = false; ht.normalized = true; ht.am = cudaAddressModeWrap;
         pts = points_2d(rng, w, h, 3 * w, true);
         compare(c, "uchar4 array normalized point wrap", ht, pts, sample(tex2d_kernel<float4>, t, pts), 4);
         CHECK(cudaDestroyTextureObject(t));
-        t = make_tex(array_res(a), tex_desc(cudaAddressModeBorder, cudaFilterModePoint, cudaReadModeNormalizedFloat, false,
+        t = make_tex(array_resource(a), tex_desc(cudaAddressModeBorder, cudaFilterModePoint, cudaReadModeNormalizedFloat, false,
                                             make_float4(0.25f, -0.5f, 2.0f, 0.8f)));
         ht.normalized = false; ht.am = cudaAddressModeBorder;
         ht.border = make_float4(unorm8(64), 0.0f, 1.0f, unorm8(204));  // 0.25 * 255 = 63.75 -> 64, 0.8 * 255 = 204
@@ -522,7 +515,7 @@ static void array_cases(Checker &c, Lcg &rng) {
         // and linear filtering with border texels taking part
         ht.linear = true;
         CHECK(cudaDestroyTextureObject(t));
-        t = make_tex(array_res(a), tex_desc(cudaAddressModeBorder, cudaFilterModeLinear, cudaReadModeNormalizedFloat, false,
+        t = make_tex(array_resource(a), tex_desc(cudaAddressModeBorder, cudaFilterModeLinear, cudaReadModeNormalizedFloat, false,
                                             make_float4(0.25f, -0.5f, 2.0f, 0.8f)));
         compare(c, "uchar4 array normalized linear border", ht, pts, sample(tex2d_kernel<float4>, t, pts), 4);
         CHECK(cudaDestroyTextureObject(t));
@@ -547,7 +540,7 @@ static void array_cases(Checker &c, Lcg &rng) {
             {cudaAddressModeMirror, true, true}, {cudaAddressModeWrap, true, false}, {cudaAddressModeWrap, true, true}};
         for (auto &m : cs) {
             ht.am = m.am; ht.normalized = m.norm; ht.linear = m.linear;
-            cudaTextureObject_t t = make_tex(array_res(a), tex_desc(m.am, m.linear ? cudaFilterModeLinear : cudaFilterModePoint,
+            cudaTextureObject_t t = make_tex(array_resource(a), tex_desc(m.am, m.linear ? cudaFilterModeLinear : cudaFilterModePoint,
                                                                      cudaReadModeElementType, m.norm));
             vector<float4> p4 = points_2d(rng, w, 1, m.norm ? 2 * w : 9, m.norm);
             vector<float> xs;
@@ -600,7 +593,7 @@ static void array_cases(Checker &c, Lcg &rng) {
             for (int linear = 0; linear < 2; linear++) {
                 ht.am = am ? cudaAddressModeBorder : cudaAddressModeClamp;
                 ht.linear = linear;
-                cudaTextureObject_t t = make_tex(array_res(a), tex_desc(ht.am, linear ? cudaFilterModeLinear : cudaFilterModePoint,
+                cudaTextureObject_t t = make_tex(array_resource(a), tex_desc(ht.am, linear ? cudaFilterModeLinear : cudaFilterModePoint,
                                                                          cudaReadModeElementType, false));
                 snprintf(what, sizeof what, "3D array tex3D %s %s", am ? "border" : "clamp", linear ? "linear" : "point");
                 compare(c, what, ht, pts, sample(tex3d_kernel<float>, t, pts), 1);
@@ -630,7 +623,7 @@ static void array_cases(Checker &c, Lcg &rng) {
         for (float v : f) ht.texels.push_back(make_float4(v, 0, 0, 0));
         for (int linear = 0; linear < 2; linear++) {
             ht.linear = linear;
-            cudaTextureObject_t t = make_tex(array_res(a), tex_desc(cudaAddressModeClamp, linear ? cudaFilterModeLinear : cudaFilterModePoint,
+            cudaTextureObject_t t = make_tex(array_resource(a), tex_desc(cudaAddressModeClamp, linear ? cudaFilterModeLinear : cudaFilterModePoint,
                                                                      cudaReadModeElementType, false));
             vector<float4> pts = points_2d(rng, w, h, 6, false);
             for (auto &q : pts) q.w = (float)rng.range(0, L);
@@ -653,7 +646,7 @@ static void array_cases(Checker &c, Lcg &rng) {
         cudaArray_t a;
         CHECK(cudaMallocArray(&a, &d, w, h, cudaArrayTextureGather));
         CHECK(cudaMemcpy2DToArray(a, 0, 0, f.data(), w * sizeof(float4), w * sizeof(float4), h, cudaMemcpyHostToDevice));
-        cudaTextureObject_t t = make_tex(array_res(a), tex_desc(cudaAddressModeClamp, cudaFilterModePoint, cudaReadModeElementType, false));
+        cudaTextureObject_t t = make_tex(array_resource(a), tex_desc(cudaAddressModeClamp, cudaFilterModePoint, cudaReadModeElementType, false));
         vector<float4> pts = points_2d(rng, w, h, 5, false);
         vector<float4> got = sample(gather_kernel, t, pts, 4 * (int)pts.size());
         auto at = [&](int x, int y, int k) {
@@ -707,7 +700,7 @@ static void array_cases(Checker &c, Lcg &rng) {
             h1.border = make_float4(border.x, 0, 0, 0);
             h2.border = make_float4(border.x, border.y, 0, 0);
             cudaTextureDesc td = tex_desc(h1.am, linear ? cudaFilterModeLinear : cudaFilterModePoint, cudaReadModeElementType, false, border);
-            cudaTextureObject_t t1 = make_tex(array_res(a1), td), t2 = make_tex(array_res(a2), td);
+            cudaTextureObject_t t1 = make_tex(array_resource(a1), td), t2 = make_tex(array_resource(a2), td);
             vector<float4> pts = points_2d(rng, w, h, 4, false);
             snprintf(what, sizeof what, "1-channel float read as float4 (%s, %s)", linear ? "linear" : "point", bordered ? "border" : "clamp");
             compare(c, what, h1, pts, sample(tex2d_kernel<float4>, t1, pts), 4);
@@ -717,7 +710,7 @@ static void array_cases(Checker &c, Lcg &rng) {
             CHECK(cudaDestroyTextureObject(t2));
         }
         // the array resource given back is the array set
-        cudaTextureObject_t t = make_tex(array_res(a2), tex_desc(cudaAddressModeMirror, cudaFilterModePoint, cudaReadModeElementType, true));
+        cudaTextureObject_t t = make_tex(array_resource(a2), tex_desc(cudaAddressModeMirror, cudaFilterModePoint, cudaReadModeElementType, true));
         cudaResourceDesc grd;
         cudaTextureDesc gtd;
         CHECK(cudaGetTextureObjectResourceDesc(&grd, t));
@@ -773,7 +766,7 @@ static void offset_cases(Checker &c, Lcg &rng) {
         {cudaAddressModeWrap, cudaFilterModePoint, true, "point, wrap, normalized"},
     };
     for (auto &m : modes) {
-        cudaTextureObject_t t = make_tex(array_res(a), tex_desc(m.am, m.fm, cudaReadModeElementType, m.norm));
+        cudaTextureObject_t t = make_tex(array_resource(a), tex_desc(m.am, m.fm, cudaReadModeElementType, m.norm));
         vector<float4> pts;
         vector<int2> offsets;
         for (int k = 0; k < 64; k++) {
