@@ -134,6 +134,11 @@ LLVMTypeRef ll_int(struct lower *L, unsigned bits)
 	return LLVMIntTypeInContext(L->ctx, bits);
 }
 
+LLVMValueRef const32(struct lower *L, uint32_t v)
+{
+	return LLVMConstInt(ll_int(L, 32), v, 0);
+}
+
 LLVMTypeRef ll_ptr(struct lower *L, unsigned addrspace)
 {
 	return LLVMPointerTypeInContext(L->ctx, addrspace);

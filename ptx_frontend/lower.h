@@ -115,6 +115,7 @@ bool type_is_packed(enum ptx_type t); /* f16x2, bf16x2 */
 /* The LLVM type a float instruction of t computes in (a vector for the packed types). */
 LLVMTypeRef float_value_type(struct lower *L, enum ptx_type t);
 LLVMTypeRef ll_int(struct lower *L, unsigned bits);
+LLVMValueRef const32(struct lower *L, uint32_t v);  /* an i32 constant */
 LLVMTypeRef ll_ptr(struct lower *L, unsigned addrspace);
 unsigned space_addrspace(struct lower *L, enum ptx_space space);
 LLVMValueRef call_builtin(struct lower *L, const char *name, LLVMTypeRef ret,

@@ -83,18 +83,13 @@ static LLVMValueRef barrier_at(struct lower *L, unsigned i)
 	return to_generic(L, memory_address(L, op(L, i), insn_space(L)));
 }
 
-static LLVMValueRef u32(struct lower *L, uint32_t v)
-{
-	return LLVMConstInt(ll_int(L, 32), v, 0);
-}
-
 /* arrive / arrive_drop {.expect_tx} {.noComplete} state|_, [addr] {, count | txCount}. */
 static void arrive(struct lower *L, bool drop)
 {
 	bool expect_tx = has_mod(L, "expect_tx");
-	LLVMValueRef extra = L->insn->nops > 2 ? operand_value(L, op(L, 2), PTX_TYPE_U32) : u32(L, 1);
-	LLVMValueRef args[4] = {barrier_at(L, 1), expect_tx ? u32(L, 1) : extra, u32(L, 0),
-	                        expect_tx ? extra : u32(L, 0)};
+	LLVMValueRef extra = L->insn->nops > 2 ? operand_value(L, op(L, 2), PTX_TYPE_U32) : const32(L, 1);
+	LLVMValueRef args[4] = {barrier_at(L, 1), expect_tx ? const32(L, 1) : extra, const32(L, 0),
+	                        expect_tx ? extra : const32(L, 0)};
 	LLVMValueRef token;
 
 	if (drop)
@@ -115,7 +110,7 @@ static void wait(struct lower *L)
 	                                           : "__zc_mbarrier_test_wait",
 	                                 ll_int(L, 32), args, 2);
 
-	operand_store(L, op(L, 0), LLVMBuildICmp(L->b, LLVMIntNE, done, u32(L, 0), ""), PTX_TYPE_PRED);
+	operand_store(L, op(L, 0), LLVMBuildICmp(L->b, LLVMIntNE, done, const32(L, 0), ""), PTX_TYPE_PRED);
 }
 
 static void lower_mbarrier(struct lower *L)
@@ -137,8 +132,8 @@ static void lower_mbarrier(struct lower *L)
 		LLVMValueRef tx = operand_value(L, op(L, 1), PTX_TYPE_U32);
 
 		args[0] = barrier_at(L, 0);
-		args[1] = u32(L, 0);
-		args[2] = u32(L, 0);
+		args[1] = const32(L, 0);
+		args[2] = const32(L, 0);
 		args[3] = has_mod(L, "expect_tx") ? tx : LLVMBuildNeg(L->b, tx, "");
 		call_builtin(L, "__zc_mbarrier_arrive", ll_int(L, 64), args, 4);
 	} else if (has_mod(L, "test_wait") || has_mod(L, "try_wait")) {
@@ -163,7 +158,7 @@ static void lower_cp_async(struct lower *L)
 		/* The copies are done: without .noinc the arrive it schedules is balanced by the
 		 * pending count it adds first; with .noinc it is one arrive. */
 		if (has_mod(L, "noinc")) {
-			LLVMValueRef args[4] = {barrier_at(L, 0), u32(L, 1), u32(L, 0), u32(L, 0)};
+			LLVMValueRef args[4] = {barrier_at(L, 0), const32(L, 1), const32(L, 0), const32(L, 0)};
 
 			call_builtin(L, "__zc_mbarrier_arrive", ll_int(L, 64), args, 4);
 		}

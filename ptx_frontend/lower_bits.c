@@ -4,11 +4,6 @@
 
 #include "lower.h"
 
-static LLVMValueRef u32(struct lower *L, uint64_t v)
-{
-	return LLVMConstInt(ll_int(L, 32), v, 0);
-}
-
 static LLVMValueRef umin(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 {
 	return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntULT, a, b, ""), a, b, "");
@@ -35,7 +30,7 @@ static bool lower_prmt(struct lower *L)
 	LLVMTypeRef i64 = ll_int(L, 64);
 	LLVMValueRef a = operand_value(L, op(L, 1), PTX_TYPE_B32);
 	LLVMValueRef b = operand_value(L, op(L, 2), PTX_TYPE_B32);
-	LLVMValueRef c = operand_value(L, op(L, 3), PTX_TYPE_B32), d = u32(L, 0);
+	LLVMValueRef c = operand_value(L, op(L, 3), PTX_TYPE_B32), d = const32(L, 0);
 	LLVMValueRef x = LLVMBuildOr(L->b, LLVMBuildZExt(L->b, a, i64, ""),
 	                             LLVMBuildShl(L->b, LLVMBuildZExt(L->b, b, i64, ""),
 	                                          LLVMConstInt(i64, 32, 0), ""), "");
@@ -43,23 +38,23 @@ static bool lower_prmt(struct lower *L)
 	for (size_t m = 0; m < sizeof prmt_modes / sizeof prmt_modes[0]; m++) {
 		if (!has_mod(L, prmt_modes[m].mode))
 			continue;
-		LLVMValueRef at = LLVMBuildZExt(L->b, LLVMBuildMul(L->b, LLVMBuildAnd(L->b, c, u32(L, 3), ""),
-		                                                   u32(L, 16), ""), i64, "");
+		LLVMValueRef at = LLVMBuildZExt(L->b, LLVMBuildMul(L->b, LLVMBuildAnd(L->b, c, const32(L, 3), ""),
+		                                                   const32(L, 16), ""), i64, "");
 		c = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, LLVMConstInt(i64, prmt_modes[m].selectors, 0), at, ""),
 		                   ll_int(L, 32), "");
-		c = LLVMBuildAnd(L->b, c, u32(L, 0xffff), "");
+		c = LLVMBuildAnd(L->b, c, const32(L, 0xffff), "");
 	}
 	for (unsigned i = 0; i < 4; i++) {
-		LLVMValueRef sel = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, c, u32(L, 4 * i), ""), u32(L, 0xf), "");
-		LLVMValueRef at = LLVMBuildZExt(L->b, LLVMBuildMul(L->b, LLVMBuildAnd(L->b, sel, u32(L, 7), ""),
-		                                                   u32(L, 8), ""), i64, "");
+		LLVMValueRef sel = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, c, const32(L, 4 * i), ""), const32(L, 0xf), "");
+		LLVMValueRef at = LLVMBuildZExt(L->b, LLVMBuildMul(L->b, LLVMBuildAnd(L->b, sel, const32(L, 7), ""),
+		                                                   const32(L, 8), ""), i64, "");
 		LLVMValueRef byte = LLVMBuildAnd(L->b, LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, x, at, ""),
-		                                                      ll_int(L, 32), ""), u32(L, 0xff), "");
+		                                                      ll_int(L, 32), ""), const32(L, 0xff), "");
 		LLVMValueRef sign = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntNE,
-			LLVMBuildAnd(L->b, byte, u32(L, 0x80), ""), u32(L, 0), ""), u32(L, 0xff), u32(L, 0), "");
-		byte = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildAnd(L->b, sel, u32(L, 8), ""),
-		                                           u32(L, 0), ""), sign, byte, "");
-		d = LLVMBuildOr(L->b, d, LLVMBuildShl(L->b, byte, u32(L, 8 * i), ""), "");
+			LLVMBuildAnd(L->b, byte, const32(L, 0x80), ""), const32(L, 0), ""), const32(L, 0xff), const32(L, 0), "");
+		byte = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildAnd(L->b, sel, const32(L, 8), ""),
+		                                           const32(L, 0), ""), sign, byte, "");
+		d = LLVMBuildOr(L->b, d, LLVMBuildShl(L->b, byte, const32(L, 8 * i), ""), "");
 	}
 	operand_store(L, op(L, 0), d, PTX_TYPE_B32);
 	return true;
@@ -73,16 +68,16 @@ static bool lower_bfi(struct lower *L)
 	unsigned bits = type_bits(t);
 	LLVMTypeRef ty = ll_type(L, t);
 	LLVMValueRef a = operand_value(L, op(L, 1), t), b = operand_value(L, op(L, 2), t);
-	LLVMValueRef pos = LLVMBuildAnd(L->b, operand_value(L, op(L, 3), PTX_TYPE_U32), u32(L, 0xff), "");
-	LLVMValueRef len = LLVMBuildAnd(L->b, operand_value(L, op(L, 4), PTX_TYPE_U32), u32(L, 0xff), "");
-	LLVMValueRef width = u32(L, bits), inside = LLVMBuildICmp(L->b, LLVMIntULT, pos, width, "");
+	LLVMValueRef pos = LLVMBuildAnd(L->b, operand_value(L, op(L, 3), PTX_TYPE_U32), const32(L, 0xff), "");
+	LLVMValueRef len = LLVMBuildAnd(L->b, operand_value(L, op(L, 4), PTX_TYPE_U32), const32(L, 0xff), "");
+	LLVMValueRef width = const32(L, bits), inside = LLVMBuildICmp(L->b, LLVMIntULT, pos, width, "");
 	LLVMValueRef keep = umin(L, len, LLVMBuildSub(L->b, width, umin(L, pos, width), ""));
 	LLVMValueRef ones = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntUGE, keep, width, ""),
 		LLVMConstAllOnes(ty),
 		LLVMBuildSub(L->b, LLVMBuildShl(L->b, LLVMConstInt(ty, 1, 0),
-		                                coerce(L, umin(L, keep, u32(L, bits - 1)), t, false), ""),
+		                                coerce(L, umin(L, keep, const32(L, bits - 1)), t, false), ""),
 		             LLVMConstInt(ty, 1, 0), ""), "");
-	LLVMValueRef at = coerce(L, umin(L, pos, u32(L, bits - 1)), t, false);
+	LLVMValueRef at = coerce(L, umin(L, pos, const32(L, bits - 1)), t, false);
 	LLVMValueRef mask = LLVMBuildShl(L->b, ones, at, "");
 	LLVMValueRef d = LLVMBuildOr(L->b, LLVMBuildAnd(L->b, b, LLVMBuildNot(L->b, mask, ""), ""),
 	                             LLVMBuildAnd(L->b, LLVMBuildShl(L->b, a, at, ""), mask, ""), "");
@@ -99,11 +94,11 @@ static bool lower_bmsk(struct lower *L)
 	LLVMValueRef len = operand_value(L, op(L, 2), PTX_TYPE_U32), m;
 
 	if (has_mod(L, "wrap")) {
-		pos = LLVMBuildAnd(L->b, pos, u32(L, 31), "");
-		len = LLVMBuildAnd(L->b, len, u32(L, 31), "");
+		pos = LLVMBuildAnd(L->b, pos, const32(L, 31), "");
+		len = LLVMBuildAnd(L->b, len, const32(L, 31), "");
 	} else {
-		pos = umin(L, pos, u32(L, 32));
-		len = umin(L, len, u32(L, 32));
+		pos = umin(L, pos, const32(L, 32));
+		len = umin(L, len, const32(L, 32));
 	}
 	m = LLVMBuildSub(L->b, LLVMBuildShl(L->b, LLVMConstInt(i64, 1, 0), LLVMBuildZExt(L->b, len, i64, ""), ""),
 	                 LLVMConstInt(i64, 1, 0), "");
@@ -119,19 +114,19 @@ static bool lower_szext(struct lower *L)
 	LLVMValueRef a = operand_value(L, op(L, 1), t), n = operand_value(L, op(L, 2), PTX_TYPE_U32);
 	LLVMValueRef shift, r;
 
-	n = has_mod(L, "wrap") ? LLVMBuildAnd(L->b, n, u32(L, 31), "") : umin(L, n, u32(L, 32));
-	shift = LLVMBuildSub(L->b, u32(L, 32), n, "");
-	shift = umin(L, shift, u32(L, 31));
+	n = has_mod(L, "wrap") ? LLVMBuildAnd(L->b, n, const32(L, 31), "") : umin(L, n, const32(L, 32));
+	shift = LLVMBuildSub(L->b, const32(L, 32), n, "");
+	shift = umin(L, shift, const32(L, 31));
 	r = LLVMBuildShl(L->b, a, shift, "");
 	r = type_is_signed(t) ? LLVMBuildAShr(L->b, r, shift, "") : LLVMBuildLShr(L->b, r, shift, "");
-	r = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, n, u32(L, 0), ""), u32(L, 0), r, "");
+	r = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, n, const32(L, 0), ""), const32(L, 0), r, "");
 	operand_store(L, op(L, 0), r, t);
 	return true;
 }
 
 static LLVMValueRef lane(struct lower *L, LLVMValueRef v, unsigned index, unsigned bits, bool is_signed)
 {
-	LLVMValueRef part = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, v, u32(L, index * bits), ""),
+	LLVMValueRef part = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, v, const32(L, index * bits), ""),
 	                                   ll_int(L, bits), "");
 
 	return is_signed ? LLVMBuildSExt(L->b, part, ll_int(L, 32), "")

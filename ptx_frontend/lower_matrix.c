@@ -13,11 +13,6 @@
 #include "lower.h"
 #include "matrix.h"
 
-static LLVMValueRef const32(struct lower *L, uint32_t v)
-{
-	return LLVMConstInt(ll_int(L, 32), v, 0);
-}
-
 LLVMValueRef shuffle_idx(struct lower *L, LLVMValueRef value, LLVMValueRef lane)
 {
 	LLVMValueRef args[4] = { const32(L, 0xffffffffu), value, lane, const32(L, 0x1f) };

@@ -10,11 +10,6 @@
 #include "lower.h"
 #include "texture.h"
 
-static LLVMValueRef const32(struct lower *L, uint32_t v)
-{
-	return LLVMConstInt(ll_int(L, 32), v, 0);
-}
-
 /* The geometry of a tex, tld4, suld or sust: its dimensions and whether a layer index
  * comes first among the coordinates. */
 struct geometry {

@@ -18,11 +18,6 @@
 
 #include "lower.h"
 
-static LLVMValueRef const32(struct lower *L, uint32_t v)
-{
-	return LLVMConstInt(ll_int(L, 32), v, 0);
-}
-
 enum wgmma_kind { WG_F16, WG_BF16, WG_TF32, WG_E4M3, WG_E5M2, WG_S8, WG_U8, WG_F32, WG_S32 };
 
 static const struct { const char *name; enum wgmma_kind kind; } wgmma_kinds[] = {
