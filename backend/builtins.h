@@ -226,7 +226,7 @@ void __zc_tex_sample_grad(uint64_t handle, float x, float y, float z, int32_t la
                           float dxx, float dxy, float dxz, float dyx, float dyy, float dyz, uint32_t *out);
 void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, int32_t ox, int32_t oy, int32_t oz,
                     uint32_t *out);
-void __zc_tex_gather(uint64_t handle, float x, float y, int32_t layer, int32_t ox, int32_t oy,
+void __zc_tex_gather(uint64_t handle, float x, float y, float z, int32_t layer, int32_t ox, int32_t oy,
                      uint32_t component, uint32_t *out);
 uint32_t __zc_tex_query(uint64_t handle, uint32_t query);
 uint32_t __zc_tex_query_level(uint64_t handle, uint32_t query, int32_t level);

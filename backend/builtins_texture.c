@@ -432,6 +432,35 @@ static int32_t level_of_detail(const struct zc_texture *t, int32_t lod)
 	return l < 0 ? 0 : l > top ? top : l;
 }
 
+/* The face of a cube map that direction (c[0], c[1], z) points to: c becomes the
+ * normalized coordinates on it, and layer that of the face (the cube's last if past it). */
+static int on_cube(const struct zc_texture *t, float z, int32_t *layer, float *c)
+{
+	uint32_t cubes = t->layers / 6;
+	float sc, tc, ma;
+	int face;
+
+	cube_face(c[0], c[1], z, &face, &sc, &tc, &ma);
+	*layer = ((uint32_t)*layer >= cubes ? (int32_t)cubes - 1 : *layer) * 6 + face;
+	c[0] = (sc / ma + 1.0f) * 0.5f;
+	c[1] = (tc / ma + 1.0f) * 0.5f;
+	return face;
+}
+
+/* Level l of a layer, or of a cube map's face (face >= 0: its layer already in layer). */
+static struct sampler face_sampler(const struct zc_texture *t, uint32_t l, int32_t layer, int face)
+{
+	struct sampler s = sampler(t, l, layer);
+
+	if (face >= 0) {
+		s.dims = 2;
+		s.normalized = true;
+		s.face = face;
+		s.seamless = (t->flags & ZC_TEXTURE_SEAMLESS_CUBEMAP) != 0;
+	}
+	return s;
+}
+
 /* A sample at coordinates (x, y, z) (a cube map's direction) of a layer, at level of detail
  * lod (256ths): the nearest level (point), or the two around it (linear). */
 static void sample(const struct zc_texture *t, float x, float y, float z, int32_t layer, const int32_t *offset,
@@ -442,29 +471,15 @@ static void sample(const struct zc_texture *t, float x, float y, float z, int32_
 	bool linear = t->levels > 1 && t->mipmap_filter == ZC_FILTER_LINEAR && reading(t) != READ_INTEGER;
 	uint32_t level = linear ? (uint32_t)(l >> 8) : (uint32_t)((l + 128) >> 8), part = linear ? l & 255 : 0;
 	struct footprint fp = { .n = 0 };
-	int face = -1;
+	int face = t->cubemap ? on_cube(t, z, &layer, c) : -1;
 
-	if (t->cubemap) {
-		uint32_t cubes = t->layers / 6;
-		float sc, tc, ma;
-		cube_face(x, y, z, &face, &sc, &tc, &ma);
-		layer = ((uint32_t)layer >= cubes ? (int32_t)cubes - 1 : layer) * 6 + face;
-		c[0] = (sc / ma + 1.0f) * 0.5f;
-		c[1] = (tc / ma + 1.0f) * 0.5f;
-	}
 	for (unsigned k = 0; k < 2; k++) {
 		uint32_t mass = k ? part : 256 - part;
 		if (!mass)
 			continue;
-		struct sampler s = sampler(t, level + k, layer);
+		struct sampler s = face_sampler(t, level + k, layer, face);
 		for (unsigned a = 0; a < 3; a++)
 			s.offset[a] = offset[a];
-		if (face >= 0) {
-			s.dims = 2;
-			s.normalized = true;
-			s.face = face;
-			s.seamless = (t->flags & ZC_TEXTURE_SEAMLESS_CUBEMAP) != 0;
-		}
 		gather(&s, c, mass, linear, &fp);
 	}
 	resolve(t, &fp, out);
@@ -526,14 +541,17 @@ void __zc_tex_fetch(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t la
 		out[c] = returned(t, raw[c]);
 }
 
-/* tld4: the component of the four texels a linear filter of (x, y) reads, in the order
- * (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
-void __zc_tex_gather(uint64_t handle, float x, float y, int32_t layer, int32_t ox, int32_t oy,
+/* tld4: the component of the four texels a linear filter of (x, y) reads (of a cube map:
+ * on the face (x, y, z) points to), in the order (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
+void __zc_tex_gather(uint64_t handle, float x, float y, float z, int32_t layer, int32_t ox, int32_t oy,
                      uint32_t component, uint32_t *out)
 {
-	struct sampler s = sampler(descriptor(handle), 0, layer);
-	int64_t i = (filter_position(in_texels(&s, x, 0)) >> 8) + ox;
-	int64_t j = (filter_position(in_texels(&s, y, 1)) >> 8) + oy;
+	const struct zc_texture *t = descriptor(handle);
+	float c[2] = { x, y };
+	int face = t->cubemap ? on_cube(t, z, &layer, c) : -1;
+	struct sampler s = face_sampler(t, 0, layer, face);
+	int64_t i = (filter_position(in_texels(&s, c[0], 0)) >> 8) + ox;
+	int64_t j = (filter_position(in_texels(&s, c[1], 1)) >> 8) + oy;
 
 	s.dims = 2;
 	for (unsigned k = 0; k < 4; k++) {

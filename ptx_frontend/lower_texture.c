@@ -3,8 +3,8 @@
  * sust.p its formatted texels and sured its elements' reductions
  * (backend/builtins_surface.c); the handle is the device address of the object's
  * descriptor (backend/texture.h), on every target; suq queries a surface as txq a texture.
- * Texture references (.texref, .surfref; removed in CUDA 12), multisample geometries,
- * cube-map gathers and surfaces, and istypeof are left out, named. */
+ * Texture references (.texref, .surfref; removed in CUDA 12), multisample geometries
+ * and istypeof are left out, named. */
 #include <string.h>
 
 #include "lower.h"
@@ -32,7 +32,7 @@ static struct geometry geometry(struct lower *L, bool cube_allowed)
 	if (has_mod(L, "2dms") || has_mod(L, "a2dms"))
 		lower_fail(L, "%s: multisample textures come only from graphics interoperability, which "
 		           "the driver does not offer, so no texture object can be one", L->insn->opcode);
-	lower_unsupported(L);  /* cube surfaces and gathers */
+	lower_unsupported(L);  /* surfaces have no cube geometries */
 }
 
 /* The object of [handle, coordinates]: a register holding a texture or surface object. */
@@ -86,24 +86,42 @@ static LLVMValueRef word_at(struct lower *L, LLVMValueRef buffer, unsigned i, LL
 	return v;
 }
 
-/* Writes the four words to the vector destination d (or as many as it has). */
+/* Writes the four words to the vector destination d (or as many as it has): as they are,
+ * or, for f16 results, each channel rounded to f16, two to a register for f16x2 (the first
+ * in the low half). */
 static void store_words(struct lower *L, const struct ptx_operand *d, LLVMValueRef buffer, enum ptx_type t)
 {
-	unsigned n = d->kind == PTX_OP_BRACES ? d->count : 1;
+	unsigned n = d->kind == PTX_OP_BRACES ? d->count : 1, per = t == PTX_TYPE_F16X2 ? 2 : 1;
+	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx);
 
-	if (n > 4)
-		lower_fail(L, "%s: at most four destinations", L->insn->opcode);
-	for (unsigned i = 0; i < n; i++)
-		operand_store(L, d->kind == PTX_OP_BRACES ? &d->items[i] : d,
-		              word_at(L, buffer, i, ll_int(L, 32), 4), t);
+	if (n * per > 4)
+		lower_fail(L, "%s: at most %u destinations", L->insn->opcode, 4 / per);
+	for (unsigned i = 0; i < n; i++) {
+		const struct ptx_operand *di = d->kind == PTX_OP_BRACES ? &d->items[i] : d;
+		LLVMValueRef v;
+		if (t == PTX_TYPE_F16) {
+			v = LLVMBuildTrunc(L->b, float_as_half(L, word_at(L, buffer, i, f32, 4)), ll_int(L, 16), "");
+			operand_store(L, di, v, PTX_TYPE_B16);
+		} else if (t == PTX_TYPE_F16X2) {
+			LLVMValueRef low = float_as_half(L, word_at(L, buffer, 2 * i, f32, 4));
+			LLVMValueRef high = float_as_half(L, word_at(L, buffer, 2 * i + 1, f32, 4));
+			v = LLVMBuildOr(L->b, low, LLVMBuildShl(L->b, high, const32(L, 16), ""), "");
+			operand_store(L, di, v, PTX_TYPE_B32);
+		} else {
+			operand_store(L, di, word_at(L, buffer, i, ll_int(L, 32), 4), t);
+		}
+	}
 }
 
-static enum ptx_type destination_type(struct lower *L)
+/* The destination type of a tex (f16 and f16x2 too) or tld4, as store_words takes it. */
+static enum ptx_type destination_type(struct lower *L, bool halves)
 {
 	enum ptx_type t = mod_type(L, 0);
 
-	if (t != PTX_TYPE_F32 && t != PTX_TYPE_S32 && t != PTX_TYPE_U32)
-		lower_unsupported(L);  /* f16 and f16x2 destinations */
+	if (halves && ((t == PTX_TYPE_F16 && has_mod(L, "v4")) || (t == PTX_TYPE_F16X2 && has_mod(L, "v2"))))
+		return t;
+	if ((t != PTX_TYPE_F32 && t != PTX_TYPE_S32 && t != PTX_TYPE_U32) || !has_mod(L, "v4"))
+		lower_unsupported(L);
 	return t == PTX_TYPE_F32 ? PTX_TYPE_B32 : t;
 }
 
@@ -133,6 +151,12 @@ static unsigned offset_arguments(struct lower *L, unsigned index, unsigned dims,
 	return count;
 }
 
+static _Noreturn void cube_offset_refused(struct lower *L)
+{
+	lower_fail(L, "%s: an offset operand is defined for 1d, 2d and 3d geometries and their arrays, not "
+	           "for cube maps (NVIDIA's ptxas refuses it too)", L->insn->opcode);
+}
+
 /* tex{.level,.grad}.geom.v4.dtype.ctype d, [a, c]{, lod | , dPdx, dPdy}{, offset}: with .f32
  * coordinates the texture's addressing, filtering and normalization (and its mipmaps, at
  * level of detail 0, lod, or the gradients'); with .s32 ones the texel itself. a1d, a2d and
@@ -141,7 +165,7 @@ static unsigned offset_arguments(struct lower *L, unsigned index, unsigned dims,
 static bool lower_tex(struct lower *L)
 {
 	struct geometry g = geometry(L, true);
-	enum ptx_type dt = destination_type(L), ct = mod_type(L, 1);
+	enum ptx_type dt = destination_type(L, true), ct = mod_type(L, 1);
 	bool level = has_mod(L, "level"), grad = has_mod(L, "grad");
 	const struct ptx_operand *address;
 	LLVMValueRef args[16], generic, buffer;
@@ -154,10 +178,11 @@ static bool lower_tex(struct lower *L)
 	if (L->insn->nops == operands + 2)
 		lower_fail(L, "%s: a depth compare value: CUDA's texture objects have no compare mode, so "
 		           "none is a depth texture", L->insn->opcode);
-	if (!has_mod(L, "v4") || (ct != PTX_TYPE_F32 && ct != PTX_TYPE_S32) || (ct == PTX_TYPE_S32 && (level || grad)) ||
-	    (g.cube && (ct != PTX_TYPE_F32 || L->insn->nops != operands)) ||
-	    (L->insn->nops != operands && L->insn->nops != operands + 1))
-		lower_unsupported(L);  /* f16 results, a cube map's offset */
+	if (g.cube && L->insn->nops == operands + 1)
+		cube_offset_refused(L);
+	if ((ct != PTX_TYPE_F32 && ct != PTX_TYPE_S32) || (ct == PTX_TYPE_S32 && (level || grad)) ||
+	    (g.cube && ct != PTX_TYPE_F32) || (L->insn->nops != operands && L->insn->nops != operands + 1))
+		lower_unsupported(L);
 	address = op(L, 1);
 	args[n++] = object_handle(L, address);
 	for (unsigned a = 0; a < 3; a++)
@@ -177,14 +202,15 @@ static bool lower_tex(struct lower *L)
 	return true;
 }
 
-/* tld4.comp.2d.v4.dtype.f32 d, [a, c]{, offset} (and a2d, its layer first). */
+/* tld4.comp.geom.v4.dtype.f32 d, [a, c]{, offset}: 2d, a2d (its layer first), cube and
+ * acube (its layer first, then the direction; no offset). */
 static bool lower_tld4(struct lower *L)
 {
 	static const char components[] = "rgba";
-	struct geometry g = geometry(L, false);
-	enum ptx_type dt = destination_type(L);
+	struct geometry g = geometry(L, true);
+	enum ptx_type dt = destination_type(L, false);
 	const struct ptx_operand *address;
-	LLVMValueRef args[8], generic, buffer;
+	LLVMValueRef args[9], generic, buffer;
 	int component = -1;
 
 	for (int c = 0; c < 4; c++)
@@ -193,18 +219,22 @@ static bool lower_tld4(struct lower *L)
 	if (L->insn->nops == 4)
 		lower_fail(L, "%s: a depth compare value: CUDA's texture objects have no compare mode, so "
 		           "none is a depth texture", L->insn->opcode);
-	if (component < 0 || g.dims != 2 || mod_type(L, 1) != PTX_TYPE_F32 || (L->insn->nops != 2 && L->insn->nops != 3))
+	if (g.cube && L->insn->nops == 3)
+		cube_offset_refused(L);
+	if (component < 0 || (g.dims != 2 && !g.cube) || mod_type(L, 1) != PTX_TYPE_F32 ||
+	    (L->insn->nops != 2 && L->insn->nops != 3))
 		lower_unsupported(L);
 	address = op(L, 1);
 	args[0] = object_handle(L, address);
-	args[1] = coordinate(L, address, g.layered, PTX_TYPE_F32);
-	args[2] = coordinate(L, address, g.layered + 1, PTX_TYPE_F32);
-	args[3] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
-	offset_arguments(L, 2, 2, 2, args + 4);
-	args[6] = const32(L, (uint32_t)component);
+	for (unsigned a = 0; a < 3; a++)
+		args[1 + a] = a < g.dims ? coordinate(L, address, g.layered + a, PTX_TYPE_F32)
+		              : LLVMConstReal(LLVMFloatTypeInContext(L->ctx), 0);
+	args[4] = g.layered ? coordinate(L, address, 0, PTX_TYPE_S32) : const32(L, 0);
+	offset_arguments(L, 2, 2, 2, args + 5);
+	args[7] = const32(L, (uint32_t)component);
 	buffer = words_buffer(L, &generic);
-	args[7] = generic;
-	call_builtin(L, "__zc_tex_gather", LLVMVoidTypeInContext(L->ctx), args, 8);
+	args[8] = generic;
+	call_builtin(L, "__zc_tex_gather", LLVMVoidTypeInContext(L->ctx), args, 9);
 	store_words(L, op(L, 0), buffer, dt);
 	return true;
 }

@@ -2,7 +2,8 @@
 // the surface path of the driver replacement and of the PTX lowering (suld, sust): kernels
 // read one surface and write a transformed value into another with surf2Dread/surf2Dwrite
 // (float and uchar4), surf1Dread/surf1Dwrite (int), surf3Dread/surf3Dwrite (float2, a 3D
-// array) and surf2DLayeredread/surf2DLayeredwrite (int, 3 layers); the host copies the
+// array), surf2DLayeredread/surf2DLayeredwrite (int, 3 layers), surfCubemapread/write (a
+// cube map's 6 faces) and surfCubemapLayeredread/write (2 cubes); the host copies the
 // results back (cudaMemcpy2DFromArray, cudaMemcpy3D) and compares with its own transform.
 // Then the boundary modes: reads outside the surface with cudaBoundaryModeZero return 0 and
 // with cudaBoundaryModeClamp the nearest element; writes outside it with cudaBoundaryModeZero
@@ -57,6 +58,18 @@ __global__ void copy_layered_int(cudaSurfaceObject_t src, cudaSurfaceObject_t ds
     if (x >= w || y >= h) return;
     int v = surf2DLayeredread<int>(src, x * (int)sizeof(int), y, layer);
     surf2DLayeredwrite(ti(v, x, layer), dst, x * (int)sizeof(int), y, layer);
+}
+__global__ void copy_cubemap_int(cudaSurfaceObject_t src, cudaSurfaceObject_t dst, int w, int h) {
+    int x = threadIdx.x, y = threadIdx.y, face = blockIdx.x;
+    if (x >= w || y >= h) return;
+    int v = surfCubemapread<int>(src, x * (int)sizeof(int), y, face);
+    surfCubemapwrite(ti(v, x, face), dst, x * (int)sizeof(int), y, face);
+}
+__global__ void copy_cubemap_layered_int(cudaSurfaceObject_t src, cudaSurfaceObject_t dst, int w, int h) {
+    int x = threadIdx.x, y = threadIdx.y, layer_face = blockIdx.x;
+    if (x >= w || y >= h) return;
+    int v = surfCubemapLayeredread<int>(src, x * (int)sizeof(int), y, layer_face);
+    surfCubemapLayeredwrite(ti(v, x, layer_face), dst, x * (int)sizeof(int), y, layer_face);
 }
 // p[i] = (x in bytes, y): zero[i] and clamp[i] read it with the two boundary modes.
 __global__ void read_boundary(cudaSurfaceObject_t s, const int2 *p, float *zero, float *clamp, int n) {
@@ -242,30 +255,40 @@ int main() {
         CHECK(cudaFreeArray(b));
     }
 
-    // surf2DLayeredread/surf2DLayeredwrite, int, 3 layers of 13 x 7.
+    // Layers: surf2DLayeredread/surf2DLayeredwrite, int, 3 layers of 13 x 7; a cube map's
+    // faces (8 x 8, 6 faces) and a layered cube map's (2 cubes), whose surface
+    // instructions address a face as a layer.
     {
-        const int L = 3;
-        vector<int> v(W * H * L), zero(W * H * L, 0);
-        for (auto &e : v) e = (int)rng.next() >> 4;
-        cudaArray_t a = make_array_3d(W, H, L, cudaArrayLayered, v.data()), b = make_array_3d(W, H, L, cudaArrayLayered, zero.data());
-        cudaSurfaceObject_t sa = make_surface(a), sb = make_surface(b);
-        copy_layered_int<<<L, dim3(W, H)>>>(sa, sb, W, H);
-        CHECK_LAUNCH();
-        vector<int> g = read_array_3d<int>(b, W, H, L);
-        for (int l = 0; l < L; l++)
-            for (int y = 0; y < H; y++)
-                for (int x = 0; x < W; x++) {
-                    int i = (l * H + y) * W + x;
-                    if (g[i] != ti(v[i], x, l)) {
-                        c.fail("surf2DLayered int: (%d, %d) layer %d = %d, want %d", x, y, l, g[i], ti(v[i], x, l));
-                        l = L; y = H;
-                        break;
+        struct { const char *name; void (*kernel)(cudaSurfaceObject_t, cudaSurfaceObject_t, int, int); int w, h, layers;
+                 unsigned flags; } kinds[] = {
+            {"surf2DLayered", copy_layered_int, W, H, 3, cudaArrayLayered},
+            {"surfCubemap", copy_cubemap_int, 8, 8, 6, cudaArrayCubemap},
+            {"surfCubemapLayered", copy_cubemap_layered_int, 8, 8, 12, cudaArrayCubemap | cudaArrayLayered},
+        };
+        for (auto &k : kinds) {
+            const int w = k.w, h = k.h, L = k.layers;
+            vector<int> v(w * h * L), zero(w * h * L, 0);
+            for (auto &e : v) e = (int)rng.next() >> 4;
+            cudaArray_t a = make_array_3d(w, h, L, k.flags, v.data()), b = make_array_3d(w, h, L, k.flags, zero.data());
+            cudaSurfaceObject_t sa = make_surface(a), sb = make_surface(b);
+            k.kernel<<<L, dim3(w, h)>>>(sa, sb, w, h);
+            CHECK_LAUNCH();
+            vector<int> g = read_array_3d<int>(b, w, h, L);
+            for (int l = 0; l < L; l++)
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++) {
+                        int i = (l * h + y) * w + x;
+                        if (g[i] != ti(v[i], x, l)) {
+                            c.fail("%s int: (%d, %d) layer %d = %d, want %d", k.name, x, y, l, g[i], ti(v[i], x, l));
+                            l = L; y = h;
+                            break;
+                        }
                     }
-                }
-        CHECK(cudaDestroySurfaceObject(sa));
-        CHECK(cudaDestroySurfaceObject(sb));
-        CHECK(cudaFreeArray(a));
-        CHECK(cudaFreeArray(b));
+            CHECK(cudaDestroySurfaceObject(sa));
+            CHECK(cudaDestroySurfaceObject(sb));
+            CHECK(cudaFreeArray(a));
+            CHECK(cudaFreeArray(b));
+        }
     }
 
     // Reads outside the 2D float surface fa: zero mode gives 0, clamp mode the nearest element.

@@ -18,7 +18,10 @@
 //     texCubemap<float> and <float4> at directions hitting each face, its edges and corners
 //     and the directions where two or three axes tie, point and linear filtering, clamp and
 //     wrap addressing, seamlessCubemap on and off; texCubemapLayered on a layered cube map
-//     (cudaArrayCubemap | cudaArrayLayered, depth 6 * 3), layers out of range too.
+//     (cudaArrayCubemap | cudaArrayLayered, depth 6 * 3), layers out of range too;
+//   - tld4 on cube maps (inline PTX .cube and .acube; CUDA C++ has no cube gather): each
+//     component of the four texels of the linear footprint on the face, clamp, wrap and
+//     seamless.
 // What the H200 does (and the reference below reproduces):
 //   - The level of detail is fixed point with 8 fraction bits. The lod given (and the bias,
 //     and both clamps) are each truncated toward zero to a multiple of 1/256; NaN reads 0,
@@ -38,7 +41,7 @@
 //     sum |t| / 256 of that rule.
 //   - tex2D (no lod) on a mipmapped texture reads as if the level of detail were -inf:
 //     level minMipmapLevelClamp (after the steps above), the bias having no effect; so do
-//     tex2DGrad with zero gradients.
+//     tex2DGrad with zero gradients, and tex.base (inline PTX).
 //   - tex2DGrad (maxAnisotropy 1): for gradients along the axes the level of detail is
 //     log2 of the largest gradient length in texels (dPdx.x * width, dPdy.y * height, ...),
 //     then the bias and clamps as above. But the H200's log2 is approximate: a monotone
@@ -88,6 +91,15 @@ template <typename T> __global__ void tex2d_kernel(cudaTextureObject_t t, const 
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = tex2D<T>(t, p[i].x, p[i].y);
 }
+// tex.base (inline PTX; tex2D emits tex without a mipmap mode).
+__global__ void base2d_kernel(cudaTextureObject_t t, const float4 *p, float *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float r, g, b, a;
+    if (i >= n) return;
+    asm volatile("tex.base.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
+                 : "=f"(r), "=f"(g), "=f"(b), "=f"(a) : "l"(t), "f"(p[i].x), "f"(p[i].y));
+    out[i] = r;
+}
 __global__ void grad2d_kernel(cudaTextureObject_t t, const GradIn *p, float *out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = tex2DGrad<float>(t, p[i].x, p[i].y, make_float2(p[i].dxx, p[i].dxy), make_float2(p[i].dyx, p[i].dyy));
@@ -105,6 +117,30 @@ template <typename T> __global__ void cube_kernel(cudaTextureObject_t t, const f
     if (i < n) out[i] = texCubemap<T>(t, p[i].x, p[i].y, p[i].z);
 }
 // p[i].w holds the layer.
+// tld4 .r, .g, .b and .a of a cube map (the layer p.w with .acube).
+struct Gather4 {
+    float4 c[4];
+};
+template <bool layered> __global__ void cube_gather_kernel(cudaTextureObject_t t, const float4 *p, Gather4 *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float x = p[i].x, y = p[i].y, z = p[i].z;
+    int layer = (int)p[i].w;
+    float4 *o = out[i].c;
+#define GATHER(c, k)                                                                                                   \
+    if (layered)                                                                                                       \
+        asm volatile("tld4." c ".acube.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6, %7, %8}];"                           \
+                     : "=f"(o[k].x), "=f"(o[k].y), "=f"(o[k].z), "=f"(o[k].w) : "l"(t), "r"(layer), "f"(x), "f"(y), "f"(z)); \
+    else                                                                                                               \
+        asm volatile("tld4." c ".cube.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6, %7, %7}];"                            \
+                     : "=f"(o[k].x), "=f"(o[k].y), "=f"(o[k].z), "=f"(o[k].w) : "l"(t), "f"(x), "f"(y), "f"(z));
+    GATHER("r", 0)
+    GATHER("g", 1)
+    GATHER("b", 2)
+    GATHER("a", 3)
+#undef GATHER
+}
+
 template <typename T> __global__ void cube_layered_kernel(cudaTextureObject_t t, const float4 *p, T *out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = texCubemapLayered<T>(t, p[i].x, p[i].y, p[i].z, (int)p[i].w);
@@ -399,6 +435,10 @@ static void mip2d_cases(Checker &c, Lcg &rng) {
         snprintf(what, sizeof what, "tex2D<%s> on a mipmapped texture, %s", four ? "float4" : "float", cf.name);
         if (four) compare_mip(c, what, t, q, sample(tex2d_kernel<float4>, o, q), 4);
         else compare_mip(c, what, t, q, sample(tex2d_kernel<float>, o, q), 1);
+        if (!four) {  // tex.base reads as tex without a mipmap mode
+            snprintf(what, sizeof what, "tex.base on a mipmapped texture, %s", cf.name);
+            compare_mip(c, what, t, q, sample(base2d_kernel, o, q), 1);
+        }
         CHECK(cudaDestroyTextureObject(o));
     }
 
@@ -651,6 +691,32 @@ static void compare_cube(Checker &c, const char *what, const HostCube &h, const 
     }
 }
 
+// tld4 on a cube map: for component ch, channel ch of the footprint's texels (i, j+1),
+// (i+1, j+1), (i+1, j), (i, j) on the face, by the address mode or, seamless, the next face.
+static void compare_cube_gather(Checker &c, const char *what, const HostCube &h, const vector<float4> &p,
+                                const vector<Gather4> &got) {
+    for (size_t k = 0; k < p.size(); k++) {
+        float s, t;
+        int f = cube_st(p[k].x, p[k].y, p[k].z, &s, &t), i, j, a, b;
+        footprint(s, &i, &a);
+        footprint(t, &j, &b);
+        float4 tx[4];
+        const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
+        bool known = true;
+        for (int q = 0; q < 4; q++) known = known && cube_texel(h, f, i + di[q], j + dj[q], (int)p[k].w, &tx[q]);
+        if (!known) continue;
+        for (int ch = 0; ch < 4; ch++) {
+            float4 want = make_float4(comp(tx[0], ch), comp(tx[1], ch), comp(tx[2], ch), comp(tx[3], ch)), g = got[k].c[ch];
+            if (!same_bits(g.x, want.x) || !same_bits(g.y, want.y) || !same_bits(g.z, want.z) || !same_bits(g.w, want.w)) {
+                c.fail("%s: direction %zu (%.9g, %.9g, %.9g, layer %d), component %d = (%.9g, %.9g, %.9g, %.9g), want "
+                       "(%.9g, %.9g, %.9g, %.9g)", what, k, p[k].x, p[k].y, p[k].z, (int)p[k].w, ch, g.x, g.y, g.z, g.w,
+                       want.x, want.y, want.z, want.w);
+                return;
+            }
+        }
+    }
+}
+
 static cudaTextureObject_t make_cube_tex(cudaArray_t a, const HostCube &h, bool norm) {
     cudaResourceDesc rd = array_resource(a);
     cudaTextureDesc td;
@@ -721,6 +787,20 @@ static void cube_cases(Checker &c, Lcg &rng) {
         compare_cube(c, what, h4, p, sample(cube_kernel<float4>, o, p), 4);
         CHECK(cudaDestroyTextureObject(o));
     }
+    // tld4 .cube: clamp and wrap on the face, seamless across one edge
+    {
+        vector<float4> pe = cube_points(rng, true);
+        struct { bool wrap, seamless; const vector<float4> *pts; const char *name; } gs[] = {
+            {false, false, &p, "tld4.cube, clamp"}, {true, false, &p, "tld4.cube, wrap"},
+            {false, true, &pe, "tld4.cube, seamlessCubemap"}};
+        for (auto &m : gs) {
+            h4.linear = true; h4.wrap = m.wrap; h4.seamless = m.seamless;
+            cudaTextureObject_t o = make_cube_tex(a4, h4, true);
+            compare_cube_gather(c, m.name, h4, *m.pts, sample(cube_gather_kernel<false>, o, *m.pts));
+            CHECK(cudaDestroyTextureObject(o));
+        }
+        h4.wrap = h4.seamless = false;
+    }
     // texCubemapLayered<float>: 3 layers, indices outside [0, 3) too
     {
         vector<float4> pl;
@@ -735,6 +815,8 @@ static void cube_cases(Checker &c, Lcg &rng) {
             cudaTextureObject_t o = make_cube_tex(al, hl, false);
             snprintf(what, sizeof what, "texCubemapLayered<float> %s", lin ? "linear" : "point");
             compare_cube(c, what, hl, pl, sample(cube_layered_kernel<float>, o, pl), 1);
+            if (lin)
+                compare_cube_gather(c, "tld4.acube", hl, pl, sample(cube_gather_kernel<true>, o, pl));
             CHECK(cudaDestroyTextureObject(o));
         }
     }

@@ -16,7 +16,10 @@
 //     (tex2DLayered, layer indices out of range too) and tex2Dgather of each component;
 //   - what 1- and 2-channel float textures return in the components they lack when read as
 //     float4 (0, w included), and what cudaGetTextureObjectResourceDesc/TextureDesc give back;
-//   - tex and tld4 with an offset (inline PTX), against the sample at the moved point.
+//   - tex and tld4 with an offset (inline PTX), against the sample at the moved point;
+//   - tex with f16 results (.v4.f16 and .v2.f16x2, inline PTX): each channel of the float
+//     sample rounded to the nearest f16 (ties to even; past 65520 infinity, tiny values to
+//     subnormals), f16x2 pairing channels 0 and 1, then 2 and 3, the first in the low half.
 // Point sampling and tex1Dfetch must match bit for bit; so must linear filtering of float
 // textures in 1D and 2D, with the filter arithmetic measured on the H200 (see "Linear
 // filtering" below: weights rounded to 1/256, not truncated, and a fixed-point weighted
@@ -812,6 +815,94 @@ static void offset_cases(Checker &c, Lcg &rng) {
     CHECK(cudaFreeArray(a));
 }
 
+// ---------------------------------------------------------------- f16 results
+
+// For each point: tex.v4.f16's four halves, tex.v2.f16x2's two words, and the float sample.
+__global__ void half_kernel(cudaTextureObject_t t, const float4 *pts, unsigned short *halves, uint2 *pairs, float4 *floats,
+                            int n) {
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= n) return;
+    float x = pts[p].x, y = pts[p].y;
+    unsigned short h0, h1, h2, h3;
+    unsigned w0, w1;
+    asm volatile("tex.2d.v4.f16.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
+                 : "=h"(h0), "=h"(h1), "=h"(h2), "=h"(h3) : "l"(t), "f"(x), "f"(y));
+    asm volatile("tex.2d.v2.f16x2.f32 {%0, %1}, [%2, {%3, %4}];" : "=r"(w0), "=r"(w1) : "l"(t), "f"(x), "f"(y));
+    halves[4 * p] = h0; halves[4 * p + 1] = h1; halves[4 * p + 2] = h2; halves[4 * p + 3] = h3;
+    pairs[p] = make_uint2(w0, w1);
+    floats[p] = tex2D<float4>(t, x, y);
+}
+
+// An 8 x 8 float4 array of values that round: halfway between two halves (ties either way),
+// just past 65504 and past 65520 (rounding to 65504 and to infinity), subnormal and below
+// the smallest subnormal, random ones; read at texel centres (point) and between texels
+// (linear, whose sums round too).
+static void half_result_cases(Checker &c, Lcg &rng) {
+    const int w = 8, h = 8;
+    const float special[] = {1.0f + 1.0f / 2048, 1.0f + 3.0f / 2048, -(1.0f + 1.0f / 2048), 65519.0f, 65520.0f, -70000.0f,
+                             1e-5f, -3e-8f, 2.9e-8f, 1e-9f, 0.1f, -1e30f};
+    vector<float4> texels(w * h);
+    for (int i = 0; i < w * h; i++) {
+        float v[4];
+        for (int ch = 0; ch < 4; ch++) {
+            int k = (i * 4 + ch) % 24;
+            v[ch] = k < 12 ? special[k] : rng.uniform(-100, 100);
+        }
+        texels[i] = make_float4(v[0], v[1], v[2], v[3]);
+    }
+    cudaChannelFormatDesc d = cudaCreateChannelDesc<float4>();
+    cudaArray_t a;
+    CHECK(cudaMallocArray(&a, &d, w, h));
+    CHECK(cudaMemcpy2DToArray(a, 0, 0, texels.data(), w * sizeof(float4), w * sizeof(float4), h, cudaMemcpyHostToDevice));
+    for (int linear = 0; linear < 2; linear++) {
+        cudaTextureObject_t t = make_tex(array_resource(a), tex_desc(cudaAddressModeClamp, linear ? cudaFilterModeLinear
+                                                                     : cudaFilterModePoint, cudaReadModeElementType, false));
+        vector<float4> pts;
+        for (int j = 0; j < h; j++)
+            for (int i = 0; i < w; i++)
+                pts.push_back(linear ? make_float4(i + rng.range(1, 256) / 256.0f + 1.0f / 1024, j + 0.5f, 0, 0)
+                                     : make_float4(i + 0.5f, j + 0.5f, 0, 0));
+        int n = (int)pts.size();
+        float4 *dp, *dfloats;
+        unsigned short *dhalves;
+        uint2 *dpairs;
+        CHECK(cudaMalloc(&dp, n * sizeof(float4)));
+        CHECK(cudaMalloc(&dfloats, n * sizeof(float4)));
+        CHECK(cudaMalloc(&dhalves, 4 * n * sizeof(unsigned short)));
+        CHECK(cudaMalloc(&dpairs, n * sizeof(uint2)));
+        CHECK(cudaMemcpy(dp, pts.data(), n * sizeof(float4), cudaMemcpyHostToDevice));
+        half_kernel<<<(n + 63) / 64, 64>>>(t, dp, dhalves, dpairs, dfloats, n);
+        CHECK_LAUNCH();
+        vector<float4> floats(n);
+        vector<unsigned short> halves(4 * n);
+        vector<uint2> pairs(n);
+        CHECK(cudaMemcpy(floats.data(), dfloats, n * sizeof(float4), cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(halves.data(), dhalves, 4 * n * sizeof(unsigned short), cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(pairs.data(), dpairs, n * sizeof(uint2), cudaMemcpyDeviceToHost));
+        for (int p = 0; p < n; p++) {
+            const unsigned short *got = &halves[4 * p];
+            bool ok = pairs[p].x == (got[0] | (unsigned)got[1] << 16) && pairs[p].y == (got[2] | (unsigned)got[3] << 16);
+            for (int ch = 0; ch < 4; ch++) {
+                float f = comp(floats[p], ch);
+                if (!linear) ok &= same_bits(f, comp(texels[p], ch));  // the point sample is the texel
+                ok &= same_value(half_value(got[ch]), round_half(f));
+            }
+            if (!ok) {
+                c.fail("tex f16 results, %s, at (%.9g, %.9g): float (%.9g, %.9g, %.9g, %.9g), f16 %04x %04x %04x %04x, "
+                       "f16x2 %08x %08x", linear ? "linear" : "point", pts[p].x, pts[p].y, floats[p].x, floats[p].y,
+                       floats[p].z, floats[p].w, got[0], got[1], got[2], got[3], pairs[p].x, pairs[p].y);
+                break;
+            }
+        }
+        CHECK(cudaFree(dp));
+        CHECK(cudaFree(dfloats));
+        CHECK(cudaFree(dhalves));
+        CHECK(cudaFree(dpairs));
+        CHECK(cudaDestroyTextureObject(t));
+    }
+    CHECK(cudaFreeArray(a));
+}
+
 int main() {
     Checker c;
     Lcg rng(2024);
@@ -819,5 +910,6 @@ int main() {
     pitch2d_cases(c, rng);
     array_cases(c, rng);
     offset_cases(c, rng);
+    half_result_cases(c, rng);
     return c.finish();
 }
