@@ -58,6 +58,10 @@ static LLVMValueRef at_byte(struct lower *L, LLVMValueRef p, LLVMValueRef offset
 
 static unsigned matrix_count(struct lower *L)
 {
+	if (has_mod(L, "m16n16") || has_mod(L, "m8n16") || has_mod(L, "m16n8"))
+		lower_fail(L, "%s: the 8-bit, 6-bit and 4-bit shapes (sm_100a) are not supported: their fragment "
+		           "layouts, which the PTX ISA gives only as figures, could not be checked on a GPU",
+		           L->insn->opcode);
 	if (!has_mod(L, "m8n8") || !has_mod(L, "b16"))
 		lower_unsupported(L);
 	return has_mod(L, "x4") ? 4 : has_mod(L, "x2") ? 2 : has_mod(L, "x1") ? 1 : 0;
