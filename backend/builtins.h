@@ -246,9 +246,12 @@ void __zc_surf_reduce(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t 
 uint32_t __zc_wmma_element(uint32_t form, uint32_t matrix, uint32_t lane, uint32_t slot);
 void __zc_wmma_mma(uint32_t form, uint32_t *words);
 /* mma.sync's m16n8k16 (ZC_WMMA_F16, ZC_WMMA_BF16) and m16n8k32 (ZC_WMMA_S8, ZC_WMMA_U8) on
- * those processors: words[0..3] A's registers, [4..5] B's, in PTX's layouts; the product
- * A B (f32 or s32, without C) into words[8..11] as D's registers hold it. */
+ * those processors: words[0..3] A's registers, [4..5] B's, [6..9] C's (as f32 or s32), in
+ * PTX's layouts; into words[10..13] as D's registers hold it: the product A B alone
+ * (mma_m16n8, by shuffles), or A B + C (mma_m16n8_staged, through shared memory: only in
+ * kernels of at most 256 threads). */
 void __zc_mma_m16n8(uint32_t form, uint32_t *words);
+void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words);
 
 /* trap: ends the launch with an error. exit: ends this thread (AMDGPU: its wave, so
  * only a wave-uniform exit is exact there). */

@@ -187,7 +187,7 @@ void __zc_mma_m16n8(uint32_t form, uint32_t *words)
 		mma_operands(words, words + 4, 8, 0, &bt, &at);
 		float8 e = form == ZC_WMMA_F16 ? F16(bt, at, __builtin_bit_cast(float8, zero))
 		                               : BF16(bt, at, __builtin_bit_cast(float8, zero));
-		mma_result(__builtin_bit_cast(word8, e), words + 8);
+		mma_result(__builtin_bit_cast(word8, e), words + 10);
 		return;
 	}
 	/* m16n8k32 of 8-bit integers: two halves of K; at most 32 products of 8 bits, so the sum
@@ -198,13 +198,117 @@ void __zc_mma_m16n8(uint32_t form, uint32_t *words)
 		mma_operands(words, words + 4, 4, 4 * half, &bt, &at);
 		e = is_signed ? IU8(true, bt, true, at, e, false) : IU8(false, bt, false, at, e, false);
 	}
-	mma_result(__builtin_bit_cast(word8, e), words + 8);
+	mma_result(__builtin_bit_cast(word8, e), words + 10);
 #else
 	(void)form;
 	(void)words;
 	__builtin_trap();
 #endif
 }
+
+#ifdef WMMA
+/* ---- mma.sync by WMMA, staged through shared memory ---------------------------------
+ * In kernels of at most 256 threads (.maxntid or .reqntid says so), each warp has 512 bytes
+ * of a workgroup array: the lanes write their fragments there in PTX's layout and read them
+ * back in the instruction's, a few wide accesses instead of a shuffle for each word. C goes
+ * through the instruction too, so D is rounded once. A warp's shared-memory accesses happen
+ * in program order, so one slice serves A, then B, then C and D; the fences keep the
+ * compiler from moving one lane's access across another lane's. The slice holds A as 16
+ * lines of 8 words (word q of row m: A[m][2q..2q+1], or [4q..4q+3] for 8-bit elements), B
+ * as 8 such lines (B^T), and C and D at the slot the instruction wants them in. */
+#define STAGED_WARPS 8
+typedef __attribute__((address_space(3))) uint32_t shared_word;
+static __attribute__((address_space(3), loader_uninitialized, aligned(16))) uint32_t staged_slices[STAGED_WARPS][128];
+
+static void stage_fence(void)
+{
+	__builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "wavefront");
+	__builtin_amdgcn_wave_barrier();
+}
+
+/* count (at most 8) words from word first: a loop of constant length, which is unrolled into
+ * wide accesses once the form has made count a constant. */
+static word8 staged_words(const shared_word *s, unsigned first, unsigned count)
+{
+	word8 v = { 0 };
+
+	for (unsigned j = 0; j < 8; j++)
+		if (j < count)
+			v[j] = s[first + j];
+	return v;
+}
+
+/* Where C[m][n] and D[m][n] (n < 8) lie: in the 8 words of lane n (and n + 16, or n + 16 for
+ * the second half of the rows) that hold them. */
+static unsigned accumulator_slot(unsigned m, unsigned n)
+{
+#if defined(__GFX11__)
+	return n * 16 + m % 2 * 8 + m / 2;
+#else
+	return n * 16 + m;
+#endif
+}
+
+void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words)
+{
+	uint32_t lane = __zc_laneid(), g = lane / 4, t = lane % 4, line = lane % 16, h = lane / 16;
+	shared_word *s = staged_slices[__zc_warpid() % STAGED_WARPS];
+	bool integer = form == ZC_WMMA_S8 || form == ZC_WMMA_U8;
+	unsigned calls = integer ? 2 : 1;  /* m16n8k32 of 8 bits: two halves of K */
+#if defined(__GFX11__)
+	unsigned count = integer ? 4 : 8, part = 0;
+#else
+	unsigned count = integer ? 2 : 4, part = h * count;  /* RDNA4: half a line a lane */
+#endif
+	word8 a[2], b[2], c;
+
+	stage_fence();
+	s[g * 8 + t] = words[0];
+	s[(g + 8) * 8 + t] = words[1];
+	s[g * 8 + t + 4] = words[2];
+	s[(g + 8) * 8 + t + 4] = words[3];
+	stage_fence();
+	for (unsigned k = 0; k < calls; k++)
+		a[k] = staged_words(s, line * 8 + 4 * k + part, count);
+	stage_fence();
+	s[g * 8 + t] = words[4];
+	s[g * 8 + t + 4] = words[5];
+	stage_fence();
+	/* lanes 8-15 read B's columns again: D's columns 8-15 are computed and not read */
+	for (unsigned k = 0; k < calls; k++)
+		b[k] = staged_words(s, line % 8 * 8 + 4 * k + part, count);
+	stage_fence();
+	for (unsigned r = 0; r < 2; r++)
+		for (unsigned j = 0; j < 2; j++)
+			s[accumulator_slot(g + 8 * r, 2 * t + j)] = words[6 + 2 * r + j];
+	stage_fence();
+	c = staged_words(s, line % 8 * 16 + 8 * h, 8);
+	if (integer) {
+		bool is_signed = form == ZC_WMMA_S8;
+		int8 e = __builtin_bit_cast(int8, c);
+		for (unsigned k = 0; k < calls; k++)
+			e = is_signed ? IU8(true, a[k], true, b[k], e, false) : IU8(false, a[k], false, b[k], e, false);
+		c = __builtin_bit_cast(word8, e);
+	} else {
+		float8 cf = __builtin_bit_cast(float8, c);
+		c = __builtin_bit_cast(word8, form == ZC_WMMA_F16 ? F16(a[0], b[0], cf) : BF16(a[0], b[0], cf));
+	}
+	stage_fence();
+	for (unsigned v = 0; v < 8; v++)
+		s[line % 8 * 16 + 8 * h + v] = c[v];
+	stage_fence();
+	for (unsigned r = 0; r < 2; r++)
+		for (unsigned j = 0; j < 2; j++)
+			words[10 + 2 * r + j] = s[accumulator_slot(g + 8 * r, 2 * t + j)];
+}
+#else
+void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words)
+{
+	(void)form;
+	(void)words;
+	__builtin_trap();
+}
+#endif
 
 void __zc_wmma_mma(uint32_t form, uint32_t *words)
 {

@@ -1,7 +1,10 @@
 // Tensor-core GEMMs for bench/wmma_instructions.sh: D = A B, 128 x 128 x 128, A by rows and
 // B by columns, in one form chosen by the argument: each warp one 16 x 16 tile of D through
 // wmma m16n16k16, f16 or bf16 into f32 or s8 into s32; or (mma) one 16 x 8 tile through
-// mma.sync m16n8k16 f16 into f32, its fragments read from memory in PTX's layout. Prints
+// mma.sync m16n8k16 f16 into f32, its fragments read from memory in PTX's layout, in a kernel
+// declared for up to 1024 threads a block (mma) or, as CUTLASS's are, for 128 (mma128:
+// __launch_bounds__, which lets the AMD processors with matrix instructions stage the
+// fragments through shared memory instead of shuffling them). Prints
 // PASS when D equals the product computed on the host (small integers: every sum is exact).
 #include <cstdio>
 #include <cstring>
@@ -31,7 +34,7 @@ __global__ void gemm(const In *A, const In *B, Acc *D) {
 
 // g = lane / 4 and t = lane % 4 hold A[g (+8)][2t, 2t+1 (+8)], B[2t, 2t+1 (+8)][g] and
 // D[g (+8)][2t, 2t+1].
-__global__ void gemm_mma(const __half *A, const __half *B, float *D) {
+template <int bound> __global__ void __launch_bounds__(bound) gemm_mma(const __half *A, const __half *B, float *D) {
     int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, tm = warp / (N / 8), tn = warp % (N / 8);
     int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     float d[4] = {0, 0, 0, 0};
@@ -54,7 +57,7 @@ __global__ void gemm_mma(const __half *A, const __half *B, float *D) {
 }
 
 template <typename In, typename Acc>
-static int run(In (*from_int)(int), bool mma = false) {
+static int run(In (*from_int)(int), int mma_bound = 0) {
     static int ai[M * K], bi[N * K];
     static In a[M * K], b[N * K];
     static Acc d[M * N];
@@ -70,8 +73,10 @@ static int run(In (*from_int)(int), bool mma = false) {
     cudaMemcpy(dA, a, sizeof a, cudaMemcpyHostToDevice);
     cudaMemcpy(dB, b, sizeof b, cudaMemcpyHostToDevice);
     if constexpr (std::is_same<In, __half>::value && std::is_same<Acc, float>::value) {
-        if (mma)
-            gemm_mma<<<(M / 16) * (N / 8) / 4, 128>>>(dA, dB, dD);
+        if (mma_bound == 128)
+            gemm_mma<128><<<(M / 16) * (N / 8) / 4, 128>>>(dA, dB, dD);
+        else if (mma_bound)
+            gemm_mma<1024><<<(M / 16) * (N / 8) / 4, 128>>>(dA, dB, dD);
         else
             gemm<In, Acc><<<(M / 16) * (N / 16) / 4, 128>>>(dA, dB, dD);
     } else {
@@ -105,7 +110,8 @@ int main(int argc, char **argv) {
     if (!strcmp(form, "f16")) return run<__half, float>(f16);
     if (!strcmp(form, "bf16")) return run<__nv_bfloat16, float>(bf16);
     if (!strcmp(form, "s8")) return run<signed char, int>(s8);
-    if (!strcmp(form, "mma")) return run<__half, float>(f16, true);
-    printf("usage: wmma_gemm f16|bf16|s8|mma\n");
+    if (!strcmp(form, "mma")) return run<__half, float>(f16, 1024);
+    if (!strcmp(form, "mma128")) return run<__half, float>(f16, 128);
+    printf("usage: wmma_gemm f16|bf16|s8|mma|mma128\n");
     return 2;
 }

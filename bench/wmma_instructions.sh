@@ -1,10 +1,11 @@
 #!/bin/sh
 # Benchmark: what the matrix instructions save. bench/wmma_gemm.cu (a 128 x 128 x 128 GEMM,
-# one wmma m16n16k16 tile a warp, or one mma.sync m16n8k16 tile) is built with nvcc,
+# one wmma m16n16k16 tile a warp, or one mma.sync m16n8k16 tile, in a kernel without and
+# with __launch_bounds__(128)) is built with nvcc,
 # converted for each processor twice, with the WMMA instructions where the processor has
-# them and with --portable-matrix, and run once per form (wmma f16, bf16, s8; mma f16) over
-# the emulator's HIP runtime; ZC_EMU_STATS gives the wave instructions executed, reported
-# per element of D. Every run must print PASS.
+# them and with --portable-matrix, and run once per form (wmma f16, bf16, s8; mma and
+# mma128, f16) over the emulator's HIP runtime; ZC_EMU_STATS gives the wave instructions
+# executed, reported per element of D. Every run must print PASS.
 # Usage: bench/wmma_instructions.sh [BUILD_DIR] (PROCESSORS in the environment: default
 # gfx1030 gfx1100 gfx1200; NVCC: default nvcc)
 set -e
@@ -29,7 +30,7 @@ for p in $processors; do
 		[ "$lowering" = portable ] && flag=--portable-matrix
 		"$convert" "$work/wmma_gemm" -o "$work/$p.$lowering/wmma_gemm" --offload-arch="$p" $flag -q
 	done
-	for form in f16 bf16 s8 mma; do
+	for form in f16 bf16 s8 mma mma128; do
 		for lowering in native portable; do
 			stats="$work/$p.$lowering.$form.stats"
 			out=$(cd "$work/$p.$lowering" && ZLUDA_CONVERT_DRIVER=hip ZLUDA_CONVERT_HIP_PATH="$runtime" \

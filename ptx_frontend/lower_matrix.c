@@ -432,23 +432,39 @@ static void mma_operands(struct lower *L, const struct mma_form *f, unsigned na,
 /* A 16x8 product A B of mma's fragments (a[0..3], b[0..1], PTX's layouts) by the
  * processor's matrix instructions: its four words in this lane, as D holds them (f32 or
  * s32). */
+/* Whether mma may stage its fragments through shared memory (__zc_mma_m16n8_staged): in a
+ * kernel whose blocks have at most 256 threads, which a slice of the builtin's array for
+ * each of its 8 warps serves. Device functions may run in any kernel: they shuffle. */
+static bool mma_staged(struct lower *L)
+{
+	const struct ptx_func_attrs *a = &L->func->attrs;
+	const uint32_t *n = a->reqntid[0] ? a->reqntid : a->maxntid;
+
+	return L->func->is_entry && n[0] && (uint64_t)n[0] * n[1] * n[2] <= 256;
+}
+
+/* The product of A and B by the processor's WMMA, plus C where it is staged (*with_c). */
 static void mma_by_instruction(struct lower *L, unsigned form, const LLVMValueRef *a, const LLVMValueRef *b,
-                               LLVMValueRef *product)
+                               LLVMValueRef acc[2][2], LLVMValueRef *product, bool *with_c)
 {
 	LLVMTypeRef i32 = ll_int(L, 32);
-	LLVMValueRef words = entry_alloca(L, LLVMArrayType2(i32, 12), 16, "mma"), generic;
+	LLVMValueRef words = entry_alloca(L, LLVMArrayType2(i32, 14), 16, "mma"), generic;
 
 	generic = L->target->as_local == L->target->as_generic ? words
 	          : LLVMBuildAddrSpaceCast(L->b, words, ll_ptr(L, L->target->as_generic), "");
-	for (unsigned w = 0; w < 6; w++) {
+	*with_c = mma_staged(L);
+	for (unsigned w = 0; w < 10; w++) {
 		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * w, 0);
-		LLVMSetAlignment(LLVMBuildStore(L->b, w < 4 ? a[w] : b[w - 4],
+		LLVMValueRef v = w < 4 ? a[w] : w < 6 ? b[w - 4] : acc[(w - 6) / 2][(w - 6) % 2];
+		if (w >= 6 && !*with_c)
+			break;
+		LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildBitCast(L->b, v, i32, ""),
 		                                LLVMBuildGEP2(L->b, ll_int(L, 8), words, &index, 1, "")), 4);
 	}
 	LLVMValueRef args[2] = { const32(L, form), generic };
-	call_builtin(L, "__zc_mma_m16n8", LLVMVoidTypeInContext(L->ctx), args, 2);
+	call_builtin(L, *with_c ? "__zc_mma_m16n8_staged" : "__zc_mma_m16n8", LLVMVoidTypeInContext(L->ctx), args, 2);
 	for (unsigned w = 0; w < 4; w++) {
-		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * (8 + w), 0);
+		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * (10 + w), 0);
 		product[w] = LLVMBuildLoad2(L->b, i32, LLVMBuildGEP2(L->b, ll_int(L, 8), words, &index, 1, ""), "");
 		LLVMSetAlignment(product[w], 4);
 	}
@@ -469,8 +485,9 @@ static void mma_by_instruction(struct lower *L, unsigned form, const LLVMValueRe
  * (the bits' products: the population count of their xor or and), then added to C
  * wrapping to 32 bits or, with .satfinite, saturating. With matrix instructions (RDNA3,
  * RDNA4), m16n8k16 of f16 or bf16 and m16n8k32 of s8 or u8 (both the same) multiply by the
- * processor's WMMA instead (__zc_mma_m16n8, which moves the fragments between the layouts),
- * and C is added to the product after it. */
+ * processor's WMMA instead, which takes C too where the fragments are staged through shared
+ * memory (kernels of at most 256 threads: __zc_mma_m16n8_staged); elsewhere
+ * (__zc_mma_m16n8, by shuffles) C is added to the product after it. */
 static bool lower_mma(struct lower *L)
 {
 	struct mma_form f;
@@ -499,11 +516,14 @@ static bool lower_mma(struct lower *L)
 	mma_accumulators(L, &f, co, acc);
 	if (form) {
 		LLVMValueRef product[4];
-		mma_by_instruction(L, form, a, b, product);
+		bool with_c;
+		mma_by_instruction(L, form, a, b, acc, product, &with_c);
 		for (unsigned r = 0; r < 2; r++)
-			for (unsigned n = 0; n < 2; n++)
-				acc[r][n] = f.integer ? product[2 * r + n]
-				                      : LLVMBuildFAdd(L->b, acc[r][n], LLVMBuildBitCast(L->b, product[2 * r + n], f32, ""), "");
+			for (unsigned n = 0; n < 2; n++) {
+				LLVMValueRef p = product[2 * r + n];
+				acc[r][n] = f.integer ? p : with_c ? LLVMBuildBitCast(L->b, p, f32, "")
+				            : LLVMBuildFAdd(L->b, acc[r][n], LLVMBuildBitCast(L->b, p, f32, ""), "");
+			}
 	}
 	for (unsigned kk = 0; !form && kk < f.k; kk += f.binary ? f.p : 1) {
 		unsigned j = (kk % f.chunk) / f.p, e = kk % f.p, reg = kk / f.chunk;

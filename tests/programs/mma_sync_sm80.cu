@@ -8,7 +8,10 @@
 // and g + 8, columns 2t, 2t + 1 (and 8 on); B rows 2t, 2t + 1 (and 8 on), column g; C and D
 // rows g and g + 8, columns 2t and 2t + 1) from whole matrices in memory, and writes D back
 // by the same layout. The values are small integers, so that every sum is exact in f16
-// too, and D is checked against A B + C computed on the host.
+// too, and D is checked against A B + C computed on the host. The m16n8k16 and 8-bit
+// kernels run twice: declared for up to 1024 threads a block and for 32 (__launch_bounds__),
+// where the AMD processors with matrix instructions exchange the fragments by shuffles and,
+// respectively, through shared memory.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <climits>
@@ -35,7 +38,7 @@ template <typename T> __device__ uint32_t pack_column(const T *m, int ld, int r,
 
 // A is 16 x 16, B is 16 x 8, C and D are 16 x 8 floats, all row-major; T is __half or
 // __nv_bfloat16.
-template <typename T> __global__ void mma_16bit_f32(const T *A, const T *B, const float *C, float *D) {
+template <typename T, int bound> __global__ void __launch_bounds__(bound) mma_16bit_f32(const T *A, const T *B, const float *C, float *D) {
     int l = threadIdx.x, g = l / 4, t = l % 4;
     uint32_t a0 = pack(A, 16, g, 2 * t), a1 = pack(A, 16, g + 8, 2 * t);
     uint32_t a2 = pack(A, 16, g, 2 * t + 8), a3 = pack(A, 16, g + 8, 2 * t + 8);
@@ -56,7 +59,7 @@ template <typename T> __global__ void mma_16bit_f32(const T *A, const T *B, cons
 }
 
 // All f16: C and D as pairs of halves.
-__global__ void mma_f16_f16(const __half *A, const __half *B, const __half *C, __half *D) {
+template <int bound> __global__ void __launch_bounds__(bound) mma_f16_f16(const __half *A, const __half *B, const __half *C, __half *D) {
     int l = threadIdx.x, g = l / 4, t = l % 4;
     uint32_t a0 = pack(A, 16, g, 2 * t), a1 = pack(A, 16, g + 8, 2 * t);
     uint32_t a2 = pack(A, 16, g, 2 * t + 8), a3 = pack(A, 16, g + 8, 2 * t + 8);
@@ -135,7 +138,7 @@ __device__ uint32_t bytes_of_column(const int8_t *m, int ld, int r, int c) {
     return v;
 }
 
-template <int form> __global__ void mma_int8(const int8_t *A, const int8_t *B, const int *C, int *D) {
+template <int form, int bound> __global__ void __launch_bounds__(bound) mma_int8(const int8_t *A, const int8_t *B, const int *C, int *D) {
     int l = threadIdx.x, g = l / 4, t = l % 4, k = form == 1 ? 16 : 32;
     int c0 = C[g * N + 2 * t], c1 = C[g * N + 2 * t + 1], c2 = C[(g + 8) * N + 2 * t], c3 = C[(g + 8) * N + 2 * t + 1];
     int d0, d1, d2, d3;
@@ -200,26 +203,34 @@ int main() {
     CHECK(cudaMemcpy(dA, ah, sizeof ah, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dB, bh, sizeof bh, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dC, cf, sizeof cf, cudaMemcpyHostToDevice));
-    mma_16bit_f32<__half><<<1, 32>>>((const __half *)dA, (const __half *)dB, (const float *)dC, (float *)dD);
-    CHECK_LAUNCH();
-    CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
-    compare(c, "m16n8k16 f32.f16.f16.f32", got, want);
+    for (int bounded = 0; bounded < 2; bounded++) {
+        CHECK(cudaMemcpy(dA, ah, sizeof ah, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dB, bh, sizeof bh, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dC, cf, sizeof cf, cudaMemcpyHostToDevice));
+        if (bounded) mma_16bit_f32<__half, 32><<<1, 32>>>((const __half *)dA, (const __half *)dB, (const float *)dC, (float *)dD);
+        else mma_16bit_f32<__half, 1024><<<1, 32>>>((const __half *)dA, (const __half *)dB, (const float *)dC, (float *)dD);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
+        compare(c, bounded ? "m16n8k16 f32.f16.f16.f32, 32 threads" : "m16n8k16 f32.f16.f16.f32", got, want);
 
-    CHECK(cudaMemcpy(dA, ab, sizeof ab, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, bb, sizeof bb, cudaMemcpyHostToDevice));
-    mma_16bit_f32<__nv_bfloat16><<<1, 32>>>((const __nv_bfloat16 *)dA, (const __nv_bfloat16 *)dB, (const float *)dC, (float *)dD);
-    CHECK_LAUNCH();
-    CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
-    compare(c, "m16n8k16 f32.bf16.bf16.f32", got, want);
+        CHECK(cudaMemcpy(dA, ab, sizeof ab, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dB, bb, sizeof bb, cudaMemcpyHostToDevice));
+        if (bounded) mma_16bit_f32<__nv_bfloat16, 32><<<1, 32>>>((const __nv_bfloat16 *)dA, (const __nv_bfloat16 *)dB, (const float *)dC, (float *)dD);
+        else mma_16bit_f32<__nv_bfloat16, 1024><<<1, 32>>>((const __nv_bfloat16 *)dA, (const __nv_bfloat16 *)dB, (const float *)dC, (float *)dD);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
+        compare(c, bounded ? "m16n8k16 f32.bf16.bf16.f32, 32 threads" : "m16n8k16 f32.bf16.bf16.f32", got, want);
 
-    CHECK(cudaMemcpy(dA, ah, sizeof ah, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, bh, sizeof bh, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dC, ch, sizeof ch, cudaMemcpyHostToDevice));
-    mma_f16_f16<<<1, 32>>>((const __half *)dA, (const __half *)dB, (const __half *)dC, (__half *)dD);
-    CHECK_LAUNCH();
-    CHECK(cudaMemcpy(dh, dD, sizeof dh, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < M * N; i++) got[i] = __half2float(dh[i]);
-    compare(c, "m16n8k16 f16.f16.f16.f16", got, want);
+        CHECK(cudaMemcpy(dA, ah, sizeof ah, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dB, bh, sizeof bh, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dC, ch, sizeof ch, cudaMemcpyHostToDevice));
+        if (bounded) mma_f16_f16<32><<<1, 32>>>((const __half *)dA, (const __half *)dB, (const __half *)dC, (__half *)dD);
+        else mma_f16_f16<1024><<<1, 32>>>((const __half *)dA, (const __half *)dB, (const __half *)dC, (__half *)dD);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(dh, dD, sizeof dh, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < M * N; i++) got[i] = __half2float(dh[i]);
+        compare(c, bounded ? "m16n8k16 f16.f16.f16.f16, 32 threads" : "m16n8k16 f16.f16.f16.f16", got, want);
+    }
 
     // m16n8k8: the first 8 columns of A (repacked 16 x 8) and the first 8 rows of B.
     static float a8[M * 8];
@@ -287,15 +298,19 @@ int main() {
     CHECK(cudaMemcpy(gA, ai, sizeof ai, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(gB, bi, sizeof bi, cudaMemcpyHostToDevice));
     const char *names[3] = {"m16n8k32 s32.s8.s8.s32", "m16n8k16 s32.u8.s8.s32", "m16n8k32 satfinite"};
-    for (int form = 0; form < 3; form++) {
-        int k = form == 1 ? 16 : 32;
+    for (int run = 0; run < 6; run++) {
+        int form = run % 3, k = form == 1 ? 16 : 32;
+        bool bounded = run >= 3;
         for (int i = 0; i < M * N; i++)
             ci[i] = form == 2 ? (i % 2 ? INT32_MAX - rng.range(0, 200000) : INT32_MIN + rng.range(0, 200000))
                               : rng.range(-100000, 100001);
         CHECK(cudaMemcpy(gC, ci, sizeof ci, cudaMemcpyHostToDevice));
-        if (form == 0) mma_int8<0><<<1, 32>>>(gA, gB, gC, gD);
-        if (form == 1) mma_int8<1><<<1, 32>>>(gA, gB, gC, gD);
-        if (form == 2) mma_int8<2><<<1, 32>>>(gA, gB, gC, gD);
+        if (form == 0 && bounded) mma_int8<0, 32><<<1, 32>>>(gA, gB, gC, gD);
+        if (form == 0 && !bounded) mma_int8<0, 1024><<<1, 32>>>(gA, gB, gC, gD);
+        if (form == 1 && bounded) mma_int8<1, 32><<<1, 32>>>(gA, gB, gC, gD);
+        if (form == 1 && !bounded) mma_int8<1, 1024><<<1, 32>>>(gA, gB, gC, gD);
+        if (form == 2 && bounded) mma_int8<2, 32><<<1, 32>>>(gA, gB, gC, gD);
+        if (form == 2 && !bounded) mma_int8<2, 1024><<<1, 32>>>(gA, gB, gC, gD);
         CHECK_LAUNCH();
         CHECK(cudaMemcpy(di, gD, sizeof di, cudaMemcpyDeviceToHost));
         for (int r = 0; r < M; r++)
@@ -308,7 +323,8 @@ int main() {
                 int want_i = form == 2 ? (int)(sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum)
                                        : (int)(uint32_t)(unsigned long long)sum;
                 if (di[r * N + n] != want_i) {
-                    c.fail("%s: D[%d][%d] = %d, want %d", names[form], r, n, di[r * N + n], want_i);
+                    c.fail("%s%s: D[%d][%d] = %d, want %d", names[form], bounded ? ", 32 threads" : "", r, n,
+                           di[r * N + n], want_i);
                     r = M;
                     break;
                 }
