@@ -177,6 +177,17 @@ LLVMValueRef float_as_half(struct lower *L, LLVMValueRef f);
 LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, enum ptx_type t);
 /* Element e of a register of four 8-bit floats (format 0: e4m3, 1: e5m2), exactly as a float. */
 LLVMValueRef narrow_as_float(struct lower *L, LLVMValueRef word, unsigned e, int format);
+/* Sparse A's metadata (mma.sp, wgmma.mma_async.sp): the words of the `lanes` lanes of group g
+ * (4g + selector lanes + i) that the sparsity selector picks. */
+void sparse_metadata(struct lower *L, LLVMValueRef metadata, LLVMValueRef g, unsigned selector, unsigned lanes,
+                     LLVMValueRef *words);
+/* The position (0-3) in its aligned four of given unit `unit` (0 or 1) of four `four` of row g
+ * (r 0) or g + 8 (r 1), in those words, as measured on an H200 for mma.sp and
+ * wgmma.mma_async.sp alike: where the rows share the words (16-bit elements) word four/4
+ * holds it at bit 16r + 4(four%4), else word r + 2(four/8) at bit 4(four%8); the second
+ * unit's 2 bits above the first's. */
+LLVMValueRef sparse_position(struct lower *L, const LLVMValueRef *words, bool rows_share_words, unsigned r,
+                             unsigned four, unsigned unit);
 
 /* lower_rounding.c: directed rounding built from the round-to-nearest result. */
 enum rounding_mode { ROUND_NEAREST, ROUND_ZERO, ROUND_DOWN, ROUND_UP };

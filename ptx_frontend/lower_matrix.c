@@ -542,6 +542,23 @@ static bool lower_mma(struct lower *L)
 	return true;
 }
 
+void sparse_metadata(struct lower *L, LLVMValueRef metadata, LLVMValueRef g, unsigned selector, unsigned lanes,
+                     LLVMValueRef *words)
+{
+	for (unsigned i = 0; i < lanes; i++)
+		words[i] = shuffle_idx(L, metadata, LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""),
+		                                                 const32(L, selector * lanes + i), ""));
+}
+
+LLVMValueRef sparse_position(struct lower *L, const LLVMValueRef *words, bool rows_share_words, unsigned r,
+                             unsigned four, unsigned unit)
+{
+	LLVMValueRef word = rows_share_words ? words[four / 4] : words[r + 2 * (four / 8)];
+	unsigned shift = (rows_share_words ? 16 * r + 4 * (four % 4) : 4 * (four % 8)) + 2 * unit;
+
+	return LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, word, const32(L, shift), ""), const32(L, 3), "");
+}
+
 /* mma.sp{::ordered_metadata}.sync.aligned.m16n8k{16,32}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16},
  * m16n8k{32,64}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 and m16n8k{64,128} of s4 and u4 likewise
  * d, a, b, c, e, f: D = A B + C for a 16xK A with two zero units in each aligned four of a row (a unit: an
@@ -576,19 +593,13 @@ static bool lower_mma_sparse(struct lower *L)
 	}
 	group_and_thread(L, &g, &t);
 	mma_gather(L, g, t, a, n, b, n, words_a, words_b);
-	LLVMValueRef e = operand_value(L, op(L, 4), PTX_TYPE_B32);
-	for (unsigned i = 0; i < lanes; i++)
-		meta[i] = shuffle_idx(L, e, LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""),
-		                                         const32(L, (uint32_t)selector->bits * lanes + i), ""));
+	sparse_metadata(L, operand_value(L, op(L, 4), PTX_TYPE_B32), g, (unsigned)selector->bits, lanes, meta);
 	mma_accumulators(L, &f, co, acc);
 	for (unsigned r = 0; r < 2; r++)
 		for (unsigned kc = 0; kc < f.k / 2; kc++) {  /* A's given elements */
 			unsigned j = (kc % f.chunk) / f.p, reg = kc / f.chunk, four = kc / unit / 2;
 			LLVMValueRef x = mma_element(L, &f, words_a[j][2 * reg + r], kc % f.p, 0);
-			LLVMValueRef word = f.p == 2 ? meta[four / 4] : meta[r + 2 * (four / 8)];
-			unsigned shift = (f.p == 2 ? 16 * r + 4 * (four % 4) : 4 * (four % 8)) + 2 * (kc / unit % 2);
-			LLVMValueRef position = LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, word, const32(L, shift), ""),
-			                                     const32(L, 3), "");
+			LLVMValueRef position = sparse_position(L, meta, f.p == 2, r, four, kc / unit % 2);
 			for (unsigned col = 0; col < 2; col++) {
 				LLVMValueRef y = NULL;
 				for (unsigned u = 0; u < 4; u++) {  /* B's element at each position the unit may take */

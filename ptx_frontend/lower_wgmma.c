@@ -12,40 +12,43 @@
  * descriptor's canonical layout and swizzle put them, or gathers its rows of A from the
  * lanes of its own warp that hold them (shuffles), and adds the products to its
  * accumulators in k order, one fused multiply-add each in f32, as lower_mma does (integers
- * exactly). wgmma.fence, commit_group and wait_group then have nothing to order or wait for. */
+ * exactly; b1 32 products at once, the population count of an and). A sparse A (.sp) gives
+ * each product's row of B through its metadata, read as lower_mma_sparse reads mma.sp's.
+ * wgmma.fence, commit_group and wait_group then have nothing to order or wait for. */
 #include <stdio.h>
 #include <string.h>
 
 #include "lower.h"
 
-enum wgmma_kind { WG_F16, WG_BF16, WG_TF32, WG_E4M3, WG_E5M2, WG_S8, WG_U8, WG_F32, WG_S32 };
+enum wgmma_kind { WG_F16, WG_BF16, WG_TF32, WG_E4M3, WG_E5M2, WG_S8, WG_U8, WG_B1, WG_F32, WG_S32 };
 
 static const struct { const char *name; enum wgmma_kind kind; } wgmma_kinds[] = {
 	{"f16", WG_F16}, {"bf16", WG_BF16}, {"tf32", WG_TF32}, {"e4m3", WG_E4M3}, {"e5m2", WG_E5M2},
-	{"s8", WG_S8}, {"u8", WG_U8}, {"f32", WG_F32}, {"s32", WG_S32},
+	{"s8", WG_S8}, {"u8", WG_U8}, {"b1", WG_B1}, {"f32", WG_F32}, {"s32", WG_S32},
 };
 
 struct wgmma_form {
 	unsigned n, k;              /* the shape m64nNkK */
 	enum wgmma_kind d, a, b;    /* the accumulator's and the multiplicands' types */
 	unsigned bits;              /* an element of A and of B */
-	bool integer;
+	bool integer;               /* s8, u8 or b1: exact sums in an s32 */
+	bool binary;                /* b1: the population count of A's and B's bits' and */
+	bool sparse;                /* .sp: A holds K/2 of a row's K elements, the metadata says where */
 };
 
 static bool is_narrow(enum wgmma_kind t) { return t == WG_E4M3 || t == WG_E5M2; }
 static bool is_byte(enum wgmma_kind t) { return t == WG_S8 || t == WG_U8; }
 
-/* The shape and types of wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype{.satfinite};
- * a form the PTX ISA does not define, or one not lowered (.sp, b1), fails with its name. */
+/* The shape and types of wgmma.mma_async{.sp}.sync.aligned.m64nNkK.dtype.atype.btype{.satfinite}
+ * or of its b1 form (.s32.b1.b1.and.popc); a form the PTX ISA does not define fails with its
+ * name. A sparse A doubles K for the same bytes of A. */
 static struct wgmma_form wgmma_form(struct lower *L)
 {
-	struct wgmma_form f = {0};
+	struct wgmma_form f = { .sparse = has_mod(L, "sp") };
 	enum wgmma_kind types[3];
 	unsigned ntypes = 0;
 	char extra;
 
-	if (has_mod(L, "sp"))
-		lower_fail(L, "wgmma.mma_async.sp (sparse A) is not supported yet");
 	for (uint32_t i = 0; i < L->insn->nmods; i++) {
 		const char *m = L->insn->mods[i];
 		if (sscanf(m, "m64n%uk%u%c", &f.n, &f.k, &extra) == 2)
@@ -58,22 +61,24 @@ static struct wgmma_form wgmma_form(struct lower *L)
 			}
 	}
 	if (ntypes != 3 || !f.k)
-		lower_fail(L, "wgmma.mma_async needs a shape m64nNkK and three types (D, A, B); only f16, bf16, "
-		           "tf32, e4m3, e5m2, s8 and u8 multiplicands are supported");
+		lower_fail(L, "wgmma.mma_async needs a shape m64nNkK and three types (D, A, B) of f16, bf16, tf32, "
+		           "e4m3, e5m2, s8, u8 or b1");
 	f.d = types[0], f.a = types[1], f.b = types[2];
 	bool halves = (f.a == WG_F16 || f.a == WG_BF16) && f.b == f.a;
-	f.integer = is_byte(f.a) && is_byte(f.b);
-	f.bits = halves ? 16 : f.a == WG_TF32 ? 32 : 8;
+	f.binary = f.a == WG_B1 && f.b == WG_B1;
+	f.integer = (is_byte(f.a) && is_byte(f.b)) || f.binary;
+	f.bits = halves ? 16 : f.a == WG_TF32 ? 32 : f.binary ? 1 : 8;
 	bool types_ok = f.integer ? f.d == WG_S32
 	              : halves || (is_narrow(f.a) && is_narrow(f.b)) ? f.d == WG_F32 || (f.d == WG_F16 && f.a != WG_BF16)
 	              : f.a == WG_TF32 && f.b == WG_TF32 && f.d == WG_F32;
-	if (!types_ok)
+	/* b1 has one form: .and.popc, dense, wrapping */
+	if (!types_ok || f.binary != (has_mod(L, "and") && has_mod(L, "popc")) || (f.binary && f.sparse) ||
+	    (has_mod(L, "satfinite") && (!f.integer || f.binary)))
 		lower_unsupported(L);
-	if (f.k * f.bits != 256 || f.n % 8 || f.n < 8 || f.n > 256)
-		lower_fail(L, "wgmma.mma_async: m64n%uk%u is not a shape of %u-bit multiplicands (K is %u, N a multiple "
-		           "of 8 up to 256)", f.n, f.k, f.bits, 256 / f.bits);
-	if (has_mod(L, "satfinite") && !f.integer)
-		lower_unsupported(L);
+	unsigned a_row_bits = f.sparse ? 512 : 256;  /* a row of A of K elements, as A B reads it */
+	if (f.k * f.bits != a_row_bits || f.n % 8 || f.n < 8 || f.n > 256)
+		lower_fail(L, "wgmma.mma_async%s: m64n%uk%u is not a shape of %u-bit multiplicands (K is %u, N a multiple "
+		           "of 8 up to 256)", f.sparse ? ".sp" : "", f.n, f.k, f.bits, a_row_bits / f.bits);
 	return f;
 }
 
@@ -133,19 +138,21 @@ static struct descriptor descriptor_of(struct lower *L, const struct ptx_operand
 /* Where element (mn, k) of a descriptor's matrix lies (mn: A's row or B's column). K-major,
  * rows of 8 (core matrices of 16 bytes, or rows of the swizzle's width) follow each other,
  * the next 8 rows the stride byte offset on, the next 16 bytes of K without swizzle the
- * leading byte offset on (swizzled, K's 32 bytes lie within a row). MN-major, the same with
+ * leading byte offset on; swizzled, K's 32 bytes lie within a row, and where K is wider (the
+ * 64 bytes of a sparse A's B with the 32-byte swizzle) the next row's width of K is the
+ * leading offset on, as an H200 reads it. MN-major, the same with
  * MN and K exchanged: 16 bytes (or the swizzle's width) of MN in a row, 8 rows of K, the
  * next 8 of K the leading offset on without swizzle and the stride offset on with it, the
  * next row's width of MN the other. The swizzle then exchanges the 16-byte chunks of the
  * address's row: bits 4 and up are xored with bits 7 and up, less the base offset (where
  * the pattern starts, in 128-byte rows from its 8-row boundary). */
-static LLVMValueRef element_pointer(struct lower *L, const struct descriptor *d, LLVMValueRef mn, unsigned k,
+static LLVMValueRef element_pointer(struct lower *L, const struct descriptor *d, LLVMValueRef mn, LLVMValueRef k,
                                     unsigned bytes)
 {
 	LLVMValueRef mn_line, mn_group, k_part;
 
 	if (!d->mn_major) {
-		LLVMValueRef k_bytes = const32(L, k * bytes);
+		LLVMValueRef k_bytes = LLVMBuildMul(L->b, k, const32(L, bytes), "");
 		mn_line = LLVMBuildShl(L->b, LLVMBuildAnd(L->b, mn, const32(L, 7), ""), d->width_log2, "");
 		mn_group = LLVMBuildMul(L->b, LLVMBuildLShr(L->b, mn, const32(L, 3), ""), d->stride, "");
 		k_part = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, LLVMBuildLShr(L->b, k_bytes, d->width_log2, ""), d->leading, ""),
@@ -156,8 +163,8 @@ static LLVMValueRef element_pointer(struct lower *L, const struct descriptor *d,
 		LLVMValueRef k_step = LLVMBuildSelect(L->b, d->swizzled, d->stride, d->leading, "");
 		mn_line = LLVMBuildAnd(L->b, mn_bytes, d->width_mask, "");
 		mn_group = LLVMBuildMul(L->b, LLVMBuildLShr(L->b, mn_bytes, d->width_log2, ""), mn_step, "");
-		k_part = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, const32(L, k % 8), d->width_log2, ""),
-		                      LLVMBuildMul(L->b, const32(L, k / 8), k_step, ""), "");
+		k_part = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, LLVMBuildAnd(L->b, k, const32(L, 7), ""), d->width_log2, ""),
+		                      LLVMBuildMul(L->b, LLVMBuildLShr(L->b, k, const32(L, 3), ""), k_step, ""), "");
 	}
 	LLVMValueRef address = LLVMBuildAdd(L->b, d->start, LLVMBuildAdd(L->b, LLVMBuildAdd(L->b, mn_line, mn_group, ""),
 	                                                                  k_part, ""), "");
@@ -167,14 +174,22 @@ static LLVMValueRef element_pointer(struct lower *L, const struct descriptor *d,
 	return pointer_from_number(L, LLVMBuildXor(L->b, address, chunk, ""), PTX_SPACE_SHARED);
 }
 
+/* The `bytes` bytes (1, 2 or 4) of element (mn, k) of a descriptor's matrix of such elements,
+ * zero-extended to an i32. */
+static LLVMValueRef shared_bits(struct lower *L, const struct descriptor *d, LLVMValueRef mn, LLVMValueRef k,
+                                unsigned bytes)
+{
+	LLVMValueRef v = LLVMBuildLoad2(L->b, ll_int(L, 8 * bytes), element_pointer(L, d, mn, k, bytes), "");
+
+	LLVMSetAlignment(v, bytes);
+	return LLVMBuildZExt(L->b, v, ll_int(L, 32), "");
+}
+
 /* Element (mn, k) of a descriptor's matrix, as the products take it. */
-static LLVMValueRef shared_element(struct lower *L, const struct descriptor *d, LLVMValueRef mn, unsigned k,
+static LLVMValueRef shared_element(struct lower *L, const struct descriptor *d, LLVMValueRef mn, LLVMValueRef k,
                                    const struct wgmma_form *f, enum wgmma_kind t)
 {
-	LLVMValueRef v = LLVMBuildLoad2(L->b, ll_int(L, f->bits), element_pointer(L, d, mn, k, f->bits / 8), "");
-
-	LLVMSetAlignment(v, f->bits / 8);
-	return multiplicand(L, LLVMBuildZExt(L->b, v, ll_int(L, 32), ""), 0, t);
+	return multiplicand(L, shared_bits(L, d, mn, k, f->bits / 8), 0, t);
 }
 
 /* An immediate operand (imm-scale-a/b: 1 or -1, imm-trans-a/b: 0 or 1). */
@@ -187,17 +202,41 @@ static int immediate_operand(struct lower *L, unsigned i, const char *what, int 
 	return (int)(int64_t)o->bits;
 }
 
-/* wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype{.satfinite} d, a, b-desc, scale-d
- * {, imm-scale-a, imm-scale-b{, imm-trans-a}{, imm-trans-b}}: a is a descriptor (a 64-bit
- * value) or four registers; imm-trans only with 16-bit multiplicands (imm-trans-a only with
- * A from shared memory), imm-scale with floats. D = A B + (scale-d ? D : 0), A and B
- * negated where imm-scale is -1. */
+/* The row of B (of K) that given element kc of a sparse A's row g (r 0) or g + 8 (r 1)
+ * multiplies, where the metadata puts it. The metadata is laid out as mma.sp's of the warp's
+ * 16 rows (lower_matrix.c: sparse_position): for 2:4 (16- and 8-bit elements), elements 2i
+ * and 2i + 1 are four i's given two; for tf32's 1:2, element i is pair i's one, its 4-bit
+ * index that of a four of 16-bit halves (0b0100: the first, 0b1110: the second). */
+static LLVMValueRef sparse_b_row(struct lower *L, const struct wgmma_form *f, const LLVMValueRef *metadata,
+                                 unsigned r, unsigned kc)
+{
+	if (f->a == WG_TF32) {
+		LLVMValueRef half = sparse_position(L, metadata, true, r, kc, 0);
+		return LLVMBuildAdd(L->b, const32(L, 2 * kc), LLVMBuildLShr(L->b, half, const32(L, 1), ""), "");
+	}
+	return LLVMBuildAdd(L->b, const32(L, 4 * (kc / 2)),
+	                    sparse_position(L, metadata, f->bits == 16, r, kc / 2, kc % 2), "");
+}
+
+/* wgmma.mma_async{.sp}.sync.aligned.m64nNkK.dtype.atype.btype{.satfinite} d, a, b-desc
+ * {, sp-meta, sp-sel}, scale-d {, imm-scale-a, imm-scale-b{, imm-trans-a}{, imm-trans-b}}: a is a
+ * descriptor (a 64-bit value) or four registers; imm-trans only with 16-bit multiplicands
+ * (imm-trans-a only with A from shared memory), imm-scale with floats. D = A B + (scale-d ? D :
+ * 0), A and B negated where imm-scale is -1. A sparse A (.sp) is given as the 64 x K/2 matrix of
+ * its rows' given elements, laid out (in registers or shared memory) as a dense A of K/2 is;
+ * sp-meta says where each lies in its row and sp-sel (a constant) which lanes of a group of
+ * four hold that. The b1 form (.s32.b1.b1.and.popc, K 256) adds the population count of the
+ * and of A's row and B's column, 32 bits a word. */
 static void lower_mma_async(struct lower *L)
 {
 	struct wgmma_form f = wgmma_form(L);
 	bool a_in_registers = op(L, 1)->kind == PTX_OP_BRACES, halves = f.bits == 16;
-	unsigned want = 4 + (f.integer ? 0 : 2) + (halves ? (a_in_registers ? 1 : 2) : 0);
-	unsigned per_word = 32 / f.bits, chunk = 4 * per_word;  /* K in A's registers 0 and 1 */
+	unsigned after_b = f.sparse ? 5 : 3;  /* scale-d's operand */
+	unsigned want = after_b + 1 + (f.integer ? 0 : 2) + (halves ? (a_in_registers ? 1 : 2) : 0);
+	/* A's elements a row (K, or K/2 of a sparse A); K in A's registers 0 and 1; the elements
+	 * each product takes (b1: a word's 32) */
+	unsigned given = f.sparse ? f.k / 2 : f.k, per_word = 32 / f.bits, chunk = 4 * per_word;
+	unsigned step = f.binary ? 32 : 1;
 	/* D's registers, and the columns a thread holds in each of its two rows */
 	unsigned nd = f.d == WG_F16 ? f.n / 4 : f.n / 2, columns = f.n / 4;
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx), i32 = ll_int(L, 32);
@@ -205,9 +244,9 @@ static void lower_mma_async(struct lower *L)
 	if (L->insn->nops != want)
 		lower_fail(L, "wgmma.mma_async of this form with A %s takes %u operands, not %u",
 		           a_in_registers ? "in registers" : "from a descriptor", want, L->insn->nops);
-	int scale_a = f.integer ? 1 : immediate_operand(L, 4, "imm-scale-a", 1, -1);
-	int scale_b = f.integer ? 1 : immediate_operand(L, 5, "imm-scale-b", 1, -1);
-	bool trans_a = halves && !a_in_registers && immediate_operand(L, 6, "imm-trans-a", 0, 1);
+	int scale_a = f.integer ? 1 : immediate_operand(L, after_b + 1, "imm-scale-a", 1, -1);
+	int scale_b = f.integer ? 1 : immediate_operand(L, after_b + 2, "imm-scale-b", 1, -1);
+	bool trans_a = halves && !a_in_registers && immediate_operand(L, after_b + 3, "imm-trans-a", 0, 1);
 	bool trans_b = halves && immediate_operand(L, want - 1, "imm-trans-b", 0, 1);
 	const struct ptx_operand *d = op(L, 0);
 	if (d->kind != PTX_OP_BRACES || d->count != nd)
@@ -219,10 +258,21 @@ static void lower_mma_async(struct lower *L)
 	LLVMValueRef lane = call_builtin(L, "__zc_laneid", i32, NULL, 0);
 	LLVMValueRef g = LLVMBuildLShr(L->b, lane, const32(L, 2), ""), t = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
 	LLVMValueRef warp = LLVMBuildAnd(L->b, call_builtin(L, "__zc_warpid", i32, NULL, 0), const32(L, 3), "");
-	LLVMValueRef keep_d = operand_value(L, op(L, 3), PTX_TYPE_PRED);
-	LLVMValueRef row[2], column[256 / 4], acc[2][256 / 4], a_words[4][4];
+	LLVMValueRef keep_d = operand_value(L, op(L, after_b), PTX_TYPE_PRED);
+	LLVMValueRef row[2], column[256 / 4], acc[2][256 / 4], a_words[4][4], metadata[4];
 	struct descriptor desc_a = {0}, desc_b = descriptor_of(L, op(L, 2), trans_b);
 
+	if (f.sparse) {
+		/* a row's 8 fours of 16-bit elements (or pairs of tf32) take 32 bits: two lanes hold
+		 * the group's two rows, the selector says which two; its 16 fours of 8-bit ones, all
+		 * four lanes */
+		unsigned lanes = f.bits == 8 ? 4 : 2;
+		const struct ptx_operand *selector = op(L, 4);
+		if (selector->kind != PTX_OP_INT || selector->bits >= 4 / lanes)
+			lower_fail(L, "wgmma.mma_async.sp: the sparsity selector of this form is a constant from 0 to %u",
+			           4 / lanes - 1);
+		sparse_metadata(L, operand_value(L, op(L, 3), PTX_TYPE_B32), g, (unsigned)selector->bits, lanes, metadata);
+	}
 	row[0] = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, warp, const32(L, 4), ""), g, "");
 	row[1] = LLVMBuildAdd(L->b, row[0], const32(L, 8), "");
 	if (a_in_registers)  /* row g's words from lanes 4g to 4g+3, as lower_mma gathers them */
@@ -243,22 +293,35 @@ static void lower_mma_async(struct lower *L)
 			                    : operand_value(L, &d->items[i], PTX_TYPE_F32);
 			acc[r][c] = f.integer ? before : LLVMBuildSelect(L->b, keep_d, before, LLVMConstReal(f32, 0), "");
 		}
-	for (unsigned k = 0; k < f.k; k++) {
-		LLVMValueRef x[2];
+	for (unsigned k = 0; k < given; k += step) {
+		LLVMValueRef x[2], b_row[2];
 		for (unsigned r = 0; r < 2; r++) {
-			x[r] = a_in_registers ? multiplicand(L, a_words[(k % chunk) / per_word][2 * (k / chunk) + r], k % per_word, f.a)
-			                      : shared_element(L, &desc_a, row[r], k, &f, f.a);
+			LLVMValueRef word = a_in_registers ? a_words[(k % chunk) / per_word][2 * (k / chunk) + r] : NULL;
+			x[r] = f.binary ? (word ? word : shared_bits(L, &desc_a, row[r], const32(L, k / 32), 4))
+			     : word ? multiplicand(L, word, k % per_word, f.a)
+			     : shared_element(L, &desc_a, row[r], const32(L, k), &f, f.a);
 			if (scale_a < 0)
 				x[r] = LLVMBuildFNeg(L->b, x[r], "");
+			/* b1's K in 32-bit words */
+			b_row[r] = f.sparse ? sparse_b_row(L, &f, metadata, r, k) : const32(L, f.binary ? k / 32 : k);
 		}
 		for (unsigned c = 0; c < columns; c++) {
-			LLVMValueRef y = shared_element(L, &desc_b, column[c], k, &f, f.b);
-			if (scale_b < 0)
-				y = LLVMBuildFNeg(L->b, y, "");
+			LLVMValueRef y = NULL;
 			for (unsigned r = 0; r < 2; r++) {
+				if (!y || f.sparse) {  /* the rows of a sparse A take B's rows of their own */
+					y = f.binary ? shared_bits(L, &desc_b, column[c], b_row[r], 4)
+					             : shared_element(L, &desc_b, column[c], b_row[r], &f, f.b);
+					if (scale_b < 0)
+						y = LLVMBuildFNeg(L->b, y, "");
+				}
 				LLVMValueRef args[3] = { x[r], y, acc[r][c] };
-				acc[r][c] = f.integer ? LLVMBuildAdd(L->b, acc[r][c], LLVMBuildMul(L->b, x[r], y, ""), "")
-				                      : call_intrinsic(L, "llvm.fma", &f32, 1, args, 3);
+				if (f.binary) {
+					LLVMValueRef bits = LLVMBuildAnd(L->b, x[r], y, "");
+					acc[r][c] = LLVMBuildAdd(L->b, acc[r][c], call_intrinsic(L, "llvm.ctpop", &i32, 1, &bits, 1), "");
+				} else {
+					acc[r][c] = f.integer ? LLVMBuildAdd(L->b, acc[r][c], LLVMBuildMul(L->b, x[r], y, ""), "")
+					                      : call_intrinsic(L, "llvm.fma", &f32, 1, args, 3);
+				}
 			}
 		}
 	}
@@ -266,8 +329,8 @@ static void lower_mma_async(struct lower *L)
 		for (unsigned c = 0; c < columns; c++) {
 			unsigned i = 4 * (c / 2) + 2 * r + c % 2;
 			if (f.integer) {
-				/* 32 products of 8 bits: the sum is exact in 32 bits; D + sum wraps or, with
-				 * .satfinite, saturates in one addition */
+				/* 32 products of 8 bits (or 256 of 1): the sum is exact in 32 bits; D + sum
+				 * wraps or, with .satfinite, saturates in one addition */
 				LLVMValueRef args[2] = { operand_value(L, &d->items[i], PTX_TYPE_S32), acc[r][c] };
 				LLVMValueRef added = has_mod(L, "satfinite") ? call_intrinsic(L, "llvm.sadd.sat", &i32, 1, args, 2)
 				                                             : LLVMBuildAdd(L->b, args[0], args[1], "");

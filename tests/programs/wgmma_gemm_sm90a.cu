@@ -1,10 +1,14 @@
 // wgmma.mma_async (inline PTX, sm_90a): D = A B + D for the warpgroup's 64 x 16 tile, with
 // A (64 x K) and B (K x 16) in shared memory through matrix descriptors, or A in registers,
 // for f16 and bf16 (K 16) into f32 and f16, tf32 (K 8), e4m3 x e5m2 (K 32) and s8 x u8
-// (K 32, .satfinite) into s32; every swizzle mode (none, 32B, 64B, 128B), K-major and
-// MN-major (imm-trans-a/b) layouts, a start address inside a swizzle row and a swizzle
-// pattern that starts off its boundary (the descriptor's base offset), imm-scale-a/b of -1
-// and scale-d false.
+// (K 32, .satfinite) into s32, and b1 (K 256, .and.popc) into s32; every swizzle mode
+// (none, 32B, 64B, 128B), K-major and MN-major (imm-trans-a/b) layouts, a start address
+// inside a swizzle row and a swizzle pattern that starts off its boundary (the descriptor's
+// base offset), imm-scale-a/b of -1 and scale-d false. The same with a sparse A
+// (wgmma.mma_async.sp, twice the K): A is given as the 64 x K/2 matrix of its rows' nonzero
+// elements, laid out as a dense A of K/2, and sp-meta says where each lies in its aligned
+// four (2:4) or, for tf32, pair (1:2), laid out as mma.sp's metadata of the warp's 16 rows;
+// every sparsity selector.
 //
 // Each block lays A and B out in shared memory as the PTX ISA's canonical layouts put them
 // (8-row core matrices of 16 bytes, or rows of the swizzle's width whose 16-byte chunks
@@ -20,9 +24,13 @@
 
 static const int M = 64, N = 16;
 
-enum Form { F16_F32, BF16_F32, F16_F16, TF32_F32, FP8_F32, S8U8_S32 };
-static const int element_bytes[] = {2, 2, 2, 4, 1, 1};
-static const char *form_name[] = {"f16->f32", "bf16->f32", "f16->f16", "tf32->f32", "e4m3.e5m2->f32", "s8.u8->s32"};
+// B1_S32's elements are 32 bits of K: a word of single-bit elements, the first the lowest.
+enum Form { F16_F32, BF16_F32, F16_F16, TF32_F32, FP8_F32, S8U8_S32, B1_S32 };
+static const int element_bytes[] = {2, 2, 2, 4, 1, 1, 4};
+static const char *form_name[] = {"f16->f32", "bf16->f32", "f16->f16", "tf32->f32", "e4m3.e5m2->f32", "s8.u8->s32",
+                                  "b1.and.popc->s32"};
+// The sparsity selector of a sparse form's case; DENSE for a dense one.
+static const int DENSE = -1;
 
 // How one operand lies in shared memory: the descriptor's fields (byte values) and where
 // the matrix starts in the block's buffer.
@@ -86,62 +94,85 @@ __device__ static void place(uint8_t *smem, const Layout &l, bool mn_major, cons
 #define D4 "{%0, %1, %2, %3}"
 #define PRED(n) "{\n.reg .pred p;\nsetp.ne.b32 p, %" #n ", 0;\n"
 
+// The first inputs after D's registers are sp-meta and sp-sel, which a sparse form names after
+// B's descriptor (SP_OPS8 with 8 D registers, SP_OPS4 with 4) and a dense one leaves unused.
+#define SP_IN "r"(meta), "n"(Sel < 0 ? 0 : Sel)
+#define SP_OPS8 ", %8, %9"
+#define SP_OPS4 ", %4, %5"
 #define OUT8 "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7])
 #define AREGS "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3])
-// The 16-bit forms into f32 (shape and types as written), with imm-trans.
-#define MMA_16BIT_F32(form)                                                                                     \
-    if constexpr (!ARegs)                                                                                       \
-        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned." form " " D8 ", %8, %9, p, %11, %12, %13, %14;\n}" \
-                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB)); \
-    else                                                                                                        \
-        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned." form " " D8                                       \
-                     ", {%8, %9, %10, %11}, %12, p, %14, %15, %16;\n}"                                          \
-                     : OUT8 : AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
+// The 16-bit forms into f32 (shape and types as written), with imm-trans; sp is "" or ".sp",
+// sp_ops the sparse operands.
+#define MMA_16BIT_F32(sp, form, sp_ops)                                                                          \
+    if constexpr (!ARegs)                                                                                        \
+        asm volatile(PRED(12) "wgmma.mma_async" sp ".sync.aligned." form " " D8 ", %10, %11" sp_ops              \
+                     ", p, %13, %14, %15, %16;\n}"                                                                \
+                     : OUT8 : SP_IN, "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB)); \
+    else                                                                                                         \
+        asm volatile(PRED(15) "wgmma.mma_async" sp ".sync.aligned." form " " D8 ", {%10, %11, %12, %13}, %14" sp_ops \
+                     ", p, %16, %17, %18;\n}"                                                                     \
+                     : OUT8 : SP_IN, AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
+// The f16 form into f16: D four registers of pairs.
+#define MMA_F16_F16(sp, form, sp_ops)                                                                            \
+    if constexpr (!ARegs)                                                                                        \
+        asm volatile(PRED(8) "wgmma.mma_async" sp ".sync.aligned." form " " D4 ", %6, %7" sp_ops                 \
+                     ", p, %9, %10, %11, %12;\n}"                                                                 \
+                     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                            \
+                     : SP_IN, "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB)); \
+    else                                                                                                         \
+        asm volatile(PRED(11) "wgmma.mma_async" sp ".sync.aligned." form " " D4 ", {%6, %7, %8, %9}, %10" sp_ops  \
+                     ", p, %12, %13, %14;\n}"                                                                     \
+                     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                            \
+                     : SP_IN, AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
 // tf32 and the 8-bit floats into f32: imm-scale, no imm-trans.
-#define MMA_SCALED_F32(form)                                                                                    \
-    if constexpr (!ARegs)                                                                                       \
-        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned." form " " D8 ", %8, %9, p, %11, %12;\n}"           \
-                     : OUT8 : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));                       \
-    else                                                                                                        \
-        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned." form " " D8 ", {%8, %9, %10, %11}, %12, p, %14, %15;\n}" \
-                     : OUT8 : AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));
+#define MMA_SCALED_F32(sp, form, sp_ops)                                                                         \
+    if constexpr (!ARegs)                                                                                        \
+        asm volatile(PRED(12) "wgmma.mma_async" sp ".sync.aligned." form " " D8 ", %10, %11" sp_ops ", p, %13, %14;\n}" \
+                     : OUT8 : SP_IN, "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));                 \
+    else                                                                                                         \
+        asm volatile(PRED(15) "wgmma.mma_async" sp ".sync.aligned." form " " D8 ", {%10, %11, %12, %13}, %14" sp_ops \
+                     ", p, %16, %17;\n}"                                                                          \
+                     : OUT8 : SP_IN, AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB));
+// The integer forms: no imm-scale.
+#define MMA_INTEGER(sp, form, sp_ops)                                                                            \
+    if constexpr (!ARegs)                                                                                        \
+        asm volatile(PRED(12) "wgmma.mma_async" sp ".sync.aligned." form " " D8 ", %10, %11" sp_ops ", p;\n}"     \
+                     : OUT8 : SP_IN, "l"(da), "l"(db), "r"(scale_d));                                           \
+    else                                                                                                         \
+        asm volatile(PRED(15) "wgmma.mma_async" sp ".sync.aligned." form " " D8 ", {%10, %11, %12, %13}, %14" sp_ops \
+                     ", p;\n}"                                                                                    \
+                     : OUT8 : SP_IN, AREGS, "l"(db), "r"(scale_d));
+#define DENSE_OR_SPARSE(MMA, dense_form, sparse_form, sp_ops) \
+    if constexpr (Sel == DENSE) { MMA("", dense_form, "") } else { MMA(".sp", sparse_form, sp_ops) }
 
 // One wgmma of the form on accumulators d (f32 or s32 bits, or f16 pairs in d[0..3]), A from
-// descriptor da or, with ARegs, registers a.
-template <Form F, bool ARegs, int ScaleA, int ScaleB, int TransA, int TransB>
-__device__ static void wgmma(uint32_t *d, const uint32_t *a, uint64_t da, uint64_t db, int scale_d) {
+// descriptor da or, with ARegs, registers a; with a sparsity selector Sel, its sparse form
+// (twice the K) with metadata meta.
+template <Form F, bool ARegs, int ScaleA, int ScaleB, int TransA, int TransB, int Sel>
+__device__ static void wgmma(uint32_t *d, const uint32_t *a, uint64_t da, uint64_t db, int scale_d, uint32_t meta) {
     if constexpr (F == F16_F32) {
-        MMA_16BIT_F32("m64n16k16.f32.f16.f16")
+        DENSE_OR_SPARSE(MMA_16BIT_F32, "m64n16k16.f32.f16.f16", "m64n16k32.f32.f16.f16", SP_OPS8)
     } else if constexpr (F == BF16_F32) {
-        MMA_16BIT_F32("m64n16k16.f32.bf16.bf16")
-    } else if constexpr (F == TF32_F32) {
-        MMA_SCALED_F32("m64n16k8.f32.tf32.tf32")
-    } else if constexpr (F == FP8_F32) {
-        MMA_SCALED_F32("m64n16k32.f32.e4m3.e5m2")
-    } else if constexpr (F == F16_F16 && !ARegs) {
-        asm volatile(PRED(6) "wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16 " D4
-                     ", %4, %5, p, %7, %8, %9, %10;\n}"
-                     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-                     : "l"(da), "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransA), "n"(TransB));
+        DENSE_OR_SPARSE(MMA_16BIT_F32, "m64n16k16.f32.bf16.bf16", "m64n16k32.f32.bf16.bf16", SP_OPS8)
     } else if constexpr (F == F16_F16) {
-        asm volatile(PRED(9) "wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16 " D4
-                     ", {%4, %5, %6, %7}, %8, p, %10, %11, %12;\n}"
-                     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-                     : AREGS, "l"(db), "r"(scale_d), "n"(ScaleA), "n"(ScaleB), "n"(TransB));
-    } else if constexpr (!ARegs) {
-        asm volatile(PRED(10) "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.u8.satfinite " D8 ", %8, %9, p;\n}"
-                     : OUT8 : "l"(da), "l"(db), "r"(scale_d));
+        DENSE_OR_SPARSE(MMA_F16_F16, "m64n16k16.f16.f16.f16", "m64n16k32.f16.f16.f16", SP_OPS4)
+    } else if constexpr (F == TF32_F32) {
+        DENSE_OR_SPARSE(MMA_SCALED_F32, "m64n16k8.f32.tf32.tf32", "m64n16k16.f32.tf32.tf32", SP_OPS8)
+    } else if constexpr (F == FP8_F32) {
+        DENSE_OR_SPARSE(MMA_SCALED_F32, "m64n16k32.f32.e4m3.e5m2", "m64n16k64.f32.e4m3.e5m2", SP_OPS8)
+    } else if constexpr (F == S8U8_S32) {
+        DENSE_OR_SPARSE(MMA_INTEGER, "m64n16k32.s32.s8.u8.satfinite", "m64n16k64.s32.s8.u8.satfinite", SP_OPS8)
     } else {
-        asm volatile(PRED(13) "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.u8.satfinite " D8
-                     ", {%8, %9, %10, %11}, %12, p;\n}"
-                     : OUT8 : AREGS, "l"(db), "r"(scale_d));
+        static_assert(Sel == DENSE, "b1 has no sparse form");
+        MMA_INTEGER("", "m64n16k256.s32.b1.b1.and.popc", "")
     }
 }
 
-// A is 64 x K and B K x 16, row-major; C and D 64 x 16 of 4 bytes (2 for f16 accumulators).
-template <Form F, bool ARegs, int ScaleA, int ScaleB, int TransA, int TransB>
+// A is 64 x K (a sparse A's 64 x K/2 given elements) and B K x 16, row-major; C and D 64 x 16
+// of 4 bytes (2 for f16 accumulators); meta the sparse form's sp-meta of each thread.
+template <Form F, bool ARegs, int ScaleA, int ScaleB, int TransA, int TransB, int Sel>
 __global__ void gemm(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8_t *D, Layout la, Layout lb,
-                     int scale_d) {
+                     int scale_d, const uint32_t *meta) {
     // one dynamic buffer, as CUTLASS's kernels have: A's 12 KiB, then B's 8 KiB
     extern __shared__ __align__(1024) uint8_t smem[];
     uint8_t *smem_a = smem, *smem_b = smem + 12288;
@@ -149,7 +180,7 @@ __global__ void gemm(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8
     int w = threadIdx.x / 32, l = threadIdx.x % 32, g = l / 4, t = l % 4;
     if (!ARegs)
         place(smem_a, la, TransA, A, M, k_size, false, bytes);
-    place(smem_b, lb, TransB, B, k_size, N, true, bytes);
+    place(smem_b, lb, TransB, B, Sel == DENSE ? k_size : 2 * k_size, N, true, bytes);
     // A's fragment: register j holds row 16w + g + 8(j % 2), columns (j / 2) K/2 + t p on (p a register's).
     uint32_t a[4], d[8] = {0};
     unsigned p = 4 / bytes;
@@ -168,9 +199,9 @@ __global__ void gemm(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8
     __syncthreads();
     asm volatile("fence.proxy.async.shared::cta;");
     asm volatile("wgmma.fence.sync.aligned;");
-    wgmma<F, ARegs, ScaleA, ScaleB, TransA, TransB>(d, a,
+    wgmma<F, ARegs, ScaleA, ScaleB, TransA, TransB, Sel>(d, a,
         descriptor(la, (unsigned)__cvta_generic_to_shared(smem_a) + la.start),
-        descriptor(lb, (unsigned)__cvta_generic_to_shared(smem_b) + lb.start), scale_d);
+        descriptor(lb, (unsigned)__cvta_generic_to_shared(smem_b) + lb.start), scale_d, meta[threadIdx.x]);
     asm volatile("wgmma.commit_group.sync.aligned;");
     asm volatile("wgmma.wait_group.sync.aligned 0;");
     for (int i = 0; i < N / 2; i++) {
@@ -225,30 +256,95 @@ static void fill(Form f, uint8_t *m, int count, bool second, Lcg &rng) {
             m[i] = v == 0 ? 0 : (uint8_t)((v < 0 ? 0x80 : 0) | e << mbits | man);
             break;
         }
+        case B1_S32: { uint32_t u = rng.next(); memcpy(m + 4 * i, &u, 4); break; }
         default: m[i] = (uint8_t)rng.next(); break;
         }
     }
 }
 
+// positions and meta: a sparse A's metadata (sparse_metadata).
 struct Operands {
     uint8_t A[M * 32 * 4], B[32 * N * 4], C[M * N * 4];
+    uint8_t positions[M * 32];
+    uint32_t meta[128];
 };
+
+// A sparse A's metadata: the position of each of its rows' given elements in its aligned four
+// (two given a four, the first the lower) or, for tf32, pair (one given a pair), and each
+// thread's sp-meta, laid out as the PTX ISA draws it (mma.sp's layout of the warp's 16 rows):
+// a four's field is 4 bits, the first given element's position in the low 2 (a tf32 pair's
+// field 0b0100 for the first, 0b1110 for the second); for 16-bit elements and tf32, lane
+// 4g + 2 sel + i (i 0 or 1) holds fours 4i to 4i + 3 of the warp's rows g (bits 0-15) and
+// g + 8 (16-31); for 8-bit ones (sel 0), lane 4g + i fours 8(i / 2) to 8(i / 2) + 7 of row
+// g + 8(i % 2). The lanes the selector does not pick hold random fields, not to be read.
+static void sparse_metadata(Form f, int sel, Operands &o, Lcg &rng) {
+    static const uint8_t pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    const int given = 32 / element_bytes[f], lanes = element_bytes[f] == 1 ? 4 : 2;
+    const bool tf32 = f == TF32_F32;
+    for (int r = 0; r < M; r++)
+        for (int q = 0; q < given; q += tf32 ? 1 : 2) {
+            uint8_t *p = o.positions + r * given + q;
+            if (tf32) {
+                p[0] = (uint8_t)rng.range(0, 2);
+            } else {
+                const uint8_t *pair = pairs[rng.range(0, 6)];
+                p[0] = pair[0], p[1] = pair[1];
+            }
+        }
+    auto field = [&](int row, int four) -> uint32_t {
+        const uint8_t *p = o.positions + row * given;
+        return tf32 ? (p[four] ? 0xe : 0x4) : (uint32_t)(p[2 * four] | p[2 * four + 1] << 2);
+    };
+    for (int thread = 0; thread < 128; thread++) {
+        int w = thread / 32, g = thread % 32 / 4, i = thread % 4 - sel * lanes;
+        uint32_t m = 0;
+        if (i < 0 || i >= lanes)
+            m = rng.next();
+        else if (lanes == 2)
+            for (int c = 0; c < 4; c++)
+                m |= field(16 * w + g, 4 * i + c) << (4 * c) | field(16 * w + g + 8, 4 * i + c) << (16 + 4 * c);
+        else
+            for (int c = 0; c < 8; c++)
+                m |= field(16 * w + g + 8 * (i % 2), 8 * (i / 2) + c) << (4 * c);
+        o.meta[thread] = m;
+    }
+}
 
 static Checker check;
 
+// The row of B that given element kc of a sparse A's row r multiplies (B's row kc for a dense A).
+static int b_row(Form f, const Operands &o, int sel, int r, int kc) {
+    int given = 32 / element_bytes[f], position = o.positions[r * given + kc];
+    return sel == DENSE ? kc : f == TF32_F32 ? 2 * kc + position : 4 * (kc / 2) + position;
+}
+
 // D = scale_a A scale_b B (+ C with scale_d), exactly, as the form stores it.
-static void expect(Form f, const Operands &o, const uint8_t *D, int scale_a, int scale_b, int scale_d,
+static void expect(Form f, const Operands &o, const uint8_t *D, int scale_a, int scale_b, int scale_d, int sel,
                    const char *what) {
     int k_size = 32 / element_bytes[f];
     for (int r = 0; r < M; r++)
         for (int c = 0; c < N; c++) {
             double sum = 0;
-            for (int k = 0; k < k_size; k++)
-                sum += value_of(f, o.A, r * k_size + k, false) * value_of(f, o.B, k * N + c, true);
+            for (int k = 0; k < k_size; k++) {
+                if (f == B1_S32) {
+                    uint32_t a, b;
+                    memcpy(&a, o.A + 4 * (r * k_size + k), 4);
+                    memcpy(&b, o.B + 4 * (k * N + c), 4);
+                    sum += __builtin_popcount(a & b);
+                    continue;
+                }
+                sum += value_of(f, o.A, r * k_size + k, false) * value_of(f, o.B, b_row(f, o, sel, r, k) * N + c, true);
+            }
             sum *= scale_a * scale_b;
             int i = r * N + c;
             double got, want;
-            if (f == S8U8_S32) {
+            if (f == B1_S32) {
+                int32_t d, before;
+                memcpy(&d, D + 4 * i, 4);
+                memcpy(&before, o.C + 4 * i, 4);
+                want = scale_d ? (int32_t)((uint32_t)before + (uint32_t)sum) : sum;  // wraps
+                got = d;
+            } else if (f == S8U8_S32) {
                 int32_t d, before;
                 memcpy(&d, D + 4 * i, 4);
                 memcpy(&before, o.C + 4 * i, 4);
@@ -275,17 +371,18 @@ static void expect(Form f, const Operands &o, const uint8_t *D, int scale_a, int
         }
 }
 
-// The layout of an operand of `rows` MN lines (64 for A, 16 for B): K-major rows of the swizzle's
-// width (none: core matrices, the K pair LBO apart) or MN-major atoms; the swizzled K-major
-// matrix starts in its rows' last 32 bytes, and with `off_pattern` (128B) its swizzle pattern
-// three 128-byte rows after a 1024-byte boundary.
-static Layout layout_for(int swizzle, bool mn_major, int rows, unsigned bytes, bool off_pattern) {
+// The layout of an operand of `rows` MN lines (64 for A, 16 for B) and k_bytes of K (32, 64
+// for a sparse A's B): K-major rows of the swizzle's width (none: core matrices, K's 16-byte
+// chunks LBO apart; swizzled, K wider than a row in rows of the width LBO apart) or MN-major
+// atoms; the swizzled K-major matrix starts in its rows' last k_bytes, and with `off_pattern`
+// (128B) its swizzle pattern three 128-byte rows after a 1024-byte boundary.
+static Layout layout_for(int swizzle, bool mn_major, int rows, unsigned bytes, unsigned k_bytes, bool off_pattern) {
     Layout l = {swizzle, 0, 0, 0, 0};
-    unsigned w = swizzle_width(swizzle), k_size = 32 / bytes;
+    unsigned w = swizzle_width(swizzle), k_size = k_bytes / bytes;
     if (!mn_major) {
         l.sbo = 8 * w;
-        l.lbo = swizzle ? 16 : rows * 16;  // ignored when swizzled
-        l.start = swizzle ? w - 32 : 0;
+        l.lbo = !swizzle ? rows * 16 : k_bytes > w ? rows * w : 16;  // ignored where K fits in a row
+        l.start = swizzle && k_bytes < w ? w - k_bytes : 0;
     } else {
         unsigned atoms = rows * bytes / w ? rows * bytes / w : 1;  // along MN, k rows of 8 each
         if (swizzle) { l.sbo = 8 * w; l.lbo = 8 * w * (k_size / 8); }
@@ -307,16 +404,18 @@ static uint8_t *dev(const void *host, size_t size) {
 
 static Lcg rng(2718);
 
-template <Form F, bool ARegs, int ScaleA = 1, int ScaleB = 1, int TransA = 0, int TransB = 0>
+// One case: a dense form, or with a sparsity selector Sel its sparse form.
+template <Form F, bool ARegs, int ScaleA = 1, int ScaleB = 1, int TransA = 0, int TransB = 0, int Sel = DENSE>
 static void run(int swizzle_a, int swizzle_b, int scale_d = 1, bool off_pattern = false) {
     static Operands o;
-    unsigned bytes = element_bytes[F], k_size = 32 / bytes;
+    unsigned bytes = element_bytes[F], k_size = 32 / bytes, b_rows = Sel == DENSE ? k_size : 2 * k_size;
     fill(F, o.A, M * k_size, false, rng);
-    fill(F, o.B, k_size * N, true, rng);
+    fill(F, o.B, b_rows * N, true, rng);
+    if (Sel != DENSE) sparse_metadata(F, Sel, o, rng);
     for (int i = 0; i < M * N; i++) {
         int32_t c = rng.range(-20, 21);
-        if (F == S8U8_S32) {
-            if (i % 7 == 0) c = INT_MAX - rng.range(0, 300000);  // saturates
+        if (F == S8U8_S32 || F == B1_S32) {
+            if (i % 7 == 0) c = INT_MAX - rng.range(0, F == B1_S32 ? 100 : 300000);  // saturates or wraps
             memcpy(o.C + 4 * i, &c, 4);
         } else if (F == F16_F16) {
             uint16_t h = half_bits((float)c);
@@ -326,18 +425,21 @@ static void run(int swizzle_a, int swizzle_b, int scale_d = 1, bool off_pattern 
             memcpy(o.C + 4 * i, &u, 4);
         }
     }
-    Layout la = layout_for(swizzle_a, TransA, M, bytes, off_pattern), lb = layout_for(swizzle_b, TransB, N, bytes, false);
+    Layout la = layout_for(swizzle_a, TransA, M, bytes, 32, off_pattern);
+    Layout lb = layout_for(swizzle_b, TransB, N, bytes, b_rows * bytes, false);
     uint8_t *A = dev(o.A, sizeof o.A), *B = dev(o.B, sizeof o.B), *C = dev(o.C, sizeof o.C), *D = dev(nullptr, sizeof o.C);
-    gemm<F, ARegs, ScaleA, ScaleB, TransA, TransB><<<1, 128, 20480>>>(A, B, C, D, la, lb, scale_d);
+    uint32_t *meta = (uint32_t *)dev(o.meta, sizeof o.meta);
+    gemm<F, ARegs, ScaleA, ScaleB, TransA, TransB, Sel><<<1, 128, 20480>>>(A, B, C, D, la, lb, scale_d, meta);
     CHECK_LAUNCH();
     static uint8_t got[M * N * 4];
     CHECK(cudaMemcpy(got, D, sizeof got, cudaMemcpyDeviceToHost));
-    char what[160];
-    snprintf(what, sizeof what, "A %s swizzle %d%s, B swizzle %d%s, scale %d %d %d%s", ARegs ? "registers" : "shared",
+    char what[160], sparse[32] = "";
+    if (Sel != DENSE) snprintf(sparse, sizeof sparse, ", sparse, selector %d", Sel);
+    snprintf(what, sizeof what, "A %s swizzle %d%s, B swizzle %d%s, scale %d %d %d%s%s", ARegs ? "registers" : "shared",
              swizzle_a, TransA ? " M-major" : "", swizzle_b, TransB ? " N-major" : "", ScaleA, ScaleB, scale_d,
-             off_pattern ? ", base offset 3" : "");
-    expect(F, o, got, ScaleA, ScaleB, scale_d, what);
-    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+             off_pattern ? ", base offset 3" : "", sparse);
+    expect(F, o, got, ScaleA, ScaleB, scale_d, Sel, what);
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D); cudaFree(meta);
 }
 
 int main() {
@@ -369,5 +471,35 @@ int main() {
     run<S8U8_S32, false>(3, 1, 0);
     run<F16_F32, false, 1, 1, 0, 0>(1, 1, 1, true);
     run<F16_F32, false, 1, 1, 1, 0>(1, 0, 1, true);
+    // b1 (.and.popc): K-major only; D + the counts wraps
+    for (int s = 0; s < 4; s++) {
+        run<B1_S32, false>(s, (s + 1) % 4);
+        run<B1_S32, true>(0, s);
+    }
+    run<B1_S32, false>(1, 2, 0);
+    // sparse A: every form, both selectors where there are two, every swizzle of A and B
+    for (int s = 0; s < 4; s++) {
+        int s2 = (s + 1) % 4;
+        run<F16_F32, false, 1, 1, 0, 0, 0>(s, s2);
+        run<F16_F32, false, 1, 1, 1, 1, 1>(s, s2);
+        run<F16_F32, false, 1, 1, 0, 1, 0>(s2, s);
+        run<F16_F32, true, 1, 1, 0, 0, 1>(0, s);
+        run<F16_F32, true, 1, 1, 0, 1, 0>(0, s);
+        run<BF16_F32, false, 1, 1, 1, 0, 1>(s, s2);
+        run<BF16_F32, true, 1, 1, 0, 1, 0>(0, s);
+        run<F16_F16, false, 1, 1, 0, 1, 1>(s, s2);
+        run<F16_F16, true, 1, 1, 0, 0, 0>(0, s);
+        run<TF32_F32, false, 1, 1, 0, 0, 0>(s, s2);
+        run<TF32_F32, true, 1, 1, 0, 0, 1>(0, s);
+        run<FP8_F32, false, 1, 1, 0, 0, 0>(s, s2);
+        run<FP8_F32, true, 1, 1, 0, 0, 0>(0, s);
+        run<S8U8_S32, false, 1, 1, 0, 0, 0>(s, s2);
+        run<S8U8_S32, true, 1, 1, 0, 0, 0>(0, s);
+    }
+    run<F16_F32, false, -1, 1, 0, 0, 1>(1, 2);
+    run<TF32_F32, true, 1, -1, 0, 0, 0>(0, 3, 0);
+    run<FP8_F32, false, -1, -1, 0, 0, 0>(2, 1, 0);
+    run<S8U8_S32, false, 1, 1, 0, 0, 0>(3, 1, 0);
+    run<F16_F32, false, 1, 1, 0, 0, 1>(1, 1, 1, true);
     return check.finish();
 }
