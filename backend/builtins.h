@@ -252,6 +252,12 @@ void __zc_wmma_mma(uint32_t form, uint32_t *words);
  * kernels of at most 256 threads). */
 void __zc_mma_m16n8(uint32_t form, uint32_t *words);
 void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words);
+/* wgmma's dense m64nNk16 of f16 or bf16 (ZC_WMMA_F16, ZC_WMMA_BF16) on those processors, one
+ * 16x16 tile of the warp's 16 rows: words[0..7] this lane's line of A (row lane % 16: its 16
+ * elements, k order, two a word), [8..15] of B (column lane % 16); the product A B into
+ * words[16..23] as the warp's D registers hold it: 4 half + 2r + j for row g + 8r, column
+ * 8 half + 2t + j of the tile. */
+void __zc_wgmma_tile(uint32_t form, uint32_t *words);
 
 /* trap: ends the launch with an error. exit: ends this thread (AMDGPU: its wave, so
  * only a wave-uniform exit is exact there). */

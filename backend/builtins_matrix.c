@@ -301,8 +301,56 @@ void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words)
 		for (unsigned j = 0; j < 2; j++)
 			words[10 + 2 * r + j] = s[accumulator_slot(g + 8 * r, 2 * t + j)];
 }
+
+/* ---- wgmma by WMMA ----------------------------------------------------------------------
+ * One 16x16 tile of a warp's part of a wgmma D (its 16 rows, 16 of the N columns), as mma's
+ * m16n8 accumulators lay out each 8 columns, from this lane's line of A (row l % 16) and of
+ * B (column l % 16), each 16 elements of 16 bits that the lowering read from shared memory.
+ * The instruction computes the transpose, E = B^T A^T, so that a lane's D comes from one
+ * lane's E at a slot that varies with t only (as mma_result takes it). */
+void __zc_wgmma_tile(uint32_t form, uint32_t *words)
+{
+	uint32_t lane = __zc_laneid(), g = lane / 4, t = lane % 4;
+	word8 a = words8(words), b = words8(words + 8), zero = { 0 };
+#if defined(__GFX12__)  /* half a line a lane: k 8h to 8h + 7 */
+	if (lane >= 16) {
+		a = (word8){ a[4], a[5], a[6], a[7], 0, 0, 0, 0 };
+		b = (word8){ b[4], b[5], b[6], b[7], 0, 0, 0, 0 };
+	}
+#endif
+	float8 e = form == ZC_WMMA_F16 ? F16(b, a, __builtin_bit_cast(float8, zero))
+	                               : BF16(b, a, __builtin_bit_cast(float8, zero));
+	word8 ew = __builtin_bit_cast(word8, e);
+
+	for (unsigned half = 0; half < 2; half++)  /* columns 8 half to 8 half + 7 */
+		for (unsigned r = 0; r < 2; r++)
+			for (unsigned j = 0; j < 2; j++) {
+				uint32_t v = 0;  /* D[g + 8r][n], n = 8 half + 2t + j */
+#if defined(__GFX11__)  /* E[n][m] in lane m + 16(n % 2), slot n / 2 = 4 half + t */
+				uint32_t from = g + 8 * r + 16 * j;
+				for (unsigned slot = 0; slot < 4; slot++) {
+					uint32_t x = lane_value(ew[4 * half + slot], from);
+					v = slot == t ? x : v;
+				}
+#else  /* E[n][m] in lane m + 16(n / 8), slot n % 8 = 2t + j */
+				uint32_t from = g + 8 * r + 16 * half;
+				for (unsigned s2 = 0; s2 < 4; s2++) {
+					uint32_t x = lane_value(ew[2 * s2 + j], from);
+					v = s2 == t ? x : v;
+				}
+#endif
+				words[16 + 4 * half + 2 * r + j] = v;
+			}
+}
 #else
 void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words)
+{
+	(void)form;
+	(void)words;
+	__builtin_trap();
+}
+
+void __zc_wgmma_tile(uint32_t form, uint32_t *words)
 {
 	(void)form;
 	(void)words;

@@ -14,11 +14,14 @@
  * accumulators in k order, one fused multiply-add each in f32, as lower_mma does (integers
  * exactly; b1 32 products at once, the population count of an and). A sparse A (.sp) gives
  * each product's row of B through its metadata, read as lower_mma_sparse reads mma.sp's.
- * wgmma.fence, commit_group and wait_group then have nothing to order or wait for. */
+ * On RDNA3 and RDNA4, a dense f16 or bf16 multiply with A from shared memory uses the
+ * processor's WMMA instead, 16 columns at a time (wgmma_by_instruction). wgmma.fence,
+ * commit_group and wait_group then have nothing to order or wait for. */
 #include <stdio.h>
 #include <string.h>
 
 #include "lower.h"
+#include "matrix.h"
 
 enum wgmma_kind { WG_F16, WG_BF16, WG_TF32, WG_E4M3, WG_E5M2, WG_S8, WG_U8, WG_B1, WG_F32, WG_S32 };
 
@@ -192,6 +195,78 @@ static LLVMValueRef shared_element(struct lower *L, const struct descriptor *d, 
 	return multiplicand(L, shared_bits(L, d, mn, k, f->bits / 8), 0, t);
 }
 
+/* Line mn of a descriptor's matrix of 16-bit elements (A's row or B's column) for K 16: its
+ * elements in k order, two a word. K-major they are two 16-byte chunks (the swizzle moves
+ * chunks whole); MN-major, one element a row of K. */
+static void line_words(struct lower *L, const struct descriptor *d, LLVMValueRef mn, LLVMValueRef *words)
+{
+	if (!d->mn_major) {
+		LLVMTypeRef v4 = LLVMVectorType(ll_int(L, 32), 4);
+		for (unsigned c = 0; c < 2; c++) {
+			LLVMValueRef v = LLVMBuildLoad2(L->b, v4, element_pointer(L, d, mn, const32(L, 8 * c), 2), "");
+			LLVMSetAlignment(v, 16);
+			for (unsigned w = 0; w < 4; w++)
+				words[4 * c + w] = LLVMBuildExtractElement(L->b, v, const32(L, w), "");
+		}
+		return;
+	}
+	for (unsigned w = 0; w < 8; w++) {
+		LLVMValueRef low = shared_bits(L, d, mn, const32(L, 2 * w), 2);
+		LLVMValueRef high = shared_bits(L, d, mn, const32(L, 2 * w + 1), 2);
+		words[w] = LLVMBuildOr(L->b, low, LLVMBuildShl(L->b, high, const32(L, 16), ""), "");
+	}
+}
+
+/* D += A B by the processor's WMMA (RDNA3, RDNA4) for a dense m64nNk16 of f16 or bf16 with A
+ * from a descriptor: 16 columns at a time (__zc_wgmma_tile), each lane reading its row of A
+ * once and its column of B for each; the last 8 columns of an N that is not a multiple of 16
+ * are read by lanes 8-15 too, whose results nobody reads. The product is added to D in f32. */
+static void wgmma_by_instruction(struct lower *L, const struct wgmma_form *f, const struct descriptor *desc_a,
+                                 const struct descriptor *desc_b, LLVMValueRef warp, LLVMValueRef lane, int scale_a,
+                                 int scale_b, LLVMValueRef acc[2][256 / 4])
+{
+	LLVMTypeRef i32 = ll_int(L, 32), f32 = LLVMFloatTypeInContext(L->ctx);
+	LLVMValueRef buffer = entry_alloca(L, LLVMArrayType2(i32, 24), 16, "wgmma"), generic, a[8], b[8];
+	LLVMValueRef line = LLVMBuildAnd(L->b, lane, const32(L, 15), ""), sign = const32(L, 0x80008000u);
+	unsigned form = f->a == WG_F16 ? ZC_WMMA_F16 : ZC_WMMA_BF16, columns = f->n / 4;
+
+	generic = L->target->as_local == L->target->as_generic ? buffer
+	          : LLVMBuildAddrSpaceCast(L->b, buffer, ll_ptr(L, L->target->as_generic), "");
+	line_words(L, desc_a, LLVMBuildAdd(L->b, LLVMBuildShl(L->b, warp, const32(L, 4), ""), line, ""), a);
+	for (unsigned w = 0; w < 16; w++) {
+		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * w, 0);
+		LLVMValueRef v = w < 8 ? a[w] : NULL;
+		if (w < 8) {
+			if (scale_a < 0)
+				v = LLVMBuildXor(L->b, v, sign, "");
+			LLVMSetAlignment(LLVMBuildStore(L->b, v, LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "")), 4);
+		}
+	}
+	for (unsigned tile = 0; 16 * tile < f->n; tile++) {
+		LLVMValueRef column = LLVMBuildAdd(L->b, const32(L, 16 * tile),
+		                                   16 * tile + 16 > f->n ? LLVMBuildAnd(L->b, lane, const32(L, 7), "") : line, "");
+		line_words(L, desc_b, column, b);
+		for (unsigned w = 0; w < 8; w++) {
+			LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * (8 + w), 0);
+			LLVMValueRef v = scale_b < 0 ? LLVMBuildXor(L->b, b[w], sign, "") : b[w];
+			LLVMSetAlignment(LLVMBuildStore(L->b, v, LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "")), 4);
+		}
+		LLVMValueRef args[2] = { const32(L, form), generic };
+		call_builtin(L, "__zc_wgmma_tile", LLVMVoidTypeInContext(L->ctx), args, 2);
+		for (unsigned half = 0; half < 2; half++)
+			for (unsigned r = 0; r < 2; r++)
+				for (unsigned j = 0; j < 2; j++) {
+					unsigned c = 2 * (2 * tile + half) + j;
+					if (c >= columns)
+						continue;
+					LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * (16 + 4 * half + 2 * r + j), 0);
+					LLVMValueRef p = LLVMBuildLoad2(L->b, f32, LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, ""), "");
+					LLVMSetAlignment(p, 4);
+					acc[r][c] = LLVMBuildFAdd(L->b, acc[r][c], p, "");
+				}
+	}
+}
+
 /* An immediate operand (imm-scale-a/b: 1 or -1, imm-trans-a/b: 0 or 1). */
 static int immediate_operand(struct lower *L, unsigned i, const char *what, int first, int second)
 {
@@ -293,7 +368,10 @@ static void lower_mma_async(struct lower *L)
 			                    : operand_value(L, &d->items[i], PTX_TYPE_F32);
 			acc[r][c] = f.integer ? before : LLVMBuildSelect(L->b, keep_d, before, LLVMConstReal(f32, 0), "");
 		}
-	for (unsigned k = 0; k < given; k += step) {
+	bool by_instruction = L->matrix_instructions && halves && !f.sparse && !a_in_registers;
+	if (by_instruction)
+		wgmma_by_instruction(L, &f, &desc_a, &desc_b, warp, lane, scale_a, scale_b, acc);
+	for (unsigned k = 0; k < given && !by_instruction; k += step) {
 		LLVMValueRef x[2], b_row[2];
 		for (unsigned r = 0; r < 2; r++) {
 			LLVMValueRef word = a_in_registers ? a_words[(k % chunk) / per_word][2 * (k / chunk) + r] : NULL;

@@ -16,7 +16,9 @@
 // wgmma.wait_group, and writes D back by the warpgroup's fragment layout (warp w, g = lane
 // / 4, t = lane % 4: rows 16w + g and 16w + g + 8, columns 8j + 2t and 8j + 2t + 1). The
 // values are small integers or narrow floats whose sums are exact, so D is compared
-// bit for bit with A B + D computed on the host.
+// bit for bit with A B + D computed on the host. Last, N other than 16: m64n8k16 and
+// m64n24k16 of f16 into f32 (the AMD lowering with matrix instructions takes 16 columns at a
+// time: half a tile, and a tile and a half), with A K-major and M-major.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <climits>
@@ -442,6 +444,62 @@ static void run(int swizzle_a, int swizzle_b, int scale_d = 1, bool off_pattern 
     cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D); cudaFree(meta);
 }
 
+// ---- N 8 and 24: f16 into f32, A (K-major, or M-major with TransA) and B K-major with the
+// given swizzles; D's columns 8j to 8j + 7 in registers 4j to 4j + 3, as for N 16.
+template <int NW, int TransA>
+__global__ void gemm_width(const uint8_t *A, const uint8_t *B, const float *C, float *D, Layout la, Layout lb) {
+    extern __shared__ __align__(1024) uint8_t smem[];
+    uint8_t *smem_a = smem, *smem_b = smem + 12288;
+    int w = threadIdx.x / 32, l = threadIdx.x % 32, g = l / 4, t = l % 4;
+    place(smem_a, la, TransA, A, M, 16, false, 2);
+    place(smem_b, lb, false, B, 16, NW, true, 2);
+    float d[NW / 2];
+    for (int i = 0; i < NW / 2; i++) d[i] = C[(16 * w + g + 8 * ((i / 2) % 2)) * NW + 8 * (i / 4) + 2 * t + i % 2];
+    __syncthreads();
+    asm volatile("fence.proxy.async.shared::cta;");
+    asm volatile("wgmma.fence.sync.aligned;");
+    uint64_t da = descriptor(la, (unsigned)__cvta_generic_to_shared(smem_a) + la.start);
+    uint64_t db = descriptor(lb, (unsigned)__cvta_generic_to_shared(smem_b) + lb.start);
+    if constexpr (NW == 8)
+        asm volatile("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, 1, 1, 1, %6, 0;"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]) : "l"(da), "l"(db), "n"(TransA));
+    else
+        asm volatile("wgmma.mma_async.sync.aligned.m64n24k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11}, "
+                     "%12, %13, 1, 1, 1, %14, 0;"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11])
+                     : "l"(da), "l"(db), "n"(TransA));
+    asm volatile("wgmma.commit_group.sync.aligned;");
+    asm volatile("wgmma.wait_group.sync.aligned 0;");
+    for (int i = 0; i < NW / 2; i++) D[(16 * w + g + 8 * ((i / 2) % 2)) * NW + 8 * (i / 4) + 2 * t + i % 2] = d[i];
+}
+
+template <int NW, int TransA>
+static void run_width(int swizzle_a, int swizzle_b) {
+    static uint8_t a[M * 16 * 2], b[16 * NW * 2];
+    static float c[M * NW], got[M * NW];
+    fill(F16_F32, a, M * 16, false, rng);
+    fill(F16_F32, b, 16 * NW, true, rng);
+    for (auto &v : c) v = (float)rng.range(-20, 21);
+    Layout la = layout_for(swizzle_a, TransA, M, 2, 32, false), lb = layout_for(swizzle_b, false, NW, 2, 32, false);
+    uint8_t *A = dev(a, sizeof a), *B = dev(b, sizeof b), *C = dev(c, sizeof c), *D = dev(nullptr, sizeof c);
+    gemm_width<NW, TransA><<<1, 128, 20480>>>(A, B, (const float *)C, (float *)D, la, lb);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(got, D, sizeof got, cudaMemcpyDeviceToHost));
+    for (int r = 0; r < M; r++)
+        for (int n = 0; n < NW; n++) {
+            double want = c[r * NW + n];
+            for (int k = 0; k < 16; k++) want += value_of(F16_F32, a, r * 16 + k, false) * value_of(F16_F32, b, k * NW + n, true);
+            if (got[r * NW + n] != want) {
+                check.fail("m64n%dk16 f16->f32, A swizzle %d%s, B swizzle %d: D[%d][%d] is %.9g, not %.9g", NW, swizzle_a,
+                           TransA ? " M-major" : "", swizzle_b, r, n, got[r * NW + n], want);
+                r = M;
+                break;
+            }
+        }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+}
+
 int main() {
     for (int sa = 0; sa < 4; sa++)
         for (int sb = 0; sb < 4; sb++) {
@@ -501,5 +559,10 @@ int main() {
     run<FP8_F32, false, -1, -1, 0, 0, 0>(2, 1, 0);
     run<S8U8_S32, false, 1, 1, 0, 0, 0>(3, 1, 0);
     run<F16_F32, false, 1, 1, 0, 0, 1>(1, 1, 1, true);
+    for (int s = 0; s < 4; s++) {
+        run_width<8, 0>(s, (s + 1) % 4);
+        run_width<24, 0>(s, (s + 2) % 4);
+        run_width<24, 1>((s + 3) % 4, s);
+    }
     return check.finish();
 }
