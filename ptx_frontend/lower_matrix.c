@@ -197,9 +197,13 @@ static const struct ptx_operand *registers(struct lower *L, unsigned i, unsigned
 }
 
 /* Element e of a register of 16- or 8-bit elements of type t, as a float or (8-bit
- * integers) an i32. */
+ * integers) an i32; or the tf32 a register holds, as the float of its 19 high bits (the 13
+ * low mantissa bits are not read). */
 LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, enum ptx_type t)
 {
+	if (t == PTX_TYPE_TF32)
+		return LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, word, const32(L, 0xffffe000u), ""),
+		                        LLVMFloatTypeInContext(L->ctx), "");
 	if (t == PTX_TYPE_S8 || t == PTX_TYPE_U8) {
 		LLVMValueRef byte = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, word, const32(L, 8 * e), ""),
 		                                   ll_int(L, 8), "");
@@ -739,7 +743,6 @@ static bool lower_mma_wide(struct lower *L, bool f64)
 {
 	unsigned rows = f64 ? 1 : 2, k = f64 ? 4 : 8, na = rows * (k / 4), nb = k / 4, nc = 2 * rows;
 	enum ptx_type t_acc = f64 ? PTX_TYPE_F64 : PTX_TYPE_F32;
-	LLVMTypeRef acc_type = f64 ? LLVMDoubleTypeInContext(L->ctx) : LLVMFloatTypeInContext(L->ctx);
 	LLVMValueRef lane, g, t, a[4], b[2], acc[2][2];
 	enum rounding_mode mode = rounding_mode_of(L);
 
@@ -777,11 +780,9 @@ static bool lower_mma_wide(struct lower *L, bool f64)
 		for (unsigned r = 0; r < rows; r++)
 			for (unsigned n = 0; n < 2; n++) {
 				LLVMValueRef x = av[r], y = bv[n];
-				if (!f64) {  /* tf32: the 19 high bits */
-					x = LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, x, const32(L, 0xffffe000u), ""),
-					                     acc_type, "");
-					y = LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, y, const32(L, 0xffffe000u), ""),
-					                     acc_type, "");
+				if (!f64) {
+					x = element_of(L, x, 0, PTX_TYPE_TF32);
+					y = element_of(L, y, 0, PTX_TYPE_TF32);
 				}
 				acc[r][n] = product_step(L, mode, x, y, acc[r][n]);
 			}
@@ -991,9 +992,6 @@ static LLVMValueRef wmma_element(struct lower *L, LLVMValueRef word, unsigned e,
 		return LLVMBuildBitCast(L->b, word, LLVMDoubleTypeInContext(L->ctx), "");
 	if (f->type == PTX_TYPE_NONE)
 		return small_integer(L, word, e, f->bits, f->is_signed);
-	if (f->type == PTX_TYPE_TF32)  /* the 19 high bits */
-		return LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, word, const32(L, 0xffffe000u), ""),
-		                        LLVMFloatTypeInContext(L->ctx), "");
 	return element_of(L, word, e, f->type);
 }
 
