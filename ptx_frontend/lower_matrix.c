@@ -201,9 +201,13 @@ static const struct ptx_operand *registers(struct lower *L, unsigned i, unsigned
 }
 
 /* Element e of a register of 16- or 8-bit elements of type t, as a float or (8-bit
- * integers) an i32. */
+ * integers) an i32; or the tf32 a register holds, as the float of its 19 high bits (the 13
+ * low mantissa bits are not read). */
 LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, enum ptx_type t)
 {
+	if (t == PTX_TYPE_TF32)
+		return LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, word, const32(L, 0xffffe000u), ""),
+		                        LLVMFloatTypeInContext(L->ctx), "");
 	if (t == PTX_TYPE_S8 || t == PTX_TYPE_U8) {
 		LLVMValueRef byte = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, word, const32(L, 8 * e), ""),
 		                                   ll_int(L, 8), "");
@@ -269,7 +273,7 @@ struct mma_form {
 	int narrow_a, narrow_b;      /* the 8-bit float formats, -1 for none */
 	unsigned sub_bits[2];        /* A's and B's: s4, u4: 4; b1: 1; else 0 */
 	bool sub_signed[2];
-	bool narrow, sub, binary, integer, halves, popc_and;
+	bool narrow, sub, binary, integer, halves, tf32, popc_and;
 	unsigned p, chunk, k, rows;
 };
 
@@ -307,19 +311,22 @@ static bool mma_form_of(struct lower *L, struct mma_form *f, bool sparse)
 	f->ct = mod_type(L, f->narrow || f->sub ? 1 : 3);
 	f->integer = (f->at == PTX_TYPE_S8 || f->at == PTX_TYPE_U8) && (f->bt == PTX_TYPE_S8 || f->bt == PTX_TYPE_U8);
 	f->halves = (f->at == PTX_TYPE_F16 || f->at == PTX_TYPE_BF16) && f->bt == f->at;
+	f->tf32 = f->at == PTX_TYPE_TF32 && f->bt == f->at;
 	f->popc_and = has_mod(L, "and");
-	f->p = f->sub ? 32 / f->sub_bits[0] : f->integer || f->narrow ? 4 : 2;
+	f->p = f->sub ? 32 / f->sub_bits[0] : f->integer || f->narrow ? 4 : f->tf32 ? 1 : 2;
 	f->chunk = 4 * f->p;
 	f->k = mma_k(L, f->p, f->integer, sparse, &f->rows);
 	bool float_c = f->ct == PTX_TYPE_F32 || f->ct == PTX_TYPE_F16, float_d = f->dt == PTX_TYPE_F32 || f->dt == PTX_TYPE_F16;
-	return f->k && has_mod(L, "row") && has_mod(L, "col") && (f->integer || f->halves) &&
-	       (!f->narrow || f->k == 32) && (!f->sub || f->sub_bits[0] == f->sub_bits[1]) &&
-	       (!sparse || (!f->binary && !f->narrow)) &&
+	bool f32_only = f->at == PTX_TYPE_BF16 || f->tf32;
+	return f->k && has_mod(L, "row") && has_mod(L, "col") && (f->integer || f->halves || f->tf32) &&
+	       (!f->narrow || !sparse || f->k == 64) && (!f->sub || f->sub_bits[0] == f->sub_bits[1]) &&
+	       (!sparse || !f->binary) &&
 	       f->binary == (has_mod(L, "popc") && (f->popc_and || has_mod(L, "xor"))) &&
-	       !(f->binary && has_mod(L, "satfinite")) &&
+	       !(f->binary && has_mod(L, "satfinite")) && !(f->tf32 && has_mod(L, "satfinite")) &&
+	       rounding_mode_of(L) == ROUND_NEAREST &&  /* a directed .rnd is f64's alone */
 	       (!f->integer || (f->dt == PTX_TYPE_S32 && f->ct == PTX_TYPE_S32)) &&
 	       (!f->halves || (float_c && float_d)) &&
-	       (f->at != PTX_TYPE_BF16 || (f->dt == PTX_TYPE_F32 && f->ct == PTX_TYPE_F32));
+	       (!f32_only || (f->dt == PTX_TYPE_F32 && f->ct == PTX_TYPE_F32));
 }
 
 /* Element e of a word of A (which 0) or B (1), as the float or i32 its products take. */
@@ -471,13 +478,14 @@ static void mma_by_instruction(struct lower *L, unsigned form, const LLVMValueRe
 }
 
 /* mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16};
- * m16n8k{16,32} and m8n8k16 .row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32; the same of 4-bit
- * integers (s4, u4) with twice the K; m16n8k{128,256} and m8n8k128 .s32.b1.b1.s32.{xor,and}.popc;
- * and (sm_89) m16n8k32.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16} d, a, b, c: D = A B + C for the
- * warp's 16xK (or 8xK) A, Kx8 B and 16x8 (8x8) C. A register holds p elements (2 of 16 bits, 4 of 8, 8 of 4,
- * 32 of 1); with g = l/4 and t = l%4, lane l holds A[g][pt..pt+p-1] in a0 and A[g+8][...] in a1 (the next
- * 4p columns in a2, a3; with 8 rows, a0 and a1 alone), B[pt..pt+p-1][g] in b0 (the next 4p rows in b1), and C and D at
- * rows g and g+8, columns 2t and 2t+1. Each lane gathers the rows of A and the columns of B
+ * m16n8k{4,8}.row.col.f32.tf32.tf32.f32; m16n8k{16,32} and m8n8k16 .row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32;
+ * the same of 4-bit integers (s4, u4) with twice the K; m16n8k{128,256} and m8n8k128
+ * .s32.b1.b1.s32.{xor,and}.popc; and (sm_89) m16n8k{16,32}.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16}
+ * d, a, b, c: D = A B + C for the warp's 16xK (or 8xK) A, Kx8 B and 16x8 (8x8) C. A register holds p
+ * elements (1 tf32, 2 of 16 bits, 4 of 8, 8 of 4, 32 of 1); with g = l/4 and t = l%4, lane l holds
+ * A[g][pt..pt+p-1] in a0 and A[g+8][...] in a1 (the next 4p columns in a2, a3, and so on; with 8 rows, a0
+ * and a1 alone), B[pt..pt+p-1][g] in b0 (the next 4p rows in b1, ...), and C and D at rows g and g+8,
+ * columns 2t and 2t+1. Each lane gathers the rows of A and the columns of B
  * it needs from the four lanes that hold them, then adds the products to C one after
  * another: in f32, each with one rounding (a fused multiply-add), which is exact where every
  * partial sum is and otherwise within what the PTX ISA allows, as it leaves the order and
@@ -501,7 +509,7 @@ static bool lower_mma(struct lower *L)
 	unsigned na = f.rows * (f.k / f.chunk), nb = f.k / f.chunk;
 	mma_operands(L, &f, na, nb, &d, &ao, &bo, &co);
 	unsigned form = !L->matrix_instructions || f.rows != 2 ? 0
-	                : f.halves && f.k == 16 ? (f.at == PTX_TYPE_F16 ? ZC_WMMA_F16 : ZC_WMMA_BF16)
+	                : f.halves && !f.narrow && f.k == 16 ? (f.at == PTX_TYPE_F16 ? ZC_WMMA_F16 : ZC_WMMA_BF16)
 	                : f.integer && !f.sub && f.k == 32 && f.at == f.bt ? (f.at == PTX_TYPE_S8 ? ZC_WMMA_S8 : ZC_WMMA_U8)
 	                : 0;
 
@@ -560,18 +568,21 @@ LLVMValueRef sparse_position(struct lower *L, const LLVMValueRef *words, bool ro
 }
 
 /* mma.sp{::ordered_metadata}.sync.aligned.m16n8k{16,32}.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16},
- * m16n8k{32,64}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 and m16n8k{64,128} of s4 and u4 likewise
- * d, a, b, c, e, f: D = A B + C for a 16xK A with two zero units in each aligned four of a row (a unit: an
- * element; for s4 and u4, two), given as the 16xK/2 matrix of the other units, held as mma's dense A of
- * that K/2 is. B, C and D are a dense mma's of K. Metadata e gives each four's two units' positions (2 bits
- * each, the first unit's lowest), 4 bits a four; for group g, the sparsity selector f (a constant) picks
- * which of its lanes give them, as measured on an H200 (tests/programs/NVIDIA_H200_RESULTS.txt): with
- * 16-bit elements lane 4g + f n + c/4 holds four c of row g at bit 4(c%4) and of row g+8 at 16 + 4(c%4);
- * with 8- and 4-bit ones lane 4g + f n + 2(c/8) holds row g's four c at bit 4(c%8) and the next lane row
- * g+8's, n being the lanes the metadata of two rows needs (K/16 or, for 4-bit elements, K/32). The
- * products of A's given units with the rows of B their positions pick are added to C in the order A gives
- * them (k order, where the metadata is ordered) as lower_mma adds them; B's rows at A's zeros are not read
- * (NVIDIA does not read them either: a NaN there leaves D alone). */
+ * m16n8k{8,16}.row.col.f32.tf32.tf32.f32, m16n8k{32,64}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32,
+ * m16n8k{64,128} of s4 and u4 likewise and (sm_89) m16n8k64.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16}
+ * d, a, b, c, e, f: D = A B + C for a 16xK A with two zero units in each aligned four of a row, given as the
+ * 16xK/2 matrix of the other units, held as mma's dense A of that K/2 is. B, C and D are a dense mma's of K.
+ * The metadata counts units of 16 bits where elements have 16 or 32 and of 8 bits where they have 8 or 4: a
+ * unit is an element, two of s4 or u4, or half a tf32 (whose A so has one zero in each aligned pair, 1:2:
+ * a given tf32 takes positions 0 and 1 of its four, or 2 and 3, and the first's position says which).
+ * Metadata e gives each four's two units' positions (2 bits each, the first unit's lowest), 4 bits a four;
+ * for group g, the sparsity selector f (a constant) picks which of its lanes give them, as measured on an
+ * H200 (tests/programs/NVIDIA_H200_RESULTS.txt): with 16-bit units lane 4g + f n + c/4 holds four c of row
+ * g at bit 4(c%4) and of row g+8 at 16 + 4(c%4); with 8-bit ones lane 4g + f n + 2(c/8) holds row g's four
+ * c at bit 4(c%8) and the next lane row g+8's, n being the lanes the metadata of two rows needs (K's units
+ * over 16). The products of A's given elements with the rows of B their positions pick are added to C in
+ * the order A gives them (k order, where the metadata is ordered) as lower_mma adds them; B's rows at A's
+ * zeros are not read (NVIDIA does not read them either: a NaN there leaves D alone). */
 static bool lower_mma_sparse(struct lower *L)
 {
 	struct mma_form f;
@@ -579,10 +590,13 @@ static bool lower_mma_sparse(struct lower *L)
 	const struct ptx_operand *d, *ao, *bo, *co;
 
 	if (!mma_form_of(L, &f, true))
-		lower_fail(L, "mma.sp: the forms lowered are m16n8k16 and m16n8k32 of f16 and bf16, m16n8k32 "
-		           "and m16n8k64 of s8 and u8, m16n8k64 and m16n8k128 of s4 and u4 (.row.col)");
+		lower_fail(L, "mma.sp: the forms lowered are m16n8k16 and m16n8k32 of f16 and bf16, m16n8k8 and "
+		           "m16n8k16 of tf32, m16n8k32 and m16n8k64 of s8 and u8, m16n8k64 and m16n8k128 of s4 and "
+		           "u4, m16n8k64 of e4m3 and e5m2 (.row.col)");
 	expect_operands(L, 6);
-	unsigned n = f.k / f.chunk, unit = f.sub ? 2 : 1, lanes = f.k / unit / 16;
+	unsigned bits = 32 / f.p, unit_bits = bits > 16 ? 16 : bits < 8 ? 8 : bits;
+	unsigned n = f.k / f.chunk, lanes = f.k * bits / unit_bits / 16;
+	unsigned step = bits > unit_bits ? bits / unit_bits : 1;  /* the positions an element may start at */
 	const struct ptx_operand *selector = op(L, 5);
 	if (selector->kind != PTX_OP_INT || selector->bits >= 4 / lanes)
 		lower_fail(L, "mma.sp: the sparsity selector of this shape is a constant from 0 to %u", 4 / lanes - 1);
@@ -597,13 +611,15 @@ static bool lower_mma_sparse(struct lower *L)
 	mma_accumulators(L, &f, co, acc);
 	for (unsigned r = 0; r < 2; r++)
 		for (unsigned kc = 0; kc < f.k / 2; kc++) {  /* A's given elements */
-			unsigned j = (kc % f.chunk) / f.p, reg = kc / f.chunk, four = kc / unit / 2;
+			unsigned j = (kc % f.chunk) / f.p, reg = kc / f.chunk;
+			/* the given unit the element starts in, and its first bit's offset there */
+			unsigned unit = kc * bits / unit_bits, within = kc * bits % unit_bits, four = unit / 2;
 			LLVMValueRef x = mma_element(L, &f, words_a[j][2 * reg + r], kc % f.p, 0);
-			LLVMValueRef position = sparse_position(L, meta, f.p == 2, r, four, kc / unit % 2);
+			LLVMValueRef position = sparse_position(L, meta, unit_bits == 16, r, four, unit % 2);
 			for (unsigned col = 0; col < 2; col++) {
 				LLVMValueRef y = NULL;
-				for (unsigned u = 0; u < 4; u++) {  /* B's element at each position the unit may take */
-					unsigned kb = (4 * four + u) * unit + kc % unit;
+				for (unsigned u = 0; u < 4; u += step) {  /* B's element at each position the unit may take */
+					unsigned kb = ((4 * four + u) * unit_bits + within) / bits;
 					LLVMValueRef candidate = mma_element(L, &f, words_b[col][(kb % f.chunk) / f.p][kb / f.chunk],
 					                                     kb % f.p, 1);
 					y = u ? LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, position, const32(L, u), ""),
@@ -752,12 +768,6 @@ static LLVMValueRef shuffle_idx_f64(struct lower *L, LLVMValueRef value, LLVMVal
 	return LLVMBuildBitCast(L->b, shuffle_idx_i64(L, n, from), LLVMDoubleTypeInContext(L->ctx), "");
 }
 
-/* mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 and m8n8k4.row.col.f64.f64.f64.f64: one
- * element a register. Lane l (g = l/4, t = l%4) holds A[g + 8r][t + 4j] in a(2j + r) (r
- * only 0 for the 8 rows of m8n8k4), B[t + 4j][g] in bj, and C and D at rows g (and g + 8),
- * columns 2t and 2t+1. A tf32 is an f32 whose 13 low bits of mantissa are not read; its
- * products are exact in f32. The sum is made as in lower_mma; in f64 that is what the PTX
- * ISA defines (each step rounded to nearest). */
 /* One step of a floating-point sum of products: a fused multiply-add, rounded as the f64
  * forms' .rnd asks (.rn, .rz, .rm, .rp; the others only ever round to nearest). */
 static LLVMValueRef product_step(struct lower *L, enum rounding_mode mode, LLVMValueRef x, LLVMValueRef y,
@@ -770,60 +780,62 @@ static LLVMValueRef product_step(struct lower *L, enum rounding_mode mode, LLVMV
 	                             : round_fma(L, mode, x, y, acc);
 }
 
-static bool lower_mma_wide(struct lower *L, bool f64)
+/* mma.sync.aligned.{m8n8k4,m16n8k4,m16n8k8,m16n8k16}.row.col{.rnd}.f64.f64.f64.f64 (the m16n8 shapes
+ * of sm_90): one element a register. Lane l (g = l/4, t = l%4) holds A[g + 8r][t + 4j] in
+ * a(2j + r) (r only 0 for the 8 rows of m8n8k4: A[g][t] in a0), B[t + 4j][g] in bj, and C and
+ * D at rows g (and g + 8), columns 2t and 2t+1. The sum is made as in lower_mma, in k order
+ * from C, each step a fused multiply-add rounded as .rnd says (to nearest without), which is
+ * what the PTX ISA defines. */
+static bool lower_mma_f64(struct lower *L)
 {
-	unsigned rows = f64 ? 1 : 2, k = f64 ? 4 : 8, na = rows * (k / 4), nb = k / 4, nc = 2 * rows;
-	enum ptx_type t_acc = f64 ? PTX_TYPE_F64 : PTX_TYPE_F32;
-	LLVMTypeRef acc_type = f64 ? LLVMDoubleTypeInContext(L->ctx) : LLVMFloatTypeInContext(L->ctx);
-	LLVMValueRef lane, g, t, a[4], b[2], acc[2][2];
+	static const struct { const char *shape; unsigned rows, k; } shapes[] = {
+		{ "m8n8k4", 1, 4 }, { "m16n8k4", 2, 4 }, { "m16n8k8", 2, 8 }, { "m16n8k16", 2, 16 },
+	};
+	unsigned rows = 0, k = 0;
+	for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		if (has_mod(L, shapes[i].shape))
+			rows = shapes[i].rows, k = shapes[i].k;
+	if (!k || !has_mod(L, "row") || !has_mod(L, "col") || mod_type(L, 0) != PTX_TYPE_F64 ||
+	    mod_type(L, 2) != PTX_TYPE_F64 || mod_type(L, 3) != PTX_TYPE_F64)
+		lower_fail(L, "mma of f64: the forms lowered are m8n8k4, m16n8k4, m16n8k8 and m16n8k16 "
+		           ".row.col{.rnd}.f64.f64.f64.f64");
+	unsigned na = rows * (k / 4), nb = k / 4, nc = 2 * rows;
+	LLVMValueRef g, t, a[8], b[4], acc[2][2];
 	enum rounding_mode mode = rounding_mode_of(L);
 
-	if (!f64 && mode != ROUND_NEAREST)
-		lower_unsupported(L);
 	expect_operands(L, 4);
 	const struct ptx_operand *d = registers(L, 0, nc), *ao = registers(L, 1, na);
 	const struct ptx_operand *bo = registers(L, 2, nb), *co = registers(L, 3, nc);
 
 	for (unsigned i = 0; i < na; i++)
-		a[i] = operand_value(L, &ao->items[i], f64 ? PTX_TYPE_F64 : PTX_TYPE_B32);
+		a[i] = operand_value(L, &ao->items[i], PTX_TYPE_F64);
 	for (unsigned i = 0; i < nb; i++)
-		b[i] = operand_value(L, &bo->items[i], f64 ? PTX_TYPE_F64 : PTX_TYPE_B32);
+		b[i] = operand_value(L, &bo->items[i], PTX_TYPE_F64);
 	for (unsigned r = 0; r < rows; r++)
 		for (unsigned n = 0; n < 2; n++)
-			acc[r][n] = operand_value(L, &co->items[2 * r + n], t_acc);
-	lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
-	g = LLVMBuildLShr(L->b, lane, const32(L, 2), "");
-	t = LLVMBuildAnd(L->b, lane, const32(L, 3), "");
+			acc[r][n] = operand_value(L, &co->items[2 * r + n], PTX_TYPE_F64);
+	group_and_thread(L, &g, &t);
 	for (unsigned kk = 0; kk < k; kk++) {
 		LLVMValueRef a_from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, g, const32(L, 2), ""),
 		                                   const32(L, kk % 4), "");
 		LLVMValueRef av[2], bv[2];
 
 		for (unsigned r = 0; r < rows; r++)
-			av[r] = f64 ? shuffle_idx_f64(L, a[2 * (kk / 4) + r], a_from)
-			            : shuffle_idx(L, a[2 * (kk / 4) + r], a_from);
+			av[r] = shuffle_idx_f64(L, a[rows * (kk / 4) + r], a_from);
 		for (unsigned n = 0; n < 2; n++) {
 			LLVMValueRef column = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, t, const32(L, 1), ""),
 			                                   const32(L, n), "");
 			LLVMValueRef b_from = LLVMBuildAdd(L->b, LLVMBuildShl(L->b, column, const32(L, 2), ""),
 			                                   const32(L, kk % 4), "");
-			bv[n] = f64 ? shuffle_idx_f64(L, b[kk / 4], b_from) : shuffle_idx(L, b[kk / 4], b_from);
+			bv[n] = shuffle_idx_f64(L, b[kk / 4], b_from);
 		}
 		for (unsigned r = 0; r < rows; r++)
-			for (unsigned n = 0; n < 2; n++) {
-				LLVMValueRef x = av[r], y = bv[n];
-				if (!f64) {  /* tf32: the 19 high bits */
-					x = LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, x, const32(L, 0xffffe000u), ""),
-					                     acc_type, "");
-					y = LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, y, const32(L, 0xffffe000u), ""),
-					                     acc_type, "");
-				}
-				acc[r][n] = product_step(L, mode, x, y, acc[r][n]);
-			}
+			for (unsigned n = 0; n < 2; n++)
+				acc[r][n] = product_step(L, mode, av[r], bv[n], acc[r][n]);
 	}
 	for (unsigned r = 0; r < rows; r++)
 		for (unsigned n = 0; n < 2; n++)
-			operand_store(L, &d->items[2 * r + n], acc[r][n], t_acc);
+			operand_store(L, &d->items[2 * r + n], acc[r][n], PTX_TYPE_F64);
 	return true;
 }
 
@@ -1026,9 +1038,6 @@ static LLVMValueRef wmma_element(struct lower *L, LLVMValueRef word, unsigned e,
 		return LLVMBuildBitCast(L->b, word, LLVMDoubleTypeInContext(L->ctx), "");
 	if (f->type == PTX_TYPE_NONE)
 		return small_integer(L, word, e, f->bits, f->is_signed);
-	if (f->type == PTX_TYPE_TF32)  /* the 19 high bits */
-		return LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, word, const32(L, 0xffffe000u), ""),
-		                        LLVMFloatTypeInContext(L->ctx), "");
 	return element_of(L, word, e, f->type);
 }
 
@@ -1206,14 +1215,8 @@ bool lower_matrix(struct lower *L)
 		return lower_mma_sparse(L);
 	if (!strcmp(o, "mma") && has_mod(L, "m8n8k4") && mod_type(L, 1) == PTX_TYPE_F16)
 		return lower_mma_quad_pairs(L);
-	if (!strcmp(o, "mma") && has_mod(L, "row") && has_mod(L, "col")) {
-		enum ptx_type dt = mod_type(L, 0), at = mod_type(L, 1), bt = mod_type(L, 2), ct = mod_type(L, 3);
-		if (has_mod(L, "m16n8k8") && at == PTX_TYPE_TF32 && bt == at && dt == PTX_TYPE_F32 &&
-		    ct == PTX_TYPE_F32)
-			return lower_mma_wide(L, false);
-		if (has_mod(L, "m8n8k4") && at == PTX_TYPE_F64 && bt == at && dt == at && ct == at)
-			return lower_mma_wide(L, true);
-	}
+	if (!strcmp(o, "mma") && mod_type(L, 1) == PTX_TYPE_F64)
+		return lower_mma_f64(L);
 	if (!strcmp(o, "mma"))
 		return lower_mma(L);
 

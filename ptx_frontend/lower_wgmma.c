@@ -90,9 +90,7 @@ static struct wgmma_form wgmma_form(struct lower *L)
 static LLVMValueRef multiplicand(struct lower *L, LLVMValueRef word, unsigned e, enum wgmma_kind t)
 {
 	switch (t) {
-	case WG_TF32:
-		return LLVMBuildBitCast(L->b, LLVMBuildAnd(L->b, word, const32(L, 0xffffe000u), ""),
-		                        LLVMFloatTypeInContext(L->ctx), "");
+	case WG_TF32: return element_of(L, word, e, PTX_TYPE_TF32);
 	case WG_E4M3: case WG_E5M2:
 		return narrow_as_float(L, word, e, t == WG_E5M2);
 	case WG_S8: return element_of(L, word, e, PTX_TYPE_S8);

@@ -1,20 +1,20 @@
 // mma.sp and mma.sp::ordered_metadata (a 2:4 structured sparse A, inline PTX as CUTLASS's
 // sparse GEMMs emit it): m16n8k16 and m16n8k32 with f16 and bf16 inputs (f32 and f16
-// accumulators), m16n8k32 and m16n8k64 with s8 and u8 (.satfinite too), m16n8k64 and
-// m16n8k128 with s4 and u4, every sparsity selector; and sm_70's mma.m8n8k4 with f16 inputs
-// in every .row/.col combination of A and B, f16 and f32 accumulators.
+// accumulators), m16n8k8 and m16n8k16 with tf32 (1:2 sparse), m16n8k32 and m16n8k64 with s8
+// and u8 (.satfinite too), m16n8k64 and m16n8k128 with s4 and u4, every sparsity selector; and
+// sm_70's mma.m8n8k4 with f16 inputs in every .row/.col combination of A and B, f16 and f32
+// accumulators.
 //
 // Sparse A: each aligned four of units in a row of the 16xK A (a unit: an element; for s4 and
-// u4, a pair) holds two zero and two given units; A comes as the 16xK/2 matrix of the given
-// units, in the fragment layout of a dense mma of K/2, and metadata says where they go: two
-// bits a unit (its position in the four), the first unit's lowest, four bits a four. Which
-// lanes of a group of four give the metadata (the sparsity selector f picks them) and where in
-// their registers each four lies, as an H200 does it (tests/programs/NVIDIA_H200_RESULTS.txt):
-// 16-bit elements: lane 4g + f n + c/4 holds four c of row g at bit 4(c%4), of row g + 8 at
-// 16 + 4(c%4); 8- and 4-bit elements: lane 4g + f n + 2(c/8) + (0 for row g, 1 for g + 8) at
-// bit 4(c%8); n = K/16 lanes (K/32 for 4-bit elements). The other lanes' metadata is random
-// and must be ignored. B, C and D are a dense mma's (g = lane/4, t = lane%4: B rows t p.. of
-// column g; C and D rows g, g + 8, columns 2t, 2t + 1).
+// u4, a pair; for tf32, half an element, so that each pair of tf32 holds one zero) holds two
+// zero and two given units; A comes as the 16xK/2 matrix of the given elements, in the
+// fragment layout of a dense mma of K/2, and metadata says where they go: two bits a unit (its
+// position in the four), the first unit's lowest, four bits a four (test_util.h: make_sparse_a).
+// Which lanes of a group of four give the metadata (the sparsity selector f picks them) and
+// where in their registers each four lies are an H200's (tests/programs/NVIDIA_H200_RESULTS.txt,
+// test_util.h: sparse_metadata). B, C and D are a dense mma's (g = lane/4, t = lane%4: B rows
+// t p.. of column g; C and D rows g, g + 8, columns 2t, 2t + 1). tf32 elements come with the 13
+// bits below their mantissa set, which the product must not read.
 //
 // m8n8k4: four products at once, the q-th by lanes 4q..4q+3 (rows 0-3) and 4q+16..4q+19
 // (rows 4-7); the PTX ISA's layouts, written out at pack_m8n8k4.
@@ -57,7 +57,7 @@ __device__ float u2f_d(uint32_t u) { return __uint_as_float(u); }
 #define SP_S32_4(P) asm volatile(P " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, %17;" \
                                  : DR4 : R4(a), R4(b), R4(c), "r"(x.e), "n"(SEL))
 
-enum Kind { F16, BF16, S8, U8, S4, U4 };
+enum Kind { F16, BF16, S8, U8, S4, U4, TF32 };
 struct Form {
     const char *name;
     Kind a, b;
@@ -77,11 +77,18 @@ static const Form forms[] = {
     {"::ordered_metadata.m16n8k64.satfinite.s32.u8.u8.s32", U8, U8, 64, false, true, true},
     {"::ordered_metadata.m16n8k64.s32.s4.s4.s32", S4, S4, 64, false, true, false},
     {"::ordered_metadata.m16n8k128.satfinite.s32.u4.s4.s32", U4, S4, 128, false, true, true},
+    {"::ordered_metadata.m16n8k8.f32.tf32.tf32.f32", TF32, TF32, 8, false, false, false},
+    {".m16n8k16.f32.tf32.tf32.f32", TF32, TF32, 16, false, false, false},
 };
 static const int NFORMS = sizeof forms / sizeof forms[0];
 
-// The selectors a form takes: 4 over the lanes its metadata needs (K/16, K/32 for 4-bit elements).
-__host__ __device__ constexpr int selectors(int form) { return form < 3 ? 4 : form == 8 || form == 9 || form == 11 ? 1 : 2; }
+// The selectors a form takes: 4 over the lanes its metadata needs (K's units over 16).
+__host__ __device__ constexpr int selectors(int form) {
+    return form < 3 || form == 12 ? 4 : form == 8 || form == 9 || form == 11 ? 1 : 2;
+}
+__host__ __device__ constexpr bool f32_result(int form) {
+    return form == 0 || form == 2 || form == 3 || form == 5 || form >= 12;
+}
 
 template <int FORM, int SEL> __global__ void sparse(const LaneIn *in, LaneOut *out) {
     const LaneIn &x = in[threadIdx.x];
@@ -100,8 +107,10 @@ template <int FORM, int SEL> __global__ void sparse(const LaneIn *in, LaneOut *o
         if constexpr (FORM == 9) SP_S32_4("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.u8.u8.s32");
         if constexpr (FORM == 10) SP_S32_2("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
         if constexpr (FORM == 11) SP_S32_4("mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.satfinite.s32.u4.s4.s32");
-    if constexpr (FORM == 0 || FORM == 2 || FORM == 3 || FORM == 5)
-        for (int i = 0; i < 4; i++) o.d[i] = __float_as_uint(f[i]);
+        if constexpr (FORM == 12) SP_F32_2("mma.sp::ordered_metadata.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+        if constexpr (FORM == 13) SP_F32_4("mma.sp.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32");
+        if constexpr (f32_result(FORM))
+            for (int i = 0; i < 4; i++) o.d[i] = __float_as_uint(f[i]);
     }
     out[threadIdx.x] = o;
 }
@@ -113,11 +122,12 @@ template <int FORM> static Kernel kernel_of(int sel) {
 static Kernel sparse_kernel(int form, int sel) {
     static Kernel (*const of[NFORMS])(int) = {kernel_of<0>, kernel_of<1>, kernel_of<2>, kernel_of<3>,
                                                kernel_of<4>, kernel_of<5>, kernel_of<6>, kernel_of<7>,
-                                               kernel_of<8>, kernel_of<9>, kernel_of<10>, kernel_of<11>};
+                                               kernel_of<8>, kernel_of<9>, kernel_of<10>, kernel_of<11>,
+                                               kernel_of<12>, kernel_of<13>};
     return of[form](sel);
 }
 
-static int bits_of(Kind k) { return k == F16 || k == BF16 ? 16 : k == S8 || k == U8 ? 8 : 4; }
+static int bits_of(Kind k) { return k == TF32 ? 32 : k == F16 || k == BF16 ? 16 : k == S8 || k == U8 ? 8 : 4; }
 
 // A small value of the kind, as an int; never 0 where nonzero is asked for.
 static int value_of(Lcg &rng, Kind k, bool nonzero) {
@@ -129,8 +139,9 @@ static int value_of(Lcg &rng, Kind k, bool nonzero) {
     }
 }
 
-// An element's bits.
+// An element's bits; a tf32's with the 13 bits below its mantissa set.
 static uint32_t encode(Kind k, int v) {
+    if (k == TF32) return f2u((float)v) | 0x1abc;
     if (k == F16) {
         __half h = __float2half((float)v);
         uint16_t u;
@@ -191,24 +202,10 @@ static void launch(Kernel k) {
 static void check_sparse(Checker &c, Lcg &rng, int fi, int sel) {
     const Form &f = forms[fi];
     int K = f.K, bits = bits_of(f.a), p = 32 / bits, chunk = 4 * p, nregs = K / chunk;
-    int unit = bits == 4 ? 2 : 1, fours = K / unit / 4, lanes = K / unit / 16;
-    static int dense[16][128], given[16][64], B[128][8];
+    static SparseA A;
+    static int B[128][8];
     static double C[16 * 8];
-    static int pos[16][32][2];  // the two given units' positions in each four
-    static const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-    memset(dense, 0, sizeof dense);
-    for (int r = 0; r < 16; r++)
-        for (int q = 0; q < fours; q++) {
-            const int *pr = pairs[rng.range(0, 6)];
-            for (int s = 0; s < 2; s++) {
-                pos[r][q][s] = pr[s];
-                for (int e = 0; e < unit; e++) {
-                    int v = value_of(rng, f.a, true);
-                    given[r][(2 * q + s) * unit + e] = v;
-                    dense[r][(4 * q + pr[s]) * unit + e] = v;
-                }
-            }
-        }
+    make_sparse_a(A, rng, K, bits, [&](Lcg &r) { return value_of(r, f.a, true); });
     for (int k = 0; k < K; k++)
         for (int n = 0; n < 8; n++) B[k][n] = value_of(rng, f.b, false);
     for (int i = 0; i < 128; i++)
@@ -222,27 +219,17 @@ static void check_sparse(Checker &c, Lcg &rng, int fi, int sel) {
         for (int i = 0; i < nregs; i++)
             for (int e = 0; e < p; e++) {
                 int row = g + 8 * (i % 2), col = (i / 2) * chunk + t * p + e, k = i * chunk + t * p + e;
-                x.a[i] |= encode(f.a, given[row][col]) << (e * bits);
+                x.a[i] |= encode(f.a, A.given[row][col]) << (e * bits);
                 x.b[i] |= encode(f.b, B[k][g]) << (e * bits);
             }
         pack_acc(f, C, l, x.c);
-        int o = t - sel * lanes;  // which of the selected lanes this is, if it is one
-        if (o < 0 || o >= lanes) {
-            for (int n = 0; n < 8; n++) x.e |= (uint32_t)(pairs[rng.range(0, 6)][0] | pairs[rng.range(0, 6)][1] << 2) << (4 * n);
-            continue;
-        }
-        for (int cc = 0; cc < (bits == 16 ? 4 : 8); cc++)
-            for (int h = 0; h < (bits == 16 ? 2 : 1); h++) {
-                int row = bits == 16 ? g + 8 * h : g + 8 * (o % 2);
-                int q = bits == 16 ? 4 * o + cc : 8 * (o / 2) + cc, shift = bits == 16 ? 16 * h + 4 * cc : 4 * cc;
-                x.e |= (uint32_t)(pos[row][q][0] | pos[row][q][1] << 2) << shift;
-            }
+        x.e = sparse_metadata(A, rng, l, sel);
     }
     launch(sparse_kernel(fi, sel));
     for (int r = 0; r < 16; r++)
         for (int n = 0; n < 8; n++) {
             long long sum = 0;
-            for (int k = 0; k < K; k++) sum += (long long)dense[r][k] * B[k][n];
+            for (int k = 0; k < K; k++) sum += (long long)A.dense[r][k] * B[k][n];
             double want;
             if (!f.integer) want = C[r * 8 + n] + (double)sum;
             else if (f.satfinite) want = (double)std::max<long long>(INT_MIN, std::min<long long>(INT_MAX, (long long)C[r * 8 + n] + sum));

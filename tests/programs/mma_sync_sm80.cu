@@ -1,6 +1,7 @@
 // mma.sync (inline PTX, the forms CUTLASS and llama.cpp emit for Ampere): m16n8k16 with
 // f16 and bf16 inputs and an f32 accumulator, m16n8k16 all f16, m16n8k8 f16 into f32,
-// m16n8k8 tf32 (one element a register: A[g + 8r][t + 4j] in a(2j + r), B[t + 4j][g] in bj),
+// m16n8k8 and m16n8k4 tf32 (one element a register: A[g + 8r][t + 4j] in a(2j + r), B[t + 4j][g]
+// in bj; the 13 low mantissa bits, which a tf32 does not have, set in m16n8k4's A and ignored),
 // m8n8k4 f64 (A[g][t], B[t][g], C and D at row g; rounded to nearest, and with .rz, .rm and
 // .rp, each step a fused multiply-add rounded so), and the 8-bit integer forms (four
 // elements a register: m16n8k32 s8 x s8 and m16n8k16 u8 x s8 into s32, and .satfinite).
@@ -84,19 +85,26 @@ __global__ void mma_k8(const __half *A, const __half *B, const float *C, float *
     D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
 }
 
-__global__ void mma_tf32(const float *A, const float *B, const float *C, float *D) {
+// tf32, K = 8 or 4: A is 16 x K.
+template <int K> __global__ void mma_tf32(const float *A, const float *B, const float *C, float *D) {
     int l = threadIdx.x, g = l / 4, t = l % 4;
     uint32_t a[4], b[2];
-    for (int j = 0; j < 2; j++) {
-        for (int r = 0; r < 2; r++) memcpy(&a[2 * j + r], &A[(g + 8 * r) * 8 + t + 4 * j], 4);
+    for (int j = 0; j < K / 4; j++) {
+        for (int r = 0; r < 2; r++) memcpy(&a[2 * j + r], &A[(g + 8 * r) * K + t + 4 * j], 4);
         memcpy(&b[j], &B[(t + 4 * j) * N + g], 4);
     }
     float c0 = C[g * N + 2 * t], c1 = C[g * N + 2 * t + 1], c2 = C[(g + 8) * N + 2 * t], c3 = C[(g + 8) * N + 2 * t + 1];
     float d0, d1, d2, d3;
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-                 "{%8, %9}, {%10, %11, %12, %13};"
-                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+    if constexpr (K == 8)
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                     "{%8, %9}, {%10, %11, %12, %13};"
+                     : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+    else
+        asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                     "{%7, %8, %9, %10};"
+                     : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                     : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
     D[g * N + 2 * t] = d0; D[g * N + 2 * t + 1] = d1; D[(g + 8) * N + 2 * t] = d2; D[(g + 8) * N + 2 * t + 1] = d3;
 }
 
@@ -248,10 +256,25 @@ int main() {
     // tf32: the same integers (exact in tf32) as f32 bit patterns, A 16 x 8.
     CHECK(cudaMemcpy(dA, a8, sizeof a8, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dB, b, 8 * N * sizeof(float), cudaMemcpyHostToDevice));
-    mma_tf32<<<1, 32>>>((const float *)dA, (const float *)dB, (const float *)dC, (float *)dD);
+    mma_tf32<8><<<1, 32>>>((const float *)dA, (const float *)dB, (const float *)dC, (float *)dD);
     CHECK_LAUNCH();
     CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
     compare(c, "m16n8k8 f32.tf32.tf32.f32", got, want);
+
+    // m16n8k4 tf32: the first 4 columns of A, with bits below a tf32's mantissa set (0x1abc:
+    // rounding them, rather than leaving them out, would move a nonzero element by a tf32 ulp).
+    float a4[M * 4], a4_bits[M * 4];
+    for (int r = 0; r < M; r++)
+        for (int i = 0; i < 4; i++) {
+            a4[r * 4 + i] = a[r * 16 + i];
+            a4_bits[r * 4 + i] = u2f(f2u(a4[r * 4 + i]) | 0x1abc);
+        }
+    reference(a4, b, cf, want, 4);
+    CHECK(cudaMemcpy(dA, a4_bits, sizeof a4_bits, cudaMemcpyHostToDevice));
+    mma_tf32<4><<<1, 32>>>((const float *)dA, (const float *)dB, (const float *)dC, (float *)dD);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
+    compare(c, "m16n8k4 f32.tf32.tf32.f32", got, want);
 
     // f64: values with fractions, each product and sum exact in f64 (multiples of 1/64).
     double a64[8 * 4], b64[4 * 8], c64[8 * 8], d64[8 * 8], w64[8 * 8];
@@ -280,8 +303,8 @@ int main() {
             break;
         }
 
-    static const MmaF64Kernel rounded[3] = {mma_f64_rz, mma_f64_rm, mma_f64_rp};
-    check_mma_f64_directed(c, "m8n8k4 f64", rounded, 8, 1);  // B row-major
+    static const MmaF64Kernel rounded[4] = {nullptr, mma_f64_rz, mma_f64_rm, mma_f64_rp};
+    check_mma_f64_rounding(c, "m8n8k4 f64", rounded, 8, 4, 8, 1);  // B row-major
 
     // 8-bit integers: s8 x s8 (K = 32), u8 x s8 (K = 16), and s8 x s8 with .satfinite on
     // accumulators near the ends of the s32 range, where the plain form wraps.

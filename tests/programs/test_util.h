@@ -189,21 +189,22 @@ inline bool same_value(double got, double want) {
     return got == want && std::signbit(got) == std::signbit(want);
 }
 
-// f64 m8n8k4 under each directed rounding: D = A B + C for A 8 x 4 (row-major), B 4 x 8
-// (element (i, n) at b[i * b_row + n * b_col]) and C 8 x 8, each of the four steps a fused
-// multiply-add rounded by the mode, as the C library's fma computes it under fesetround.
-// kernels[m] computes it on the device for .rz, .rm and .rp; thirds, sevenths and ninths, so
-// that every step rounds.
+// An f64 mma under each rounding: D = A B + C for A m x k (row-major; m 8 or 16, k up to 16),
+// B k x 8 (element (i, n) at b[i * b_row + n * b_col]) and C m x 8, each of the k steps a fused
+// multiply-add rounded by the mode, in k order, as the C library's fma computes it under
+// fesetround. kernels[m] computes it on the device for .rn (none: not checked), .rz, .rm and
+// .rp; thirds, sevenths and ninths, so that every step rounds.
 typedef void (*MmaF64Kernel)(const double *, const double *, const double *, double *);
-inline void check_mma_f64_directed(Checker &c, const char *what, const MmaF64Kernel kernels[3], int b_row,
-                                   int b_col) {
-    static const struct { int mode; const char *name; } modes[3] = {
-        {FE_TOWARDZERO, "rz"}, {FE_DOWNWARD, "rm"}, {FE_UPWARD, "rp"}};
+inline void check_mma_f64_rounding(Checker &c, const char *what, const MmaF64Kernel kernels[4], int m, int k,
+                                   int b_row, int b_col) {
+    static const struct { int mode; const char *name; } modes[4] = {
+        {FE_TONEAREST, "rn"}, {FE_TOWARDZERO, "rz"}, {FE_DOWNWARD, "rm"}, {FE_UPWARD, "rp"}};
     double (*volatile fused)(double, double, double) = fma;  // a call, under the mode
     Lcg rng(11);
-    double a[32], b[32], cm[64], d[64], want[64], *dA, *dB, *dC, *dD;
-    for (int i = 0; i < 32; i++) { a[i] = rng.range(-1000, 1001) / 3.0; b[i] = rng.range(-1000, 1001) / 7.0; }
-    for (int i = 0; i < 64; i++) cm[i] = rng.range(-100000, 100001) / 9.0;
+    double a[16 * 16], b[16 * 8], cm[16 * 8], d[16 * 8], want[16 * 8], *dA, *dB, *dC, *dD;
+    for (int i = 0; i < 16 * 16; i++) a[i] = rng.range(-1000, 1001) / 3.0;
+    for (int i = 0; i < 16 * 8; i++) b[i] = rng.range(-1000, 1001) / 7.0;
+    for (int i = 0; i < 16 * 8; i++) cm[i] = rng.range(-100000, 100001) / 9.0;
     CHECK(cudaMalloc(&dA, sizeof a));
     CHECK(cudaMalloc(&dB, sizeof b));
     CHECK(cudaMalloc(&dC, sizeof cm));
@@ -211,21 +212,22 @@ inline void check_mma_f64_directed(Checker &c, const char *what, const MmaF64Ker
     CHECK(cudaMemcpy(dA, a, sizeof a, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dB, b, sizeof b, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dC, cm, sizeof cm, cudaMemcpyHostToDevice));
-    for (int m = 0; m < 3; m++) {
-        fesetround(modes[m].mode);
-        for (int r = 0; r < 8; r++)
+    for (int mode = 0; mode < 4; mode++) {
+        if (!kernels[mode]) continue;
+        fesetround(modes[mode].mode);
+        for (int r = 0; r < m; r++)
             for (int n = 0; n < 8; n++) {
                 double sum = cm[r * 8 + n];
-                for (int i = 0; i < 4; i++) sum = fused(a[r * 4 + i], b[i * b_row + n * b_col], sum);
+                for (int i = 0; i < k; i++) sum = fused(a[r * k + i], b[i * b_row + n * b_col], sum);
                 want[r * 8 + n] = sum;
             }
         fesetround(FE_TONEAREST);
-        kernels[m]<<<1, 32>>>(dA, dB, dC, dD);
+        kernels[mode]<<<1, 32>>>(dA, dB, dC, dD);
         CHECK_LAUNCH();
         CHECK(cudaMemcpy(d, dD, sizeof d, cudaMemcpyDeviceToHost));
-        for (int i = 0; i < 64; i++)
+        for (int i = 0; i < m * 8; i++)
             if (d[i] != want[i]) {
-                c.fail("%s .%s: D[%d][%d] = %.17g, want %.17g", what, modes[m].name, i / 8, i % 8, d[i], want[i]);
+                c.fail("%s .%s: D[%d][%d] = %.17g, want %.17g", what, modes[mode].name, i / 8, i % 8, d[i], want[i]);
                 break;
             }
     }
@@ -233,4 +235,58 @@ inline void check_mma_f64_directed(Checker &c, const char *what, const MmaF64Ker
     CHECK(cudaFree(dB));
     CHECK(cudaFree(dC));
     CHECK(cudaFree(dD));
+}
+
+// A 16 x K structured sparse A for mma.sp, as the PTX ISA describes it: each aligned four of
+// units of a row (a unit: 16 bits where elements have 16 or 32, 8 where they have 8 or 4; so
+// an element, two s4 or u4, or half a tf32) holds two given units and two zero ones; a tf32
+// takes two units, so a pair of tf32 holds one given and one zero (1:2). given[r] are the K/2
+// given elements of row r in order, dense[r] the whole row, meta[r][q] the 4 bits of metadata
+// of four q: each given unit's position in the four, 2 bits, the first's lowest.
+struct SparseA {
+    int K, bits, unit_bits;
+    int dense[16][128], given[16][64];
+    uint8_t meta[16][32];
+};
+template <typename Value> void make_sparse_a(SparseA &s, Lcg &rng, int K, int bits, Value value) {
+    static const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    s.K = K;
+    s.bits = bits;
+    s.unit_bits = bits > 16 ? 16 : bits < 8 ? 8 : bits;
+    memset(s.dense, 0, sizeof s.dense);
+    for (int r = 0; r < 16; r++) {
+        for (int q = 0; q < K * bits / s.unit_bits / 4; q++) {
+            const int *pr = pairs[bits > 16 ? 5 * rng.range(0, 2) : rng.range(0, 6)];  // a tf32's: 0 1 or 2 3
+            s.meta[r][q] = (uint8_t)(pr[0] | pr[1] << 2);
+        }
+        for (int kc = 0; kc < K / 2; kc++) {
+            // the given unit element kc starts in, its four, and the element's bits into the unit
+            int unit = kc * bits / s.unit_bits, q = unit / 2, within = kc * bits % s.unit_bits;
+            int position = s.meta[r][q] >> (2 * (unit % 2)) & 3;
+            int v = value(rng);
+            s.given[r][kc] = v;
+            s.dense[r][((4 * q + position) * s.unit_bits + within) / bits] = v;
+        }
+    }
+}
+// The metadata word lane l gives with sparsity selector sel, where an H200 reads it
+// (NVIDIA_H200_RESULTS.txt): with n = K's units / 16, lanes 4g + sel n .. 4g + sel n + n - 1 of
+// group g; with 16-bit units lane 4g + sel n + c/4 holds four c of row g at bit 4(c%4) and of
+// row g + 8 at 16 + 4(c%4); with 8-bit units lane 4g + sel n + 2(c/8) + (0 for row g, 1 for g + 8)
+// at bit 4(c%8). The other lanes give valid metadata at random, which must be ignored.
+inline uint32_t sparse_metadata(const SparseA &s, Lcg &rng, int l, int sel) {
+    static const int pairs[6] = {0x4, 0x8, 0xc, 0x9, 0xd, 0xe};
+    int g = l / 4, lanes = s.K * s.bits / s.unit_bits / 16, o = l % 4 - sel * lanes;
+    bool wide = s.unit_bits == 16;
+    uint32_t e = 0;
+    if (o < 0 || o >= lanes) {
+        for (int n = 0; n < 8; n++) e |= (uint32_t)pairs[rng.range(0, 6)] << (4 * n);
+        return e;
+    }
+    for (int cc = 0; cc < (wide ? 4 : 8); cc++)
+        for (int h = 0; h < (wide ? 2 : 1); h++) {
+            int row = wide ? g + 8 * h : g + 8 * (o % 2), q = wide ? 4 * o + cc : 8 * (o / 2) + cc;
+            e |= (uint32_t)s.meta[row][q] << (wide ? 16 * h + 4 * cc : 4 * cc);
+        }
+    return e;
 }

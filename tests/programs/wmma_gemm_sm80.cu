@@ -211,7 +211,7 @@ int main() {
                                                 -128, 128, INT_MIN, INT_MIN + 300000LL);
     run<unsigned char, int, 16, 16, 16, row, col>(c, "u8 m16n16k16, global, into C, satfinite", false, false,
                                                   INTO_C_SATURATING, 0, 256, INT_MAX - 300000LL, INT_MAX + 1LL);
-    static const MmaF64Kernel rounded[3] = {wmma_f64_rz, wmma_f64_rm, wmma_f64_rp};
-    check_mma_f64_directed(c, "f64 m8n8k4", rounded, 1, 4);  // B column-major
+    static const MmaF64Kernel rounded[4] = {nullptr, wmma_f64_rz, wmma_f64_rm, wmma_f64_rp};
+    check_mma_f64_rounding(c, "f64 m8n8k4", rounded, 8, 4, 1, 4);  // B column-major
     return c.finish();
 }
