@@ -1207,10 +1207,23 @@ static bool lower_wmma_mma(struct lower *L)
 	return true;
 }
 
+/* Whether the instruction names a kind (mma.kind::f8f6f4, ::mxf4, ...) or block scaling: the
+ * forms of sm_100 and sm_120. */
+static bool kind_form(struct lower *L)
+{
+	for (uint32_t i = 0; i < L->insn->nmods; i++)
+		if (!strncmp(L->insn->mods[i], "kind::", 6) || !strncmp(L->insn->mods[i], "block_scale", 11))
+			return true;
+	return false;
+}
+
 bool lower_matrix(struct lower *L)
 {
 	const char *o = L->insn->opcode;
 
+	if (!strcmp(o, "mma") && kind_form(L))
+		lower_fail(L, "mma: the .kind and block-scaled forms (sm_100, sm_120) are not supported: no GPU that runs "
+		           "them was at hand to check their fragments and scale factors against");
 	if (!strcmp(o, "mma") && (has_mod(L, "sp") || has_mod(L, "sp::ordered_metadata")))
 		return lower_mma_sparse(L);
 	if (!strcmp(o, "mma") && has_mod(L, "m8n8k4") && mod_type(L, 1) == PTX_TYPE_F16)
