@@ -238,6 +238,9 @@ void __zc_surf_store_formatted(uint64_t handle, int32_t x, int32_t y, int32_t z,
                                uint32_t count, const uint32_t *words);
 void __zc_surf_reduce(uint64_t handle, int32_t x, int32_t y, int32_t z, int32_t layer, uint32_t mode, uint32_t op,
                       uint32_t type, uint64_t value);
+/* mma's 8- and 4-bit integer products a register at a time: c plus the products of a's
+ * and b's fields of `bits` bits, each signed where `signs` says (1: a's, 2: b's), wrapping. */
+int32_t __zc_dot(uint32_t a, uint32_t b, int32_t c, uint32_t signs, uint32_t bits);
 /* wmma on processors with matrix instructions (matrix.h; called only there), for the form
  * (enum zc_wmma_form). wmma_element: which element of the 16x16 matrix (enum
  * zc_wmma_matrix; by rows, B by columns) slot `slot` of a lane's fragment holds. wmma_mma:

@@ -26,6 +26,42 @@ typedef int int2 __attribute__((ext_vector_type(2)));
 typedef uint32_t word8 __attribute__((ext_vector_type(8)));
 #endif
 
+/* c plus the products of a's and b's fields of `bits` (8 or 4) bits, each signed where
+ * `signs` says (1: a's, 2: b's), wrapping: by the processor's dot instruction where it has
+ * one for the signs (RDNA3 and RDNA4 for any, RDNA2 for equal ones). */
+int32_t __zc_dot(uint32_t a, uint32_t b, int32_t c, uint32_t signs, uint32_t bits)
+{
+#if defined(__GFX11__) || defined(__GFX12__)
+	bool sa = signs & 1, sb = signs & 2;
+	if (bits == 8)
+		return sa ? (sb ? __builtin_amdgcn_sudot4(true, (int)a, true, (int)b, c, false)
+		               : __builtin_amdgcn_sudot4(true, (int)a, false, (int)b, c, false))
+		          : (sb ? __builtin_amdgcn_sudot4(false, (int)a, true, (int)b, c, false)
+		               : __builtin_amdgcn_sudot4(false, (int)a, false, (int)b, c, false));
+	return sa ? (sb ? __builtin_amdgcn_sudot8(true, (int)a, true, (int)b, c, false)
+	               : __builtin_amdgcn_sudot8(true, (int)a, false, (int)b, c, false))
+	          : (sb ? __builtin_amdgcn_sudot8(false, (int)a, true, (int)b, c, false)
+	               : __builtin_amdgcn_sudot8(false, (int)a, false, (int)b, c, false));
+#else
+#if defined(__GFX10__)
+	if (signs == 3)
+		return bits == 8 ? __builtin_amdgcn_sdot4((int)a, (int)b, c, false) : __builtin_amdgcn_sdot8((int)a, (int)b, c, false);
+	if (signs == 0)
+		return (int32_t)(bits == 8 ? __builtin_amdgcn_udot4(a, b, (uint32_t)c, false)
+		                           : __builtin_amdgcn_udot8(a, b, (uint32_t)c, false));
+#endif
+	uint32_t sum = (uint32_t)c, mask = (1u << bits) - 1, top = 1u << (bits - 1);
+
+	for (unsigned i = 0; i < 32 / bits; i++) {
+		uint32_t x = a >> (bits * i) & mask, y = b >> (bits * i) & mask;
+		int32_t vx = (signs & 1) && (x & top) ? (int32_t)x - (int32_t)(mask + 1) : (int32_t)x;
+		int32_t vy = (signs & 2) && (y & top) ? (int32_t)y - (int32_t)(mask + 1) : (int32_t)y;
+		sum += (uint32_t)(vx * vy);
+	}
+	return (int32_t)sum;
+#endif
+}
+
 uint32_t __zc_wmma_element(uint32_t form, uint32_t matrix, uint32_t lane, uint32_t slot)
 {
 	uint32_t i = lane % 16, h = lane / 16;

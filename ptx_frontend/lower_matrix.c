@@ -533,7 +533,12 @@ static bool lower_mma(struct lower *L)
 				            : LLVMBuildFAdd(L->b, acc[r][n], LLVMBuildBitCast(L->b, p, f32, ""), "");
 			}
 	}
-	for (unsigned kk = 0; !form && kk < f.k; kk += f.binary ? f.p : 1) {
+	/* 8- and 4-bit integers a register (4 or 8 products) at a time, by dot instructions where
+	 * the processor has them */
+	bool by_words = f.integer && !f.binary;
+	uint32_t signs = f.sub ? f.sub_signed[0] | f.sub_signed[1] << 1
+	                       : (f.at == PTX_TYPE_S8) | (f.bt == PTX_TYPE_S8) << 1;
+	for (unsigned kk = 0; !form && kk < f.k; kk += f.binary || by_words ? f.p : 1) {
 		unsigned j = (kk % f.chunk) / f.p, e = kk % f.p, reg = kk / f.chunk;
 		for (unsigned r = 0; r < f.rows; r++)
 			for (unsigned n = 0; n < 2; n++) {
@@ -541,6 +546,11 @@ static bool lower_mma(struct lower *L)
 				if (f.binary) {  /* 32 products at once */
 					LLVMValueRef bits = f.popc_and ? LLVMBuildAnd(L->b, wa, wb, "") : LLVMBuildXor(L->b, wa, wb, "");
 					acc[r][n] = LLVMBuildAdd(L->b, acc[r][n], call_intrinsic(L, "llvm.ctpop", &i32, 1, &bits, 1), "");
+					continue;
+				}
+				if (by_words) {
+					LLVMValueRef args[5] = { wa, wb, acc[r][n], const32(L, signs), const32(L, 32 / f.p) };
+					acc[r][n] = call_builtin(L, "__zc_dot", i32, args, 5);
 					continue;
 				}
 				acc[r][n] = mma_add_product(L, &f, acc[r][n], mma_element(L, &f, wa, e, 0), mma_element(L, &f, wb, e, 1));
