@@ -261,6 +261,8 @@ void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words);
  * words[16..23] as the warp's D registers hold it: 4 half + 2r + j for row g + 8r, column
  * 8 half + 2t + j of the tile. */
 void __zc_wgmma_tile(uint32_t form, uint32_t *words);
+/* The same, the layouts exchanged through shared memory (kernels of at most 256 threads). */
+void __zc_wgmma_tile_staged(uint32_t form, uint32_t *words);
 
 /* trap: ends the launch with an error. exit: ends this thread (AMDGPU: its wave, so
  * only a wave-uniform exit is exact there). */

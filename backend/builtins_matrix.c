@@ -344,19 +344,25 @@ void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words)
  * B (column l % 16), each 16 elements of 16 bits that the lowering read from shared memory.
  * The instruction computes the transpose, E = B^T A^T, so that a lane's D comes from one
  * lane's E at a slot that varies with t only (as mma_result takes it). */
-void __zc_wgmma_tile(uint32_t form, uint32_t *words)
+/* The tile's transpose E = B^T A^T from the lines of A and B in words[0..15]. */
+static word8 wgmma_transposed_tile(uint32_t form, const uint32_t *words)
 {
-	uint32_t lane = __zc_laneid(), g = lane / 4, t = lane % 4;
 	word8 a = words8(words), b = words8(words + 8), zero = { 0 };
 #if defined(__GFX12__)  /* half a line a lane: k 8h to 8h + 7 */
-	if (lane >= 16) {
+	if (__zc_laneid() >= 16) {
 		a = (word8){ a[4], a[5], a[6], a[7], 0, 0, 0, 0 };
 		b = (word8){ b[4], b[5], b[6], b[7], 0, 0, 0, 0 };
 	}
 #endif
 	float8 e = form == ZC_WMMA_F16 ? F16(b, a, __builtin_bit_cast(float8, zero))
 	                               : BF16(b, a, __builtin_bit_cast(float8, zero));
-	word8 ew = __builtin_bit_cast(word8, e);
+	return __builtin_bit_cast(word8, e);
+}
+
+void __zc_wgmma_tile(uint32_t form, uint32_t *words)
+{
+	uint32_t lane = __zc_laneid(), g = lane / 4, t = lane % 4;
+	word8 ew = wgmma_transposed_tile(form, words);
 
 	for (unsigned half = 0; half < 2; half++)  /* columns 8 half to 8 half + 7 */
 		for (unsigned r = 0; r < 2; r++)
@@ -378,7 +384,40 @@ void __zc_wgmma_tile(uint32_t form, uint32_t *words)
 				words[16 + 4 * half + 2 * r + j] = v;
 			}
 }
+
+/* The same through the warp's slice of the staging array (kernels of at most 256 threads):
+ * each half of E (8 of D's columns, 128 words) is written there by rows of 16 and read back
+ * by the lanes that hold its D. */
+void __zc_wgmma_tile_staged(uint32_t form, uint32_t *words)
+{
+	uint32_t lane = __zc_laneid(), g = lane / 4, t = lane % 4, m = lane % 16;
+	shared_word *s = staged_slices[__zc_warpid() % STAGED_WARPS];
+	word8 ew = wgmma_transposed_tile(form, words);
+
+	for (unsigned half = 0; half < 2; half++) {
+		stage_fence();
+#if defined(__GFX11__)  /* E[n][m] in lane m + 16(n % 2), slot n / 2 */
+		for (unsigned slot = 4 * half; slot < 4 * half + 4; slot++)
+			s[(2 * slot + lane / 16 - 8 * half) * 16 + m] = ew[slot];
+#else  /* E[n][m] in lane m + 16(n / 8), slot n % 8 */
+		if (lane / 16 == half)
+			for (unsigned slot = 0; slot < 8; slot++)
+				s[slot * 16 + m] = ew[slot];
+#endif
+		stage_fence();
+		for (unsigned r = 0; r < 2; r++)  /* D[g + 8r][8 half + 2t + j] = E[8 half + 2t + j][g + 8r] */
+			for (unsigned j = 0; j < 2; j++)
+				words[16 + 4 * half + 2 * r + j] = s[(2 * t + j) * 16 + g + 8 * r];
+	}
+}
 #else
+void __zc_wgmma_tile_staged(uint32_t form, uint32_t *words)
+{
+	(void)form;
+	(void)words;
+	__builtin_trap();
+}
+
 void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words)
 {
 	(void)form;

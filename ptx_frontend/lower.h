@@ -173,6 +173,7 @@ LLVMValueRef shuffle_idx(struct lower *L, LLVMValueRef value, LLVMValueRef lane)
 LLVMValueRef half_as_float(struct lower *L, LLVMValueRef word, unsigned e, bool bf16);
 /* A float rounded to f16, its bits in the low half of an i32. */
 LLVMValueRef float_as_half(struct lower *L, LLVMValueRef f);
+bool matrix_staged(struct lower *L);
 /* Element e of a register of f16, bf16 (a float) or s8, u8 (an i32) elements, or a register's
  * tf32 (a float of its 19 high bits). */
 LLVMValueRef element_of(struct lower *L, LLVMValueRef word, unsigned e, enum ptx_type t);

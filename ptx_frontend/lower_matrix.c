@@ -439,10 +439,11 @@ static void mma_operands(struct lower *L, const struct mma_form *f, unsigned na,
 /* A 16x8 product A B of mma's fragments (a[0..3], b[0..1], PTX's layouts) by the
  * processor's matrix instructions: its four words in this lane, as D holds them (f32 or
  * s32). */
-/* Whether mma may stage its fragments through shared memory (__zc_mma_m16n8_staged): in a
- * kernel whose blocks have at most 256 threads, which a slice of the builtin's array for
- * each of its 8 warps serves. Device functions may run in any kernel: they shuffle. */
-static bool mma_staged(struct lower *L)
+/* Whether mma and wgmma may exchange fragments through shared memory (the builtins'
+ * staged forms): in a kernel whose blocks have at most 256 threads, which a slice of the
+ * builtins' array for each of its 8 warps serves. Device functions may run in any kernel:
+ * they shuffle. */
+bool matrix_staged(struct lower *L)
 {
 	const struct ptx_func_attrs *a = &L->func->attrs;
 	const uint32_t *n = a->reqntid[0] ? a->reqntid : a->maxntid;
@@ -459,7 +460,7 @@ static void mma_by_instruction(struct lower *L, unsigned form, const LLVMValueRe
 
 	generic = L->target->as_local == L->target->as_generic ? words
 	          : LLVMBuildAddrSpaceCast(L->b, words, ll_ptr(L, L->target->as_generic), "");
-	*with_c = mma_staged(L);
+	*with_c = matrix_staged(L);
 	for (unsigned w = 0; w < 10; w++) {
 		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * w, 0);
 		LLVMValueRef v = w < 4 ? a[w] : w < 6 ? b[w - 4] : acc[(w - 6) / 2][(w - 6) % 2];

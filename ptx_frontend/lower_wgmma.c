@@ -216,9 +216,11 @@ static void line_words(struct lower *L, const struct descriptor *d, LLVMValueRef
 }
 
 /* D += A B by the processor's WMMA (RDNA3, RDNA4) for a dense m64nNk16 of f16 or bf16 with A
- * from a descriptor: 16 columns at a time (__zc_wgmma_tile), each lane reading its row of A
- * once and its column of B for each; the last 8 columns of an N that is not a multiple of 16
- * are read by lanes 8-15 too, whose results nobody reads. The product is added to D in f32. */
+ * from a descriptor: 16 columns at a time (__zc_wgmma_tile, its result moved into D's layout
+ * by shuffles, or through shared memory in a kernel of at most 256 threads), each lane
+ * reading its row of A once and its column of B for each; the last 8 columns of an N that is
+ * not a multiple of 16 are read by lanes 8-15 too, whose results nobody reads. The product is
+ * added to D in f32. */
 static void wgmma_by_instruction(struct lower *L, const struct wgmma_form *f, const struct descriptor *desc_a,
                                  const struct descriptor *desc_b, LLVMValueRef warp, LLVMValueRef lane, int scale_a,
                                  int scale_b, LLVMValueRef acc[2][256 / 4])
@@ -250,7 +252,8 @@ static void wgmma_by_instruction(struct lower *L, const struct wgmma_form *f, co
 			LLVMSetAlignment(LLVMBuildStore(L->b, v, LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "")), 4);
 		}
 		LLVMValueRef args[2] = { const32(L, form), generic };
-		call_builtin(L, "__zc_wgmma_tile", LLVMVoidTypeInContext(L->ctx), args, 2);
+		call_builtin(L, matrix_staged(L) ? "__zc_wgmma_tile_staged" : "__zc_wgmma_tile",
+		             LLVMVoidTypeInContext(L->ctx), args, 2);
 		for (unsigned half = 0; half < 2; half++)
 			for (unsigned r = 0; r < 2; r++)
 				for (unsigned j = 0; j < 2; j++) {

@@ -39,9 +39,10 @@ def main():
         lds_extra += 1024 if "%reserved_smem_offset" in ptx else 0
         for m in image["modules"]:
             for co in m["code_objects"]:
-                # RDNA3's and RDNA4's mma.sync stages its fragments through a 4096-byte array
-                # in kernels of at most 256 threads (backend/builtins_matrix.c)
-                staged = 4096 if "mma.sync" in ptx and co["target"].startswith(("gfx11", "gfx12")) else 0
+                # RDNA3's and RDNA4's mma.sync and wgmma stage fragments through a 4096-byte
+                # array in kernels of at most 256 threads (backend/builtins_matrix.c)
+                staged = 4096 if (("mma.sync" in ptx or "wgmma.mma_async" in ptx) and
+                                  co["target"].startswith(("gfx11", "gfx12"))) else 0
                 # a kernel left out for a target has no descriptor in its code object
                 left_out = {u["kernel"] for u in m["untranslated"]
                             if u["kernel"] and u["target"] in (None, co["target"])}

@@ -18,7 +18,9 @@
 // values are small integers or narrow floats whose sums are exact, so D is compared
 // bit for bit with A B + D computed on the host. Last, N other than 16: m64n8k16 and
 // m64n24k16 of f16 into f32 (the AMD lowering with matrix instructions takes 16 columns at a
-// time: half a tile, and a tile and a half), with A K-major and M-major.
+// time: half a tile, and a tile and a half), with A K-major and M-major, in a kernel declared
+// for 128 threads (__launch_bounds__), where that lowering exchanges the tiles' layouts through
+// shared memory, not by shuffles as in the kernel above.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <climits>
@@ -447,7 +449,7 @@ static void run(int swizzle_a, int swizzle_b, int scale_d = 1, bool off_pattern 
 // ---- N 8 and 24: f16 into f32, A (K-major, or M-major with TransA) and B K-major with the
 // given swizzles; D's columns 8j to 8j + 7 in registers 4j to 4j + 3, as for N 16.
 template <int NW, int TransA>
-__global__ void gemm_width(const uint8_t *A, const uint8_t *B, const float *C, float *D, Layout la, Layout lb) {
+__global__ void __launch_bounds__(128) gemm_width(const uint8_t *A, const uint8_t *B, const float *C, float *D, Layout la, Layout lb) {
     extern __shared__ __align__(1024) uint8_t smem[];
     uint8_t *smem_a = smem, *smem_b = smem + 12288;
     int w = threadIdx.x / 32, l = threadIdx.x % 32, g = l / 4, t = l % 4;
