@@ -188,21 +188,22 @@ static void mma_operands(const uint32_t *a, const uint32_t *b, unsigned per_line
 	}
 }
 
-/* This lane's D words from E: D[m][n] = E[n][m], m = g + 8r, n = 2t + j. */
-static void mma_result(word8 e, uint32_t *d)
+/* This lane's D words of columns 8 half to 8 half + 7 from E: D[m][n] = E[n][m], m = g + 8r,
+ * n = 8 half + 2t + j. */
+static void mma_result(word8 e, unsigned half, uint32_t *d)
 {
 	uint32_t lane = __zc_laneid(), g = lane / 4, t = lane % 4;
 
 	for (unsigned r = 0; r < 2; r++)
 		for (unsigned j = 0; j < 2; j++) {
-#if defined(__GFX11__)  /* E[n][m] in lane m + 16(n % 2), slot n / 2 */
+#if defined(__GFX11__)  /* E[n][m] in lane m + 16(n % 2), slot n / 2 = 4 half + t */
 			uint32_t from = g + 8 * r + 16 * j, v = 0;
 			for (unsigned slot = 0; slot < 4; slot++) {
-				uint32_t x = lane_value(e[slot], from);
+				uint32_t x = lane_value(e[4 * half + slot], from);
 				v = slot == t ? x : v;
 			}
-#else  /* E[n][m] (n < 8) in lane m, slot n */
-			uint32_t from = g + 8 * r, v = 0;
+#else  /* E[n][m] in lane m + 16(n / 8), slot n % 8 = 2t + j */
+			uint32_t from = g + 8 * r + 16 * half, v = 0;
 			for (unsigned s2 = 0; s2 < 4; s2++) {
 				uint32_t x = lane_value(e[2 * s2 + j], from);
 				v = s2 == t ? x : v;
@@ -223,7 +224,7 @@ void __zc_mma_m16n8(uint32_t form, uint32_t *words)
 		mma_operands(words, words + 4, 8, 0, &bt, &at);
 		float8 e = form == ZC_WMMA_F16 ? F16(bt, at, __builtin_bit_cast(float8, zero))
 		                               : BF16(bt, at, __builtin_bit_cast(float8, zero));
-		mma_result(__builtin_bit_cast(word8, e), words + 10);
+		mma_result(__builtin_bit_cast(word8, e), 0, words + 10);
 		return;
 	}
 	/* m16n8k32 of 8-bit integers: two halves of K; at most 32 products of 8 bits, so the sum
@@ -234,7 +235,7 @@ void __zc_mma_m16n8(uint32_t form, uint32_t *words)
 		mma_operands(words, words + 4, 4, 4 * half, &bt, &at);
 		e = is_signed ? IU8(true, bt, true, at, e, false) : IU8(false, bt, false, at, e, false);
 	}
-	mma_result(__builtin_bit_cast(word8, e), words + 10);
+	mma_result(__builtin_bit_cast(word8, e), 0, words + 10);
 #else
 	(void)form;
 	(void)words;
@@ -274,8 +275,9 @@ static word8 staged_words(const shared_word *s, unsigned first, unsigned count)
 	return v;
 }
 
-/* Where C[m][n] and D[m][n] (n < 8) lie: in the 8 words of lane n (and n + 16, or n + 16 for
- * the second half of the rows) that hold them. */
+/* Where C[m][n] and D[m][n] (n < 8) are staged: the 16 words of column n, the 8 that lane n
+ * holds (RDNA3: the even rows; RDNA4: rows 0-7) then the 8 of lane n + 16, each in its
+ * slot's order. */
 static unsigned accumulator_slot(unsigned m, unsigned n)
 {
 #if defined(__GFX11__)
@@ -342,9 +344,9 @@ void __zc_mma_m16n8_staged(uint32_t form, uint32_t *words)
  * One 16x16 tile of a warp's part of a wgmma D (its 16 rows, 16 of the N columns), as mma's
  * m16n8 accumulators lay out each 8 columns, from this lane's line of A (row l % 16) and of
  * B (column l % 16), each 16 elements of 16 bits that the lowering read from shared memory.
- * The instruction computes the transpose, E = B^T A^T, so that a lane's D comes from one
- * lane's E at a slot that varies with t only (as mma_result takes it). */
-/* The tile's transpose E = B^T A^T from the lines of A and B in words[0..15]. */
+ * The instruction computes the transpose, E = B^T A^T (wgmma_transposed_tile), so that a
+ * lane's D comes from one lane's E at a slot that varies with t only, as mma_result takes
+ * it. */
 static word8 wgmma_transposed_tile(uint32_t form, const uint32_t *words)
 {
 	word8 a = words8(words), b = words8(words + 8), zero = { 0 };
@@ -361,28 +363,10 @@ static word8 wgmma_transposed_tile(uint32_t form, const uint32_t *words)
 
 void __zc_wgmma_tile(uint32_t form, uint32_t *words)
 {
-	uint32_t lane = __zc_laneid(), g = lane / 4, t = lane % 4;
-	word8 ew = wgmma_transposed_tile(form, words);
+	word8 e = wgmma_transposed_tile(form, words);
 
-	for (unsigned half = 0; half < 2; half++)  /* columns 8 half to 8 half + 7 */
-		for (unsigned r = 0; r < 2; r++)
-			for (unsigned j = 0; j < 2; j++) {
-				uint32_t v = 0;  /* D[g + 8r][n], n = 8 half + 2t + j */
-#if defined(__GFX11__)  /* E[n][m] in lane m + 16(n % 2), slot n / 2 = 4 half + t */
-				uint32_t from = g + 8 * r + 16 * j;
-				for (unsigned slot = 0; slot < 4; slot++) {
-					uint32_t x = lane_value(ew[4 * half + slot], from);
-					v = slot == t ? x : v;
-				}
-#else  /* E[n][m] in lane m + 16(n / 8), slot n % 8 = 2t + j */
-				uint32_t from = g + 8 * r + 16 * half;
-				for (unsigned s2 = 0; s2 < 4; s2++) {
-					uint32_t x = lane_value(ew[2 * s2 + j], from);
-					v = s2 == t ? x : v;
-				}
-#endif
-				words[16 + 4 * half + 2 * r + j] = v;
-			}
+	for (unsigned half = 0; half < 2; half++)
+		mma_result(e, half, words + 16 + 4 * half);
 }
 
 /* The same through the warp's slice of the staging array (kernels of at most 256 threads):
