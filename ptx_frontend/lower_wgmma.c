@@ -215,6 +215,13 @@ static void line_words(struct lower *L, const struct descriptor *d, LLVMValueRef
 	}
 }
 
+static LLVMValueRef buffer_word(struct lower *L, LLVMValueRef buffer, unsigned i)
+{
+	LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * i, 0);
+
+	return LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "");
+}
+
 /* D += A B by the processor's WMMA (RDNA3, RDNA4) for a dense m64nNk16 of f16 or bf16 with A
  * from a descriptor: 16 columns at a time (__zc_wgmma_tile, its result moved into D's layout
  * by shuffles, or through shared memory in a kernel of at most 256 threads), each lane
@@ -233,24 +240,16 @@ static void wgmma_by_instruction(struct lower *L, const struct wgmma_form *f, co
 	generic = L->target->as_local == L->target->as_generic ? buffer
 	          : LLVMBuildAddrSpaceCast(L->b, buffer, ll_ptr(L, L->target->as_generic), "");
 	line_words(L, desc_a, LLVMBuildAdd(L->b, LLVMBuildShl(L->b, warp, const32(L, 4), ""), line, ""), a);
-	for (unsigned w = 0; w < 16; w++) {
-		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * w, 0);
-		LLVMValueRef v = w < 8 ? a[w] : NULL;
-		if (w < 8) {
-			if (scale_a < 0)
-				v = LLVMBuildXor(L->b, v, sign, "");
-			LLVMSetAlignment(LLVMBuildStore(L->b, v, LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "")), 4);
-		}
-	}
+	for (unsigned w = 0; w < 8; w++)  /* imm-scale -1: the elements' signs flipped */
+		LLVMSetAlignment(LLVMBuildStore(L->b, scale_a < 0 ? LLVMBuildXor(L->b, a[w], sign, "") : a[w],
+		                                buffer_word(L, buffer, w)), 4);
 	for (unsigned tile = 0; 16 * tile < f->n; tile++) {
 		LLVMValueRef column = LLVMBuildAdd(L->b, const32(L, 16 * tile),
 		                                   16 * tile + 16 > f->n ? LLVMBuildAnd(L->b, lane, const32(L, 7), "") : line, "");
 		line_words(L, desc_b, column, b);
-		for (unsigned w = 0; w < 8; w++) {
-			LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * (8 + w), 0);
-			LLVMValueRef v = scale_b < 0 ? LLVMBuildXor(L->b, b[w], sign, "") : b[w];
-			LLVMSetAlignment(LLVMBuildStore(L->b, v, LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, "")), 4);
-		}
+		for (unsigned w = 0; w < 8; w++)
+			LLVMSetAlignment(LLVMBuildStore(L->b, scale_b < 0 ? LLVMBuildXor(L->b, b[w], sign, "") : b[w],
+			                                buffer_word(L, buffer, 8 + w)), 4);
 		LLVMValueRef args[2] = { const32(L, form), generic };
 		call_builtin(L, matrix_staged(L) ? "__zc_wgmma_tile_staged" : "__zc_wgmma_tile",
 		             LLVMVoidTypeInContext(L->ctx), args, 2);
@@ -260,8 +259,7 @@ static void wgmma_by_instruction(struct lower *L, const struct wgmma_form *f, co
 					unsigned c = 2 * (2 * tile + half) + j;
 					if (c >= columns)
 						continue;
-					LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * (16 + 4 * half + 2 * r + j), 0);
-					LLVMValueRef p = LLVMBuildLoad2(L->b, f32, LLVMBuildGEP2(L->b, ll_int(L, 8), buffer, &index, 1, ""), "");
+					LLVMValueRef p = LLVMBuildLoad2(L->b, f32, buffer_word(L, buffer, 16 + 4 * half + 2 * r + j), "");
 					LLVMSetAlignment(p, 4);
 					acc[r][c] = LLVMBuildFAdd(L->b, acc[r][c], p, "");
 				}
