@@ -461,11 +461,9 @@ static void mma_by_instruction(struct lower *L, unsigned form, const LLVMValueRe
 	generic = L->target->as_local == L->target->as_generic ? words
 	          : LLVMBuildAddrSpaceCast(L->b, words, ll_ptr(L, L->target->as_generic), "");
 	*with_c = matrix_staged(L);
-	for (unsigned w = 0; w < 10; w++) {
+	for (unsigned w = 0; w < (*with_c ? 10u : 6u); w++) {  /* A, B and, staged, C */
 		LLVMValueRef index = LLVMConstInt(ll_int(L, 64), 4 * w, 0);
 		LLVMValueRef v = w < 4 ? a[w] : w < 6 ? b[w - 4] : acc[(w - 6) / 2][(w - 6) % 2];
-		if (w >= 6 && !*with_c)
-			break;
 		LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildBitCast(L->b, v, i32, ""),
 		                                LLVMBuildGEP2(L->b, ll_int(L, 8), words, &index, 1, "")), 4);
 	}
