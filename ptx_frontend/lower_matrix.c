@@ -319,7 +319,7 @@ static bool mma_form_of(struct lower *L, struct mma_form *f, bool sparse)
 	bool float_c = f->ct == PTX_TYPE_F32 || f->ct == PTX_TYPE_F16, float_d = f->dt == PTX_TYPE_F32 || f->dt == PTX_TYPE_F16;
 	bool f32_only = f->at == PTX_TYPE_BF16 || f->tf32;
 	return f->k && has_mod(L, "row") && has_mod(L, "col") && (f->integer || f->halves || f->tf32) &&
-	       (!f->narrow || !sparse || f->k == 64) && (!f->sub || f->sub_bits[0] == f->sub_bits[1]) &&
+	       (!f->narrow || !sparse || (f->k == 64 && f->dt == PTX_TYPE_F32)) && (!f->sub || f->sub_bits[0] == f->sub_bits[1]) &&
 	       (!sparse || !f->binary) &&
 	       f->binary == (has_mod(L, "popc") && (f->popc_and || has_mod(L, "xor"))) &&
 	       !(f->binary && has_mod(L, "satfinite")) && !(f->tf32 && has_mod(L, "satfinite")) &&
@@ -601,7 +601,8 @@ static bool lower_mma_sparse(struct lower *L)
 	if (!mma_form_of(L, &f, true))
 		lower_fail(L, "mma.sp: the forms lowered are m16n8k16 and m16n8k32 of f16 and bf16, m16n8k8 and "
 		           "m16n8k16 of tf32, m16n8k32 and m16n8k64 of s8 and u8, m16n8k64 and m16n8k128 of s4 and "
-		           "u4, m16n8k64 of e4m3 and e5m2 (.row.col)");
+		           "u4, m16n8k64 of e4m3 and e5m2 into f32 (.row.col; NVIDIA's ptxas takes no other sparse "
+		           "8-bit float form, so none could be checked)");
 	expect_operands(L, 6);
 	unsigned bits = 32 / f.p, unit_bits = bits > 16 ? 16 : bits < 8 ? 8 : bits;
 	unsigned n = f.k / f.chunk, lanes = f.k * bits / unit_bits / 16;
