@@ -6,12 +6,13 @@
 # code, not part of the converter), only FLAGS.
 set(ZC_EMBED_BITCODE ${CMAKE_CURRENT_LIST_DIR}/embed_bitcode.cmake)
 set(ZC_BACKEND_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(ZC_ABI_DIR ${CMAKE_CURRENT_LIST_DIR}/../abi)
 # The builtins every target shares, written once in C (each row adds its own).
 set(ZC_SHARED_BUILTINS builtins_convert.c builtins_bits.c builtins_reserved.c
     builtins_async.c builtins_texture.c builtins_surface.c builtins_matrix.c builtins_launch.c)
 list(TRANSFORM ZC_SHARED_BUILTINS PREPEND ${ZC_BACKEND_DIR}/)
-set(ZC_SHARED_BUILTIN_HEADERS device_launch.h texture.h matrix.h)
-list(TRANSFORM ZC_SHARED_BUILTIN_HEADERS PREPEND ${ZC_BACKEND_DIR}/)
+set(ZC_SHARED_BUILTIN_HEADERS ${ZC_BACKEND_DIR}/builtins.h ${ZC_ABI_DIR}/device_launch.h
+    ${ZC_ABI_DIR}/texture.h ${ZC_ABI_DIR}/matrix.h)
 
 function(zc_add_builtins target ident)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "SOURCES;FLAGS;DEPENDS")
@@ -24,8 +25,8 @@ function(zc_add_builtins target ident)
     add_custom_command(OUTPUT ${bc}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
       COMMAND ${ZC_CLANG} ${arg_FLAGS} -std=c17 -O2 -ffreestanding -fno-math-errno
-              -Wall -Wextra -Werror -I${ZC_BACKEND_DIR} -emit-llvm -c ${source} -o ${bc}
-      DEPENDS ${source} ${ZC_BACKEND_DIR}/builtins.h ${ZC_BACKEND_DIR}/host_abi.h
+              -Wall -Wextra -Werror -I${ZC_BACKEND_DIR} -I${ZC_ABI_DIR} -emit-llvm -c ${source} -o ${bc}
+      DEPENDS ${source} ${ZC_BACKEND_DIR}/builtins.h ${ZC_ABI_DIR}/host_abi.h
               ${arg_DEPENDS}
       COMMENT "Building builtins ${stem}.c for ${ident}"
       VERBATIM)

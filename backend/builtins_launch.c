@@ -1,4 +1,4 @@
-/* Launches from the device (backend/device_launch.h), the same C on every target: a launch
+/* Launches from the device (abi/device_launch.h), the same C on every target: a launch
  * is a record in the stub's queue, reserved by the parameter-buffer call and published by
  * the launch call; the stub runs the published ones after the grid. */
 #include <stddef.h>

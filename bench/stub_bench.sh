@@ -19,7 +19,8 @@ echo 'extern "C" __global__ void zc_bench_empty(void) {}' >> src/kernels_0.cu
 
 # The benchmark links the stub's static twin: its internals are the "direct" side.
 cc -std=c17 -O2 -DFATBIN="$work/kernels.fatbin" \
-	-I"$root/runtime_stub" -I"$build/runtime_stub" -I"$root/fatbin" -I"$root/backend" \
+	-I"$root/runtime_stub/api" -I"$root/runtime_stub/drivers" -I"$root/runtime_stub/base" \
+	-I"$root/abi" -I"$root/common" -I"$root/fatbin" -I"$build/runtime_stub" \
 	-o stub_bench "$here/stub_bench.c" "$build/runtime_stub/libzc_stub_static.a" \
 	$(pkg-config --libs libxxhash libzstd) -ldl -lpthread
 mkdir converted

@@ -184,7 +184,7 @@ static void keep_kernels(Unit *u, const struct ptx_lowered *l)
 	u->nkernels += l->nkernels;
 }
 
-/* The size of the unit's shared layout, for the host driver (backend/host_abi.h). */
+/* The size of the unit's shared layout, for the host driver (abi/host_abi.h). */
 static void export_shared_layout(LLVMModuleRef m, uint64_t size)
 {
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));

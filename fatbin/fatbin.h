@@ -7,20 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* printf-style format checking. mingw-w64's compiler takes plain "printf" as Microsoft's
- * printf, which lacks %zu; the runtime stub built for Windows formats with mingw's own. */
-#ifdef __MINGW32__
-#define ZC_PRINTF_FORMAT gnu_printf
-#else
-#define ZC_PRINTF_FORMAT printf
-#endif
-
-typedef struct {
-	char msg[512];
-} ZcError;
-
-/* Returns false so that callers can write `return zc_fail(err, ...)`. */
-bool zc_fail(ZcError *err, const char *fmt, ...) __attribute__((format(ZC_PRINTF_FORMAT, 2, 3)));
+#include "common.h"
 
 /* ---- binary files ---------------------------------------------------- */
 
@@ -223,11 +210,5 @@ const char *entry_kind_name(uint16_t kind);
 const char *compression_name(Compression c);
 const char *fixup_kind_name(FixupKind k);
 const char *container_origin_name(ContainerOrigin o);
-
-/* Allocation funnel: aborts with a message on exhaustion (inputs never size an allocation
- * without a bound check first, so this only fires on a real out-of-memory). */
-void *zc_alloc(size_t size);
-void *zc_realloc(void *p, size_t size);
-char *zc_strndup(const char *s, size_t n);
 
 #endif

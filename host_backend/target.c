@@ -1,5 +1,5 @@
 /* The host rows of the target table: x86-64 code objects that the runtime stub's CPU
- * driver loads and runs (backend/host_abi.h), ELF shared objects for libcuda.so.1 and
+ * driver loads and runs (abi/host_abi.h), ELF shared objects for libcuda.so.1 and
  * DLLs for nvcuda.dll. The test target: CI has no AMD GPU. */
 #include "target.h"
 

@@ -426,7 +426,7 @@ static LLVMValueRef special_register(struct lower *L, const struct ptx_operand *
 		return reserved;
 	if (!ptx_is_special_register(o->name))
 		return NULL;
-	/* %envreg1 and %envreg2: the grid workspace (backend/grid_workspace.h); the other
+	/* %envreg1 and %envreg2: the grid workspace (abi/grid_workspace.h); the other
 	 * %envregN hold nothing here; %pmN, %pmN_64: performance monitor counters, which no
 	 * target here exposes: all read as 0 */
 	if (!strcmp(o->name, "%envreg1") || !strcmp(o->name, "%envreg2"))

@@ -1,4 +1,4 @@
-/* The CUDA device runtime, for kernels that launch kernels (backend/device_launch.h).
+/* The CUDA device runtime, for kernels that launch kernels (abi/device_launch.h).
  * libcudadevrt's PTX, which nvcc links into every -rdc program, implements
  * cudaGetParameterBuffer, cudaLaunchDevice, device-side streams and the rest as calls of
  * the driver's __cuda_syscall_cnpv2* functions (and, for CDP1, cnp*), which only NVIDIA's

@@ -237,7 +237,7 @@ static LLVMTypeRef kernel_type(struct lower *L, const struct ptx_func *f)
 /* The functions nvcc's PTX calls in the CUDA runtime: the builtins provide them under names
  * of ours, so that the C library's vprintf is never bound instead. On GPUs they need a
  * buffer or a heap of the stub's, which it finds through a variable the module defines
- * only when it calls them (backend/device_output.h, device_heap.h): a program that never
+ * only when it calls them (abi/device_output.h, device_heap.h): a program that never
  * prints or allocates gets neither. */
 static const char *runtime_name(struct lower *L, const struct ptx_func *f)
 {

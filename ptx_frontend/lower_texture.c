@@ -2,7 +2,7 @@
  * software sampler (backend/builtins_texture.c); suld.b and sust.b a surface's bytes,
  * sust.p its formatted texels and sured its elements' reductions
  * (backend/builtins_surface.c); the handle is the device address of the object's
- * descriptor (backend/texture.h), on every target; suq queries a surface as txq a texture.
+ * descriptor (abi/texture.h), on every target; suq queries a surface as txq a texture.
  * Texture references (.texref, .surfref; removed in CUDA 12), multisample geometries
  * and istypeof are left out, named. */
 #include <string.h>

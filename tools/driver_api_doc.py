@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes docs/driver-api.md: every function of the CUDA 13 driver API, by the names
-cuGetProcAddress takes (runtime_stub/procaddress.tsv), with the symbols NVIDIA's
+cuGetProcAddress takes (runtime_stub/exports/procaddress.tsv), with the symbols NVIDIA's
 libcuda.so.1 gives for CUDA 13 (default and per-thread-stream forms), whether cudart 13
 looks it up (tests/unit/runtime_stub/cudart13-lookups.txt), and whether the stub implements
-it (runtime_stub/exports.inc) or answers CUDA_ERROR_NOT_SUPPORTED.
+it (runtime_stub/api/exports.inc) or answers CUDA_ERROR_NOT_SUPPORTED.
 
     tools/driver_api_doc.py            rewrites docs/driver-api.md
     tools/driver_api_doc.py --check    exits 1 when docs/driver-api.md is not what it writes
@@ -59,14 +59,14 @@ def resolve(rows, name, version, flags):
 
 def document():
     rows = []
-    with open(os.path.join(ROOT, "runtime_stub", "procaddress.tsv")) as f:
+    with open(os.path.join(ROOT, "runtime_stub", "exports", "procaddress.tsv")) as f:
         for line in f:
             if not line.startswith("cu"):
                 continue
             name, flags, low, high, symbol = line.rstrip("\n").split("\t")
             rows.append((name, int(flags), int(low), int(high) if high else None, symbol))
     implemented = set()
-    with open(os.path.join(ROOT, "runtime_stub", "exports.inc")) as f:
+    with open(os.path.join(ROOT, "runtime_stub", "api", "exports.inc")) as f:
         for line in f:
             m = re.match(r"ZC_FUNCTION\((\w+),", line)
             if m:

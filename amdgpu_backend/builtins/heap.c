@@ -1,4 +1,4 @@
-/* malloc and free in device code on AMDGPU (backend/device_heap.h): blocks of a power of
+/* malloc and free in device code on AMDGPU (abi/device_heap.h): blocks of a power of
  * two, kept on one lock-free list per size after free and reused by the next malloc of that
  * size; a miss takes new memory from the heap's end. Lanes of one wave never wait for each
  * other, so no lock can deadlock them. */

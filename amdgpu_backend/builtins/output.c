@@ -1,5 +1,5 @@
-/* vprintf and __assertfail on AMDGPU: records in the stub's ring (backend/device_output.h).
- * The arguments are read the way runtime_stub/device_printf.c formats them, so that the
+/* vprintf and __assertfail on AMDGPU: records in the stub's ring (abi/device_output.h).
+ * The arguments are read the way runtime_stub/base/device_printf.c formats them, so that the
  * record holds exactly what the host needs: nvcc packs them each at its own size's
  * alignment, 4-byte integers unless l, j, z or t widen them, doubles, 8-byte pointers. */
 #include "amdgpu.h"

@@ -1,7 +1,7 @@
 /* libzc-emu-hip.so: a HIP runtime whose devices are the AMDGPU emulator (emulator.h),
- * so that the runtime stub's unmodified HIP driver (runtime_stub/drv_hip.c) runs the AMD
+ * so that the runtime stub's unmodified HIP driver (runtime_stub/drivers/hip/drv_hip.c) runs the AMD
  * code of converted programs where there is no AMD GPU. It exports what
- * runtime_stub/hip_api.h lists, with its prototypes, so that a signature the stub does not
+ * abi/hip_api.h lists, with its prototypes, so that a signature the stub does not
  * expect fails to compile.
  *
  * - The device is the processor named by ZC_EMU_PROCESSOR (default gfx1100; a feature

@@ -1,5 +1,5 @@
 /* Runs host code objects made by zc-codegen from this directory's .ll files, calling the
- * kernel entries directly the way the CPU driver will (backend/host_abi.h), one thread
+ * kernel entries directly the way the CPU driver will (abi/host_abi.h), one thread
  * per call. Blocks with several threads run only kernels without block operations; the
  * fake operations answer as a block of one thread would.
  *

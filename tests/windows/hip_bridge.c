@@ -2,7 +2,7 @@
  * behind the name and calling convention of AMD's Windows HIP runtime, so that nvcuda.dll's
  * HIP driver runs its gfx code on the emulator in a Windows process. A Wine builtin library
  * (winegcc, with the Linux C library), used only by the tests: every function of
- * runtime_stub/hip_api.h's lists is exported and passed on.
+ * abi/hip_api.h's lists is exported and passed on.
  *
  * Every argument of those functions is an integer or a pointer, so one bridge shape serves
  * all: it takes eleven 64-bit arguments in the Windows x64 convention (the slots beyond the

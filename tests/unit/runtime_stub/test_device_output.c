@@ -1,5 +1,5 @@
-/* The stub's reading of the device printf ring (runtime_stub/device_output.c), with records
- * written here as the AMDGPU builtins write them (backend/device_output.h): output past the
+/* The stub's reading of the device printf ring (runtime_stub/api/device_output.c), with records
+ * written here as the AMDGPU builtins write them (abi/device_output.h): output past the
  * ring's size keeps the newest whole records, in order, records wrap past the ring's end,
  * and a record not yet complete stops the printing until it is. */
 #include <stdio.h>

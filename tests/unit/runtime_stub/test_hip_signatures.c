@@ -1,4 +1,4 @@
-/* The HIP driver's declarations (runtime_stub/hip_api.h) against ROCm's own header: every
+/* The HIP driver's declarations (abi/hip_api.h) against ROCm's own header: every
  * function it resolves has the header's prototype, every enumerator the header's value,
  * and each stand-in type the size of HIP's. A mismatch fails the build of this file. */
 #include <hip/hip_runtime_api.h>

@@ -1,0 +1,34 @@
+/* What every part of the project shares: the allocation funnel, the error funnel of library
+ * code, and printf-style format checking. Plain C17 and libc; nothing here prints but the
+ * out-of-memory message. */
+#ifndef ZC_COMMON_H
+#define ZC_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* printf-style format checking. mingw-w64's compiler takes plain "printf" as Microsoft's
+ * printf, which lacks %zu; the runtime stub built for Windows formats with mingw's own. */
+#ifdef __MINGW32__
+#define ZC_PRINTF_FORMAT gnu_printf
+#else
+#define ZC_PRINTF_FORMAT printf
+#endif
+
+/* alloc.c: the allocation funnel of the converter's parts. Aborts with a message on
+ * exhaustion (inputs never size an allocation without a bound check first, so this only
+ * fires on a real out-of-memory). The runtime stub never aborts: it has its own funnel,
+ * which returns NULL (runtime_stub/base/base.h). */
+void *zc_alloc(size_t size);
+void *zc_realloc(void *p, size_t size);
+char *zc_strndup(const char *s, size_t n);
+
+/* error.c: library code never prints or exits; every failure is a message in a ZcError. */
+typedef struct {
+	char msg[512];
+} ZcError;
+
+/* Returns false so that callers can write `return zc_fail(err, ...)`. */
+bool zc_fail(ZcError *err, const char *fmt, ...) __attribute__((format(ZC_PRINTF_FORMAT, 2, 3)));
+
+#endif
