@@ -93,10 +93,14 @@ static void addresses(struct wave *w, const struct insn *in, enum space space, b
 		 * an offset in an SGPR (the stack pointer) counts bytes of the whole wave. */
 		if (base - BUFFER_SCRATCH < APERTURE_SIZE)
 			soff /= LANES;
+		/* The buffer offset, the VGPR's and the instruction's, is 32 bits and wraps:
+		 * LLVM folds a constant into the instruction over a VGPR that may be negative
+		 * (gfx9 and later check no range for private memory). */
 		uint32_t off[LANES];
 		vget32(w, &in->o[1], off);
-		EACH a->address[l] = base + soff + (in->offen && in->o[1].kind == OPND_VGPR ? off[l] : 0) +
-		                     (uint32_t)in->offset;
+		EACH a->address[l] = base + soff +
+		                     (uint32_t)((in->offen && in->o[1].kind == OPND_VGPR ? off[l] : 0) +
+		                                (uint32_t)in->offset);
 		return;
 	}
 	const struct operand *sa = &in->o[a->data >= 0 ? a->data + 1 : v + 1];

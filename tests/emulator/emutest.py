@@ -224,8 +224,11 @@ class Target:
 class Kernel:
     """One kernel and its expectations. Slots are rows of BLOCK words of the buffer."""
 
-    def __init__(self, t, name, block=32, lds=0, scratch=0):
+    def __init__(self, t, name, block=32, lds=0, scratch=0, private_buffer=False):
+        """private_buffer: the dispatch hands over the private segment buffer's V# (gfx10's
+        scratch through MUBUF), which the kernel then finds in s[8:11]."""
         self.t, self.name, self.block, self.lds, self.scratch = t, name, block, lds, scratch
+        self.private_buffer = private_buffer
         self.lines = []
         self.tail = []        # code placed after the kernel's s_endpgm (functions it calls)
         self.nslots = 0
@@ -233,6 +236,13 @@ class Kernel:
         self.expect = {}      # word -> expected value (beyond the initial ones)
         self.error = None     # the message a failing launch must give
         self.error_at = None  # (symbol, format): the message names the instruction at symbol
+        if private_buffer:
+            # the V# comes first (s[0:3]), then the kernarg pointer (s[4:5])
+            self.asm("""
+                s_mov_b64 s[8:9], s[0:1]
+                s_mov_b64 s[10:11], s[2:3]
+                s_mov_b64 s[0:1], s[4:5]
+            """)
         self.asm(f"""
             s_load_b64 s[2:3], s[0:1], 0x0
             v_lshlrev_b32 v1, 2, v0
@@ -349,6 +359,7 @@ class Kernel:
         body = "\n".join("  " + l if not l.rstrip().endswith(":") else l for l in self.lines)
         tail = "\n".join("  " + l if not l.rstrip().endswith(":") else l for l in self.tail)
         private = f"  .amdhsa_enable_private_segment {1 if self.scratch else 0}\n" if t.gen >= 11 else ""
+        buffer = "  .amdhsa_user_sgpr_private_segment_buffer 1\n" if self.private_buffer else ""
         return f""".amdhsa_code_object_version 5
 .text
 .globl {self.name}
@@ -365,7 +376,7 @@ class Kernel:
 .amdhsa_kernel {self.name}
   .amdhsa_next_free_vgpr 64
   .amdhsa_next_free_sgpr 96
-  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+{buffer}  .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_wavefront_size32 1
   .amdhsa_group_segment_fixed_size {self.lds}
   .amdhsa_private_segment_fixed_size {self.scratch}

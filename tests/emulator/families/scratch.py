@@ -1,7 +1,8 @@
-"""Scratch (gfx11+: scratch_store/scratch_load with architected flat scratch): every lane's
-private memory is its own, so lanes storing different values at one address read back
-their own; addresses from an immediate offset, a VGPR, or an SGPR."""
-from emutest import Kernel, M32
+"""Scratch (gfx11+: scratch_store/scratch_load with architected flat scratch; gfx10: MUBUF
+over the private segment buffer): every lane's private memory is its own, so lanes storing
+different values at one address read back their own; addresses from an immediate offset, a
+VGPR, or an SGPR."""
+from emutest import ANY, Kernel, M32
 
 
 def private(t):
@@ -39,4 +40,40 @@ def private(t):
     return k
 
 
-CASES = [private]
+def buffer_offset_wraps(t):
+    """gfx10's MUBUF scratch: the buffer offset, VGPR plus instruction offset, is 32 bits and
+    wraps, so a negative VGPR with a positive offset reaches below the offset (LLVM folds
+    constants so on gfx9 and later, where private buffers are not range-checked)."""
+    if t.gen != 10:
+        return None
+    k = Kernel(t, "buffer_offset_wraps", scratch=64, private_buffer=True)
+    k.asm("""
+        v_mul_u32_u24 v2, 7, v0
+        buffer_store_dword v2, off, s[8:11], 0 offset:8
+        v_add_nc_u32 v3, 100, v0
+        buffer_store_dword v3, off, s[8:11], 0 offset:12
+        v_xor_b32 v4, 0x5a, v0
+        buffer_store_dword v4, off, s[8:11], 0 offset:16
+        v_and_b32 v5, 8, v1
+        v_sub_nc_u32 v6, 0, v5
+        v_or_b32 v9, 0x300, v0
+        buffer_store_dword v9, v6, s[8:11], 0 offen offset:40
+        WAIT_STORE
+        buffer_load_dword v7, v6, s[8:11], 0 offen offset:16
+        v_sub_nc_u32 v8, -4, v5
+        buffer_load_dword v10, v8, s[8:11], 0 offen offset:20
+        buffer_load_dword v11, off, s[8:11], 0 offset:40
+        buffer_load_dword v12, off, s[8:11], 0 offset:32
+        WAIT_LOAD
+    """)
+    # lanes with bit 1 set: v5 = 8, so offset 16 - 8 = 8 and 20 - 4 - 8 = 8, and the
+    # store lands at 40 - 8 = 32
+    odd = [bool(4 * l & 8) for l in range(32)]
+    k.check_v("v7", [7 * l if odd[l] else l ^ 0x5a for l in range(32)])
+    k.check_v("v10", [7 * l if odd[l] else l ^ 0x5a for l in range(32)])
+    k.check_v("v11", [ANY if odd[l] else 0x300 | l for l in range(32)])
+    k.check_v("v12", [0x300 | l if odd[l] else ANY for l in range(32)])
+    return k
+
+
+CASES = [private, buffer_offset_wraps]
