@@ -217,14 +217,18 @@ void zc_memory_release(struct zc_context *ctx);
  * the pools. */
 CUresult zc_memory_alloc_device(void **ptr, size_t bytes);
 CUresult zc_memory_free_device(void *ptr);
-/* Whether [ptr, ptr + bytes) lies inside one allocation the stub made. */
+/* Whether [ptr, ptr + bytes) lies inside one allocation the stub made, or across mappings of
+ * one reservation with no hole between them. */
 CUresult zc_memory_check(CUdeviceptr ptr, size_t bytes);
 /* Whether p is the program's own memory: no allocation, registration or variable of the
  * stub's holds it. */
 bool zc_memory_pageable(const void *p);
-/* A module's variables are device memory the stub did not allocate: known, so copies to
- * and from them pass the checks, but never freed by cuMemFree. Idempotent. */
-CUresult zc_memory_add_global(const void *owner, void *base, size_t bytes);
+/* A module's variables and the mappings of reserved address space are device memory the
+ * stub did not allocate: known, so copies to and from them pass the checks, but never
+ * freed by cuMemFree. Idempotent. `range`: the reservation of a mapping, whose mappings
+ * that touch are one address range to copies and memsets, as on NVIDIA's driver; NULL
+ * for a variable. */
+CUresult zc_memory_add_global(const void *owner, const void *range, void *base, size_t bytes);
 void zc_memory_remove_globals(const void *owner);
 
 /* device_output.c: the buffer GPU code prints into (abi/device_output.h), allocated

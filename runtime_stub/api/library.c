@@ -445,7 +445,7 @@ get_global(struct zc_library *lib, const char *name, CUdeviceptr *dptr, size_t *
 		return stub_fail(CUDA_ERROR_NOT_FOUND, "module %s has no variable %s",
 		                 aot_module(&lib->image->aot, lib->module).name, name);
 	if ((r = zc_drv->module_global(lib->drv, name, &address)) != CUDA_SUCCESS ||
-	    (r = zc_memory_add_global(lib, address, g.size)) != CUDA_SUCCESS)
+	    (r = zc_memory_add_global(lib, NULL, address, g.size)) != CUDA_SUCCESS)
 		return r;
 	if (dptr)
 		*dptr = (CUdeviceptr)(uintptr_t)address;

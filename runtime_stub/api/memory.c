@@ -14,6 +14,7 @@ struct allocation {
 	bool registered;       /* the program's memory, cuMemHostRegister'ed (kind ZC_MEM_HOST) */
 	unsigned long long id; /* CU_POINTER_ATTRIBUTE_BUFFER_ID: unique in the process */
 	const void *owner;     /* the library of a module variable; NULL for allocations */
+	const void *range;     /* a reservation: its mappings that touch are one address range */
 	/* Managed memory: cuMemAdvise's and cuMemPrefetchAsync's hints, for
 	 * cuMemRangeGetAttribute. CUDA keeps them per page; here per allocation. Devices as
 	 * CUDA numbers them: CU_DEVICE_CPU (-1), CU_DEVICE_INVALID (-2) for none. */
@@ -134,26 +135,48 @@ zc_memory_pageable(const void *p)
 	return !find((uintptr_t)p, &a);
 }
 
+/* Whether [ptr, ptr + bytes) lies in one allocation, or in mappings of one reservation that
+ * follow each other with no hole. Caller holds the lock. */
+static bool
+covered(uintptr_t ptr, size_t bytes)
+{
+	size_t i = upper_bound(ptr);
+
+	if (i == 0 || ptr - table.items[i - 1].base >= table.items[i - 1].size)
+		return false;
+	if (bytes > UINTPTR_MAX - ptr)
+		return false;
+	for (const struct allocation *a = &table.items[i - 1];; a++) {
+		if (ptr + bytes - a->base <= a->size)
+			return true;
+		const struct allocation *next = a + 1;
+		if (next == table.items + table.count || !a->range || next->range != a->range ||
+		    next->base != a->base + a->size)
+			return false;
+	}
+}
+
 CUresult
 zc_memory_check(CUdeviceptr ptr, size_t bytes)
 {
-	struct allocation a;
-
-	if (!find((uintptr_t)ptr, &a) || bytes > a.size - ((uintptr_t)ptr - a.base))
+	pthread_mutex_lock(&table.lock);
+	bool inside = covered((uintptr_t)ptr, bytes);
+	pthread_mutex_unlock(&table.lock);
+	if (!inside)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not inside an allocation",
 		               (unsigned long long)ptr, bytes);
 	return CUDA_SUCCESS;
 }
 
 CUresult
-zc_memory_add_global(const void *owner, void *base, size_t bytes)
+zc_memory_add_global(const void *owner, const void *range, void *base, size_t bytes)
 {
 	struct allocation a;
 
 	if (find((uintptr_t)base, &a) && a.base == (uintptr_t)base && a.owner == owner)
 		return CUDA_SUCCESS;
 	if (!insert((struct allocation){ .base = (uintptr_t)base, .size = bytes ? bytes : 1,
-	                                 .kind = ZC_MEM_DEVICE, .owner = owner }))
+	                                 .kind = ZC_MEM_DEVICE, .owner = owner, .range = range }))
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "allocation table");
 	return CUDA_SUCCESS;
 }

@@ -313,7 +313,9 @@ map(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle ha
 		              (unsigned long long)ptr, size);
 	if (r == CUDA_SUCCESS)
 		r = zc_drv->va_map((void *)(uintptr_t)ptr, size, offset, p->drv);
-	if (r == CUDA_SUCCESS && (r = zc_memory_add_global(m, (void *)(uintptr_t)ptr, size)) != CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS &&
+	    (r = zc_memory_add_global(m, reservation_of((uintptr_t)ptr, size), (void *)(uintptr_t)ptr,
+	                              size)) != CUDA_SUCCESS)
 		zc_drv->va_unmap((void *)(uintptr_t)ptr, size);
 	if (r == CUDA_SUCCESS) {
 		m->base = (uintptr_t)ptr;
@@ -337,20 +339,21 @@ cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHand
 	             (unsigned long long)ptr, size, offset, handle);
 }
 
-/* The mappings [ptr, ptr + size) covers whole, or false when it cuts one or misses a byte. */
-static bool
-covers_whole_mappings(uintptr_t base, size_t size)
+/* The bytes of the mappings [base, base + size) holds whole; *cut when it holds part of
+ * one. */
+static size_t
+mapped_in(uintptr_t base, size_t size, bool *cut)
 {
 	size_t covered = 0;
 
+	*cut = false;
 	for (struct mapping *m = mappings; m; m = m->next) {
 		bool in = m->base >= base && m->base + m->size <= base + size;
-		if (!in && base < m->base + m->size && m->base < base + size)
-			return false;
+		*cut |= !in && base < m->base + m->size && m->base < base + size;
 		if (in)
 			covered += m->size;
 	}
-	return covered == size;
+	return covered;
 }
 
 static CUresult
@@ -365,7 +368,8 @@ unmap(CUdeviceptr ptr, size_t size)
 	if (zc_context_current(&ctx) == CUDA_SUCCESS)
 		zc_context_sync(ctx);
 	pthread_mutex_lock(&lock);
-	if (!size || !covers_whole_mappings((uintptr_t)ptr, size))
+	bool cut;
+	if (!size || mapped_in((uintptr_t)ptr, size, &cut) != size || cut)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not whole mappings",
 		              (unsigned long long)ptr, size);
 	for (struct mapping **link = &mappings; r == CUDA_SUCCESS && *link;) {
@@ -408,17 +412,23 @@ set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t cou
 	if (r != CUDA_SUCCESS)
 		return r;
 	pthread_mutex_lock(&lock);
-	if (!size || !covers_whole_mappings((uintptr_t)ptr, size))
+	/* Unmapped holes between the mappings are passed over, as an H200 does; the holes
+	 * stay inaccessible. */
+	bool cut;
+	if (!size || !mapped_in((uintptr_t)ptr, size, &cut) || cut)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not whole mappings",
 		              (unsigned long long)ptr, size);
 	for (size_t i = 0; r == CUDA_SUCCESS && i < count; i++) {
 		int f = desc[i].flags;
-		r = zc_drv->va_set_access((void *)(uintptr_t)ptr, size, desc[i].location.id,
-		                          f != CU_MEM_ACCESS_FLAGS_PROT_NONE,
-		                          f == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
-		for (struct mapping *m = mappings; r == CUDA_SUCCESS && m; m = m->next)
-			if (m->base >= ptr && m->base + m->size <= ptr + size)
+		for (struct mapping *m = mappings; r == CUDA_SUCCESS && m; m = m->next) {
+			if (m->base < ptr || m->base + m->size > ptr + size)
+				continue;
+			r = zc_drv->va_set_access((void *)m->base, m->size, desc[i].location.id,
+			                          f != CU_MEM_ACCESS_FLAGS_PROT_NONE,
+			                          f == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+			if (r == CUDA_SUCCESS)
 				m->access[desc[i].location.id] = (unsigned char)f;
+		}
 	}
 	pthread_mutex_unlock(&lock);
 	return r;
