@@ -15,6 +15,7 @@
 #include "aot_image.h"
 #include "convert.h"
 #include "embed.h"
+#include "find_driver.h"
 
 #ifndef ZC_STUB_BUILD_DIR
 #define ZC_STUB_BUILD_DIR ""
@@ -40,9 +41,9 @@ static const char *take_value(int argc, char **argv, int *i, const char *flag)
 
 static void add_targets(ConvertOptions *o, const char *list)
 {
-	char *copy = zc_strndup(list, strlen(list)), *save = NULL;
+	char *copy = zc_strndup(list, strlen(list)), *rest = copy, *name;
 
-	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+	while ((name = strsep(&rest, ","))) {
 		const ZcTarget *t = zc_target_find(name);
 		bool seen = false;
 
@@ -50,6 +51,10 @@ static void add_targets(ConvertOptions *o, const char *list)
 			char names[2048];
 
 			zc_target_names(names, sizeof(names));
+			if (!*list)
+				fail_usage("convert: --offload-arch= needs one or more targets; valid: %s", names);
+			if (!*name)
+				fail_usage("convert: --offload-arch '%s' has an empty name; valid: %s", list, names);
 			fail_usage("convert: unknown --offload-arch '%s'; valid: %s", name, names);
 		}
 		for (size_t i = 0; i < o->ntargets; i++)
@@ -101,6 +106,8 @@ static void parse_options(int argc, char **argv, ConvertOptions *o)
 			o->no_line_info = true;
 		else if (strcmp(argv[i], "--portable-matrix") == 0)
 			o->portable_matrix = true;
+		else if (strcmp(argv[i], "--replace-driver") == 0)
+			o->replace_driver = true;
 		else if (argv[i][0] == '-' && argv[i][1])
 			fail_usage("convert: unknown option '%s'", argv[i]);
 		else if (o->in)
@@ -129,21 +136,28 @@ char *output_directory(const char *out)
 	return dir;
 }
 
-static void check_output(const ConvertOptions *o)
+/* A file to be written, checked before any work is done rather than after it. */
+static void check_directory_of(const char *path)
 {
-	struct stat a, b;
-	char *dir;
-
-	if (stat(o->in, &a) == 0 && stat(o->out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		fail_usage("convert: the output %s is the input; converting never modifies its input",
-		           o->out);
-	dir = output_directory(o->out);
+	char *dir = output_directory(path);
 	bool writable = access(dir, W_OK) == 0;
 	int why = errno;
 
 	free(dir);
 	if (!writable)
-		fail_input(o->out, "cannot write into its directory: %s", strerror(why));
+		fail_input(path, "cannot write into its directory: %s", strerror(why));
+}
+
+static void check_output(const ConvertOptions *o)
+{
+	struct stat a, b;
+
+	if (stat(o->in, &a) == 0 && stat(o->out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		fail_usage("convert: the output %s is the input; converting never modifies its input",
+		           o->out);
+	check_directory_of(o->out);
+	if (o->report)
+		check_directory_of(o->report);
 }
 
 /* A fatbin key is only added once: byte-identical fatbins share their module. */
@@ -269,10 +283,63 @@ static bool copy_file(const char *from, const char *to)
 	if (out >= 0)
 		ok = close(out) == 0 && ok;
 	ok = ok && rename(tmp, to) == 0;
-	if (!ok)
+	if (!ok) {
+		int why = errno; /* what failed, not the clean-up */
+
 		unlink(tmp);
+		errno = why;
+	}
 	free(tmp);
 	return ok;
+}
+
+/* Whether the driver file at path may be replaced: nothing is there, or a copy of
+ * zluda-convert's driver (it holds the symbol only ours exports). A link to NVIDIA's driver
+ * or any other file is the user's. */
+static bool driver_replaceable(const char *path)
+{
+	struct stat st;
+	bool ours = false;
+
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT;
+	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode))
+		return false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	void *map = fd >= 0 && st.st_size > 0
+	            ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+
+	if (map != MAP_FAILED) {
+		ours = memmem(map, (size_t)st.st_size, ZC_STUB_MARKER, sizeof ZC_STUB_MARKER) != NULL;
+		munmap(map, (size_t)st.st_size);
+	}
+	if (fd >= 0)
+		close(fd);
+	return ours;
+}
+
+/* The driver file a converted program gets beside it, refused before any work when a file
+ * there is not ours (unless --replace-driver). */
+static void check_driver_place(const Input *in, const ConvertOptions *o)
+{
+	char dest[PATH_MAX + 64];
+	char *dir = output_directory(o->out);
+
+	char target[16];
+	ssize_t n;
+
+	snprintf(dest, sizeof(dest), "%s/%s", dir,
+	         in->bin.format == BIN_PE ? "nvcuda.dll" : "libcuda.so.1");
+	if (!o->replace_driver && !driver_replaceable(dest))
+		fail_input(dest, "is not zluda-convert's driver; not replaced (move it away, or "
+		           "--replace-driver)");
+	/* libcuda.so, for linking: ours is a link to libcuda.so.1 */
+	snprintf(dest, sizeof(dest), "%s/libcuda.so", dir);
+	free(dir);
+	if (in->bin.format == BIN_ELF && !o->replace_driver && access(dest, F_OK) == 0 &&
+	    ((n = readlink(dest, target, sizeof(target))) != 12 || memcmp(target, "libcuda.so.1", 12) != 0))
+		fail_input(dest, "is not zluda-convert's link to libcuda.so.1; not replaced (move it "
+		           "away, or --replace-driver)");
 }
 
 /* The runtime stub (libcuda.so.1, nvcuda.dll) lives next to the tool: in the build tree
@@ -339,10 +406,34 @@ static size_t count_failures(const ConvertOptions *o, const Unit *units, size_t 
 {
 	size_t failures = 0;
 
-	for (size_t i = 0; i < nunits; i++)
+	for (size_t i = 0; i < nunits; i++) {
+		failures += units[i].undecodable;
 		for (size_t t = 0; !units[i].skip_reason && t < o->ntargets; t++)
 			failures += units[i].error[t] ? 1 : unit_left_out(&units[i], t);
+	}
 	return failures;
+}
+
+static size_t count_sass_only(const Unit *units, size_t nunits)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nunits; i++)
+		n += units[i].sass_only;
+	return n;
+}
+
+const char *strict_refusal(const ConvertSummary *s, char *buf, size_t size)
+{
+	if (s->failures)
+		snprintf(buf, size, "%zu translation failure%s and --strict", s->failures,
+		         s->failures == 1 ? "" : "s");
+	else if (s->sass_only)
+		snprintf(buf, size, "%zu fatbin%s with SASS only, no PTX, and --strict", s->sass_only,
+		         s->sass_only == 1 ? "" : "s");
+	else
+		return NULL;
+	return buf;
 }
 
 /* Backend messages start with the target's name, which the report already gives. */
@@ -414,6 +505,10 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 		size_t ok = 0;
 		uint32_t everywhere;
 
+		if (u->undecodable) {
+			inform(1, "%s: %s: warning: not translated: %s", o->in, u->name, u->skip_reason);
+			continue;
+		}
 		if (u->skip_reason) {
 			inform(o->unit_detail, "%s: %s: skipped: %s", o->in, u->name, u->skip_reason);
 			sass_only += u->sass_only;
@@ -608,8 +703,8 @@ static void host_for_format(ConvertOptions *o, const Binary *bin)
 	o->ntargets = kept;
 }
 
-/* Converts o->in into o->out (and the stub beside it); returns the translation failures. */
-size_t convert_file(const ConvertOptions *options, ConvertSummary *summary)
+/* Converts o->in into o->out (and the stub beside it); summary says what it did. */
+void convert_file(const ConvertOptions *options, ConvertSummary *summary)
 {
 	ConvertOptions for_input = *options;
 	const ConvertOptions *o = &for_input;
@@ -623,16 +718,21 @@ size_t convert_file(const ConvertOptions *options, ConvertSummary *summary)
 	check_output(o);
 	input_load(&in, o->in, false);
 	host_for_format(&for_input, &in.bin);
+	if (in.bin.format == BIN_ELF || in.bin.format == BIN_PE)
+		check_driver_place(&in, o);
 	units_find(&in, &units, &nunits);
+	if (nunits == 0)
+		inform(1, "%s: warning: no fatbin in it: no GPU code to translate", o->in);
 	units_compile(&in, units, nunits, o);
 	failures = count_failures(o, units, nunits);
 	if (o->dump)
 		print_dumps(o, units, nunits);
-	if (!(o->strict && failures)) {
-		write_output(&in, o, units, nunits);
-		/* a module file is loaded by a program, which brings the stub */
+	if (!(o->strict && (failures || count_sass_only(units, nunits)))) {
+		/* the driver first: a converted program never stands without it; a module file
+		 * is loaded by a program, which brings the driver */
 		if (in.bin.format == BIN_ELF || in.bin.format == BIN_PE)
 			place_stub(&in, o);
+		write_output(&in, o, units, nunits);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
@@ -641,22 +741,21 @@ size_t convert_file(const ConvertOptions *options, ConvertSummary *summary)
 		write_report(o, units, nunits, seconds);
 	units_free(units, nunits);
 	input_free(&in);
-	return failures;
 }
 
 int cmd_convert(int argc, char **argv)
 {
 	ConvertOptions o = {0};
 	ConvertSummary summary;
-	size_t failures;
 
 	parse_options(argc, argv, &o);
 	if (o.save_temps && mkdir(o.save_temps, 0777) != 0 && errno != EEXIST)
 		fail_input(o.save_temps, "cannot create directory: %s", strerror(errno));
-	failures = convert_file(&o, &summary);
-	if (o.strict && failures)
-		fail_input(o.in, "%zu translation failure%s and --strict: no output written", failures,
-		           failures == 1 ? "" : "s");
+	char why[128];
+
+	convert_file(&o, &summary);
+	if (o.strict && strict_refusal(&summary, why, sizeof why))
+		fail_input(o.in, "%s: no output written", why);
 	if (o.with_libraries && !convert_libraries(&o))
 		return 1;
 	return 0;

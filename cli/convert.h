@@ -39,6 +39,7 @@ typedef struct {
 	size_t jobs_done;
 	char *skip_reason;     /* not translated at all: no PTX, ... */
 	bool sass_only;        /* skipped because its fatbin has no PTX */
+	bool undecodable;      /* skipped because its PTX does not decode: a damaged input */
 	/* per target, filled by the compile jobs */
 	ZcBytes code[MAX_TARGETS];
 	char *error[MAX_TARGETS];
@@ -67,6 +68,7 @@ typedef struct {
 	bool strict;
 	bool no_line_info;        /* drop the PTX's .loc lines instead of keeping line tables */
 	bool portable_matrix;     /* wmma by the portable lowering on every processor */
+	bool replace_driver;      /* replace a driver file beside the output that is not ours */
 	const char *report;
 	const char *save_temps;
 	const char *dump;         /* NULL, "ptx", "ll", "ll-opt" or "asm" */
@@ -79,13 +81,16 @@ typedef struct {
 typedef struct {
 	size_t modules, kernels; /* translated for some target */
 	size_t sass_only;        /* fatbins without PTX */
-	size_t failures;
+	size_t failures;         /* translation failures and modules whose PTX does not decode */
 } ConvertSummary;
 
 /* convert.c */
 /* The output's directory, "." for a bare name; the caller frees it. */
 char *output_directory(const char *out);
-size_t convert_file(const ConvertOptions *o, ConvertSummary *summary);
+void convert_file(const ConvertOptions *o, ConvertSummary *summary);
+/* Why --strict writes nothing for a conversion that summary describes; NULL when it may:
+ * translation failures, damaged PTX, or fatbins with SASS only all cost kernels. */
+const char *strict_refusal(const ConvertSummary *summary, char *buf, size_t size);
 /* What a converted file records of how it was made (the AOT header's conversion key):
  * the input's bytes, this converter and LLVM, the targets and the options that shape the
  * code. Never 0. */

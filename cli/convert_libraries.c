@@ -123,15 +123,15 @@ static bool convert_library(const ConvertOptions *o, const Library *lib, const c
 		placed = true;
 	} else {
 		inform(1, "%s: converting %s (needed by %s)", out, lib->path, lib->needed_by);
-		size_t failures = convert_file(&lo, &summary);
+		char why[128];
 
+		convert_file(&lo, &summary);
 		if (summary.sass_only)
 			inform(1, "%s: %zu fatbin%s carry SASS only, no PTX: their kernels cannot run "
 			       "converted (-v lists them)", out, summary.sass_only,
 			       summary.sass_only == 1 ? "" : "s");
-		if (lo.strict && failures) {
-			fprintf(stderr, "zluda-convert: %s: %zu translation failure%s and --strict: "
-			        "not written\n", lib->path, failures, failures == 1 ? "" : "s");
+		if (lo.strict && strict_refusal(&summary, why, sizeof why)) {
+			fprintf(stderr, "zluda-convert: %s: %s: not written\n", lib->path, why);
 			*ok = false;
 		} else {
 			placed = true;

@@ -95,6 +95,7 @@ static void add_member(const Input *in, Unit *u, size_t ci)
 			u->skip_reason = why;
 		else
 			free(why);
+		u->undecodable = true;
 		return;
 	}
 	u->members = zc_realloc(u->members, (u->nmembers + 1) * sizeof(size_t));

@@ -8,17 +8,23 @@
 
 int verbosity = 1;
 
-static const char usage_text[] =
-"Usage: zluda-convert [convert] FILE -o OUT [OPTIONS]\n"
-"       zluda-convert inspect FILE [--json]\n"
-"       zluda-convert extract FILE -o DIR\n"
-"       zluda-convert run [--emulate=PROCESSOR] [--] PROGRAM [ARGS...]\n"
-"       zluda-convert doctor [PROGRAM] [--json]\n"
-"\n"
+/* The help: a usage line and a section per command, then what every command shares.
+ * `zluda-convert --help` prints them all; `zluda-convert COMMAND --help` its own. */
+enum { CMD_CONVERT, CMD_INSPECT, CMD_EXTRACT, CMD_RUN, CMD_DOCTOR, CMD_COUNT };
+static const char *const command_names[CMD_COUNT] = {"convert", "inspect", "extract", "run",
+                                                     "doctor"};
+static const char *const command_usage[CMD_COUNT] = {
+"zluda-convert [convert] FILE -o OUT [OPTIONS]",
+"zluda-convert inspect FILE [--json]",
+"zluda-convert extract FILE -o DIR",
+"zluda-convert run [--emulate=PROCESSOR] [--] PROGRAM [ARGS...]",
+"zluda-convert doctor [PROGRAM] [--json]",
+};
+static const char overview_text[] =
 "Ahead-of-time rewriter for CUDA binaries: finds the fatbins that nvcc embedded in a\n"
 "Linux ELF or Windows PE executable or library, translates their PTX into AMD GPU code\n"
-"objects, and writes a binary that carries them. Nothing is compiled when it runs.\n"
-"\n"
+"objects, and writes a binary that carries them. Nothing is compiled when it runs.\n";
+static const char *const command_help[CMD_COUNT] = {
 "convert (the default command):\n"
 "  FILE -o OUT              write the converted binary to OUT (never over FILE) and the\n"
 "                           runtime driver libcuda.so.1 beside it, found through the\n"
@@ -43,7 +49,12 @@ static const char usage_text[] =
 "                           globs, comma-separated (curand,libcufft*). A library\n"
 "                           converted there before from the same file, by this\n"
 "                           zluda-convert with the same targets, is reused.\n"
-"  --strict                 exit 1, writing nothing, if any module fails to translate\n"
+"  --strict                 exit 1, writing nothing, if any kernel cannot be translated\n"
+"                           (a translation failure, PTX that does not decode, a fatbin\n"
+"                           with SASS only)\n"
+"  --replace-driver         replace a libcuda.so.1 (nvcuda.dll) beside OUT that is not\n"
+"                           zluda-convert's, such as a link to NVIDIA's driver; without\n"
+"                           it such a file stops the conversion before anything is written\n"
 "  --no-line-info           drop the source lines the PTX carries (nvcc -lineinfo or -G),\n"
 "                           which are otherwise kept as DWARF line tables in the code\n"
 "                           objects\n"
@@ -52,39 +63,57 @@ static const char usage_text[] =
 "                           RDNA4): to compare results and speed\n"
 "  --save-temps=DIR         keep each module's PTX, LLVM IR and code objects in DIR\n"
 "  --dump=STAGE             print each module at STAGE on stdout: ptx, ll (the lowered\n"
-"                           LLVM IR), ll-opt (after default<O3>), asm (per target)\n"
-"\n"
+"                           LLVM IR), ll-opt (after default<O3>), asm (per target)\n",
 "inspect FILE [--json]      list every fatbin: where it is, whether a wrapper registers it,\n"
 "                           its entries (PTX, cubin, LTO-IR), archs, PTX ISA versions,\n"
 "                           compression, sizes, options, the kernels each PTX declares, and\n"
 "                           the AOT image of a converted binary. --json prints one JSON\n"
-"                           document on stdout and nothing else.\n"
+"                           document on stdout and nothing else.\n",
 "extract FILE -o DIR        write every entry as DIR/<fatbin>.<arch>.ptx|cubin|ltoir, the\n"
 "                           code objects of a converted binary as DIR/<module>.<target>.co,\n"
-"                           and DIR/index.json describing them.\n"
+"                           and DIR/index.json describing them.\n",
 "run [--emulate=PROCESSOR] [--] PROGRAM [ARGS...]\n"
 "                           run a converted program with its AMD code on the AMDGPU\n"
 "                           emulator, as on one AMD GPU of PROCESSOR (default gfx1100;\n"
 "                           gfx10.3, gfx11 and gfx12 processors). Its output and exit\n"
 "                           status are the program's; an instruction the emulator does\n"
 "                           not implement fails the launch with a message saying which.\n"
-"                           Everything after PROGRAM goes to the program.\n"
+"                           Everything after PROGRAM goes to the program.\n",
 "doctor [PROGRAM] [--json]  what this machine gives a converted program: the HIP runtime\n"
 "                           and NVIDIA's driver found, their devices, the driver the\n"
 "                           program would use and why, and whether PROGRAM and the\n"
 "                           libraries with GPU code it loads have code for each device\n"
 "                           (the --offload-arch to add when not). Exit 0 when it would\n"
-"                           run on a GPU here, 1 when not.\n"
-"\n"
+"                           run on a GPU here, 1 when not.\n",
+};
+static const char shared_text[] =
 "Options (anywhere on the command line; with run, before PROGRAM):\n"
 "  -v, --verbose            say more (notes about skipped data, files written); repeatable\n"
 "  -q, --quiet              say less: only errors\n"
-"  -h, --help               show this help\n"
+"  -h, --help               show this help (with a command: that command's)\n"
 "  -V, --version            show the version\n"
 "\n"
 "Exit status: 0 success, 1 bad input or failed translation (the message names the file\n"
 "and what is wrong), 2 bad usage; run: the program's, or 127 when it cannot be found\n"
 "(126 when it cannot be executed).\n";
+
+/* The command named on the command line, whose help -h prints; CMD_COUNT: none. */
+static int help_command = CMD_COUNT;
+
+static void print_help(void)
+{
+	if (help_command < CMD_COUNT) {
+		printf("Usage: %s\n\n%s\n%s", command_usage[help_command], command_help[help_command],
+		       shared_text);
+		return;
+	}
+	for (int c = 0; c < CMD_COUNT; c++)
+		printf("%s%s\n", c ? "       " : "Usage: ", command_usage[c]);
+	printf("\n%s\n", overview_text);
+	for (int c = 0; c < CMD_COUNT; c++)
+		printf("%s%s", command_help[c], c == CMD_CONVERT || c == CMD_DOCTOR ? "\n" : "");
+	fputs(shared_text, stdout);
+}
 
 _Noreturn void fail_input(const char *path, const char *fmt, ...)
 {
@@ -140,7 +169,7 @@ bool take_global_option(const char *a)
 	if (!is_global_option(a))
 		return false;
 	if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-		fputs(usage_text, stdout);
+		print_help();
 		exit(0);
 	} else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
 		printf("zluda-convert %s\n", ZC_VERSION);
@@ -180,6 +209,9 @@ int main(int argc, char **argv)
 
 	while (command < argc && is_global_option(argv[command]))
 		command++;
+	for (int c = 0; command < argc && c < CMD_COUNT; c++)
+		if (strcmp(argv[command], command_names[c]) == 0)
+			help_command = c;
 	if (command < argc && strcmp(argv[command], "run") == 0) {
 		take_global_options(command - 1, argv + 1);
 		return cmd_run(argc - command - 1, argv + command + 1);

@@ -2,6 +2,7 @@
  * stub (libcuda.so.1) is told to use its HIP driver over the emulator's HIP runtime,
  * libzc-emu-hip.so, for one device of the processor asked for; then the program replaces
  * this process, so that its output and exit status are its own. */
+#include <elf.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -72,6 +73,30 @@ static bool is_windows_program(const char *path)
 	return windows;
 }
 
+/* An ELF shared object with no program interpreter: a library, which has no entry point to
+ * run (executed, it crashes). Programs built as PIE are shared objects too, with one. */
+static bool is_shared_library(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	bool library = false;
+
+	if (f && fread(&eh, sizeof eh, 1, f) == 1 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_type == ET_DYN &&
+	    eh.e_phentsize == sizeof(Elf64_Phdr) && eh.e_phnum < 4096 &&
+	    fseek(f, (long)eh.e_phoff, SEEK_SET) == 0) {
+		Elf64_Phdr ph;
+		bool interpreter = false;
+
+		for (unsigned n = 0; n < eh.e_phnum && fread(&ph, sizeof ph, 1, f) == 1; n++)
+			interpreter |= ph.p_type == PT_INTERP;
+		library = !interpreter;
+	}
+	if (f)
+		fclose(f);
+	return library;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *processor = "gfx1100";
@@ -119,6 +144,11 @@ int cmd_run(int argc, char **argv)
 	if (is_windows_program(argv[i])) {
 		fprintf(stderr, "zluda-convert: %s: cannot run: a Windows program; run emulates the AMD "
 		        "code of Linux programs\n", argv[i]);
+		return 126;
+	}
+	if (is_shared_library(argv[i])) {
+		fprintf(stderr, "zluda-convert: %s: cannot run: a shared library, not a program; run "
+		        "the program that loads it\n", argv[i]);
 		return 126;
 	}
 	inform(2, "zluda-convert: run: %s on the emulator (%s), HIP runtime %s", argv[i], processor,

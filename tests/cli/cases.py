@@ -26,6 +26,33 @@ LEFT_OUT = ("".join(_left_out(i) for i in range(10))
             "others left out\n"
             "{ptx_left_out}: 2 more kernels left out (-v lists them all, --report writes them)\n")
 
+INSPECT_HELP = """Usage: zluda-convert inspect FILE [--json]
+
+inspect FILE [--json]      list every fatbin: where it is, whether a wrapper registers it,
+                           its entries (PTX, cubin, LTO-IR), archs, PTX ISA versions,
+                           compression, sizes, options, the kernels each PTX declares, and
+                           the AOT image of a converted binary. --json prints one JSON
+                           document on stdout and nothing else.
+
+Options (anywhere on the command line; with run, before PROGRAM):
+  -v, --verbose            say more (notes about skipped data, files written); repeatable
+  -q, --quiet              say less: only errors
+  -h, --help               show this help (with a command: that command's)
+  -V, --version            show the version
+
+Exit status: 0 success, 1 bad input or failed translation (the message names the file
+and what is wrong), 2 bad usage; run: the program's, or 127 when it cannot be found
+(126 when it cannot be executed).
+"""
+
+VALID_TARGETS = ("gfx1030, gfx1100, gfx1200, gfx1031, gfx1032, gfx1033, gfx1034, gfx1035, "
+                 "gfx1036, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153, "
+                 "gfx1201, gfx10-3-generic, gfx11-generic, gfx12-generic, host, x86_64-windows\n")
+
+CORRUPT = ("{fatbin_corrupt}: fatbin 0: warning: not translated: fatbin 0 entry 0 cannot be "
+           "decoded: corrupt LZ4 data: the block does not decode into the 4096 bytes the entry "
+           "header claims\n{tmp}/out: 0 modules, 0 kernels, 1 target, 1 failure\n")
+
 CASES = {
     "no_arguments": ([], 2, "", "zluda-convert: no command given\n" + TRY),
     "version": (["--version"], 0, "zluda-convert 0.1.0\n", ""),
@@ -141,6 +168,41 @@ CASES = {
                          "sh", "-v", "--help", "--"], 3,
                         "hip gfx1030:xnack- []libzc-emu-hip.so -v --help --\n", ""),
     "run_default_processor": (["run", "--", "sh", "-c", 'echo "$ZC_EMU_PROCESSOR"'], 0, "gfx1100\n", ""),
+    # a command's --help is that command's
+    "inspect_help": (["inspect", "--help"], 0, INSPECT_HELP, ""),
+    "help_then_command": (["-h", "inspect"], 0, INSPECT_HELP, ""),
+    # an empty target list or name is a mistake, not the default
+    "convert_empty_arch": (["{fatbin}", "-o", "{tmp}/o", "--offload-arch="], 2, "",
+                           "zluda-convert: convert: --offload-arch= needs one or more targets; "
+                           "valid: " + VALID_TARGETS + TRY),
+    "convert_arch_empty_name": (["{fatbin}", "-o", "{tmp}/o", "--offload-arch=gfx1100,,host"], 2,
+                                "", "zluda-convert: convert: --offload-arch 'gfx1100,,host' has an "
+                                "empty name; valid: " + VALID_TARGETS + TRY),
+    # a program without fatbins gets the driver, and a word that it has no GPU code
+    "convert_no_fatbins": (["{elf}", "-o", "{tmp}/out", "--offload-arch=host"], 0, "",
+                           "{elf}: warning: no fatbin in it: no GPU code to translate\n"
+                           "{tmp}/out: 0 modules, 0 kernels, 1 target, 0 failures\n"),
+    # PTX that does not decode is a failure, which --strict refuses
+    "convert_corrupt_ptx": (["{fatbin_corrupt}", "-o", "{tmp}/out", "--offload-arch=host"], 0, "",
+                            CORRUPT),
+    "convert_corrupt_ptx_strict": (["{fatbin_corrupt}", "-o", "{tmp}/out", "--offload-arch=host",
+                                    "--strict"], 1, "",
+                                   CORRUPT + "zluda-convert: {fatbin_corrupt}: 1 translation "
+                                   "failure and --strict: no output written\n"),
+    # files written are checked before the work
+    "convert_report_missing_directory": (["{fatbin}", "-o", "{tmp}/out", "--report={tmp}/no/r.json"],
+                                         1, "", "zluda-convert: {tmp}/no/r.json: cannot write "
+                                         "into its directory: No such file or directory\n"),
+    # a driver file beside the output that is not ours is never replaced silently
+    "convert_driver_not_ours": (["{elf}", "-o", "{tmp}/out", "--offload-arch=host"], 1, "",
+                                "zluda-convert: {tmp}/libcuda.so.1: is not zluda-convert's driver; "
+                                "not replaced (move it away, or --replace-driver)\n"),
+    # a shared library is not a program: run says so instead of crashing
+    "run_shared_library": (["run", "--", "{shlib}"], 126, "",
+                           "zluda-convert: {shlib}: cannot run: a shared library, not a program; "
+                           "run the program that loads it\n"),
+    "convert_driver_not_ours_replaced": (["-q", "{elf}", "-o", "{tmp}/out", "--offload-arch=host",
+                                          "--replace-driver"], 0, "", ""),
 }
 
 if __name__ == "__main__":

@@ -19,6 +19,13 @@ def main():
         fatbin = os.path.join(tmp, "sample.fatbin")
         with open(fatbin, "wb") as f:
             f.write(synth.sample())
+        fatbin_corrupt = os.path.join(tmp, "corrupt.fatbin")
+        with open(fatbin_corrupt, "wb") as f:
+            f.write(synth.corrupt())
+        shlib = os.path.join(tmp, "libtiny.so")
+        with open(shlib, "wb") as f:
+            f.write(synth.shared_object())
+        os.chmod(shlib, 0o755)
         ptx = os.path.join(tmp, "sample.ptx")
         with open(ptx, "wb") as f:
             f.write(synth.PTX)
@@ -29,9 +36,12 @@ def main():
         with open(ptx_too_much_stack, "wb") as f:
             f.write(synth.PTX_TOO_MUCH_STACK)
         subst = lambda s: (s.replace("{fatbin}", fatbin).replace("{ptx}", ptx)
+                           .replace("{fatbin_corrupt}", fatbin_corrupt).replace("{shlib}", shlib)
                            .replace("{ptx_left_out}", ptx_left_out)
                            .replace("{ptx_too_much_stack}", ptx_too_much_stack)
                            .replace("{elf}", tool).replace("{tmp}", tmp))
+        if name.startswith("convert_driver_not_ours"):  # a link to another driver there
+            os.symlink("/nonexistent/libcuda.so.1", os.path.join(tmp, "libcuda.so.1"))
         p = subprocess.run([tool] + [subst(a) for a in args], capture_output=True, text=True,
                            timeout=60)
         # the convert summary's time is the one part that varies
@@ -48,6 +58,14 @@ def main():
         if name.startswith("convert_module_file") and not problems:
             source = fatbin if name.endswith("fatbin") else ptx
             problems += check_module_file(tool, source, os.path.join(tmp, "out"))
+        if name.startswith("convert_driver_not_ours") and not problems:
+            out_written = os.path.exists(os.path.join(tmp, "out"))
+            if out_written != name.endswith("replaced"):
+                problems.append("the output was%s written" % ("" if out_written else " not"))
+            driver = os.path.join(tmp, "libcuda.so.1")
+            if os.path.islink(driver) == name.endswith("replaced"):
+                problems.append("the driver file beside it was%s replaced"
+                                % ("" if not os.path.islink(driver) else " not"))
         if name == "convert_left_out" and not problems:
             problems += check_left_out(tool, os.path.join(tmp, "out"))
     for pr in problems:

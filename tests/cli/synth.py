@@ -96,6 +96,22 @@ def sample():
         entry(0x40, 90, b"opaque"))
 
 
+def corrupt():
+    """A fatbin whose one PTX entry is LZ4 data that does not decompress."""
+    garbage = bytes(range(0xf0, 0x100)) * 4
+    return fatbin(entry(1, 80, garbage, flags=0x11 | 0x2000, version=(8, 5),
+                        compressed_size=len(garbage), uncompressed_size=4096))
+
+
+def shared_object():
+    """The smallest x86-64 ELF shared object: a header and one loadable segment, no program
+    interpreter, as a library has."""
+    ehdr = struct.pack("<4sBBBBB7xHHIQQQIHHHHHH", b"\x7fELF", 2, 1, 1, 0, 0, 3, 62, 1, 0, 64,
+                       0, 0, 64, 56, 1, 0, 0, 0)
+    phdr = struct.pack("<IIQQQQQQ", 1, 4, 0, 0, 0, 120, 120, 4096)
+    return ehdr + phdr
+
+
 if __name__ == "__main__":
     import sys
     with open(sys.argv[1], "wb") as f:
