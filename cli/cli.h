@@ -44,6 +44,11 @@ void input_free(Input *in);
 void input_entry_failed(Input *in, size_t ci, size_t ei, const char *why);
 void input_write_json(const Input *in, Json *j);
 
+/* driver_file.c: a driver file beside a converted program. A link is never ours (it leads
+ * to NVIDIA's driver or elsewhere); a copy of ours cut short is damaged. */
+enum driver_file { DRIVER_FILE_MISSING, DRIVER_FILE_OURS, DRIVER_FILE_OTHER, DRIVER_FILE_DAMAGED };
+enum driver_file driver_file_state(const char *path);
+
 int cmd_inspect(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_convert(int argc, char **argv);

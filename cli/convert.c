@@ -15,7 +15,6 @@
 #include "aot_image.h"
 #include "convert.h"
 #include "embed.h"
-#include "find_driver.h"
 
 #ifndef ZC_STUB_BUILD_DIR
 #define ZC_STUB_BUILD_DIR ""
@@ -293,44 +292,17 @@ static bool copy_file(const char *from, const char *to)
 	return ok;
 }
 
-/* Whether the driver file at path may be replaced: nothing is there, or a copy of
- * zluda-convert's driver (it holds the symbol only ours exports). A link to NVIDIA's driver
- * or any other file is the user's. */
-static bool driver_replaceable(const char *path)
-{
-	struct stat st;
-	bool ours = false;
-
-	if (lstat(path, &st) != 0)
-		return errno == ENOENT;
-	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode))
-		return false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	void *map = fd >= 0 && st.st_size > 0
-	            ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-
-	if (map != MAP_FAILED) {
-		ours = memmem(map, (size_t)st.st_size, ZC_STUB_MARKER, sizeof ZC_STUB_MARKER) != NULL;
-		munmap(map, (size_t)st.st_size);
-	}
-	if (fd >= 0)
-		close(fd);
-	return ours;
-}
-
 /* The driver file a converted program gets beside it, refused before any work when a file
  * there is not ours (unless --replace-driver). */
 static void check_driver_place(const Input *in, const ConvertOptions *o)
 {
-	char dest[PATH_MAX + 64];
+	char dest[PATH_MAX + 64], target[16];
 	char *dir = output_directory(o->out);
-
-	char target[16];
 	ssize_t n;
 
 	snprintf(dest, sizeof(dest), "%s/%s", dir,
 	         in->bin.format == BIN_PE ? "nvcuda.dll" : "libcuda.so.1");
-	if (!o->replace_driver && !driver_replaceable(dest))
+	if (!o->replace_driver && driver_file_state(dest) == DRIVER_FILE_OTHER)
 		fail_input(dest, "is not zluda-convert's driver; not replaced (move it away, or "
 		           "--replace-driver)");
 	/* libcuda.so, for linking: ours is a link to libcuda.so.1 */

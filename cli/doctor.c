@@ -4,6 +4,7 @@
  * PROGRAM and the converted libraries it loads, whether there is code for each device. */
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +153,9 @@ static bool target_runs_on(const char *target, const char *processor)
 struct file_report {
 	char path[4096];
 	bool converted, host;
+	bool elf;  /* a program or library, which loads the driver (a module file does not) */
 	bool amd_ok[MAX_DEVICES], nvidia_ok[MAX_DEVICES];
+	char damaged[768];  /* a code object whose bytes are not the ones the image records */
 };
 
 /* The original fatbins on an NVIDIA GPU: a cubin of the device's major architecture and
@@ -181,6 +184,7 @@ static void check_file(const char *path, const struct driver *hip, const struct 
 	snprintf(r->path, sizeof r->path, "%s", path);
 	input_load(&in, path, false);
 	r->converted = in.has_image;
+	r->elf = in.bin.format == BIN_ELF;
 	for (int i = 0; i < hip->ndevices; i++)
 		for (uint32_t m = 0; in.has_image && m < in.image.modules.count; m++) {
 			AotModule mod = aot_module(&in.image, m);
@@ -199,7 +203,35 @@ static void check_file(const char *path, const struct driver *hip, const struct 
 	}
 	for (int i = 0; i < nv->ndevices; i++)
 		r->nvidia_ok[i] = fatbins_run_on(&in, nv->devices[i].sm);
+	/* Every code object read as the driver reads it, its hash checked. */
+	for (uint32_t c = 0; in.has_image && !r->damaged[0] && c < in.image.code_objects.count; c++) {
+		AotCodeObject co = aot_code_object(&in.image, c);
+		uint8_t *bytes = zc_alloc(co.size);
+		ZcError err;
+
+		if (!aot_code_object_read(&co, bytes, &err))
+			snprintf(r->damaged, sizeof r->damaged, "its code object for %s is damaged: %s",
+			         co.target, err.msg);
+		free(bytes);
+	}
 	input_free(&in);
+}
+
+/* What the driver file beside a converted program says against it running: NULL when it
+ * is zluda-convert's and whole. */
+static const char *driver_file_problem(const char *program, char *path, size_t size)
+{
+	char copy[4096];
+
+	snprintf(copy, sizeof copy, "%s", program);
+	snprintf(path, size, "%s/libcuda.so.1", dirname(copy));
+	switch (driver_file_state(path)) {
+	case DRIVER_FILE_OURS: return NULL;
+	case DRIVER_FILE_MISSING: return "missing: the program finds another driver, or none";
+	case DRIVER_FILE_DAMAGED: return "damaged (cut short): convert the program again";
+	case DRIVER_FILE_OTHER: break;
+	}
+	return "not zluda-convert's driver: the program loads it instead";
 }
 
 /* The libraries PROGRAM loads, found as the loader finds them, that carry GPU code (fatbins,
@@ -304,7 +336,11 @@ int cmd_doctor(int argc, char **argv)
 	const char *choice = "none", *forced = getenv("ZLUDA_CONVERT_DRIVER");
 	char why[512];
 	bool host = program && files[0].host, gpu = false;
-	if (forced && *forced) {
+	if (forced && *forced && strcmp(forced, "hip") != 0 && strcmp(forced, "cuda") != 0 &&
+	    strcmp(forced, "host") != 0) {
+		snprintf(why, sizeof why, "ZLUDA_CONVERT_DRIVER=%s is not hip, cuda or host: the "
+		         "driver refuses it", forced);
+	} else if (forced && *forced) {
 		choice = forced;
 		snprintf(why, sizeof why, "ZLUDA_CONVERT_DRIVER=%s chooses it", forced);
 		gpu = strcmp(forced, "hip") == 0 ? hip.ndevices > 0 : strcmp(forced, "cuda") == 0 && nv.ndevices > 0;
@@ -323,8 +359,16 @@ int cmd_doctor(int argc, char **argv)
 		snprintf(why, sizeof why, program ? "no GPU, and no code for the CPU (--offload-arch=host)"
 		                                  : "no GPU; only programs converted with --offload-arch=host run, on the CPU");
 	}
+	/* The converted program's own driver, beside it, for an AMD GPU or the CPU. */
+	char driver_path[4096 + 16];
+	const char *driver_problem = program && files[0].converted && files[0].elf &&
+	                             strcmp(choice, "cuda") != 0
+	                             ? driver_file_problem(program, driver_path, sizeof driver_path)
+	                             : NULL;
+	gpu &= !driver_problem;
 	/* Code for the chosen GPU in every file: AMD code is in converted files only. */
 	for (size_t f = 0; f < nfiles && gpu; f++) {
+		gpu &= !files[f].damaged[0];
 		if (strcmp(choice, "hip") == 0)
 			for (int i = 0; i < hip.ndevices; i++)
 				gpu &= files[f].converted && files[f].amd_ok[i];
@@ -340,6 +384,7 @@ int cmd_doctor(int argc, char **argv)
 		json_driver(&j, "nvidia", &nv);
 		json_field_string(&j, "driver", choice);
 		json_field_string(&j, "why", why);
+		json_field_string(&j, "driver_file_problem", driver_problem);
 		json_key(&j, "files");
 		json_array_begin(&j);
 		for (size_t f = 0; f < nfiles; f++) {
@@ -347,6 +392,7 @@ int cmd_doctor(int argc, char **argv)
 			json_field_string(&j, "path", files[f].path);
 			json_field_bool(&j, "converted", files[f].converted);
 			json_field_bool(&j, "host", files[f].host);
+			json_field_string(&j, "damaged", files[f].damaged[0] ? files[f].damaged : NULL);
 			json_key(&j, "amd_devices_with_code");
 			json_array_begin(&j);
 			for (int i = 0; i < hip.ndevices; i++)
@@ -368,8 +414,11 @@ int cmd_doctor(int argc, char **argv)
 	print_driver("HIP runtime", &hip);
 	print_driver("NVIDIA driver", &nv);
 	printf("driver: %s (%s)\n", choice, why);
+	if (driver_problem)
+		printf("%s: %s\n", driver_path, driver_problem);
 	for (size_t f = 0; f < nfiles; f++) {
-		printf("%s: %s\n", files[f].path, files[f].converted ? "converted"
+		printf("%s: %s\n", files[f].path, files[f].damaged[0] ? files[f].damaged
+		       : files[f].converted ? "converted"
 		       : f == 0 ? "not converted: no AMD code (zluda-convert FILE -o OUT converts it)"
 		       : "not converted: no AMD code (convert the program with --with-libraries)");
 		for (int i = 0; i < hip.ndevices; i++)

@@ -197,6 +197,15 @@ CASES = {
     "convert_driver_not_ours": (["{elf}", "-o", "{tmp}/out", "--offload-arch=host"], 1, "",
                                 "zluda-convert: {tmp}/libcuda.so.1: is not zluda-convert's driver; "
                                 "not replaced (move it away, or --replace-driver)\n"),
+    # doctor checks what the driver would: the driver file beside the program, the variable
+    # that chooses a driver, every code object's hash (run_case.check_doctor); its devices
+    # are this machine's, so the JSON report is checked rather than the text (and, undamaged,
+    # the exit status, which says whether the program runs on a GPU here)
+    "doctor_converted_ok": (["doctor", "--json", "{tmp}/conv/prog"], None, None, ""),
+    "doctor_converted_driver_missing": (["doctor", "--json", "{tmp}/conv/prog"], 1, None, ""),
+    "doctor_converted_driver_cut": (["doctor", "--json", "{tmp}/conv/prog"], 1, None, ""),
+    "doctor_converted_bad_variable": (["doctor", "--json", "{tmp}/conv/prog"], 1, None, ""),
+    "doctor_converted_tampered": (["doctor", "--json", "{tmp}/conv/prog"], 1, None, ""),
     # a shared library is not a program: run says so instead of crashing
     "run_shared_library": (["run", "--", "{shlib}"], 126, "",
                            "zluda-convert: {shlib}: cannot run: a shared library, not a program; "

@@ -42,14 +42,17 @@ def main():
                            .replace("{elf}", tool).replace("{tmp}", tmp))
         if name.startswith("convert_driver_not_ours"):  # a link to another driver there
             os.symlink("/nonexistent/libcuda.so.1", os.path.join(tmp, "libcuda.so.1"))
+        env = dict(os.environ)
+        if name.startswith("doctor_converted"):
+            prepare_converted(tool, name, tmp, ptx, env)
         p = subprocess.run([tool] + [subst(a) for a in args], capture_output=True, text=True,
-                           timeout=60)
+                           timeout=60, env=env)
         # the convert summary's time is the one part that varies
         stderr = re.sub(r" \(\d+\.\d s\)$", "", p.stderr, flags=re.M)
         problems = []
-        if p.returncode != want_rc:
+        if want_rc is not None and p.returncode != want_rc:
             problems.append("exit code %d, expected %d" % (p.returncode, want_rc))
-        if p.stdout != subst(want_out):
+        if want_out is not None and p.stdout != subst(want_out):
             problems.append("stdout:\n%s\nexpected:\n%s" % (p.stdout, subst(want_out)))
         if stderr != subst(want_err):
             problems.append("stderr:\n%s\nexpected:\n%s" % (stderr, subst(want_err)))
@@ -58,6 +61,8 @@ def main():
         if name.startswith("convert_module_file") and not problems:
             source = fatbin if name.endswith("fatbin") else ptx
             problems += check_module_file(tool, source, os.path.join(tmp, "out"))
+        if name.startswith("doctor_converted") and not problems:
+            problems += check_doctor(name, json.loads(p.stdout))
         if name.startswith("convert_driver_not_ours") and not problems:
             out_written = os.path.exists(os.path.join(tmp, "out"))
             if out_written != name.endswith("replaced"):
@@ -71,6 +76,58 @@ def main():
     for pr in problems:
         print("FAIL %s: %s" % (name, pr))
     return 1 if problems else 0
+
+
+def prepare_converted(tool, name, tmp, ptx, env):
+    """doctor_converted_*: a program converted for the CPU in {tmp}/conv (zluda-convert
+    itself, which has no fatbin), or the PTX file converted (tampered), then damaged as
+    the case's name says."""
+    conv = os.path.join(tmp, "conv")
+    os.mkdir(conv)
+    if name.endswith("tampered"):
+        out = os.path.join(conv, "prog")
+        subprocess.run([tool, "-q", ptx, "-o", out, "--offload-arch=host"], check=True)
+        subprocess.run([tool, "-q", "extract", out, "-o", os.path.join(tmp, "x")], check=True)
+        with open(os.path.join(tmp, "x", "0.host.co"), "rb") as f:
+            code = f.read()
+        with open(out, "rb") as f:
+            data = bytearray(f.read())
+        at = data.find(code) + len(code) // 2
+        data[at] ^= 0xff
+        with open(out, "wb") as f:
+            f.write(data)
+        return
+    subprocess.run([tool, "-q", tool, "-o", os.path.join(conv, "prog"), "--offload-arch=host"],
+                   check=True)
+    driver = os.path.join(conv, "libcuda.so.1")
+    if name.endswith("driver_missing"):
+        os.unlink(driver)
+    elif name.endswith("driver_cut"):
+        os.truncate(driver, os.path.getsize(driver) // 2)
+    elif name.endswith("bad_variable"):
+        env["ZLUDA_CONVERT_DRIVER"] = "foo"
+
+
+def check_doctor(name, report):
+    """What doctor --json must say of the damage prepare_converted did."""
+    want = {
+        "doctor_converted_ok": ("driver_file_problem", None),
+        "doctor_converted_driver_missing": (
+            "driver_file_problem", "missing: the program finds another driver, or none"),
+        "doctor_converted_driver_cut": (
+            "driver_file_problem", "damaged (cut short): convert the program again"),
+        "doctor_converted_bad_variable": (
+            "why", "ZLUDA_CONVERT_DRIVER=foo is not hip, cuda or host: the driver refuses it"),
+        "doctor_converted_tampered": (
+            "damaged", "its code object for host is damaged: AOT image: code object for host "
+            "does not match its hash"),
+    }[name]
+    key, value = want
+    got = report["files"][0].get(key) if key == "damaged" else report.get(key)
+    problems = [] if got == value else ["%s: %r, expected %r" % (key, got, value)]
+    if name != "doctor_converted_ok" and report["runs_on_gpu"]:
+        problems.append("runs_on_gpu with the damage")
+    return problems
 
 
 def check_module_file(tool, source, out):
