@@ -339,21 +339,22 @@ cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHand
 	             (unsigned long long)ptr, size, offset, handle);
 }
 
-/* The bytes of the mappings [base, base + size) holds whole; *cut when it holds part of
- * one. */
-static size_t
-mapped_in(uintptr_t base, size_t size, bool *cut)
+/* Whether [base, base + size) starts where a mapping starts, ends where one ends and cuts
+ * none: what cuMemUnmap and cuMemSetAccess take, holes between mappings included, as an
+ * H200 does. */
+static bool
+whole_mappings(uintptr_t base, size_t size)
 {
-	size_t covered = 0;
+	bool starts = false, ends = false;
 
-	*cut = false;
 	for (struct mapping *m = mappings; m; m = m->next) {
 		bool in = m->base >= base && m->base + m->size <= base + size;
-		*cut |= !in && base < m->base + m->size && m->base < base + size;
-		if (in)
-			covered += m->size;
+		if (!in && base < m->base + m->size && m->base < base + size)
+			return false;
+		starts |= in && m->base == base;
+		ends |= in && m->base + m->size == base + size;
 	}
-	return covered;
+	return size && starts && ends;
 }
 
 static CUresult
@@ -368,8 +369,7 @@ unmap(CUdeviceptr ptr, size_t size)
 	if (zc_context_current(&ctx) == CUDA_SUCCESS)
 		zc_context_sync(ctx);
 	pthread_mutex_lock(&lock);
-	bool cut;
-	if (!size || mapped_in((uintptr_t)ptr, size, &cut) != size || cut)
+	if (!whole_mappings((uintptr_t)ptr, size))
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not whole mappings",
 		              (unsigned long long)ptr, size);
 	for (struct mapping **link = &mappings; r == CUDA_SUCCESS && *link;) {
@@ -412,10 +412,8 @@ set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t cou
 	if (r != CUDA_SUCCESS)
 		return r;
 	pthread_mutex_lock(&lock);
-	/* Unmapped holes between the mappings are passed over, as an H200 does; the holes
-	 * stay inaccessible. */
-	bool cut;
-	if (!size || !mapped_in((uintptr_t)ptr, size, &cut) || cut)
+	/* Holes between the mappings stay inaccessible. */
+	if (!whole_mappings((uintptr_t)ptr, size))
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not whole mappings",
 		              (unsigned long long)ptr, size);
 	for (size_t i = 0; r == CUDA_SUCCESS && i < count; i++) {

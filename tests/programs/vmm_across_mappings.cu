@@ -2,8 +2,10 @@
 // mapped back to back are one buffer to a kernel, to copies (to and from the host, device
 // to device, partial ranges), to memsets and to access control, whichever mapping a range
 // starts in. A range with an unmapped hole is not: copies and memsets across the hole are
-// refused, and a kernel that touches it faults. What an H200 answers for each (the codes,
-// and the address range of a pointer in the second mapping) is what is checked.
+// refused, and a kernel that touches it faults; access control and unmapping pass over the
+// hole between two mappings, but refuse a range that starts or ends in it. What an H200
+// answers for each (the codes, and the address range of a pointer in the second mapping)
+// is what is checked.
 #include "test_util.h"
 
 #include <vector>
@@ -118,6 +120,14 @@ int main() {
     if (edge[0] != edge_before[0] || edge[1] != edge_before[1])
         c.fail("the words before the hole changed: %#x %#x, were %#x %#x", edge[0], edge[1],
                edge_before[0], edge_before[1]);
+
+    // Access and unmapping take a range that starts where a mapping starts and ends where
+    // one ends, holes between included; an unmapped start or end, or a cut mapping, is refused.
+    expect_error(c, "cuMemSetAccess ending in the hole", cuMemSetAccess(hv, 3 * g, &rw, 1), CUDA_ERROR_INVALID_VALUE);
+    expect_error(c, "cuMemSetAccess starting in the hole", cuMemSetAccess(hv + 2 * g, 4 * g, &rw, 1), CUDA_ERROR_INVALID_VALUE);
+    expect_error(c, "cuMemSetAccess cutting a mapping", cuMemSetAccess(hv + g, 5 * g, &rw, 1), CUDA_ERROR_INVALID_VALUE);
+    expect_error(c, "cuMemUnmap ending in the hole", cuMemUnmap(hv, 3 * g), CUDA_ERROR_INVALID_VALUE);
+    expect_error(c, "cuMemUnmap over the hole", cuMemUnmap(hv, 6 * g), CUDA_SUCCESS);
 
     // A kernel that writes into the hole faults (and the context is lost: last).
     touch<<<1, 1>>>((int *)(hv + 3 * g));
