@@ -339,22 +339,23 @@ cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHand
 	             (unsigned long long)ptr, size, offset, handle);
 }
 
-/* Whether [base, base + size) starts where a mapping starts, ends where one ends and cuts
- * none: what cuMemUnmap and cuMemSetAccess take, holes between mappings included, as an
- * H200 does. */
+/* Whether [base, base + size) cuts no mapping, and (ends) starts where a mapping starts and
+ * ends where one ends: cuMemUnmap takes any range that cuts none, unmapped parts and all,
+ * and cuMemSetAccess one with mappings at both ends, holes between them included, as an
+ * H200 answers. */
 static bool
-whole_mappings(uintptr_t base, size_t size)
+whole_mappings(uintptr_t base, size_t size, bool ends)
 {
-	bool starts = false, ends = false;
+	bool first = false, last = false;
 
 	for (struct mapping *m = mappings; m; m = m->next) {
 		bool in = m->base >= base && m->base + m->size <= base + size;
 		if (!in && base < m->base + m->size && m->base < base + size)
 			return false;
-		starts |= in && m->base == base;
-		ends |= in && m->base + m->size == base + size;
+		first |= in && m->base == base;
+		last |= in && m->base + m->size == base + size;
 	}
-	return size && starts && ends;
+	return size && (!ends || (first && last));
 }
 
 static CUresult
@@ -369,8 +370,8 @@ unmap(CUdeviceptr ptr, size_t size)
 	if (zc_context_current(&ctx) == CUDA_SUCCESS)
 		zc_context_sync(ctx);
 	pthread_mutex_lock(&lock);
-	if (!whole_mappings((uintptr_t)ptr, size))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not whole mappings",
+	if (!whole_mappings((uintptr_t)ptr, size, false))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu cuts a mapping",
 		              (unsigned long long)ptr, size);
 	for (struct mapping **link = &mappings; r == CUDA_SUCCESS && *link;) {
 		struct mapping *m = *link;
@@ -413,7 +414,7 @@ set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t cou
 		return r;
 	pthread_mutex_lock(&lock);
 	/* Holes between the mappings stay inaccessible. */
-	if (!whole_mappings((uintptr_t)ptr, size))
+	if (!whole_mappings((uintptr_t)ptr, size, true))
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx + %zu is not whole mappings",
 		              (unsigned long long)ptr, size);
 	for (size_t i = 0; r == CUDA_SUCCESS && i < count; i++) {

@@ -334,7 +334,7 @@ test_virtual_memory(void)
 	OK(cuMemRelease(h));
 	FAILS(cuMemRelease(h), CUDA_ERROR_INVALID_VALUE);
 	OK(cuMemUnmap(va, g));
-	FAILS(cuMemUnmap(va, g), CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemUnmap(va, g));  /* nothing mapped there: no mapping cut, as an H200 answers */
 
 	/* Shared as a file descriptor and imported: the same memory under another handle. Only an
 	 * allocation made to be shared exports. */
