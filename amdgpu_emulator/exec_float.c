@@ -154,6 +154,17 @@ static double unary(unsigned op, double a, bool is64)
 	}
 }
 
+/* A one-operand f32 operation: the rcp, sqrt and rsq units round once, in f32. */
+static float unary32(unsigned op, float x)
+{
+	switch (op) {
+	case F_RCP: return 1.0f / x;
+	case F_SQRT: return sqrtf(x);
+	case F_RSQ: return 1.0f / sqrtf(x);
+	default: return (float)unary(op, x, false);
+	}
+}
+
 static void fop32(struct wave *w, const struct insn *in)
 {
 	uint32_t a[LANES], b[LANES], c[LANES], r[LANES], mask = exec_mask(w);
@@ -221,10 +232,7 @@ static void fop32(struct wave *w, const struct insn *in)
 			else v = sign ? -fabsf(x) : fabsf(x);
 			break;
 		}
-		case F_RCP: v = 1.0f / x; break;
-		case F_SQRT: v = sqrtf(x); break;
-		case F_RSQ: v = 1.0f / sqrtf(x); break;
-		default: v = (float)unary(in->op, x, false); break;
+		default: v = unary32(in->op, x); break;
 		}
 		if (isnan(v) && !isnan(x) && !isnan(y) && !isnan(z))
 			v = as_f32(0x7fc00000u);
@@ -731,6 +739,32 @@ static void sfop(struct wave *w, const struct insn *in)
 	sset32(w, &in->o[0], r);
 }
 
+/* RDNA4's v_s_*: a transcendental of the VALU whose operand and result are scalar,
+ * computed as one lane of its vector form (the f16 results zero the high half). */
+enum { TRANS_F16 = 0x100 };
+static void strans(struct wave *w, const struct insn *in)
+{
+	unsigned op = in->op & 0xff;
+	uint32_t a = sget32(w, &in->o[1]), r;
+
+	if (!(in->op & TRANS_F16)) {
+		bool fi = flush_in32(w), changed = enter_rounding(w, 0);
+		float x = emu_f32_in(emu_f32_mods(a, &in->o[1]), fi), v = unary32(op, x);
+		if (isnan(v) && !isnan(x))
+			v = as_f32(0x7fc00000u);
+		leave_rounding(changed);
+		r = out32(w, in, v);
+	} else {
+		bool fi = flush_in64(w), changed = enter_rounding(w, 1);
+		uint16_t h = emu_f16_mods((uint16_t)a, &in->o[1]);
+		double x = emu_f16_to_double(h, fi), v = unary(op, x, false);
+		r = isnan(v) ? (isnan(x) ? (uint16_t)(h | 0x200) : 0x7e00) : out16(w, in, v);
+		leave_rounding(changed);
+	}
+	sset32(w, &in->o[0], r);
+}
+
+#define STRANS(name, op) {"v_s_" name "_f32", strans, op}, {"v_s_" name "_f16", strans, (op) | TRANS_F16}
 #define SCMP(cond, code) {"s_cmp_" cond "_f32", sfop, S_CMP | (code) << 8}
 #define F32(name, op) {"v_" name "_f32", fop32, op}
 #define F64(name, op) {"v_" name "_f64", fop64, op}
@@ -807,6 +841,8 @@ const struct opcode emu_float_opcodes[] = {
 	SCMP("lt", 1), SCMP("eq", 2), SCMP("le", 3), SCMP("gt", 4), SCMP("lg", 16), SCMP("ge", 6),
 	SCMP("o", 7), SCMP("u", 8), SCMP("nge", 9), SCMP("nlg", 10), SCMP("ngt", 11), SCMP("nle", 12),
 	SCMP("neq", 13), SCMP("nlt", 14),
+	STRANS("exp", F_EXP), STRANS("log", F_LOG), STRANS("rcp", F_RCP), STRANS("rsq", F_RSQ),
+	STRANS("sqrt", F_SQRT),
 	{"v_fma_mix_f32", fma_mix, MIX_F32}, {"v_fma_mixlo_f16", fma_mix, MIX_LO},
 	{"v_fma_mixhi_f16", fma_mix, MIX_HI},
 	{NULL, NULL, 0},
