@@ -123,7 +123,8 @@ enum fop {
 	F_DIV_FMAS, F_DIV_FIXUP, F_MAXIMUM, F_MINIMUM,
 };
 
-static double unary(unsigned op, double a, bool is64)
+/* A one-operand operation on a value of `bits` (16, 32, 64), computed in double. */
+static double unary(unsigned op, double a, int bits)
 {
 	switch (op) {
 	case F_RCP: return 1.0 / a;
@@ -139,9 +140,10 @@ static double unary(unsigned op, double a, bool is64)
 	case F_RNDNE: return nearbyint(a);
 	case F_FRACT: {
 		if (isinf(a)) return NAN;
+		if (isnan(a)) return a;
 		double f = a - floor(a);
 		/* the largest value below 1 of the width */
-		double top = is64 ? 0x1.fffffffffffffp-1 : 0x1.fffffep-1;
+		double top = bits == 64 ? 0x1.fffffffffffffp-1 : bits == 32 ? 0x1.fffffep-1 : 0x1.ffcp-1;
 		return f < top ? f : top;
 	}
 	case F_FREXP_MANT: {
@@ -161,7 +163,7 @@ static float unary32(unsigned op, float x)
 	case F_RCP: return 1.0f / x;
 	case F_SQRT: return sqrtf(x);
 	case F_RSQ: return 1.0f / sqrtf(x);
-	default: return (float)unary(op, x, false);
+	default: return (float)unary(op, x, 32);
 	}
 }
 
@@ -292,7 +294,7 @@ static void fop64(struct wave *w, const struct insn *in)
 			else v = sign ? -fabs(x) : fabs(x);
 			break;
 		}
-		default: v = unary(in->op, x, true); break;
+		default: v = unary(in->op, x, 64); break;
 		}
 		if (isnan(v) && !isnan(x) && !isnan(y) && !isnan(z))
 			v = as_f64(0x7ff8000000000000ull);
@@ -340,7 +342,7 @@ static void fop16(struct wave *w, const struct insn *in)
 		case F_MINMAX: v = fmax_ieee(fmin_ieee(x, y), z); break;
 		case F_MAXMIN: v = fmin_ieee(fmax_ieee(x, y), z); break;
 		case F_LDEXP: v = ldexp(x, (int16_t)bi[l]); break;
-		default: v = unary(in->op, x, false); break;
+		default: v = unary(in->op, x, 16); break;
 		}
 		if (isnan(v) && !isnan(x) && !isnan(y) && !isnan(z))
 			v = NAN;
@@ -757,7 +759,7 @@ static void strans(struct wave *w, const struct insn *in)
 	} else {
 		bool fi = flush_in64(w), changed = enter_rounding(w, 1);
 		uint16_t h = emu_f16_mods((uint16_t)a, &in->o[1]);
-		double x = emu_f16_to_double(h, fi), v = unary(op, x, false);
+		double x = emu_f16_to_double(h, fi), v = unary(op, x, 16);
 		r = isnan(v) ? (isnan(x) ? (uint16_t)(h | 0x200) : 0x7e00) : out16(w, in, v);
 		leave_rounding(changed);
 	}

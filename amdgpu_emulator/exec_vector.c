@@ -253,8 +253,17 @@ static void vop16(struct wave *w, const struct insn *in)
 		r[l] = (uint16_t)t;
 	} break;
 	case MUL16: EACH r[l] = (uint16_t)(a[l] * b[l]); break;
-	case MAD_U16: EACH r[l] = (uint16_t)(a[l] * b[l] + c[l]); break;
-	case MAD_I16: EACH r[l] = (uint16_t)((int16_t)a[l] * (int16_t)b[l] + (int16_t)c[l]); break;
+	/* clamp saturates the whole product-sum to the result's range */
+	case MAD_U16: EACH {
+		uint32_t t = (uint32_t)a[l] * b[l] + c[l];
+		r[l] = in->clamp && t > 0xffff ? 0xffff : (uint16_t)t;
+	} break;
+	case MAD_I16: EACH {
+		int32_t t = (int16_t)a[l] * (int16_t)b[l] + (int16_t)c[l];
+		if (in->clamp)
+			t = t > 32767 ? 32767 : t < -32768 ? -32768 : t;
+		r[l] = (uint16_t)t;
+	} break;
 	case AND16: EACH r[l] = a[l] & b[l]; break;
 	case OR16: EACH r[l] = a[l] | b[l]; break;
 	case XOR16: EACH r[l] = a[l] ^ b[l]; break;

@@ -96,4 +96,30 @@ def pack_f16(t):
     return k
 
 
-CASES = [modifiers, negative_zero, pack_f16]
+def fract(t):
+    """v_fract: S0 - floor(S0), never 1: a result that rounds up to 1 is the largest value
+    below it of the width; a NaN stays a NaN."""
+    k = Kernel(t, "fract")
+    k.asm(f"""
+        v_fract_f32 v2, {f32(Fraction(5, 4)):#x}
+        v_fract_f32 v3, {f32(Fraction(-5, 4)):#x}
+        v_fract_f32 v4, 0x7fc00000
+        v_fract_f32 v5, {f32(Fraction(-1, 2 ** 30)):#x}
+        v_mov_b32 v6, 0
+        v_mov_b32 v7, 0
+        v_mov_b32 v8, 0
+        v_fract_f16 v6, 0x4100
+        v_fract_f16 v7, 0x7e00
+        v_fract_f16 v8, 0x8400
+        v_and_b32 v6, 0xffff, v6
+        v_and_b32 v7, 0xffff, v7
+        v_and_b32 v8, 0xffff, v8
+    """)
+    k.check_v("v2", f32(Fraction(1, 4))).check_v("v3", f32(Fraction(3, 4)))
+    k.check_v("v4", 0x7fc00000).check_v("v5", 0x3f7fffff)
+    # f16: 2.5 -> 0.5; NaN; -2^-14 -> 1 - 2^-14, which rounds to 1: 0x3bff
+    k.check_v("v6", 0x3800).check_v("v7", 0x7e00).check_v("v8", 0x3bff)
+    return k
+
+
+CASES = [modifiers, negative_zero, pack_f16, fract]

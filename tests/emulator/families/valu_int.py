@@ -201,4 +201,31 @@ def dot8(t):
     return k
 
 
-CASES = [carry_chains, mad_u64_u32, bitfields, byte_permute, mul24, shifts64, dot8]
+def mad16_clamp(t):
+    """v_mad_u16 and v_mad_i16: S0 * S1 + S2 in 16 bits, wrapping, or with clamp saturated to
+    the result's range."""
+    k = Kernel(t, "mad16_clamp")
+    k.asm("""
+        s_movk_i32 s4, 300
+        s_movk_i32 s5, 200
+        s_movk_i32 s6, 0xff38
+        v_mov_b32 v2, 0
+        v_mov_b32 v3, 0
+        v_mov_b32 v4, 0
+        v_mov_b32 v5, 0
+        v_mad_u16 v2, s4, s4, 5
+        v_mad_u16 v3, s4, s4, 5 clamp
+        v_mad_i16 v4, s5, s6, 7
+        v_mad_i16 v5, s5, s6, 7 clamp
+        v_and_b32 v2, 0xffff, v2
+        v_and_b32 v3, 0xffff, v3
+        v_and_b32 v4, 0xffff, v4
+        v_and_b32 v5, 0xffff, v5
+    """)
+    # 300 * 300 + 5 = 90005; 200 * -200 + 7 = -39993
+    k.check_v("v2", 90005 & 0xffff).check_v("v3", 0xffff)
+    k.check_v("v4", -39993 & 0xffff).check_v("v5", 0x8000)
+    return k
+
+
+CASES = [carry_chains, mad_u64_u32, bitfields, byte_permute, mul24, shifts64, dot8, mad16_clamp]
