@@ -1,6 +1,6 @@
 /* zluda-convert doctor [PROGRAM] [--json]: what this machine gives a converted program.
  * The HIP runtime and its devices, NVIDIA's driver and its devices, the driver the
- * program's libcuda.so.1 would choose (the same order as runtime_stub/exports/entry.c), and for
+ * program's libcuda.so.1 would choose (the same order as runtime_stub/exports/init.c), and for
  * PROGRAM and the converted libraries it loads, whether there is code for each device. */
 #include <dlfcn.h>
 #include <fcntl.h>

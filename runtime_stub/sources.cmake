@@ -12,9 +12,10 @@ set(ZC_AOT_READER_SOURCES
   ${ZC_PROJECT_DIR}/fatbin/aot_locate.c)
 
 set(ZC_STUB_COMMON_SOURCES
-  exports/forward.S exports/entry.c exports/export_tables.c exports/nvidia_driver.c
+  exports/forward.S exports/init.c exports/entry.c exports/export_tables.c exports/nvidia_driver.c
   exports/integrity.c exports/md2.c exports/procaddress.c
-  api/context.c api/device.c api/error_strings.c api/init.c api/device_launch.c api/device_output.c api/capture.c
+  api/context.c api/current.c api/device.c api/error_strings.c api/start.c api/state.c
+  api/synchronize.c api/device_launch.c api/device_output.c api/capture.c
   api/event.c api/graph.c api/graph_exec.c api/graph_memory.c api/handles.c api/image.c
   api/launch.c api/library.c api/memcpy.c api/mempool.c api/peer.c api/texture.c
   api/user_object.c api/vmm.c api/memory.c api/occupancy.c api/stream.c

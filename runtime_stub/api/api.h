@@ -35,15 +35,16 @@ bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
 void zc_handle_remove(const void *handle);
 bool zc_handle_is(const void *handle, enum zc_handle_kind kind);
 
-/* init.c: the driver the API runs on, set once by cuInit's choice of driver
- * (exports/entry.c), and what cuInit answered; until then CUDA_ERROR_NOT_INITIALIZED. */
+/* state.c: the driver the API runs on, set once by cuInit's choice of driver
+ * (exports/init.c), and what cuInit answered; until then CUDA_ERROR_NOT_INITIALIZED. */
 enum { ZC_DRIVER_VERSION = 13000 };
 extern const struct zc_driver *zc_drv;
 CUresult zc_initialized(void);
-/* Starts the API on driver: its devices found, CUDA_ERROR_NO_DEVICE when it has none. */
-CUresult zc_api_start(const struct zc_driver *driver);
 /* What cuInit answers from now on. */
 void zc_api_set_initialized(CUresult result);
+/* start.c: starts the API on driver: its devices found (CUDA_ERROR_NO_DEVICE when it has
+ * none), each with its primary context. */
+CUresult zc_api_start(const struct zc_driver *driver);
 
 /* device.c */
 /* L2 persistence is a hint no driver here acts on; these are the sizes programs size their
@@ -59,7 +60,10 @@ struct zc_device {
 	pthread_mutex_t cooperative_lock;
 	struct zc_drv_event *cooperative_done;
 };
+/* The devices' table, as the driver describes them (their primary contexts are start.c's). */
 CUresult zc_devices_init(int count);
+/* A device by ordinal below zc_device_count(), also before cuInit has answered. */
+struct zc_device *zc_device_at(int ordinal);
 int zc_device_count(void);
 CUresult zc_device_get(CUdevice ordinal, struct zc_device **device);
 
@@ -84,13 +88,18 @@ struct zc_context {
 };
 
 CUresult zc_context_new(CUdevice device, unsigned flags, bool primary, struct zc_context **out);
+
+/* current.c */
 /* The calling thread's current context; CUDA_ERROR_INVALID_CONTEXT when there is none. */
 CUresult zc_context_current(struct zc_context **ctx);
 /* A handle argument where NULL means the current context. */
 CUresult zc_context_resolve(CUcontext handle, struct zc_context **ctx);
-CUresult zc_context_sync(struct zc_context *ctx);
-/* A limit the context keeps (below CU_LIMIT_COUNT): the current context's, else CUDA's
- * default. */
+/* Pushing a context on the calling thread's stack; a context going away leaves it. */
+CUresult zc_context_push(struct zc_context *ctx);
+void zc_context_forget(struct zc_context *ctx);
+/* CUDA's default limits, and a limit the context keeps (below CU_LIMIT_COUNT): the current
+ * context's, else CUDA's default. */
+extern const size_t zc_default_limits[CU_LIMIT_COUNT];
 size_t zc_current_limit(CUlimit limit);
 CUresult zc_cls_put(CUcontext handle, void *key, void *value,
                     void (*dtor)(CUcontext, void *, void *));
@@ -193,6 +202,9 @@ struct zc_event {
 	size_t ncapture_nodes;
 };
 
+/* event.c: a live event handle, else CUDA_ERROR_INVALID_HANDLE. */
+CUresult zc_event_check(CUevent handle);
+
 /* mempool.c: at a stream, event or context synchronisation, pools above their release
  * threshold give idle memory back; a pool pointer freed by cuMemFree leaves its pool. */
 void zc_mempool_sync_point(void);
@@ -241,6 +253,8 @@ CUresult zc_device_output_drain(CUresult sync);
  * printed, as CUDA prints it at every synchronisation. */
 CUresult zc_synchronize_stream(struct zc_drv_stream *stream);
 CUresult zc_synchronize_event(struct zc_drv_event *event);
+/* Every stream of ctx so; the first failure. */
+CUresult zc_context_sync(struct zc_context *ctx);
 
 /* device_launch.c: the queue kernels launch kernels into (abi/device_launch.h), made
  * on first use with room for `records` pending launches; NULL when it cannot be. */

@@ -1,41 +1,16 @@
-/* Contexts: primary and created ones, the per-thread stack of current contexts, limits,
- * and the context-local storage cudart keeps its own state in. */
+/* Contexts: primary and created ones, their life (each holds a legacy stream, memory and
+ * the state cudart stored), flags, limits and cache settings. The thread's stack of
+ * current contexts is current.c's. */
 #include "api.h"
-
-enum { MAX_STACK_DEPTH = 64 };
-
-/* The calling thread's context stack; the top is the current context. */
-static _Thread_local struct {
-	struct zc_context *items[MAX_STACK_DEPTH];
-	int depth;
-} stack;
 
 /* Serialises primary-context activation, deactivation and flag changes. */
 static pthread_mutex_t primary_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static const size_t default_limits[CU_LIMIT_COUNT] = {
-	[CU_LIMIT_STACK_SIZE] = 1024,
-	[CU_LIMIT_PRINTF_FIFO_SIZE] = 1 << 20,
-	[CU_LIMIT_MALLOC_HEAP_SIZE] = 8 << 20,
-	[CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH] = 2,
-	[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048,
-	[CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 64,
-	[CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 0,
-};
-
-size_t
-zc_current_limit(CUlimit limit)
-{
-	struct zc_context *ctx = NULL;
-
-	return zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->limits[limit] : default_limits[limit];
-}
 
 static CUresult
 activate(struct zc_context *ctx)
 {
 	for (int i = 0; i < CU_LIMIT_COUNT; i++)
-		ctx->limits[i] = default_limits[i];
+		ctx->limits[i] = zc_default_limits[i];
 	return zc_stream_new(ctx, ZC_STREAM_LEGACY, 0, ZC_LEAST_PRIORITY, &ctx->legacy);
 }
 
@@ -87,136 +62,6 @@ zc_context_new(CUdevice device, unsigned flags, bool primary, struct zc_context 
 	}
 	*out = ctx;
 	return CUDA_SUCCESS;
-}
-
-static CUresult
-check_usable(struct zc_context *ctx)
-{
-	if (!zc_handle_is(ctx, ZC_HANDLE_CONTEXT))
-		return stub_fail(CUDA_ERROR_INVALID_CONTEXT, "%p is not a live context", (void *)ctx);
-	if (ctx->primary && ctx->primary_refs == 0)
-		return stub_fail(CUDA_ERROR_INVALID_CONTEXT, "the primary context is not retained");
-	return CUDA_SUCCESS;
-}
-
-CUresult
-zc_context_current(struct zc_context **ctx)
-{
-	CUresult r = zc_initialized();
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (stack.depth == 0)
-		return stub_fail(CUDA_ERROR_INVALID_CONTEXT, "no current context");
-	*ctx = stack.items[stack.depth - 1];
-	return check_usable(*ctx);
-}
-
-CUresult
-zc_context_resolve(CUcontext handle, struct zc_context **ctx)
-{
-	CUresult r = zc_initialized();
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!handle)
-		return zc_context_current(ctx);
-	*ctx = handle;
-	return check_usable(handle);
-}
-
-CUresult
-zc_context_sync(struct zc_context *ctx)
-{
-	CUresult first = CUDA_SUCCESS;
-
-	pthread_mutex_lock(&ctx->lock);
-	for (struct zc_stream *s = ctx->streams; s; s = s->next) {
-		CUresult r = zc_synchronize_stream(s->drv);
-		if (first == CUDA_SUCCESS)
-			first = r;
-	}
-	pthread_mutex_unlock(&ctx->lock);
-	return first;
-}
-
-/* Context-local storage, reached through the CONTEXT_LOCAL_STORAGE export table. It works
- * on a primary context that is not retained yet: cudart asks before it retains. */
-static CUresult
-cls_context(CUcontext handle, struct zc_context **ctx)
-{
-	if (!handle && stack.depth > 0)
-		handle = stack.items[stack.depth - 1];
-	if (!zc_handle_is(handle, ZC_HANDLE_CONTEXT))
-		return stub_fail(CUDA_ERROR_INVALID_CONTEXT, "no context for local storage");
-	*ctx = handle;
-	return CUDA_SUCCESS;
-}
-
-CUresult
-zc_cls_put(CUcontext handle, void *key, void *value, void (*dtor)(CUcontext, void *, void *))
-{
-	struct zc_context *ctx;
-	struct zc_cls_entry *e;
-	CUresult r = cls_context(handle, &ctx);
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	pthread_mutex_lock(&ctx->lock);
-	for (e = ctx->cls; e && e->key != key; e = e->next)
-		;
-	if (!e && (e = stub_alloc(sizeof *e))) {
-		e->next = ctx->cls;
-		ctx->cls = e;
-	}
-	if (e) {
-		e->key = key;
-		e->value = value;
-		e->dtor = dtor;
-	}
-	pthread_mutex_unlock(&ctx->lock);
-	return e ? CUDA_SUCCESS : stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "local storage entry");
-}
-
-CUresult
-zc_cls_get(CUcontext handle, void *key, void **value)
-{
-	struct zc_context *ctx;
-	struct zc_cls_entry *e;
-	CUresult r = cls_context(handle, &ctx);
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	pthread_mutex_lock(&ctx->lock);
-	for (e = ctx->cls; e && e->key != key; e = e->next)
-		;
-	if (e)
-		*value = e->value;
-	pthread_mutex_unlock(&ctx->lock);
-	/* cudart takes a miss as "not stored yet" and puts. */
-	return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
-}
-
-CUresult
-zc_cls_delete(CUcontext handle, void *key)
-{
-	struct zc_context *ctx;
-	struct zc_cls_entry **link, *e = NULL;
-	CUresult r = cls_context(handle, &ctx);
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	pthread_mutex_lock(&ctx->lock);
-	for (link = &ctx->cls; *link; link = &(*link)->next) {
-		if ((*link)->key == key) {
-			e = *link;
-			*link = e->next;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&ctx->lock);
-	stub_free(e);
-	return e ? CUDA_SUCCESS : stub_fail(CUDA_ERROR_INVALID_HANDLE, "no such key");
 }
 
 /* Primary contexts. */
@@ -326,15 +171,6 @@ cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags)
 /* Created contexts and the stack. */
 
 static CUresult
-push(struct zc_context *ctx)
-{
-	if (stack.depth == MAX_STACK_DEPTH)
-		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "more than %d contexts pushed", MAX_STACK_DEPTH);
-	stack.items[stack.depth++] = ctx;
-	return CUDA_SUCCESS;
-}
-
-static CUresult
 create(CUcontext *pctx, unsigned flags, CUdevice dev)
 {
 	struct zc_device *d;
@@ -349,7 +185,7 @@ create(CUcontext *pctx, unsigned flags, CUdevice dev)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags);
 	if ((r = zc_context_new(dev, flags, false, &ctx)) != CUDA_SUCCESS)
 		return r;
-	if ((r = push(ctx)) != CUDA_SUCCESS)
+	if ((r = zc_context_push(ctx)) != CUDA_SUCCESS)
 		return r;
 	*pctx = ctx;
 	return CUDA_SUCCESS;
@@ -385,118 +221,13 @@ cuCtxDestroy_v2(CUcontext ctx)
 		r = stub_fail(CUDA_ERROR_INVALID_CONTEXT, "%p is not a created context", (void *)ctx);
 	if (r == CUDA_SUCCESS) {
 		/* Other threads find the handle dead when they next use it. */
-		int kept = 0;
-		for (int i = 0; i < stack.depth; i++)
-			if (stack.items[i] != ctx)
-				stack.items[kept++] = stack.items[i];
-		stack.depth = kept;
+		zc_context_forget(ctx);
 		zc_handle_remove(ctx);
 		deactivate(ctx);
 		pthread_mutex_destroy(&ctx->lock);
 		stub_free(ctx);
 	}
 	return TRACE(r, "%p", (void *)ctx);
-}
-
-ZC_EXPORT CUresult
-cuCtxPushCurrent_v2(CUcontext ctx)
-{
-	CUresult r = zc_initialized();
-
-	if (r == CUDA_SUCCESS && !zc_handle_is(ctx, ZC_HANDLE_CONTEXT))
-		r = stub_fail(CUDA_ERROR_INVALID_CONTEXT, "%p is not a live context", (void *)ctx);
-	if (r == CUDA_SUCCESS)
-		r = push(ctx);
-	return TRACE(r, "%p", (void *)ctx);
-}
-
-ZC_EXPORT CUresult
-cuCtxPopCurrent_v2(CUcontext *pctx)
-{
-	CUresult r = zc_initialized();
-
-	if (r == CUDA_SUCCESS && stack.depth == 0)
-		r = stub_fail(CUDA_ERROR_INVALID_CONTEXT, "the context stack is empty");
-	if (r == CUDA_SUCCESS) {
-		struct zc_context *top = stack.items[--stack.depth];
-		if (pctx)
-			*pctx = top;
-	}
-	return TRACE(r, "-> %p", r == CUDA_SUCCESS && pctx ? (void *)*pctx : NULL);
-}
-
-ZC_EXPORT CUresult
-cuCtxSetCurrent(CUcontext ctx)
-{
-	CUresult r = zc_initialized();
-
-	if (r == CUDA_SUCCESS && ctx && !zc_handle_is(ctx, ZC_HANDLE_CONTEXT))
-		r = stub_fail(CUDA_ERROR_INVALID_CONTEXT, "%p is not a live context", (void *)ctx);
-	if (r == CUDA_SUCCESS) {
-		if (!ctx) {
-			if (stack.depth > 0)
-				stack.depth--;
-		} else if (stack.depth == 0) {
-			r = push(ctx);
-		} else {
-			stack.items[stack.depth - 1] = ctx;
-		}
-	}
-	return TRACE(r, "%p", (void *)ctx);
-}
-
-ZC_EXPORT CUresult
-cuCtxGetCurrent(CUcontext *pctx)
-{
-	CUresult r = zc_initialized();
-
-	if (r == CUDA_SUCCESS && !pctx)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pctx");
-	if (r == CUDA_SUCCESS)
-		*pctx = stack.depth ? stack.items[stack.depth - 1] : NULL;
-	return TRACE(r, "-> %p", r == CUDA_SUCCESS ? (void *)*pctx : NULL);
-}
-
-ZC_EXPORT CUresult
-cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
-{
-	struct zc_context *c;
-	CUresult r = zc_context_resolve(ctx, &c);
-
-	if (r == CUDA_SUCCESS && !device)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL device");
-	if (r == CUDA_SUCCESS)
-		*device = c->device;
-	return TRACE(r, "%p -> %d", (void *)ctx, r == CUDA_SUCCESS ? *device : -1);
-}
-
-ZC_EXPORT CUresult
-cuCtxGetDevice(CUdevice *device)
-{
-	return cuCtxGetDevice_v2(device, NULL);
-}
-
-ZC_EXPORT CUresult
-cuCtxSynchronize_v2(CUcontext ctx)
-{
-	struct zc_context *c;
-	CUresult r = zc_context_resolve(ctx, &c);
-
-	if (r == CUDA_SUCCESS)
-		r = zc_capture_allows("synchronizing the context");
-	if (r == CUDA_SUCCESS)
-		r = zc_capture_context_wait(c);
-	if (r == CUDA_SUCCESS)
-		r = zc_context_sync(c);
-	if (r == CUDA_SUCCESS)
-		zc_mempool_sync_point();
-	return TRACE(r, "%p", (void *)ctx);
-}
-
-ZC_EXPORT CUresult
-cuCtxSynchronize(void)
-{
-	return cuCtxSynchronize_v2(NULL);
 }
 
 ZC_EXPORT CUresult

@@ -46,13 +46,17 @@ zc_devices_init(int count)
 		pthread_mutex_init(&devices.list[i].cooperative_lock, NULL);
 		if (r == CUDA_SUCCESS)
 			reported_capability(&devices.list[i].info.cc_major, &devices.list[i].info.cc_minor);
-		if (r == CUDA_SUCCESS)
-			r = zc_context_new(i, 0, true, &devices.list[i].primary);
 		if (r != CUDA_SUCCESS)
 			return r;
 	}
 	devices.count = count;
 	return CUDA_SUCCESS;
+}
+
+struct zc_device *
+zc_device_at(int ordinal)
+{
+	return &devices.list[ordinal];
 }
 
 int

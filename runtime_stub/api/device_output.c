@@ -190,3 +190,18 @@ zc_synchronize_event(struct zc_drv_event *event)
 {
 	return zc_device_output_drain(zc_drv->event_sync(event));
 }
+
+CUresult
+zc_context_sync(struct zc_context *ctx)
+{
+	CUresult first = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&ctx->lock);
+	for (struct zc_stream *s = ctx->streams; s; s = s->next) {
+		CUresult r = zc_synchronize_stream(s->drv);
+		if (first == CUDA_SUCCESS)
+			first = r;
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	return first;
+}

@@ -1,8 +1,8 @@
 /* Events: completion markers in a stream, with timestamps unless timing is disabled. */
 #include "api.h"
 
-static CUresult
-live_event(CUevent handle)
+CUresult
+zc_event_check(CUevent handle)
 {
 	CUresult r = zc_initialized();
 
@@ -45,7 +45,7 @@ cuEventCreate(CUevent *phEvent, unsigned int Flags)
 ZC_EXPORT CUresult
 cuEventDestroy_v2(CUevent hEvent)
 {
-	CUresult r = live_event(hEvent);
+	CUresult r = zc_event_check(hEvent);
 
 	if (r == CUDA_SUCCESS) {
 		zc_handle_remove(hEvent);
@@ -61,7 +61,7 @@ static CUresult
 record(CUevent event, CUstream handle, unsigned flags, bool per_thread)
 {
 	struct zc_stream *s;
-	CUresult r = live_event(event);
+	CUresult r = zc_event_check(event);
 
 	if (r == CUDA_SUCCESS)
 		r = zc_stream_resolve(handle, per_thread, &s);
@@ -98,7 +98,7 @@ cuEventRecordWithFlags_ptsz(CUevent e, CUstream h, unsigned int flags)
 ZC_EXPORT CUresult
 cuEventQuery(CUevent hEvent)
 {
-	CUresult r = live_event(hEvent);
+	CUresult r = zc_event_check(hEvent);
 
 	if (r == CUDA_SUCCESS)
 		r = zc_capture_event_refuse(hEvent, "cuEventQuery");
@@ -108,26 +108,12 @@ cuEventQuery(CUevent hEvent)
 }
 
 ZC_EXPORT CUresult
-cuEventSynchronize(CUevent hEvent)
-{
-	CUresult r = live_event(hEvent);
-
-	if (r == CUDA_SUCCESS)
-		r = zc_capture_event_refuse(hEvent, "cuEventSynchronize");
-	if (r == CUDA_SUCCESS)
-		r = zc_synchronize_event(hEvent->drv);
-	if (r == CUDA_SUCCESS)
-		zc_mempool_sync_point();
-	return TRACE(r, "%p", (void *)hEvent);
-}
-
-ZC_EXPORT CUresult
 cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd)
 {
-	CUresult r = live_event(hStart);
+	CUresult r = zc_event_check(hStart);
 
 	if (r == CUDA_SUCCESS)
-		r = live_event(hEnd);
+		r = zc_event_check(hEnd);
 	if (r == CUDA_SUCCESS && !pMilliseconds)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pMilliseconds");
 	if (r == CUDA_SUCCESS && ((hStart->flags | hEnd->flags) & CU_EVENT_DISABLE_TIMING))

@@ -289,33 +289,6 @@ ZC_EXPORT CUresult cuStreamQuery(CUstream h) { return TRACE(query(h, false), "%p
 ZC_EXPORT CUresult cuStreamQuery_ptsz(CUstream h) { return TRACE(query(h, true), "%p", (void *)h); }
 
 static CUresult
-synchronize(CUstream handle, bool per_thread)
-{
-	struct zc_stream *s;
-	CUresult r = zc_stream_resolve(handle, per_thread, &s);
-
-	if (r == CUDA_SUCCESS)
-		r = zc_capture_refuse(s, "cuStreamSynchronize");
-	if (r == CUDA_SUCCESS)
-		r = zc_synchronize_stream(s->drv);
-	if (r == CUDA_SUCCESS)
-		zc_mempool_sync_point();
-	return r;
-}
-
-ZC_EXPORT CUresult
-cuStreamSynchronize(CUstream h)
-{
-	return TRACE(synchronize(h, false), "%p", (void *)h);
-}
-
-ZC_EXPORT CUresult
-cuStreamSynchronize_ptsz(CUstream h)
-{
-	return TRACE(synchronize(h, true), "%p", (void *)h);
-}
-
-static CUresult
 wait_event(CUstream handle, CUevent event, unsigned flags, bool per_thread)
 {
 	struct zc_stream *s;

@@ -27,10 +27,12 @@ bool zc_error_describe(CUresult code, const char **name, const char **text);
 void *stub_alloc(size_t bytes);
 void stub_free(void *p);
 
-/* trace.c: ZLUDA_CONVERT_TRACE=1 (stderr) or =FILE. */
-extern bool zc_tracing;
+/* The trace line of a call: its arguments and its result's name (errors.c). */
 CUresult zc_trace_call(const char *fn, CUresult result, const char *args, ...)
 	__attribute__((format(ZC_PRINTF_FORMAT, 3, 4)));
+
+/* trace.c: ZLUDA_CONVERT_TRACE=1 (stderr) or =FILE. */
+extern bool zc_tracing;
 /* One line of the trace; nothing when not tracing. */
 void zc_trace_line(const char *fmt, ...) __attribute__((format(ZC_PRINTF_FORMAT, 1, 2)));
 /* What every exported function returns through: one trace line with its arguments. */

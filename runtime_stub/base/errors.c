@@ -1,4 +1,5 @@
-/* The error and allocation funnels, and the names and texts of CUDA's error codes. */
+/* The error and allocation funnels, the names and texts of CUDA's error codes, and the
+ * trace line of a call, which names its result. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,4 +128,17 @@ void
 stub_free(void *p)
 {
 	free(p);
+}
+
+CUresult
+zc_trace_call(const char *fn, CUresult result, const char *args, ...)
+{
+	char text[768];
+	va_list ap;
+
+	va_start(ap, args);
+	vsnprintf(text, sizeof text, args, ap);
+	va_end(ap);
+	zc_trace_line("zluda-convert: %s(%s) = %s", fn, text, zc_error_name(result));
+	return result;
 }

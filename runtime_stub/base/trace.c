@@ -40,19 +40,6 @@ zc_trace_line(const char *fmt, ...)
 }
 
 CUresult
-zc_trace_call(const char *fn, CUresult result, const char *args, ...)
-{
-	char text[768];
-	va_list ap;
-
-	va_start(ap, args);
-	vsnprintf(text, sizeof text, args, ap);
-	va_end(ap);
-	zc_trace_line("zluda-convert: %s(%s) = %s", fn, text, zc_error_name(result));
-	return result;
-}
-
-CUresult
 zc_unsupported(const char *name)
 {
 	if (!zc_tracing)
