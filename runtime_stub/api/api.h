@@ -11,6 +11,7 @@
 #include "base.h"
 #include "driver.h"
 #include "exports.h"
+#include "texture.h"
 
 /* A driver API function: the exported entry point of its name is forward.S's. */
 #define ZC_EXPORT
@@ -34,6 +35,8 @@ enum zc_handle_kind {
 bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
 void zc_handle_remove(const void *handle);
 bool zc_handle_is(const void *handle, enum zc_handle_kind kind);
+/* A live graph handle (and an initialised stub), else CUDA_ERROR_INVALID_VALUE. */
+CUresult zc_graph_check(CUgraph g);
 
 /* state.c: the driver the API runs on, set once by cuInit's choice of driver
  * (exports/init.c), and what cuInit answered; until then CUDA_ERROR_NOT_INITIALIZED. */
@@ -210,18 +213,46 @@ CUresult zc_event_check(CUevent handle);
 void zc_mempool_sync_point(void);
 void zc_mempool_forget(void *ptr);
 
-/* memcpy.c: a copy or fill checked and laid out as the driver takes it, for a graph node;
- * *empty when it moves nothing. */
+/* copy_params.c: a copy or fill checked and laid out as the driver takes it; *empty when
+ * it moves nothing. */
 CUresult zc_copy_from_3d(const CUDA_MEMCPY3D *p, struct zc_copy *c, bool *empty);
 CUresult zc_fill_from_params(const CUDA_MEMSET_NODE_PARAMS *p, struct zc_fill *f, bool *empty);
+/* height rows of width elements of elem_size bytes at dst, pitch bytes apart, set to value. */
+CUresult zc_fill_make(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned elem_size,
+                      size_t width, size_t height, struct zc_fill *f, bool *empty);
+
+/* memcpy.c */
 /* A copy between two device allocations, queued on a stream as cuMemcpyDtoDAsync does. */
 CUresult zc_copy_device(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream,
                         bool per_thread, bool sync);
 
 /* A synchronous copy of host memory into device memory the stub allocated. */
 CUresult zc_copy_to_device(void *dst, const void *src, size_t bytes);
-/* texture.c: where a CUDA array's texels lie: rows pitch bytes apart, rows to a slice,
- * slices (or layers). INVALID_HANDLE when it is not an array. */
+/* array.c: CUDA arrays, plain and mipmapped. */
+struct zc_array {
+	CUDA_ARRAY3D_DESCRIPTOR desc;
+	void *memory;
+	size_t pitch;   /* bytes from a row to the next: Width texels */
+	size_t rows;    /* to a slice: Height, or 1 */
+	size_t slices;  /* Depth (slices, layers or cube faces), or 1 */
+	bool level;     /* a level of a mipmapped array, which destroys it */
+};
+
+/* Each level an array of its own, max(1, extent >> l) texels each way (layers stay). */
+struct zc_mipmapped_array {
+	CUDA_ARRAY3D_DESCRIPTOR desc;
+	unsigned levels;
+	struct zc_array *level[ZC_TEXTURE_MAX_LEVELS];
+};
+/* The bytes a texel channel of the format takes; 0 for a format not supported. */
+unsigned zc_channel_bytes(int format);
+/* A format and channel count arrays and objects take. */
+CUresult zc_check_format(int format, unsigned channels);
+/* A live array or mipmapped array handle, else CUDA_ERROR_INVALID_HANDLE. */
+CUresult zc_array_get(CUarray handle, struct zc_array **a);
+CUresult zc_mipmapped_get(CUmipmappedArray handle, struct zc_mipmapped_array **m);
+/* Where a CUDA array's texels lie: rows pitch bytes apart, rows to a slice, slices (or
+ * layers). INVALID_HANDLE when it is not an array. */
 CUresult zc_array_layout(const void *array, void **memory, size_t *pitch, size_t *rows, size_t *slices);
 /* memory.c */
 void zc_memory_release(struct zc_context *ctx);
@@ -229,6 +260,21 @@ void zc_memory_release(struct zc_context *ctx);
  * the pools. */
 CUresult zc_memory_alloc_device(void **ptr, size_t bytes);
 CUresult zc_memory_free_device(void *ptr);
+/* The steps of those, for allocate.c, which adds CUDA's capture rules and the pools: memory
+ * of a kind for the current context (NULL dest or 0 bytes refused), and a free as an
+ * allocation taken out of the table, then dropped (its context synchronised first). */
+CUresult zc_memory_place(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest,
+                         void **ptr);
+struct zc_taken {
+	uintptr_t base;
+	size_t slack;
+	enum zc_mem_kind kind;
+	struct zc_context *ctx;
+};
+CUresult zc_memory_take(uintptr_t base, enum zc_mem_kind kind, struct zc_taken *out);
+CUresult zc_memory_drop(const struct zc_taken *t);
+/* Whether ptr lies in managed memory (cuMemAllocManaged's). */
+bool zc_memory_managed(CUdeviceptr ptr);
 /* Whether [ptr, ptr + bytes) lies inside one allocation the stub made, or across mappings of
  * one reservation with no hole between them. */
 CUresult zc_memory_check(CUdeviceptr ptr, size_t bytes);
@@ -256,9 +302,10 @@ CUresult zc_synchronize_event(struct zc_drv_event *event);
 /* Every stream of ctx so; the first failure. */
 CUresult zc_context_sync(struct zc_context *ctx);
 
-/* device_launch.c: the queue kernels launch kernels into (abi/device_launch.h), made
- * on first use with room for `records` pending launches; NULL when it cannot be. */
+/* launch_queue.c: the queue kernels launch kernels into (abi/device_launch.h), made on
+ * first use with room for `records` pending launches; NULL when it cannot be. */
 void *zc_device_launch_queue(int ordinal, size_t records);
+/* device_launch.c */
 /* A grid of a kernel whose module launches kernels from the device, and how launch.c
  * launches one: queued on `stream`, and waited for. */
 struct zc_device_launcher {

@@ -1,5 +1,5 @@
-/* Kernels that launch kernels (abi/device_launch.h): the queue their launches go into,
- * one per device for the process, and what follows a grid that made some.
+/* Kernels that launch kernels (abi/device_launch.h): what follows a grid that made some
+ * launches in its device's queue (launch_queue.c).
  *
  * A grid's launches run after it has ended, on its stream, one after another: first those
  * into the block's stream, a created stream or fire-and-forget, in the order they were
@@ -19,26 +19,6 @@
 enum { MAX_DEPTH = 24 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-
-void *
-zc_device_launch_queue(int ordinal, size_t records)
-{
-	static struct zc_launch_queue *queues[64];
-	size_t bytes = sizeof(struct zc_launch_queue) + records * sizeof(struct zc_launch_record);
-	void *p = NULL;
-
-	if (ordinal < 0 || ordinal >= 64 || records == 0 || records > UINT32_MAX / 2)
-		return NULL;
-	pthread_mutex_lock(&lock);
-	if (!queues[ordinal] && zc_drv->alloc(ordinal, ZC_MEM_HOST, bytes, &p) == CUDA_SUCCESS) {
-		memset(p, 0, sizeof(struct zc_launch_queue));
-		queues[ordinal] = p;
-		queues[ordinal]->capacity = (uint32_t)records;
-	}
-	p = queues[ordinal];
-	pthread_mutex_unlock(&lock);
-	return p;
-}
 
 static uint32_t
 queued(struct zc_launch_queue *q)

@@ -425,16 +425,6 @@ zc_graph_copy(const struct zc_graph *g, struct zc_graph **out)
 
 /* ---- the API ----------------------------------------------------------------- */
 
-CUresult
-zc_graph_check(CUgraph g)
-{
-	CUresult r = zc_initialized();
-
-	if (r == CUDA_SUCCESS && !zc_handle_is(g, ZC_HANDLE_GRAPH))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a live graph", (void *)g);
-	return r;
-}
-
 static CUresult
 live_node(CUgraphNode n, CUgraphNodeType type)
 {
@@ -1293,4 +1283,118 @@ cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags)
 {
 	return TRACE(dot_print(hGraph, path), "%p, %s, 0x%x", (void *)hGraph, path ? path : "(null)",
 	             flags);
+}
+
+/* Graph memory nodes: an allocation node's memory is allocated when the node is made, at
+ * the address every launch of the graph uses, as CUDA fixes it; launching the node does
+ * nothing more, nor does the free node. The memory is given back when the last graph that
+ * holds the node goes, if a free node frees it; else it outlives the graphs, and the
+ * program frees it (cudaFree, cudaFreeAsync), as CUDA asks. */
+static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t used, used_high;  /* bytes of live graph allocations, and the most there were */
+
+void
+zc_graph_memory_used(size_t *now, size_t *high, bool reset_high)
+{
+	pthread_mutex_lock(&memory_lock);
+	if (reset_high)
+		used_high = used;
+	*now = used;
+	*high = used_high;
+	pthread_mutex_unlock(&memory_lock);
+}
+
+void
+zc_graph_allocation_retain(struct zc_graph_allocation *a)
+{
+	pthread_mutex_lock(&memory_lock);
+	a->refs++;
+	pthread_mutex_unlock(&memory_lock);
+}
+
+void
+zc_graph_allocation_release(struct zc_graph_allocation *a)
+{
+	pthread_mutex_lock(&memory_lock);
+	bool last = --a->refs == 0;
+	if (last)
+		used -= a->bytes;
+	pthread_mutex_unlock(&memory_lock);
+	if (!last)
+		return;
+	if (a->freed_in_graph)
+		zc_memory_free_device((void *)(uintptr_t)a->ptr);
+	stub_free(a);
+}
+
+CUresult
+zc_graph_add_alloc(struct zc_graph *g, struct zc_graph_node *const *deps, size_t ndeps,
+                   CUDA_MEM_ALLOC_NODE_PARAMS *params, struct zc_graph_node **out)
+{
+	struct zc_graph_allocation *a;
+	struct zc_graph_node *n;
+	void *p = NULL;
+	CUresult r;
+
+	if (!params || !params->bytesize)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL parameters or 0 bytes");
+	if (params->poolProps.allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+	    params->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "graph memory of allocation type %d, location type %d",
+		                 params->poolProps.allocType, params->poolProps.location.type);
+	if (!(a = stub_alloc(sizeof *a)))
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph allocation");
+	r = zc_memory_alloc_device(&p, params->bytesize);
+	if (r == CUDA_SUCCESS && (r = zc_graph_add(g, CU_GRAPH_NODE_TYPE_MEM_ALLOC, deps, ndeps, &n)))
+		zc_memory_free_device(p);
+	if (r != CUDA_SUCCESS) {
+		stub_free(a);
+		return r;
+	}
+	*a = (struct zc_graph_allocation){ (CUdeviceptr)(uintptr_t)p, params->bytesize, 1, false };
+	params->dptr = a->ptr;
+	n->alloc.params = *params;
+	n->alloc.params.accessDescs = NULL;  /* the caller's array; not kept */
+	n->alloc.params.accessDescCount = 0;
+	n->alloc.allocation = a;
+	pthread_mutex_lock(&memory_lock);
+	used += a->bytes;
+	if (used > used_high)
+		used_high = used;
+	pthread_mutex_unlock(&memory_lock);
+	*out = n;
+	return CUDA_SUCCESS;
+}
+
+/* The allocation node of g whose memory starts at ptr, or NULL. */
+static struct zc_graph_node *
+alloc_node_of(const struct zc_graph *g, CUdeviceptr ptr)
+{
+	for (size_t i = 0; i < g->count; i++)
+		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC &&
+		    g->nodes[i]->alloc.allocation->ptr == ptr)
+			return g->nodes[i];
+	return NULL;
+}
+
+CUresult
+zc_graph_add_free(struct zc_graph *g, struct zc_graph_node *const *deps, size_t ndeps,
+                  CUdeviceptr ptr, struct zc_graph_node **out)
+{
+	struct zc_graph_node *alloc = alloc_node_of(g, ptr), *n;
+	CUresult r;
+
+	if (!alloc)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE,
+		                 "0x%llx is not the memory of an allocation node of the graph",
+		                 (unsigned long long)ptr);
+	if (alloc->alloc.allocation->freed_in_graph)
+		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is freed by the graph already",
+		                 (unsigned long long)ptr);
+	if ((r = zc_graph_add(g, CU_GRAPH_NODE_TYPE_MEM_FREE, deps, ndeps, &n)) != CUDA_SUCCESS)
+		return r;
+	n->free_ptr = ptr;
+	alloc->alloc.allocation->freed_in_graph = true;
+	*out = n;
+	return CUDA_SUCCESS;
 }

@@ -84,8 +84,6 @@ struct zc_graph_exec {
 };
 
 /* graph.c */
-/* A live graph handle (and an initialised stub), else CUDA_ERROR_INVALID_VALUE. */
-CUresult zc_graph_check(CUgraph g);
 CUresult zc_graph_new(struct zc_graph **out);
 void zc_graph_free(struct zc_graph *g);
 /* A new node of g after deps (nodes of g); its parameters are the caller's to fill. */
@@ -107,15 +105,16 @@ bool zc_graph_has(const struct zc_graph *g, const struct zc_graph_node *node);
 /* CUDA_ERROR_NOT_SUPPORTED unless each of the n edges (edges may be NULL) is a default one. */
 CUresult zc_graph_default_edges(const CUgraphEdgeData *edges, size_t n);
 
-/* graph_memory.c: an allocation node's memory, made for a node of g (as a capture's
- * cuMemAllocAsync makes one), and the node freeing it; the reference a copy of the node
- * takes and the one it drops. */
+/* An allocation node's memory, made for a node of g (as a capture's cuMemAllocAsync makes
+ * one), and the node freeing it; the reference a copy of the node takes and the one it
+ * drops; the bytes graph allocations hold, and the most they held (reset_high: since now). */
 CUresult zc_graph_add_alloc(struct zc_graph *g, struct zc_graph_node *const *deps, size_t ndeps,
                             CUDA_MEM_ALLOC_NODE_PARAMS *params, struct zc_graph_node **out);
 CUresult zc_graph_add_free(struct zc_graph *g, struct zc_graph_node *const *deps, size_t ndeps,
                            CUdeviceptr ptr, struct zc_graph_node **out);
 void zc_graph_allocation_retain(struct zc_graph_allocation *a);
 void zc_graph_allocation_release(struct zc_graph_allocation *a);
+void zc_graph_memory_used(size_t *now, size_t *high, bool reset_high);
 
 /* user_object.c: a copy's references are its own (the objects retained again); a graph
  * going drops its own. A launch of g holds every reference of g and its children until

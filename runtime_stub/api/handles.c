@@ -113,3 +113,13 @@ zc_handle_is(const void *handle, enum zc_handle_kind kind)
 	pthread_mutex_unlock(&table.lock);
 	return live;
 }
+
+CUresult
+zc_graph_check(CUgraph g)
+{
+	CUresult r = zc_initialized();
+
+	if (r == CUDA_SUCCESS && !zc_handle_is(g, ZC_HANDLE_GRAPH))
+		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%p is not a live graph", (void *)g);
+	return r;
+}

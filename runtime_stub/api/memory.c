@@ -243,18 +243,14 @@ place(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, voi
 	return CUDA_SUCCESS;
 }
 
-/* The program's allocations are refused during a capture that forbids them; the stub's own
- * (for pools and graphs) are not. */
-static CUresult
-allocate(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, void **ptr)
+CUresult
+zc_memory_place(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, void **ptr)
 {
-	CUresult r = zc_capture_allows("allocating memory");
-
-	return r == CUDA_SUCCESS ? place(kind, bytes, flags, dest, ptr) : r;
+	return place(kind, bytes, flags, dest, ptr);
 }
 
-static CUresult
-give_back(uintptr_t base, enum zc_mem_kind kind)
+CUresult
+zc_memory_take(uintptr_t base, enum zc_mem_kind kind, struct zc_taken *out)
 {
 	struct allocation a;
 	CUresult r = zc_initialized();
@@ -264,18 +260,24 @@ give_back(uintptr_t base, enum zc_mem_kind kind)
 	if (!take(base, kind, false, &a))
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is not an allocation of this kind",
 		               (unsigned long long)base);
-	zc_mempool_forget((void *)base);
-	/* Work queued before the free may still use the memory. */
-	zc_context_sync(a.ctx);
-	return zc_drv->free(kind, (void *)(base - a.slack));
+	*out = (struct zc_taken){ .base = base, .slack = a.slack, .kind = kind, .ctx = a.ctx };
+	return CUDA_SUCCESS;
 }
 
-static CUresult
-release(uintptr_t base, enum zc_mem_kind kind)
+CUresult
+zc_memory_drop(const struct zc_taken *t)
 {
-	CUresult r = zc_capture_allows("freeing memory");
+	/* Work queued before the free may still use the memory. */
+	zc_context_sync(t->ctx);
+	return zc_drv->free(t->kind, (void *)(t->base - t->slack));
+}
 
-	return r == CUDA_SUCCESS ? give_back(base, kind) : r;
+bool
+zc_memory_managed(CUdeviceptr ptr)
+{
+	struct allocation a;
+
+	return find((uintptr_t)ptr, &a) && a.kind == ZC_MEM_MANAGED;
 }
 
 CUresult
@@ -287,101 +289,10 @@ zc_memory_alloc_device(void **ptr, size_t bytes)
 CUresult
 zc_memory_free_device(void *ptr)
 {
-	return give_back((uintptr_t)ptr, ZC_MEM_DEVICE);
-}
+	struct zc_taken t;
+	CUresult r = zc_memory_take((uintptr_t)ptr, ZC_MEM_DEVICE, &t);
 
-ZC_EXPORT CUresult
-cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
-{
-	void *p = NULL;
-	CUresult r = allocate(ZC_MEM_DEVICE, bytesize, 0, dptr, &p);
-
-	if (r == CUDA_SUCCESS)
-		*dptr = (CUdeviceptr)(uintptr_t)p;
-	return TRACE(r, "%zu -> %p", bytesize, p);
-}
-
-ZC_EXPORT CUresult
-cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
-{
-	void *p = NULL;
-	CUresult r = CUDA_SUCCESS;
-
-	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", flags);
-	if (r == CUDA_SUCCESS)
-		r = allocate(ZC_MEM_MANAGED, bytesize, flags, dptr, &p);
-	if (r == CUDA_SUCCESS)
-		*dptr = (CUdeviceptr)(uintptr_t)p;
-	return TRACE(r, "%zu, 0x%x -> %p", bytesize, flags, p);
-}
-
-ZC_EXPORT CUresult
-cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
-                   unsigned int ElementSizeBytes)
-{
-	/* Rows start on the texture pitch alignment, like CUDA's. */
-	size_t pitch = (WidthInBytes + 511) & ~(size_t)511;
-	void *p = NULL;
-	CUresult r = CUDA_SUCCESS;
-
-	if (!pPitch || (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL pPitch or element size %u", ElementSizeBytes);
-	if (r == CUDA_SUCCESS && Height && pitch > SIZE_MAX / Height)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "%zu rows of %zu bytes", Height, pitch);
-	if (r == CUDA_SUCCESS)
-		r = allocate(ZC_MEM_DEVICE, pitch * Height, 0, dptr, &p);
-	if (r == CUDA_SUCCESS) {
-		*dptr = (CUdeviceptr)(uintptr_t)p;
-		*pPitch = pitch;
-	}
-	return TRACE(r, "%zu, %zu, %u -> %p, pitch %zu", WidthInBytes, Height, ElementSizeBytes,
-	             p, r == CUDA_SUCCESS ? pitch : 0);
-}
-
-ZC_EXPORT CUresult
-cuMemFree_v2(CUdeviceptr dptr)
-{
-	CUresult r = CUDA_SUCCESS;
-
-	/* Freeing NULL does nothing, as in CUDA; managed memory is freed here too. */
-	if (dptr) {
-		struct allocation a;
-		bool managed = find((uintptr_t)dptr, &a) && a.kind == ZC_MEM_MANAGED;
-		r = release((uintptr_t)dptr, managed ? ZC_MEM_MANAGED : ZC_MEM_DEVICE);
-	}
-	return TRACE(r, "0x%llx", (unsigned long long)dptr);
-}
-
-ZC_EXPORT CUresult
-cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
-{
-	void *p = NULL;
-	CUresult r = CUDA_SUCCESS;
-
-	if (Flags & ~(unsigned)CU_MEMHOSTALLOC_FLAGS_MASK)
-		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x", Flags);
-	if (r == CUDA_SUCCESS)
-		r = allocate(ZC_MEM_HOST, bytesize, Flags, pp, &p);
-	if (r == CUDA_SUCCESS)
-		*pp = p;
-	return TRACE(r, "%zu, 0x%x -> %p", bytesize, Flags, p);
-}
-
-ZC_EXPORT CUresult
-cuMemAllocHost_v2(void **pp, size_t bytesize)
-{
-	/* With unified addressing, all page-locked memory is portable and mapped. */
-	return cuMemHostAlloc(pp, bytesize, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
-}
-
-ZC_EXPORT CUresult
-cuMemFreeHost(void *p)
-{
-	CUresult r = p ? release((uintptr_t)p, ZC_MEM_HOST)
-	               : stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL p");
-
-	return TRACE(r, "%p", p);
+	return r == CUDA_SUCCESS ? zc_memory_drop(&t) : r;
 }
 
 ZC_EXPORT CUresult
