@@ -85,19 +85,22 @@ graph_mem_attribute(CUdevice device, int attr, void *value, bool set)
 	switch (attr) {
 	case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT:
 	case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT:
-		if (set)
+		if (set) {
 			r = stub_fail(CUDA_ERROR_INVALID_VALUE, "graph memory attribute %d cannot be set", attr);
-		else
-			zc_graph_memory_used(&used, &used_high, false), *(uint64_t *)value = used;
+			break;
+		}
+		zc_graph_memory_used(&used, &used_high, false);
+		*(uint64_t *)value = used;
 		break;
 	case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH:
 	case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH:
-		if (set && *(const uint64_t *)value != 0)
+		if (set && *(const uint64_t *)value != 0) {
 			r = stub_fail(CUDA_ERROR_INVALID_VALUE, "a high-water mark is only reset, with 0");
-		else if (set)
-			zc_graph_memory_used(&used, &used_high, true);
-		else
-			zc_graph_memory_used(&used, &used_high, false), *(uint64_t *)value = used_high;
+			break;
+		}
+		zc_graph_memory_used(&used, &used_high, set);
+		if (!set)
+			*(uint64_t *)value = used_high;
 		break;
 	default:
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "graph memory attribute %d", attr);
