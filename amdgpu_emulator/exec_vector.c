@@ -1,5 +1,6 @@
 /* Vector integer instructions (VOP1, VOP2, VOP3, VOP3P integer forms), compares of every
- * type, and the cross-lane ones: readlane, writelane, readfirstlane, mbcnt. */
+ * type, and the cross-lane ones: readlane, writelane, readfirstlane, mbcnt, permlane16 and
+ * permlanex16, swap. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,7 +375,8 @@ static void vop64(struct wave *w, const struct insn *in)
 	vset64(w, &in->o[0], r, exec_mask(w));
 }
 
-enum lane { READLANE, READFIRSTLANE, WRITELANE, MOVRELS, MOVRELD, MOVRELSD };
+enum lane { READLANE, READFIRSTLANE, WRITELANE, MOVRELS, MOVRELD, MOVRELSD, PERMLANE16,
+            PERMLANEX16, SWAP };
 
 /* The VGPR a v_movrel* operand names, moved by M0: v[reg + M0]; false (and a fault) past
  * the 256 registers. */
@@ -426,6 +428,36 @@ static void lane_ops(struct wave *w, const struct insn *in)
 		for (unsigned l = 0; l < LANES; l++)
 			if (mask >> l & 1)
 				w->v[d][l] = value[l];
+		return;
+	}
+	/* Each lane of a row of 16 takes the lane its 4-bit field of {S2, S1} names, of its own
+	 * row or (x16) of the other; the source read whole first. op_sel's fetch-inactive and
+	 * bound-control bits, which change what inactive sources give, are not emulated. */
+	case PERMLANE16:
+	case PERMLANEX16: {
+		if (in->op_sel & 3) {
+			emu_not_emulated(w, in);
+			return;
+		}
+		uint32_t src[LANES], mask = exec_mask(w);
+		uint64_t select = (uint64_t)sget32(w, &in->o[3]) << 32 | sget32(w, &in->o[2]);
+		vget32(w, &in->o[1], src);
+		for (unsigned l = 0; l < LANES; l++) {
+			unsigned row = l / 16 ^ ((enum lane)in->op == PERMLANEX16);
+			if (mask >> l & 1)
+				w->v[in->o[0].reg][l] = src[row * 16 + (select >> (l % 16 * 4) & 15)];
+		}
+		return;
+	}
+	case SWAP: {
+		uint32_t mask = exec_mask(w), d = in->o[0].reg, s = in->o[1].reg;
+		for (unsigned l = 0; l < LANES; l++) {
+			if (!(mask >> l & 1))
+				continue;
+			uint32_t t = w->v[d][l];
+			w->v[d][l] = w->v[s][l];
+			w->v[s][l] = t;
+		}
 		return;
 	}
 	}
@@ -710,6 +742,8 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_lshlrev_b64", vop64, LSHL64}, {"v_lshrrev_b64", vop64, LSHR64},
 	{"v_ashrrev_i64", vop64, ASHR64}, {"v_mov_b64", vop64, MOV64},
 	{"v_readlane_b32", lane_ops, READLANE}, {"v_readfirstlane_b32", lane_ops, READFIRSTLANE},
+	{"v_permlane16_b32", lane_ops, PERMLANE16}, {"v_permlanex16_b32", lane_ops, PERMLANEX16},
+	{"v_swap_b32", lane_ops, SWAP},
 	{"v_writelane_b32", lane_ops, WRITELANE}, {"v_movrels_b32", lane_ops, MOVRELS},
 	{"v_movreld_b32", lane_ops, MOVRELD}, {"v_movrelsd_b32", lane_ops, MOVRELSD},
 	{NULL, NULL, 0},

@@ -1,6 +1,8 @@
 """Cross-lane moves: V_READLANE_B32 (lane S1[4:0] in wave32, whether active or not),
 V_WRITELANE_B32 (writes one lane, whatever EXEC says), V_READFIRSTLANE_B32 (the lowest
-active lane; lane 0 when EXEC is 0)."""
+active lane; lane 0 when EXEC is 0), V_PERMLANE16_B32 and V_PERMLANEX16_B32 (each active lane
+of a row of 16 takes the lane its 4-bit field of {S2, S1} names, of its own row or of the
+other), V_SWAP_B32 (the two registers exchanged in active lanes)."""
 from emutest import Kernel, KEEP
 
 
@@ -93,4 +95,40 @@ def movrel(t):
     return k
 
 
-CASES = [lanes, movrel]
+def permlane_swap(t):
+    k = Kernel(t, "permlane_swap")
+    reverse = [15 - i for i in range(16)]
+    identity = list(range(16))
+    sel = lambda fields: (sum(f << 4 * i for i, f in enumerate(fields[:8])),
+                          sum(f << 4 * i for i, f in enumerate(fields[8:])))
+    r1, r2 = sel(reverse)
+    i1, i2 = sel(identity)
+    k.asm(f"""
+        v_mul_u32_u24 v2, 5, v0
+        v_add_nc_u32 v2, 1, v2
+        s_mov_b32 s4, {r1:#x}
+        s_mov_b32 s5, {r2:#x}
+        v_permlane16_b32 v3, v2, s4, s5
+        s_mov_b32 s6, {i1:#x}
+        s_mov_b32 s7, {i2:#x}
+        v_permlanex16_b32 v4, v2, s6, s7
+        v_mov_b32 v5, 7
+        s_mov_b32 exec_lo, 0xffff
+        v_permlanex16_b32 v5, v2, s4, s5
+        s_mov_b32 exec_lo, -1
+        v_mov_b32 v6, v0
+        v_add_nc_u32 v7, 100, v0
+        s_mov_b32 exec_lo, 0xff00ff00
+        v_swap_b32 v6, v7
+        s_mov_b32 exec_lo, -1
+    """)
+    k.check_v("v3", [value(l // 16 * 16 + reverse[l % 16]) for l in range(32)])
+    k.check_v("v4", [value((1 - l // 16) * 16 + l % 16) for l in range(32)])
+    k.check_v("v5", [value(16 + reverse[l % 16]) if l < 16 else 7 for l in range(32)])
+    swapped = [0xff00ff00 >> l & 1 for l in range(32)]
+    k.check_v("v6", [100 + l if swapped[l] else l for l in range(32)])
+    k.check_v("v7", [l if swapped[l] else 100 + l for l in range(32)])
+    return k
+
+
+CASES = [lanes, movrel, permlane_swap]
