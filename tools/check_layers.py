@@ -27,7 +27,7 @@ RULES = {
     "abi": [],
     "common": [],
     "fatbin": ["common"],
-    "backend": ["abi", "common", "ptx_frontend"],
+    "backend": ["abi", "common"],
     "ptx_frontend": ["abi", "common", "backend"],
     "amdgpu_backend": ["abi", "backend"],
     "host_backend": ["abi", "backend"],
