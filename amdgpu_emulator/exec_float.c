@@ -754,8 +754,8 @@ static void strans(struct wave *w, const struct insn *in)
 		float x = emu_f32_in(emu_f32_mods(a, &in->o[1]), fi), v = unary32(op, x);
 		if (isnan(v) && !isnan(x))
 			v = as_f32(0x7fc00000u);
-		leave_rounding(changed);
 		r = out32(w, in, v);
+		leave_rounding(changed);
 	} else {
 		bool fi = flush_in64(w), changed = enter_rounding(w, 1);
 		uint16_t h = emu_f16_mods((uint16_t)a, &in->o[1]);

@@ -298,7 +298,7 @@ static void check_driver_place(const Input *in, const ConvertOptions *o)
 {
 	char dest[PATH_MAX + 64], target[16];
 	char *dir = output_directory(o->out);
-	ssize_t n;
+	struct stat st;
 
 	snprintf(dest, sizeof(dest), "%s/%s", dir,
 	         in->bin.format == BIN_PE ? "nvcuda.dll" : "libcuda.so.1");
@@ -308,8 +308,8 @@ static void check_driver_place(const Input *in, const ConvertOptions *o)
 	/* libcuda.so, for linking: ours is a link to libcuda.so.1 */
 	snprintf(dest, sizeof(dest), "%s/libcuda.so", dir);
 	free(dir);
-	if (in->bin.format == BIN_ELF && !o->replace_driver && access(dest, F_OK) == 0 &&
-	    ((n = readlink(dest, target, sizeof(target))) != 12 || memcmp(target, "libcuda.so.1", 12) != 0))
+	if (in->bin.format == BIN_ELF && !o->replace_driver && lstat(dest, &st) == 0 &&
+	    (readlink(dest, target, sizeof(target)) != 12 || memcmp(target, "libcuda.so.1", 12) != 0))
 		fail_input(dest, "is not zluda-convert's link to libcuda.so.1; not replaced (move it "
 		           "away, or --replace-driver)");
 }

@@ -218,8 +218,8 @@ zc_memory_release(struct zc_context *ctx)
 enum { LARGE_BUFFER = 1 << 20, SLACK = 64 << 10 };
 
 /* dest is where the caller will store the pointer: NULL there is the caller's error. */
-static CUresult
-place(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, void **ptr)
+CUresult
+zc_memory_place(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, void **ptr)
 {
 	struct zc_context *ctx;
 	void *p;
@@ -241,12 +241,6 @@ place(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, voi
 	}
 	*ptr = (char *)p + slack;
 	return CUDA_SUCCESS;
-}
-
-CUresult
-zc_memory_place(enum zc_mem_kind kind, size_t bytes, unsigned flags, const void *dest, void **ptr)
-{
-	return place(kind, bytes, flags, dest, ptr);
 }
 
 CUresult
@@ -283,7 +277,7 @@ zc_memory_managed(CUdeviceptr ptr)
 CUresult
 zc_memory_alloc_device(void **ptr, size_t bytes)
 {
-	return place(ZC_MEM_DEVICE, bytes, 0, ptr, ptr);
+	return zc_memory_place(ZC_MEM_DEVICE, bytes, 0, ptr, ptr);
 }
 
 CUresult

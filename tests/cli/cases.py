@@ -210,6 +210,9 @@ CASES = {
     "run_shared_library": (["run", "--", "{shlib}"], 126, "",
                            "zluda-convert: {shlib}: cannot run: a shared library, not a program; "
                            "run the program that loads it\n"),
+    "convert_link_not_ours": (["{elf}", "-o", "{tmp}/out", "--offload-arch=host"], 1, "",
+                              "zluda-convert: {tmp}/libcuda.so: is not zluda-convert's link to "
+                              "libcuda.so.1; not replaced (move it away, or --replace-driver)\n"),
     "convert_driver_not_ours_replaced": (["-q", "{elf}", "-o", "{tmp}/out", "--offload-arch=host",
                                           "--replace-driver"], 0, "", ""),
 }

@@ -42,6 +42,8 @@ def main():
                            .replace("{elf}", tool).replace("{tmp}", tmp))
         if name.startswith("convert_driver_not_ours"):  # a link to another driver there
             os.symlink("/nonexistent/libcuda.so.1", os.path.join(tmp, "libcuda.so.1"))
+        if name == "convert_link_not_ours":  # a libcuda.so that is not ours, even dangling
+            os.symlink("/nonexistent/libcuda.so", os.path.join(tmp, "libcuda.so"))
         env = dict(os.environ)
         if name.startswith("doctor_converted"):
             prepare_converted(tool, name, tmp, ptx, env)
