@@ -314,9 +314,7 @@ static void check_driver_place(const Input *in, const ConvertOptions *o)
 		           "away, or --replace-driver)");
 }
 
-/* The runtime stub (libcuda.so.1, nvcuda.dll) lives next to the tool: in the build tree
- * (build_dir), or installed beside it. */
-static bool find_stub(const char *name, const char *build_dir, char *path, size_t size)
+bool find_beside_tool(const char *name, const char *build_dir, char *path, size_t size)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -348,7 +346,7 @@ static void place_stub(const Input *in, const ConvertOptions *o)
 	char *dir = output_directory(o->out);
 
 	if (in->bin.format != BIN_ELF) {
-		if (find_stub("nvcuda.dll", ZC_NVCUDA_BUILD_DIR, stub, sizeof(stub))) {
+		if (find_beside_tool("nvcuda.dll", ZC_NVCUDA_BUILD_DIR, stub, sizeof(stub))) {
 			snprintf(dest, sizeof(dest), "%s/nvcuda.dll", dir);
 			if (!copy_file(stub, dest))
 				fail_input(dest, "cannot write: %s", strerror(errno));
@@ -360,7 +358,7 @@ static void place_stub(const Input *in, const ConvertOptions *o)
 		free(dir);
 		return;
 	}
-	if (!find_stub("libcuda.so.1", ZC_STUB_BUILD_DIR, stub, sizeof(stub)))
+	if (!find_beside_tool("libcuda.so.1", ZC_STUB_BUILD_DIR, stub, sizeof(stub)))
 		fail_input(o->out, "cannot find the runtime stub libcuda.so.1 to place beside it");
 	snprintf(dest, sizeof(dest), "%s/libcuda.so.1", dir);
 	snprintf(link, sizeof(link), "%s/libcuda.so", dir);
@@ -728,7 +726,7 @@ int cmd_convert(int argc, char **argv)
 	convert_file(&o, &summary);
 	if (o.strict && strict_refusal(&summary, why, sizeof why))
 		fail_input(o.in, "%s: no output written", why);
-	if (o.with_libraries && !convert_libraries(&o))
+	if (!provide_libraries(&o) || (o.with_libraries && !convert_libraries(&o)))
 		return 1;
 	return 0;
 }

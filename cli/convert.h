@@ -96,9 +96,18 @@ const char *strict_refusal(const ConvertSummary *summary, char *buf, size_t size
  * code. Never 0. */
 uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOptions *o);
 
+/* The files zluda-convert places beside what it converts (the runtime stub libcuda.so.1 or
+ * nvcuda.dll, the library replacements) live next to the tool: in the build tree
+ * (build_dir), or installed beside it. */
+bool find_beside_tool(const char *name, const char *build_dir, char *path, size_t size);
+
 /* convert_libraries.c: converts the libraries the program o->in loads that carry fatbins,
  * beside o->out; false when one of them failed. */
 bool convert_libraries(const ConvertOptions *o);
+/* Places the project's replacement of each NVIDIA library the program o->in loads that has
+ * one (cuBLAS), converted for o's targets, beside o->out, unless --with-libraries names
+ * NVIDIA's; false when one failed. */
+bool provide_libraries(const ConvertOptions *o);
 
 /* A unit member of a PTX file rather than of a fatbin. */
 #define MEMBER_PTX_FILE SIZE_MAX

@@ -185,6 +185,70 @@ static bool is_elf(const char *path)
 	return elf;
 }
 
+/* The project's replacement for library NAME (libcublas.so.11, .12, .13), found beside the
+ * tool into PATH; false when it has none. */
+static bool replacement(const char *name, char *path, size_t size)
+{
+	size_t stem = strlen("libcublas.so.");
+
+	return strncmp(name, "libcublas.so.", stem) == 0 && name[stem] &&
+	       strspn(name + stem, "0123456789") == strlen(name + stem) &&
+	       find_beside_tool(name, ZC_LIBRARIES_BUILD_DIR, path, size);
+}
+
+/* Whether --with-libraries=LIST names the library, asking for NVIDIA's own converted. */
+static bool named_by_user(const ConvertOptions *o, const char *name)
+{
+	return o->with_libraries && o->library_patterns &&
+	       matching_pattern(o->library_patterns, name) >= 0;
+}
+
+/* Whether the project provides LIB instead of NVIDIA's, or LIB is loaded only for one it
+ * provides (cuBLASLt for NVIDIA's cuBLAS). */
+static bool provided(const ConvertOptions *o, const Library *libs, size_t nlibs,
+                     const Library *lib)
+{
+	char path[PATH_MAX + 64];
+
+	if (named_by_user(o, lib->name))
+		return false;
+	if (replacement(lib->name, path, sizeof(path)))
+		return true;
+	for (size_t i = 0; lib->needed_by && i < nlibs; i++)
+		if (libs[i].path && strcmp(libs[i].path, lib->needed_by) == 0)
+			return &libs[i] != lib && provided(o, libs, nlibs, &libs[i]);
+	return false;
+}
+
+bool provide_libraries(const ConvertOptions *o)
+{
+	Library *libs;
+	size_t nlibs;
+	char *dir;
+	bool ok = true;
+
+	if (!is_elf(o->in))
+		return true;
+	nlibs = library_closure(o->in, &libs);
+	dir = output_directory(o->out);
+	for (size_t i = 0; i < nlibs; i++) {
+		char path[PATH_MAX + 64];
+		Library ours = libs[i];
+
+		if (named_by_user(o, libs[i].name) || !replacement(libs[i].name, path, sizeof(path)))
+			continue;
+		ours.path = path;
+		inform(1, "%s/%s: zluda-convert's own, for %s (NVIDIA's kernels ship as machine code "
+		       "only; --with-libraries=%s converts NVIDIA's instead)", dir, libs[i].name,
+		       libs[i].needed_by, libs[i].name);
+		if (!convert_library(o, &ours, dir, true, &ok))
+			ok = false;
+	}
+	libraries_free(libs, nlibs);
+	free(dir);
+	return ok;
+}
+
 bool convert_libraries(const ConvertOptions *o)
 {
 	Library *libs;
@@ -212,6 +276,8 @@ bool convert_libraries(const ConvertOptions *o)
 
 		if (strncmp(lib->name, "libcuda.so", 10) == 0)
 			continue; /* the driver is the stub placed beside the output */
+		if (provided(o, libs, nlibs, lib))
+			continue; /* provide_libraries placed the project's */
 		if (p >= 0 && p < 64)
 			matched |= 1ull << p;
 		if (!lib->path && (!patterns || p >= 0))

@@ -44,12 +44,13 @@ RULES = {
                        STUB + "drivers/hip", STUB + "platform", STUB + "base", "abi",
                        "common"],
     STUB + "windows": [],
+    "libraries/cublas": ["abi", "common"],
 }
 # The AOT image reader, compiled into the stub (design decision 10): the stub may use it,
 # not the rest of fatbin/.
 STUB_FATBIN = {"fatbin/aot_image.h", "fatbin/embed.h", "fatbin/fatbin.h",
                "fatbin/aot_image_read.c", "fatbin/aot_locate.c"}
-SOURCE = (".c", ".h", ".S", ".inc")
+SOURCE = (".c", ".h", ".S", ".inc", ".cu")
 
 
 def folder_of(path):

@@ -1,0 +1,73 @@
+/* The project's cuBLAS: what its host files share. It talks to the CUDA driver as any
+ * program does (cuda.h), and takes its types from NVIDIA's headers so that each function is
+ * compiled against the prototype programs call. */
+#ifndef ZC_BLAS_H
+#define ZC_BLAS_H
+
+#include <cuda.h>
+#include <cublas_v2.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blas_args.h"
+
+struct cublasContext {
+	CUcontext context;
+	CUmodule module;
+	CUstream stream;
+	cublasPointerMode_t pointer_mode;
+	cublasMath_t math_mode;
+	cublasAtomicsMode_t atomics_mode;
+	CUdeviceptr scratch; /* reductions' results in host pointer mode, trmv's copy */
+	size_t scratch_size;
+};
+
+/* The funnel of failures: the status, with the routine and why traced when
+ * ZLUDA_CONVERT_TRACE is set. */
+cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define NOT_SUPPORTED(routine) blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine, "not supported")
+
+/* Checks a handle and makes its context current; the routine's name for the trace. */
+cublasStatus_t blas_begin(cublasHandle_t h, const char *routine);
+
+/* A scalar argument of SIZE bytes as the handle's pointer mode passes it. */
+struct zc_scalar blas_scalar(cublasHandle_t h, const void *p, size_t size);
+
+/* Launches KERNEL of the handle's module on its stream with one argument structure. */
+cublasStatus_t blas_launch(cublasHandle_t h, const char *kernel, unsigned grid_x, unsigned grid_y,
+                           unsigned grid_z, unsigned block_x, unsigned block_y,
+                           const void *args);
+
+/* At least SIZE bytes of device memory owned by the handle, after the stream's work that may
+ * still use the old one. */
+cublasStatus_t blas_scratch(cublasHandle_t h, size_t size, CUdeviceptr *out);
+
+/* A reduction's result: where its kernel writes it, and then where the caller wants it
+ * (copied there after the kernel when the pointer mode is host). */
+cublasStatus_t blas_result_begin(cublasHandle_t h, void *result, void **target);
+cublasStatus_t blas_result_end(cublasHandle_t h, void *result, const void *target, size_t size);
+
+/* The element and scale types, each with its size and kernel suffix. */
+enum blas_type { BLAS_S, BLAS_D, BLAS_C, BLAS_Z };
+size_t blas_size(enum blas_type t);
+const char *blas_suffix(enum blas_type t);
+
+/* A scalar the library passes itself (0 or 1 of a type), whatever the pointer mode. */
+struct zc_scalar blas_value(int value, enum blas_type t);
+
+/* A matrix operand; a vector is an n x 1 one with inc its increment (negative ones count
+ * from the end, as BLAS's do), ld unused. */
+struct zc_matrix blas_matrix(const void *data, int64_t ld, cublasOperation_t op);
+struct zc_matrix blas_vector(const void *data, int64_t n, int64_t inc, size_t size);
+
+int32_t blas_op(cublasOperation_t op);
+
+/* The blocks covering N items, BLOCK a block, capped at what a grid dimension holds. */
+unsigned blas_blocks(int64_t n, unsigned block);
+
+/* C = alpha op(A) op(B) + beta C over a fill triangle by the gemm kernel NAME. */
+cublasStatus_t blas_gemm(cublasHandle_t h, const char *name, struct zc_gemm_args *g);
+
+#endif

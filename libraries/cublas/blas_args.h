@@ -1,0 +1,68 @@
+/* The contract between the cuBLAS replacement's host code (C) and its kernels (CUDA): each
+ * kernel takes one of these structures by value, so both sides must see the same layout. */
+#ifndef ZC_BLAS_ARGS_H
+#define ZC_BLAS_ARGS_H
+
+#include <stdint.h>
+
+enum { ZC_OP_N, ZC_OP_T, ZC_OP_C };
+enum { ZC_SHAPE_GENERAL, ZC_SHAPE_SYMMETRIC, ZC_SHAPE_HERMITIAN, ZC_SHAPE_TRIANGULAR };
+enum { ZC_FILL_ALL = -1, ZC_FILL_LOWER = 0, ZC_FILL_UPPER = 1 };
+
+/* A scalar argument as cuBLAS takes it: its bytes, or (device pointer mode) where it is. */
+struct zc_scalar {
+	unsigned char value[16];
+	const void *device;
+};
+
+/* A matrix operand, element (row, col) at data[row * inc + col * ld] (inc is 1 for a matrix,
+ * a vector's increment otherwise), as op(M) of the given shape: symmetric and Hermitian
+ * matrices are read from their stored triangle, triangular ones are zero outside it. A batch
+ * takes `array[b]` when array is set, else data + b * stride. */
+struct zc_matrix {
+	const void *data;
+	const void *const *array;
+	int64_t inc, ld, stride;
+	int32_t op, shape, lower, unit;
+};
+
+/* C = alpha op(A) op(B) + beta C over the fill triangle; hermitian_result zeroes the
+ * diagonal's imaginary parts. */
+struct zc_gemm_args {
+	int64_t m, n, k, batch;
+	struct zc_scalar alpha, beta;
+	struct zc_matrix a, b, c;
+	int32_t fill, hermitian_result;
+};
+
+/* B = alpha inv(op(A)) B (left) or alpha B inv(op(A)) (right), in place, A triangular. */
+struct zc_trsm_args {
+	int64_t m, n, batch;
+	struct zc_scalar alpha;
+	struct zc_matrix a, b;
+	int32_t right;
+};
+
+/* Level 1: x and y with their increments (negative ones start at the end: the host points
+ * x at element 0), alpha and beta (rot: c and s), a result where reductions write. */
+struct zc_vector_args {
+	int64_t n;
+	struct zc_scalar alpha, beta;
+	void *x;
+	int64_t incx;
+	void *y;
+	int64_t incy;
+	void *result;
+	int32_t conjugate, minimum;
+};
+
+/* C = alpha op(A) + beta op(B) (geam), or C = A diag(x) / diag(x) A (dgmm, x in b.data with
+ * b.inc its increment, right choosing the side). */
+struct zc_elementwise_args {
+	int64_t m, n;
+	struct zc_scalar alpha, beta;
+	struct zc_matrix a, b, c;
+	int32_t right;
+};
+
+#endif

@@ -1,0 +1,462 @@
+// The kernels of the project's own cuBLAS: portable CUDA, compiled to PTX by nvcc and
+// converted by the project's pipeline like any program's kernels, so that the same code runs
+// on the CPU driver, the emulator and an AMD GPU. Each kernel takes one argument structure
+// (blas_args.h) and is looked up by its unmangled name.
+#include <cuComplex.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include "blas_args.h"
+
+typedef cuComplex c32;
+typedef cuDoubleComplex c64;
+
+// Arithmetic over the element types, complex included.
+__device__ inline float add(float a, float b) { return a + b; }
+__device__ inline double add(double a, double b) { return a + b; }
+__device__ inline int add(int a, int b) { return a + b; }
+__device__ inline __half add(__half a, __half b) { return __hadd(a, b); }
+__device__ inline c32 add(c32 a, c32 b) { return cuCaddf(a, b); }
+__device__ inline c64 add(c64 a, c64 b) { return cuCadd(a, b); }
+__device__ inline float mul(float a, float b) { return a * b; }
+__device__ inline double mul(double a, double b) { return a * b; }
+__device__ inline int mul(int a, int b) { return a * b; }
+__device__ inline __half mul(__half a, __half b) { return __hmul(a, b); }
+__device__ inline c32 mul(c32 a, c32 b) { return cuCmulf(a, b); }
+__device__ inline c64 mul(c64 a, c64 b) { return cuCmul(a, b); }
+__device__ inline c32 mul(float a, c32 b) { return make_cuComplex(a * b.x, a * b.y); }
+__device__ inline c64 mul(double a, c64 b) { return make_cuDoubleComplex(a * b.x, a * b.y); }
+__device__ inline c32 sub(c32 a, c32 b) { return cuCsubf(a, b); }
+__device__ inline c64 sub(c64 a, c64 b) { return cuCsub(a, b); }
+__device__ inline float sub(float a, float b) { return a - b; }
+__device__ inline double sub(double a, double b) { return a - b; }
+__device__ inline c32 div(c32 a, c32 b) { return cuCdivf(a, b); }
+__device__ inline c64 div(c64 a, c64 b) { return cuCdiv(a, b); }
+__device__ inline float div(float a, float b) { return a / b; }
+__device__ inline double div(double a, double b) { return a / b; }
+template <class T> __device__ inline T conjugate(T a) { return a; }
+template <> __device__ inline c32 conjugate(c32 a) { return cuConjf(a); }
+template <> __device__ inline c64 conjugate(c64 a) { return cuConj(a); }
+template <class T> __device__ inline T real_part(T a) { return a; }
+template <> __device__ inline c32 real_part(c32 a) { return make_cuComplex(a.x, 0); }
+template <> __device__ inline c64 real_part(c64 a) { return make_cuDoubleComplex(a.x, 0); }
+template <class T> __device__ inline T zero() { return T(0); }
+template <> __device__ inline c32 zero() { return make_cuComplex(0, 0); }
+template <> __device__ inline c64 zero() { return make_cuDoubleComplex(0, 0); }
+template <> __device__ inline __half zero() { return __float2half(0.0f); }
+template <class T> __device__ inline T one() { return T(1); }
+template <> __device__ inline c32 one() { return make_cuComplex(1, 0); }
+template <> __device__ inline c64 one() { return make_cuDoubleComplex(1, 0); }
+template <> __device__ inline __half one() { return __float2half(1.0f); }
+template <class T> __device__ inline bool is_zero(T a) { return a == T(0); }
+template <> __device__ inline bool is_zero(c32 a) { return a.x == 0 && a.y == 0; }
+template <> __device__ inline bool is_zero(c64 a) { return a.x == 0 && a.y == 0; }
+template <> __device__ inline bool is_zero(__half a) { return __half2float(a) == 0.0f; }
+
+// Conversions between storage, accumulation and scale types.
+template <class To, class From> struct Convert {
+	__device__ static To to(From v) { return To(v); }
+};
+template <class T> struct Convert<T, T> {
+	__device__ static T to(T v) { return v; }
+};
+template <> struct Convert<float, __half> {
+	__device__ static float to(__half v) { return __half2float(v); }
+};
+template <> struct Convert<__half, float> {
+	__device__ static __half to(float v) { return __float2half_rn(v); }
+};
+template <> struct Convert<float, __nv_bfloat16> {
+	__device__ static float to(__nv_bfloat16 v) { return __bfloat162float(v); }
+};
+template <> struct Convert<__nv_bfloat16, float> {
+	__device__ static __nv_bfloat16 to(float v) { return __float2bfloat16_rn(v); }
+};
+template <class To, class From> __device__ inline To convert(From v) { return Convert<To, From>::to(v); }
+
+template <class T> __device__ inline T scalar(const zc_scalar &s)
+{
+	if (s.device)
+		return *(const T *)s.device;
+	T v;
+	memcpy(&v, s.value, sizeof(T));
+	return v;
+}
+
+template <class T> __device__ inline const T *batch_base(const zc_matrix &m, int64_t b)
+{
+	return m.array ? (const T *)m.array[b] : (const T *)m.data + b * m.stride;
+}
+
+// Element (i, l) of op(M), for M of the matrix's shape.
+template <class T> __device__ T element(const zc_matrix &m, const T *base, int64_t i, int64_t l)
+{
+	int64_t r = m.op == ZC_OP_N ? i : l, c = m.op == ZC_OP_N ? l : i;
+	bool conj = m.op == ZC_OP_C;
+
+	if (m.shape != ZC_SHAPE_GENERAL && (m.lower ? r < c : r > c)) {
+		if (m.shape == ZC_SHAPE_TRIANGULAR)
+			return zero<T>();
+		int64_t t = r;
+		r = c;
+		c = t;
+		conj ^= m.shape == ZC_SHAPE_HERMITIAN;
+	}
+	if (m.shape == ZC_SHAPE_TRIANGULAR && m.unit && r == c)
+		return one<T>();
+	T v = base[r * m.inc + c * m.ld];
+	if (m.shape == ZC_SHAPE_HERMITIAN && r == c)
+		v = real_part(v);
+	return conj ? conjugate(v) : v;
+}
+
+// C = alpha op(A) op(B) + beta C by 16x16 tiles through shared memory; the inputs are
+// converted to Acc as they are loaded, the result computed in Mid (the scale type, or the
+// accumulation type where a real scale multiplies a complex product).
+#define TILE 16
+template <class TA, class TC, class Acc, class Scale, class Mid>
+__device__ void gemm(const zc_gemm_args &g)
+{
+	__shared__ Acc a_tile[TILE][TILE + 1], b_tile[TILE][TILE + 1];
+	int64_t row = (int64_t)blockIdx.x * TILE + threadIdx.x;
+	int64_t col = (int64_t)blockIdx.y * TILE + threadIdx.y;
+	Scale alpha = scalar<Scale>(g.alpha), beta = scalar<Scale>(g.beta);
+
+	for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
+		const TA *a = batch_base<TA>(g.a, b), *bm = batch_base<TA>(g.b, b);
+		TC *c = (TC *)batch_base<TC>(g.c, b);
+		Acc sum = zero<Acc>();
+
+		for (int64_t k0 = 0; k0 < g.k; k0 += TILE) {
+			int64_t ka = k0 + threadIdx.y, kb = k0 + threadIdx.x;
+			a_tile[threadIdx.x][threadIdx.y] =
+			    row < g.m && ka < g.k ? convert<Acc>(element(g.a, a, row, ka)) : zero<Acc>();
+			b_tile[threadIdx.x][threadIdx.y] =
+			    kb < g.k && col < g.n ? convert<Acc>(element(g.b, bm, kb, col)) : zero<Acc>();
+			__syncthreads();
+			for (int l = 0; l < TILE; l++)
+				sum = add(sum, mul(a_tile[threadIdx.x][l], b_tile[l][threadIdx.y]));
+			__syncthreads();
+		}
+		bool inside = row < g.m && col < g.n &&
+		              (g.fill == ZC_FILL_ALL || (g.fill == ZC_FILL_LOWER ? row >= col : row <= col));
+		if (!inside)
+			continue;
+		TC *out = c + row * g.c.inc + col * g.c.ld;
+		Mid r = mul(alpha, convert<Mid>(sum));
+		if (!is_zero(beta))
+			r = add(r, mul(beta, convert<Mid>(*out)));
+		if (g.hermitian_result && row == col)
+			r = real_part(r);
+		*out = convert<TC>(r);
+	}
+}
+
+#define GEMM(name, TA, TC, Acc, Scale, Mid)                                                      \
+	extern "C" __global__ void __launch_bounds__(TILE *TILE) zc_gemm_##name(zc_gemm_args g) \
+	{                                                                                        \
+		gemm<TA, TC, Acc, Scale, Mid>(g);                                                \
+	}
+GEMM(s, float, float, float, float, float)
+GEMM(d, double, double, double, double, double)
+GEMM(c, c32, c32, c32, c32, c32)
+GEMM(z, c64, c64, c64, c64, c64)
+GEMM(c_real_scale, c32, c32, c32, float, c32)
+GEMM(z_real_scale, c64, c64, c64, double, c64)
+GEMM(h_h_hscale, __half, __half, float, __half, __half)
+GEMM(h_h, __half, __half, float, float, float)
+GEMM(h_s, __half, float, float, float, float)
+GEMM(bf_bf, __nv_bfloat16, __nv_bfloat16, float, float, float)
+GEMM(bf_s, __nv_bfloat16, float, float, float, float)
+GEMM(i8_i32, int8_t, int32_t, int32_t, int32_t, int32_t)
+GEMM(i8_s, int8_t, float, int32_t, float, float)
+
+// Triangular solves, one thread per right-hand side (a column of B on the left, a row on
+// the right), by substitution in the order op(A)'s triangle needs.
+template <class T> __device__ void trsm(const zc_trsm_args &t)
+{
+	int64_t rhs = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	int64_t size = t.right ? t.n : t.m, count = t.right ? t.m : t.n;
+	bool lower = t.a.lower ^ (t.a.op != ZC_OP_N);
+	// Left: op(A) x = b runs down when op(A) is lower; right: x op(A) = b runs down when
+	// op(A) is upper.
+	bool forward = t.right ? !lower : lower;
+	T alpha = scalar<T>(t.alpha);
+
+	if (rhs >= count)
+		return;
+	for (int64_t b = blockIdx.y; b < t.batch; b += gridDim.y) {
+		const T *a = batch_base<T>(t.a, b);
+		T *x = (T *)batch_base<T>(t.b, b);
+		int64_t step = t.right ? t.b.ld : t.b.inc, base = t.right ? rhs * t.b.inc : rhs * t.b.ld;
+
+		for (int64_t s = 0; s < size; s++) {
+			int64_t i = forward ? s : size - 1 - s;
+			T v = mul(alpha, x[base + i * step]);
+			for (int64_t q = 0; q < s; q++) {
+				int64_t l = forward ? q : size - 1 - q;
+				T coeff = t.right ? element(t.a, a, l, i) : element(t.a, a, i, l);
+				v = sub(v, mul(coeff, x[base + l * step]));
+			}
+			if (!t.a.unit)
+				v = div(v, element(t.a, a, i, i));
+			x[base + i * step] = v;
+		}
+	}
+}
+
+#define TRSM(name, T) \
+	extern "C" __global__ void zc_trsm_##name(zc_trsm_args t) { trsm<T>(t); }
+TRSM(s, float)
+TRSM(d, double)
+TRSM(c, c32)
+TRSM(z, c64)
+
+// C = alpha op(A) + beta op(B), or a diagonal scaling (dgmm).
+template <class T> __device__ void geam(const zc_elementwise_args &e, bool dgmm)
+{
+	int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	const T *a = (const T *)e.a.data, *b = (const T *)e.b.data;
+	T *c = (T *)e.c.data;
+
+	for (int64_t col = blockIdx.y; row < e.m && col < e.n; col += gridDim.y) {
+	T r;
+	if (dgmm) {
+		int64_t i = e.right ? col : row;
+		r = mul(element(e.a, a, row, col), b[i * e.b.inc]);
+	} else {
+		T alpha = scalar<T>(e.alpha), beta = scalar<T>(e.beta);
+		r = zero<T>();
+		if (!is_zero(alpha))
+			r = mul(alpha, element(e.a, a, row, col));
+		if (!is_zero(beta))
+			r = add(r, mul(beta, element(e.b, b, row, col)));
+	}
+	c[row + col * e.c.ld] = r;
+	}
+}
+
+#define ELEMENTWISE(name, T)                                                              \
+	extern "C" __global__ void zc_geam_##name(zc_elementwise_args e) { geam<T>(e, false); } \
+	extern "C" __global__ void zc_dgmm_##name(zc_elementwise_args e) { geam<T>(e, true); }
+ELEMENTWISE(s, float)
+ELEMENTWISE(d, double)
+ELEMENTWISE(c, c32)
+ELEMENTWISE(z, c64)
+
+// Level 1. Element i of a vector with increment inc; the host points x at the element
+// that comes first in memory.
+#define AT(p, i, inc) ((p)[(inc) >= 0 ? (i) * (inc) : ((i) - n + 1) * (inc)])
+#define FOR_EACH(i, n) \
+	for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (int64_t)gridDim.x * blockDim.x)
+
+template <class T> __device__ void axpy(const zc_vector_args &v)
+{
+	T alpha = scalar<T>(v.alpha), *x = (T *)v.x, *y = (T *)v.y;
+	int64_t n = v.n;
+	FOR_EACH(i, n)
+	AT(y, i, v.incy) = add(AT(y, i, v.incy), mul(alpha, AT(x, i, v.incx)));
+}
+
+template <class T, class S> __device__ void scal(const zc_vector_args &v)
+{
+	S alpha = scalar<S>(v.alpha);
+	T *x = (T *)v.x;
+	int64_t n = v.n;
+	FOR_EACH(i, n)
+	AT(x, i, v.incx) = mul(alpha, AT(x, i, v.incx));
+}
+
+template <class T> __device__ void copy(const zc_vector_args &v)
+{
+	T *x = (T *)v.x, *y = (T *)v.y;
+	int64_t n = v.n;
+	FOR_EACH(i, n)
+	AT(y, i, v.incy) = AT(x, i, v.incx);
+}
+
+template <class T> __device__ void swap(const zc_vector_args &v)
+{
+	T *x = (T *)v.x, *y = (T *)v.y;
+	int64_t n = v.n;
+	FOR_EACH(i, n) {
+		T t = AT(x, i, v.incx);
+		AT(x, i, v.incx) = AT(y, i, v.incy);
+		AT(y, i, v.incy) = t;
+	}
+}
+
+// x = c x + s y, y = c y - conj(s) x.
+template <class T, class C, class S> __device__ void rot(const zc_vector_args &v)
+{
+	C c = scalar<C>(v.alpha);
+	S s = scalar<S>(v.beta);
+	T *x = (T *)v.x, *y = (T *)v.y;
+	int64_t n = v.n;
+	FOR_EACH(i, n) {
+		T xi = AT(x, i, v.incx), yi = AT(y, i, v.incy);
+		AT(x, i, v.incx) = add(mul(c, xi), mul(s, yi));
+		AT(y, i, v.incy) = sub(mul(c, yi), mul(conjugate(s), xi));
+	}
+}
+
+#define VECTOR(name, body) \
+	extern "C" __global__ void zc_##name(zc_vector_args v) { body; }
+#define FOR_TYPES(op, kernel) \
+	VECTOR(op##_s, kernel<float>(v)) VECTOR(op##_d, kernel<double>(v)) \
+	VECTOR(op##_c, kernel<c32>(v)) VECTOR(op##_z, kernel<c64>(v))
+FOR_TYPES(axpy, axpy)
+FOR_TYPES(copy, copy)
+FOR_TYPES(swap, swap)
+VECTOR(scal_s, (scal<float, float>(v)))
+VECTOR(scal_d, (scal<double, double>(v)))
+VECTOR(scal_c, (scal<c32, c32>(v)))
+VECTOR(scal_z, (scal<c64, c64>(v)))
+VECTOR(scal_cs, (scal<c32, float>(v)))
+VECTOR(scal_zd, (scal<c64, double>(v)))
+VECTOR(rot_s, (rot<float, float, float>(v)))
+VECTOR(rot_d, (rot<double, double, double>(v)))
+VECTOR(rot_c, (rot<c32, float, c32>(v)))
+VECTOR(rot_cs, (rot<c32, float, float>(v)))
+VECTOR(rot_z, (rot<c64, double, c64>(v)))
+VECTOR(rot_zd, (rot<c64, double, double>(v)))
+
+// Reductions run in one block of REDUCE_THREADS threads, so that the result does not
+// depend on the grid and needs no second pass.
+#define REDUCE_THREADS 256
+template <class T> __device__ T block_sum(T v)
+{
+	__shared__ T part[REDUCE_THREADS];
+	part[threadIdx.x] = v;
+	__syncthreads();
+	for (int s = REDUCE_THREADS / 2; s > 0; s /= 2) {
+		if (threadIdx.x < s)
+			part[threadIdx.x] = add(part[threadIdx.x], part[threadIdx.x + s]);
+		__syncthreads();
+	}
+	T r = part[0];
+	__syncthreads();
+	return r;
+}
+
+template <class T> __device__ void dot(const zc_vector_args &v)
+{
+	const T *x = (const T *)v.x, *y = (const T *)v.y;
+	int64_t n = v.n;
+	T sum = zero<T>();
+	for (int64_t i = threadIdx.x; i < n; i += REDUCE_THREADS) {
+		T xi = AT(x, i, v.incx);
+		sum = add(sum, mul(v.conjugate ? conjugate(xi) : xi, AT(y, i, v.incy)));
+	}
+	sum = block_sum(sum);
+	if (threadIdx.x == 0)
+		*(T *)v.result = sum;
+}
+
+__device__ inline float magnitude1(float a) { return fabsf(a); }
+__device__ inline double magnitude1(double a) { return fabs(a); }
+__device__ inline float magnitude1(c32 a) { return fabsf(a.x) + fabsf(a.y); }
+__device__ inline double magnitude1(c64 a) { return fabs(a.x) + fabs(a.y); }
+__device__ inline float largest_part(float a) { return fabsf(a); }
+__device__ inline double largest_part(double a) { return fabs(a); }
+__device__ inline float largest_part(c32 a) { return fmaxf(fabsf(a.x), fabsf(a.y)); }
+__device__ inline double largest_part(c64 a) { return fmax(fabs(a.x), fabs(a.y)); }
+__device__ inline double square_scaled(float a, double s) { return ((double)a / s) * ((double)a / s); }
+__device__ inline double square_scaled(double a, double s) { return (a / s) * (a / s); }
+__device__ inline double square_scaled(c32 a, double s) { return square_scaled(a.x, s) + square_scaled(a.y, s); }
+__device__ inline double square_scaled(c64 a, double s) { return square_scaled(a.x, s) + square_scaled(a.y, s); }
+
+template <class T, class R> __device__ void asum(const zc_vector_args &v)
+{
+	const T *x = (const T *)v.x;
+	int64_t n = v.n;
+	R sum = 0;
+	for (int64_t i = threadIdx.x; i < n; i += REDUCE_THREADS)
+		sum += magnitude1(x[i * v.incx]);
+	sum = block_sum(sum);
+	if (threadIdx.x == 0)
+		*(R *)v.result = sum;
+}
+
+// The Euclidean norm without overflow or underflow: the largest magnitude first, then the
+// sum of squares scaled by it.
+template <class T, class R> __device__ void nrm2(const zc_vector_args &v)
+{
+	__shared__ double part[REDUCE_THREADS];
+	const T *x = (const T *)v.x;
+	int64_t n = v.n;
+	double largest = 0;
+	for (int64_t i = threadIdx.x; i < n; i += REDUCE_THREADS)
+		largest = fmax(largest, (double)largest_part(x[i * v.incx]));
+	part[threadIdx.x] = largest;
+	__syncthreads();
+	for (int s = REDUCE_THREADS / 2; s > 0; s /= 2) {
+		if (threadIdx.x < s)
+			part[threadIdx.x] = fmax(part[threadIdx.x], part[threadIdx.x + s]);
+		__syncthreads();
+	}
+	largest = part[0];
+	__syncthreads();
+	double sum = 0;
+	if (largest > 0 && isfinite(largest))
+		for (int64_t i = threadIdx.x; i < n; i += REDUCE_THREADS)
+			sum += square_scaled(x[i * v.incx], largest);
+	sum = block_sum(sum);
+	if (threadIdx.x == 0)
+		*(R *)v.result = (R)(isfinite(largest) ? largest * sqrt(sum) : largest);
+}
+
+// The 1-based index of the first element of largest (or smallest) |re| + |im|.
+template <class T, class R> __device__ void iamax(const zc_vector_args &v)
+{
+	__shared__ R best[REDUCE_THREADS];
+	__shared__ int64_t where[REDUCE_THREADS];
+	const T *x = (const T *)v.x;
+	int64_t n = v.n, at = -1;
+	R value = 0;
+	for (int64_t i = threadIdx.x; i < n; i += REDUCE_THREADS) {
+		R m = magnitude1(x[i * v.incx]);
+		if (at < 0 || (v.minimum ? m < value : m > value)) {
+			value = m;
+			at = i;
+		}
+	}
+	best[threadIdx.x] = value;
+	where[threadIdx.x] = at;
+	__syncthreads();
+	for (int s = REDUCE_THREADS / 2; s > 0; s /= 2) {
+		if (threadIdx.x < s) {
+			int64_t other = where[threadIdx.x + s];
+			R o = best[threadIdx.x + s];
+			int64_t mine = where[threadIdx.x];
+			bool better = other >= 0 &&
+			              (mine < 0 || (v.minimum ? o < best[threadIdx.x] : o > best[threadIdx.x]) ||
+			               (o == best[threadIdx.x] && other < mine));
+			if (better) {
+				best[threadIdx.x] = o;
+				where[threadIdx.x] = other;
+			}
+		}
+		__syncthreads();
+	}
+	if (threadIdx.x == 0)
+		*(int *)v.result = (int)(where[0] + 1);
+}
+
+VECTOR(dot_s, dot<float>(v))
+VECTOR(dot_d, dot<double>(v))
+VECTOR(dot_c, dot<c32>(v))
+VECTOR(dot_z, dot<c64>(v))
+VECTOR(asum_s, (asum<float, float>(v)))
+VECTOR(asum_d, (asum<double, double>(v)))
+VECTOR(asum_c, (asum<c32, float>(v)))
+VECTOR(asum_z, (asum<c64, double>(v)))
+VECTOR(nrm2_s, (nrm2<float, float>(v)))
+VECTOR(nrm2_d, (nrm2<double, double>(v)))
+VECTOR(nrm2_c, (nrm2<c32, float>(v)))
+VECTOR(nrm2_z, (nrm2<c64, double>(v)))
+VECTOR(iamax_s, (iamax<float, float>(v)))
+VECTOR(iamax_d, (iamax<double, double>(v)))
+VECTOR(iamax_c, (iamax<c32, float>(v)))
+VECTOR(iamax_z, (iamax<c64, double>(v)))

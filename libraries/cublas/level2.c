@@ -1,0 +1,217 @@
+/* Level 2: matrix-vector operations, each a case of the gemm kernel (a vector is an n x 1
+ * matrix) or of the triangular solve. */
+#include <stdio.h>
+#include <string.h>
+
+#include "blas.h"
+
+#define INVALID(routine, ...) blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, __VA_ARGS__)
+
+static bool bad_op(cublasOperation_t op)
+{
+	return op != CUBLAS_OP_N && op != CUBLAS_OP_T && op != CUBLAS_OP_C;
+}
+
+static bool bad_fill(cublasFillMode_t uplo)
+{
+	return uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER;
+}
+
+static cublasStatus_t gemv(cublasHandle_t h, const char *routine, enum blas_type t,
+                           cublasOperation_t trans, int64_t m, int64_t n, const void *alpha,
+                           struct zc_matrix a, int64_t lda, const void *x, int64_t incx,
+                           const void *beta, void *y, int64_t incy)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	int64_t rows = trans == CUBLAS_OP_N ? m : n, cols = trans == CUBLAS_OP_N ? n : m;
+	struct zc_gemm_args g;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (bad_op(trans) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx == 0 || incy == 0)
+		return INVALID(routine, "trans %d, m %lld, n %lld, lda %lld, incx %lld, incy %lld",
+		               trans, (long long)m, (long long)n, (long long)lda, (long long)incx,
+		               (long long)incy);
+	if (!alpha || !beta)
+		return INVALID(routine, "NULL scalar");
+	memset(&g, 0, sizeof(g));
+	g.m = rows, g.n = 1, g.k = cols, g.batch = 1;
+	g.alpha = blas_scalar(h, alpha, blas_size(t));
+	g.beta = blas_scalar(h, beta, blas_size(t));
+	g.a = a;
+	g.b = blas_vector(x, cols, incx, blas_size(t));
+	g.c = blas_vector(y, rows, incy, blas_size(t));
+	g.fill = ZC_FILL_ALL;
+	return blas_gemm(h, blas_suffix(t), &g);
+}
+
+static struct zc_matrix shaped(const void *a, int64_t lda, cublasOperation_t op, int32_t shape,
+                               cublasFillMode_t uplo, cublasDiagType_t diag)
+{
+	struct zc_matrix m = blas_matrix(a, lda, op);
+
+	m.shape = shape;
+	m.lower = uplo == CUBLAS_FILL_MODE_LOWER;
+	m.unit = diag == CUBLAS_DIAG_UNIT;
+	return m;
+}
+
+/* A = alpha x op(y) + A over a fill triangle (ger: all of it). */
+static cublasStatus_t rank1(cublasHandle_t h, const char *routine, enum blas_type t, int64_t m,
+                            int64_t n, const void *alpha, const void *x, int64_t incx,
+                            const void *y, int64_t incy, bool conjugate, void *a, int64_t lda,
+                            int32_t fill)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	struct zc_gemm_args g;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (m < 0 || n < 0 || incx == 0 || incy == 0 || lda < (m > 1 ? m : 1))
+		return INVALID(routine, "m %lld, n %lld, incx %lld, incy %lld, lda %lld", (long long)m,
+		               (long long)n, (long long)incx, (long long)incy, (long long)lda);
+	if (!alpha)
+		return INVALID(routine, "NULL scalar");
+	memset(&g, 0, sizeof(g));
+	g.m = m, g.n = n, g.k = 1, g.batch = 1;
+	g.alpha = blas_scalar(h, alpha, blas_size(t));
+	g.beta = blas_value(1, t);
+	g.a = blas_vector(x, m, incx, blas_size(t));
+	g.b = blas_vector(y, n, incy, blas_size(t));
+	g.b.op = conjugate ? ZC_OP_C : ZC_OP_T;
+	g.c = blas_matrix(a, lda, CUBLAS_OP_N);
+	g.fill = fill;
+	return blas_gemm(h, blas_suffix(t), &g);
+}
+
+/* x = op(A) x: through a copy of x, which the product reads while it writes x. */
+static cublasStatus_t trmv(cublasHandle_t h, const char *routine, enum blas_type t,
+                           cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag,
+                           int64_t n, const void *a, int64_t lda, void *x, int64_t incx)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	struct zc_gemm_args g;
+	struct zc_vector_args v;
+	CUdeviceptr copy;
+	char kernel[32];
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (bad_fill(uplo) || bad_op(trans) || n < 0 || lda < (n > 1 ? n : 1) || incx == 0)
+		return INVALID(routine, "uplo %d, trans %d, n %lld, lda %lld, incx %lld", uplo, trans,
+		               (long long)n, (long long)lda, (long long)incx);
+	if (n == 0)
+		return CUBLAS_STATUS_SUCCESS;
+	if ((s = blas_scratch(h, (size_t)n * blas_size(t), &copy)))
+		return s;
+	memset(&v, 0, sizeof(v));
+	v.n = n, v.x = x, v.incx = incx, v.y = (void *)(uintptr_t)copy, v.incy = 1;
+	snprintf(kernel, sizeof(kernel), "zc_copy_%s", blas_suffix(t));
+	if ((s = blas_launch(h, kernel, blas_blocks(n, 256), 1, 1, 256, 1, &v)))
+		return s;
+	memset(&g, 0, sizeof(g));
+	g.m = n, g.n = 1, g.k = n, g.batch = 1;
+	g.alpha = blas_value(1, t);
+	g.beta = blas_value(0, t);
+	g.a = shaped(a, lda, trans, ZC_SHAPE_TRIANGULAR, uplo, diag);
+	g.b = blas_vector((void *)(uintptr_t)copy, n, 1, blas_size(t));
+	g.c = blas_vector(x, n, incx, blas_size(t));
+	g.fill = ZC_FILL_ALL;
+	return blas_gemm(h, blas_suffix(t), &g);
+}
+
+static cublasStatus_t trsv(cublasHandle_t h, const char *routine, enum blas_type t,
+                           cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag,
+                           int64_t n, const void *a, int64_t lda, void *x, int64_t incx)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	struct zc_trsm_args r;
+	char kernel[32];
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (bad_fill(uplo) || bad_op(trans) || n < 0 || lda < (n > 1 ? n : 1) || incx == 0)
+		return INVALID(routine, "uplo %d, trans %d, n %lld, lda %lld, incx %lld", uplo, trans,
+		               (long long)n, (long long)lda, (long long)incx);
+	if (n == 0)
+		return CUBLAS_STATUS_SUCCESS;
+	memset(&r, 0, sizeof(r));
+	r.m = n, r.n = 1, r.batch = 1;
+	r.alpha = blas_value(1, t);
+	r.a = shaped(a, lda, trans, ZC_SHAPE_TRIANGULAR, uplo, diag);
+	r.b = blas_vector(x, n, incx, blas_size(t));
+	snprintf(kernel, sizeof(kernel), "zc_trsm_%s", blas_suffix(t));
+	return blas_launch(h, kernel, 1, 1, 1, 64, 1, &r);
+}
+
+#define TYPED(P, T, type)                                                                        \
+	cublasStatus_t cublas##P##gemv(cublasHandle_t h, cublasOperation_t trans, int m, int n,      \
+	                               const T *alpha, const T *a, int lda, const T *x, int incx,    \
+	                               const T *beta, T *y, int incy)                                \
+	{                                                                                            \
+		return gemv(h, "cublas" #P "gemv", type, trans, m, n, alpha,                             \
+		            blas_matrix(a, lda, trans), lda, x, incx, beta, y, incy);                    \
+	}                                                                                            \
+	cublasStatus_t cublas##P##trmv(cublasHandle_t h, cublasFillMode_t uplo,                      \
+	                               cublasOperation_t trans, cublasDiagType_t diag, int n,        \
+	                               const T *a, int lda, T *x, int incx)                          \
+	{                                                                                            \
+		return trmv(h, "cublas" #P "trmv", type, uplo, trans, diag, n, a, lda, x, incx);         \
+	}                                                                                            \
+	cublasStatus_t cublas##P##trsv(cublasHandle_t h, cublasFillMode_t uplo,                      \
+	                               cublasOperation_t trans, cublasDiagType_t diag, int n,        \
+	                               const T *a, int lda, T *x, int incx)                          \
+	{                                                                                            \
+		return trsv(h, "cublas" #P "trsv", type, uplo, trans, diag, n, a, lda, x, incx);         \
+	}
+TYPED(S, float, BLAS_S)
+TYPED(D, double, BLAS_D)
+TYPED(C, cuComplex, BLAS_C)
+TYPED(Z, cuDoubleComplex, BLAS_Z)
+
+/* symv and hemv: gemv of a matrix read from one triangle. */
+#define SYMV(name, T, type, shape)                                                                \
+	cublasStatus_t cublas##name(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,   \
+	                            const T *a, int lda, const T *x, int incx, const T *beta, T *y,   \
+	                            int incy)                                                         \
+	{                                                                                             \
+		if (bad_fill(uplo))                                                                       \
+			return INVALID("cublas" #name, "uplo %d", uplo);                                      \
+		return gemv(h, "cublas" #name, type, CUBLAS_OP_N, n, n, alpha,                            \
+		            shaped(a, lda, CUBLAS_OP_N, shape, uplo, CUBLAS_DIAG_NON_UNIT), lda, x, incx, \
+		            beta, y, incy);                                                               \
+	}
+SYMV(Ssymv, float, BLAS_S, ZC_SHAPE_SYMMETRIC)
+SYMV(Dsymv, double, BLAS_D, ZC_SHAPE_SYMMETRIC)
+SYMV(Csymv, cuComplex, BLAS_C, ZC_SHAPE_SYMMETRIC)
+SYMV(Zsymv, cuDoubleComplex, BLAS_Z, ZC_SHAPE_SYMMETRIC)
+SYMV(Chemv, cuComplex, BLAS_C, ZC_SHAPE_HERMITIAN)
+SYMV(Zhemv, cuDoubleComplex, BLAS_Z, ZC_SHAPE_HERMITIAN)
+
+#define GER(name, T, type, conj)                                                                \
+	cublasStatus_t cublas##name(cublasHandle_t h, int m, int n, const T *alpha, const T *x,     \
+	                            int incx, const T *y, int incy, T *a, int lda)                  \
+	{                                                                                           \
+		return rank1(h, "cublas" #name, type, m, n, alpha, x, incx, y, incy, conj, a, lda,      \
+		             ZC_FILL_ALL);                                                              \
+	}
+GER(Sger, float, BLAS_S, false)
+GER(Dger, double, BLAS_D, false)
+GER(Cgeru, cuComplex, BLAS_C, false)
+GER(Cgerc, cuComplex, BLAS_C, true)
+GER(Zgeru, cuDoubleComplex, BLAS_Z, false)
+GER(Zgerc, cuDoubleComplex, BLAS_Z, true)
+
+#define SYR(name, T, type)                                                                    \
+	cublasStatus_t cublas##name(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha, \
+	                            const T *x, int incx, T *a, int lda)                            \
+	{                                                                                         \
+		if (bad_fill(uplo))                                                                   \
+			return INVALID("cublas" #name, "uplo %d", uplo);                                  \
+		return rank1(h, "cublas" #name, type, n, n, alpha, x, incx, x, incx, false, a, lda,   \
+		             uplo == CUBLAS_FILL_MODE_LOWER ? ZC_FILL_LOWER : ZC_FILL_UPPER);         \
+	}
+SYR(Ssyr, float, BLAS_S)
+SYR(Dsyr, double, BLAS_D)
+SYR(Csyr, cuComplex, BLAS_C)
+SYR(Zsyr, cuDoubleComplex, BLAS_Z)

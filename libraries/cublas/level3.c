@@ -1,0 +1,570 @@
+/* Level 3: matrix-matrix operations and the extensions (gemmEx, batches, geam, dgmm), each a
+ * case of the gemm kernel, the triangular solve or an elementwise kernel. */
+#include <stdio.h>
+#include <string.h>
+
+#include "blas.h"
+
+#define INVALID(routine, ...) blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, __VA_ARGS__)
+
+static int64_t at_least_1(int64_t v) { return v > 1 ? v : 1; }
+
+static bool bad_op(cublasOperation_t op)
+{
+	return op != CUBLAS_OP_N && op != CUBLAS_OP_T && op != CUBLAS_OP_C;
+}
+
+static bool bad_fill(cublasFillMode_t uplo)
+{
+	return uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER;
+}
+
+/* One batch of operands: a pointer each, or arrays of them, with strides. */
+struct operands {
+	const void *a, *b;
+	void *c;
+	const void *const *a_array, *const *b_array;
+	void *const *c_array;
+	int64_t stride_a, stride_b, stride_c, batch;
+};
+
+static struct operands single(const void *a, const void *b, void *c)
+{
+	struct operands o = {a, b, c, NULL, NULL, NULL, 0, 0, 0, 1};
+	return o;
+}
+
+/* C = alpha op(A) op(B) + beta C, the kernel NAME computing it with scalars of SCALE_SIZE
+ * bytes. */
+static cublasStatus_t gemm(cublasHandle_t h, const char *routine, const char *name,
+                           size_t scale_size, cublasOperation_t transa, cublasOperation_t transb,
+                           int64_t m, int64_t n, int64_t k, const void *alpha, int64_t lda,
+                           int64_t ldb, const void *beta, int64_t ldc, struct operands o)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	struct zc_gemm_args g;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (bad_op(transa) || bad_op(transb) || m < 0 || n < 0 || k < 0 || o.batch < 0 ||
+	    lda < at_least_1(transa == CUBLAS_OP_N ? m : k) ||
+	    ldb < at_least_1(transb == CUBLAS_OP_N ? k : n) || ldc < at_least_1(m))
+		return INVALID(routine, "transa %d, transb %d, m %lld, n %lld, k %lld, lda %lld, "
+		               "ldb %lld, ldc %lld, batch %lld", transa, transb, (long long)m,
+		               (long long)n, (long long)k, (long long)lda, (long long)ldb,
+		               (long long)ldc, (long long)o.batch);
+	if (!alpha || !beta)
+		return INVALID(routine, "NULL scalar");
+	memset(&g, 0, sizeof(g));
+	g.m = m, g.n = n, g.k = k, g.batch = o.batch;
+	g.alpha = blas_scalar(h, alpha, scale_size);
+	g.beta = blas_scalar(h, beta, scale_size);
+	g.a = blas_matrix(o.a, lda, transa);
+	g.b = blas_matrix(o.b, ldb, transb);
+	g.c = blas_matrix(o.c, ldc, CUBLAS_OP_N);
+	g.a.array = o.a_array, g.b.array = o.b_array, g.c.array = (const void *const *)o.c_array;
+	g.a.stride = o.stride_a, g.b.stride = o.stride_b, g.c.stride = o.stride_c;
+	g.fill = ZC_FILL_ALL;
+	return blas_gemm(h, name, &g);
+}
+
+#define GEMM(P, T, k)                                                                            \
+	cublasStatus_t cublas##P##gemm(cublasHandle_t h, cublasOperation_t transa,                   \
+	                               cublasOperation_t transb, int m, int n, int kk,               \
+	                               const T *alpha, const T *a, int lda, const T *b, int ldb,     \
+	                               const T *beta, T *c, int ldc)                                 \
+	{                                                                                            \
+		return gemm(h, "cublas" #P "gemm", k, sizeof(T), transa, transb, m, n, kk, alpha, lda,  \
+		            ldb, beta, ldc, single(a, b, c));                                            \
+	}                                                                                            \
+	cublasStatus_t cublas##P##gemmBatched(cublasHandle_t h, cublasOperation_t transa,            \
+	                                      cublasOperation_t transb, int m, int n, int kk,        \
+	                                      const T *alpha, const T *const a[], int lda,           \
+	                                      const T *const b[], int ldb, const T *beta,            \
+	                                      T *const c[], int ldc, int batch)                      \
+	{                                                                                            \
+		struct operands o = {NULL, NULL, NULL, (const void *const *)a,                           \
+		                     (const void *const *)b, (void *const *)c, 0, 0, 0, batch};          \
+		return gemm(h, "cublas" #P "gemmBatched", k, sizeof(T), transa, transb, m, n, kk,       \
+		            alpha, lda, ldb, beta, ldc, o);                                              \
+	}                                                                                            \
+	cublasStatus_t cublas##P##gemmStridedBatched(                                                \
+	    cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,     \
+	    int kk, const T *alpha, const T *a, int lda, long long stride_a, const T *b, int ldb,  \
+	    long long stride_b, const T *beta, T *c, int ldc, long long stride_c, int batch)       \
+	{                                                                                            \
+		struct operands o = {a, b, c, NULL, NULL, NULL, stride_a, stride_b, stride_c, batch};    \
+		return gemm(h, "cublas" #P "gemmStridedBatched", k, sizeof(T), transa, transb, m, n,    \
+		            kk, alpha, lda, ldb, beta, ldc, o);                                          \
+	}
+GEMM(S, float, "s")
+GEMM(D, double, "d")
+GEMM(C, cuComplex, "c")
+GEMM(Z, cuDoubleComplex, "z")
+/* NVIDIA declares the half forms for C++ only; a half is its 16 bits here. */
+cublasStatus_t cublasHgemm(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                           const uint16_t *, const uint16_t *, int, const uint16_t *, int,
+                           const uint16_t *, uint16_t *, int);
+cublasStatus_t cublasHgemmBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                  int, const uint16_t *, const uint16_t *const[], int,
+                                  const uint16_t *const[], int, const uint16_t *,
+                                  uint16_t *const[], int, int);
+cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                         int, int, int, const uint16_t *, const uint16_t *, int,
+                                         long long, const uint16_t *, int, long long,
+                                         const uint16_t *, uint16_t *, int, long long, int);
+GEMM(H, uint16_t, "h_h_hscale")
+
+cublasStatus_t cublasCgemm3m(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,
+                             int m, int n, int k, const cuComplex *alpha, const cuComplex *a,
+                             int lda, const cuComplex *b, int ldb, const cuComplex *beta,
+                             cuComplex *c, int ldc)
+{
+	return gemm(h, "cublasCgemm3m", "c", sizeof(cuComplex), transa, transb, m, n, k, alpha, lda,
+	            ldb, beta, ldc, single(a, b, c));
+}
+
+cublasStatus_t cublasZgemm3m(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,
+                             int m, int n, int k, const cuDoubleComplex *alpha,
+                             const cuDoubleComplex *a, int lda, const cuDoubleComplex *b, int ldb,
+                             const cuDoubleComplex *beta, cuDoubleComplex *c, int ldc)
+{
+	return gemm(h, "cublasZgemm3m", "z", sizeof(cuDoubleComplex), transa, transb, m, n, k, alpha,
+	            lda, ldb, beta, ldc, single(a, b, c));
+}
+
+/* The kernel for gemmEx's types, and its scalars' size; NULL for a combination not
+ * provided. Compute types as CUDA 10 named them (a cudaDataType) are taken as CUDA 11's. */
+static const char *ex_kernel(cudaDataType ab, cudaDataType c, int compute, size_t *scale_size)
+{
+	switch (compute) {
+	case CUDA_R_16F: compute = CUBLAS_COMPUTE_16F; break;
+	case CUDA_R_32F: case CUDA_C_32F: compute = CUBLAS_COMPUTE_32F; break;
+	case CUDA_R_64F: case CUDA_C_64F: compute = CUBLAS_COMPUTE_64F; break;
+	case CUDA_R_32I: compute = CUBLAS_COMPUTE_32I; break;
+	}
+	bool f16 = compute == CUBLAS_COMPUTE_16F || compute == CUBLAS_COMPUTE_16F_PEDANTIC;
+	bool f32 = compute == CUBLAS_COMPUTE_32F || compute == CUBLAS_COMPUTE_32F_PEDANTIC ||
+	           compute == CUBLAS_COMPUTE_32F_FAST_16F || compute == CUBLAS_COMPUTE_32F_FAST_16BF ||
+	           compute == CUBLAS_COMPUTE_32F_FAST_TF32;
+	bool f64 = compute == CUBLAS_COMPUTE_64F || compute == CUBLAS_COMPUTE_64F_PEDANTIC;
+	bool i32 = compute == CUBLAS_COMPUTE_32I || compute == CUBLAS_COMPUTE_32I_PEDANTIC;
+
+	*scale_size = f16 ? 2 : f64 ? 8 : 4;
+	if (ab == CUDA_R_16F && c == CUDA_R_16F)
+		return f16 ? "h_h_hscale" : f32 ? "h_h" : NULL;
+	if (ab == CUDA_R_16F && c == CUDA_R_32F)
+		return f32 ? "h_s" : NULL;
+	if (ab == CUDA_R_16BF && c == CUDA_R_16BF)
+		return f32 ? "bf_bf" : NULL;
+	if (ab == CUDA_R_16BF && c == CUDA_R_32F)
+		return f32 ? "bf_s" : NULL;
+	if (ab == CUDA_R_32F && c == CUDA_R_32F)
+		return f32 ? "s" : NULL;
+	if (ab == CUDA_R_64F && c == CUDA_R_64F)
+		return f64 ? "d" : NULL;
+	if (ab == CUDA_R_8I && c == CUDA_R_32I)
+		return i32 ? "i8_i32" : NULL;
+	if (ab == CUDA_R_8I && c == CUDA_R_32F)
+		return f32 ? "i8_s" : NULL;
+	*scale_size *= 2;
+	if (ab == CUDA_C_32F && c == CUDA_C_32F)
+		return f32 ? "c" : NULL;
+	if (ab == CUDA_C_64F && c == CUDA_C_64F)
+		return f64 ? "z" : NULL;
+	return NULL;
+}
+
+static cublasStatus_t gemm_ex(cublasHandle_t h, const char *routine, cublasOperation_t transa,
+                              cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                              const void *alpha, cudaDataType a_type, int64_t lda,
+                              cudaDataType b_type, int64_t ldb, const void *beta,
+                              cudaDataType c_type, int64_t ldc, int compute, struct operands o)
+{
+	size_t scale_size;
+	const char *name = a_type == b_type ? ex_kernel(a_type, c_type, compute, &scale_size) : NULL;
+
+	if (!name)
+		return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine,
+		                 "types A %d, B %d, C %d with compute type %d", a_type, b_type, c_type,
+		                 compute);
+	return gemm(h, routine, name, scale_size, transa, transb, m, n, k, alpha, lda, ldb, beta,
+	            ldc, o);
+}
+
+/* The algorithm argument is a hint; every value gets the one kernel. */
+cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,
+                            int m, int n, int k, const void *alpha, const void *a,
+                            cudaDataType a_type, int lda, const void *b, cudaDataType b_type,
+                            int ldb, const void *beta, void *c, cudaDataType c_type, int ldc,
+                            cublasComputeType_t compute, cublasGemmAlgo_t algo)
+{
+	return gemm_ex(h, "cublasGemmEx", transa, transb, m, n, k, alpha, a_type, lda, b_type, ldb,
+	               beta, c_type, ldc, compute, single(a, b, c));
+}
+
+cublasStatus_t cublasGemmBatchedEx(cublasHandle_t h, cublasOperation_t transa,
+                                   cublasOperation_t transb, int m, int n, int k,
+                                   const void *alpha, const void *const a[], cudaDataType a_type,
+                                   int lda, const void *const b[], cudaDataType b_type, int ldb,
+                                   const void *beta, void *const c[], cudaDataType c_type,
+                                   int ldc, int batch, cublasComputeType_t compute,
+                                   cublasGemmAlgo_t algo)
+{
+	struct operands o = {NULL, NULL, NULL, a, b, c, 0, 0, 0, batch};
+	return gemm_ex(h, "cublasGemmBatchedEx", transa, transb, m, n, k, alpha, a_type, lda, b_type,
+	               ldb, beta, c_type, ldc, compute, o);
+}
+
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t transa,
+                                          cublasOperation_t transb, int m, int n, int k,
+                                          const void *alpha, const void *a, cudaDataType a_type,
+                                          int lda, long long stride_a, const void *b,
+                                          cudaDataType b_type, int ldb, long long stride_b,
+                                          const void *beta, void *c, cudaDataType c_type, int ldc,
+                                          long long stride_c, int batch,
+                                          cublasComputeType_t compute, cublasGemmAlgo_t algo)
+{
+	struct operands o = {a, b, c, NULL, NULL, NULL, stride_a, stride_b, stride_c, batch};
+	return gemm_ex(h, "cublasGemmStridedBatchedEx", transa, transb, m, n, k, alpha, a_type, lda,
+	               b_type, ldb, beta, c_type, ldc, compute, o);
+}
+
+cublasStatus_t cublasSgemmEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,
+                             int m, int n, int k, const float *alpha, const void *a,
+                             cudaDataType a_type, int lda, const void *b, cudaDataType b_type,
+                             int ldb, const float *beta, void *c, cudaDataType c_type, int ldc)
+{
+	return gemm_ex(h, "cublasSgemmEx", transa, transb, m, n, k, alpha, a_type, lda, b_type, ldb,
+	               beta, c_type, ldc, CUBLAS_COMPUTE_32F, single(a, b, c));
+}
+
+/* C = alpha op(A) op(A)^T + beta C (syrk), or with op(A)^H and real scalars (herk), over
+ * the fill triangle; syr2k adds the product with A and B swapped. */
+static cublasStatus_t rank_k(cublasHandle_t h, const char *routine, enum blas_type t,
+                             bool hermitian, cublasFillMode_t uplo, cublasOperation_t trans,
+                             int64_t n, int64_t k, const void *alpha, const void *a, int64_t lda,
+                             const void *b, int64_t ldb, const void *beta, void *c, int64_t ldc)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	cublasOperation_t other = trans == CUBLAS_OP_N ? (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T)
+	                                               : CUBLAS_OP_N;
+	int64_t rows_a = trans == CUBLAS_OP_N ? n : k;
+	/* herk's scalars are real: a complex type's half. */
+	size_t scale_size = hermitian ? blas_size(t) / 2 : blas_size(t);
+	char name[32];
+	struct zc_gemm_args g;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (bad_fill(uplo) || bad_op(trans) || (hermitian ? trans == CUBLAS_OP_T : trans == CUBLAS_OP_C && t >= BLAS_C) ||
+	    n < 0 || k < 0 || lda < at_least_1(rows_a) || (b && ldb < at_least_1(rows_a)) ||
+	    ldc < at_least_1(n))
+		return INVALID(routine, "uplo %d, trans %d, n %lld, k %lld, lda %lld, ldc %lld", uplo,
+		               trans, (long long)n, (long long)k, (long long)lda, (long long)ldc);
+	if (!alpha || !beta)
+		return INVALID(routine, "NULL scalar");
+	snprintf(name, sizeof(name), "%s%s", blas_suffix(t), hermitian ? "_real_scale" : "");
+	memset(&g, 0, sizeof(g));
+	g.m = n, g.n = n, g.k = k, g.batch = 1;
+	g.alpha = blas_scalar(h, alpha, scale_size);
+	g.beta = blas_scalar(h, beta, scale_size);
+	g.a = blas_matrix(a, lda, trans);
+	g.b = blas_matrix(b ? b : a, b ? ldb : lda, other);
+	g.c = blas_matrix(c, ldc, CUBLAS_OP_N);
+	g.fill = uplo == CUBLAS_FILL_MODE_LOWER ? ZC_FILL_LOWER : ZC_FILL_UPPER;
+	g.hermitian_result = hermitian;
+	if (n == 0 || (s = blas_gemm(h, name, &g)) || !b)
+		return s;
+	g.a = blas_matrix(b, ldb, trans);
+	g.b = blas_matrix(a, lda, other);
+	g.beta = blas_value(1, t);
+	return blas_gemm(h, name, &g);
+}
+
+#define SYRK(P, T, type)                                                                         \
+	cublasStatus_t cublas##P##syrk(cublasHandle_t h, cublasFillMode_t uplo,                      \
+	                               cublasOperation_t trans, int n, int k, const T *alpha,        \
+	                               const T *a, int lda, const T *beta, T *c, int ldc)            \
+	{                                                                                            \
+		return rank_k(h, "cublas" #P "syrk", type, false, uplo, trans, n, k, alpha, a, lda,      \
+		              NULL, 0, beta, c, ldc);                                                    \
+	}                                                                                            \
+	cublasStatus_t cublas##P##syr2k(cublasHandle_t h, cublasFillMode_t uplo,                     \
+	                                cublasOperation_t trans, int n, int k, const T *alpha,       \
+	                                const T *a, int lda, const T *b, int ldb, const T *beta,     \
+	                                T *c, int ldc)                                               \
+	{                                                                                            \
+		if (!b)                                                                                  \
+			return INVALID("cublas" #P "syr2k", "NULL B");                                       \
+		return rank_k(h, "cublas" #P "syr2k", type, false, uplo, trans, n, k, alpha, a, lda, b, \
+		              ldb, beta, c, ldc);                                                        \
+	}
+SYRK(S, float, BLAS_S)
+SYRK(D, double, BLAS_D)
+SYRK(C, cuComplex, BLAS_C)
+SYRK(Z, cuDoubleComplex, BLAS_Z)
+
+#define HERK(P, T, R, type)                                                                   \
+	cublasStatus_t cublas##P##herk(cublasHandle_t h, cublasFillMode_t uplo,                   \
+	                               cublasOperation_t trans, int n, int k, const R *alpha,     \
+	                               const T *a, int lda, const R *beta, T *c, int ldc)         \
+	{                                                                                         \
+		return rank_k(h, "cublas" #P "herk", type, true, uplo, trans, n, k, alpha, a, lda,    \
+		              NULL, 0, beta, c, ldc);                                                 \
+	}
+HERK(C, cuComplex, float, BLAS_C)
+HERK(Z, cuDoubleComplex, double, BLAS_Z)
+
+static cublasStatus_t trsm(cublasHandle_t h, const char *routine, enum blas_type t,
+                           cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,
+                           cublasDiagType_t diag, int64_t m, int64_t n, const void *alpha,
+                           const void *a, const void *const *a_array, int64_t lda, void *b,
+                           void *const *b_array, int64_t ldb, int64_t batch)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	bool right = side == CUBLAS_SIDE_RIGHT;
+	struct zc_trsm_args r;
+	char kernel[32];
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if ((side != CUBLAS_SIDE_LEFT && !right) || bad_fill(uplo) || bad_op(trans) || m < 0 ||
+	    n < 0 || batch < 0 || lda < at_least_1(right ? n : m) || ldb < at_least_1(m))
+		return INVALID(routine, "side %d, uplo %d, trans %d, m %lld, n %lld, lda %lld, ldb %lld",
+		               side, uplo, trans, (long long)m, (long long)n, (long long)lda,
+		               (long long)ldb);
+	if (!alpha)
+		return INVALID(routine, "NULL scalar");
+	if (m == 0 || n == 0 || batch == 0)
+		return CUBLAS_STATUS_SUCCESS;
+	memset(&r, 0, sizeof(r));
+	r.m = m, r.n = n, r.batch = batch, r.right = right;
+	r.alpha = blas_scalar(h, alpha, blas_size(t));
+	r.a = blas_matrix(a, lda, trans);
+	r.a.array = a_array;
+	r.a.shape = ZC_SHAPE_TRIANGULAR;
+	r.a.lower = uplo == CUBLAS_FILL_MODE_LOWER;
+	r.a.unit = diag == CUBLAS_DIAG_UNIT;
+	r.b = blas_matrix(b, ldb, CUBLAS_OP_N);
+	r.b.array = (const void *const *)b_array;
+	snprintf(kernel, sizeof(kernel), "zc_trsm_%s", blas_suffix(t));
+	return blas_launch(h, kernel, blas_blocks(right ? m : n, 64),
+	                   batch > 65535 ? 65535 : (unsigned)batch, 1, 64, 1, &r);
+}
+
+/* C = alpha op(A) B or alpha B op(A), A triangular (the v2 API's out-of-place form; B may be
+ * C, then read from a copy). */
+static cublasStatus_t trmm(cublasHandle_t h, const char *routine, enum blas_type t,
+                           cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,
+                           cublasDiagType_t diag, int64_t m, int64_t n, const void *alpha,
+                           const void *a, int64_t lda, const void *b, int64_t ldb, void *c,
+                           int64_t ldc)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	bool right = side == CUBLAS_SIDE_RIGHT;
+	struct zc_gemm_args g;
+	struct zc_matrix tri, general;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if ((side != CUBLAS_SIDE_LEFT && !right) || bad_fill(uplo) || bad_op(trans) || m < 0 ||
+	    n < 0 || lda < at_least_1(right ? n : m) || ldb < at_least_1(m) || ldc < at_least_1(m))
+		return INVALID(routine, "side %d, uplo %d, trans %d, m %lld, n %lld, lda %lld, ldb %lld",
+		               side, uplo, trans, (long long)m, (long long)n, (long long)lda,
+		               (long long)ldb);
+	if (!alpha)
+		return INVALID(routine, "NULL scalar");
+	if (m == 0 || n == 0)
+		return CUBLAS_STATUS_SUCCESS;
+	if (b == c) {
+		CUdeviceptr copy;
+		CUDA_MEMCPY2D c2;
+		size_t size = blas_size(t);
+		if ((s = blas_scratch(h, (size_t)(ldb * n) * size, &copy)))
+			return s;
+		memset(&c2, 0, sizeof(c2));
+		c2.srcMemoryType = c2.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+		c2.srcDevice = (CUdeviceptr)(uintptr_t)b;
+		c2.dstDevice = copy;
+		c2.srcPitch = c2.dstPitch = (size_t)ldb * size;
+		c2.WidthInBytes = (size_t)m * size;
+		c2.Height = (size_t)n;
+		if (cuMemcpy2DAsync(&c2, h->stream) != CUDA_SUCCESS)
+			return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, routine, "cannot copy B");
+		b = (const void *)(uintptr_t)copy;
+	}
+	tri = blas_matrix(a, lda, trans);
+	tri.shape = ZC_SHAPE_TRIANGULAR;
+	tri.lower = uplo == CUBLAS_FILL_MODE_LOWER;
+	tri.unit = diag == CUBLAS_DIAG_UNIT;
+	general = blas_matrix(b, ldb, CUBLAS_OP_N);
+	memset(&g, 0, sizeof(g));
+	g.m = m, g.n = n, g.k = right ? n : m, g.batch = 1;
+	g.alpha = blas_scalar(h, alpha, blas_size(t));
+	g.beta = blas_value(0, t);
+	g.a = right ? general : tri;
+	g.b = right ? tri : general;
+	g.c = blas_matrix(c, ldc, CUBLAS_OP_N);
+	g.fill = ZC_FILL_ALL;
+	return blas_gemm(h, blas_suffix(t), &g);
+}
+
+/* C = alpha A B + beta C or alpha B A + beta C, A symmetric (Hermitian) in one triangle. */
+static cublasStatus_t symm(cublasHandle_t h, const char *routine, enum blas_type t, int32_t shape,
+                           cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n,
+                           const void *alpha, const void *a, int64_t lda, const void *b,
+                           int64_t ldb, const void *beta, void *c, int64_t ldc)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	bool right = side == CUBLAS_SIDE_RIGHT;
+	struct zc_gemm_args g;
+	struct zc_matrix sym, general;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if ((side != CUBLAS_SIDE_LEFT && !right) || bad_fill(uplo) || m < 0 || n < 0 ||
+	    lda < at_least_1(right ? n : m) || ldb < at_least_1(m) || ldc < at_least_1(m))
+		return INVALID(routine, "side %d, uplo %d, m %lld, n %lld, lda %lld, ldb %lld", side,
+		               uplo, (long long)m, (long long)n, (long long)lda, (long long)ldb);
+	if (!alpha || !beta)
+		return INVALID(routine, "NULL scalar");
+	sym = blas_matrix(a, lda, CUBLAS_OP_N);
+	sym.shape = shape;
+	sym.lower = uplo == CUBLAS_FILL_MODE_LOWER;
+	general = blas_matrix(b, ldb, CUBLAS_OP_N);
+	memset(&g, 0, sizeof(g));
+	g.m = m, g.n = n, g.k = right ? n : m, g.batch = 1;
+	g.alpha = blas_scalar(h, alpha, blas_size(t));
+	g.beta = blas_scalar(h, beta, blas_size(t));
+	g.a = right ? general : sym;
+	g.b = right ? sym : general;
+	g.c = blas_matrix(c, ldc, CUBLAS_OP_N);
+	g.fill = ZC_FILL_ALL;
+	return blas_gemm(h, blas_suffix(t), &g);
+}
+
+static cublasStatus_t elementwise(cublasHandle_t h, const char *routine, enum blas_type t,
+                                  const char *op, int64_t m, int64_t n,
+                                  struct zc_elementwise_args *e)
+{
+	char kernel[32];
+
+	if (m == 0 || n == 0)
+		return CUBLAS_STATUS_SUCCESS;
+	e->m = m, e->n = n;
+	snprintf(kernel, sizeof(kernel), "zc_%s_%s", op, blas_suffix(t));
+	return blas_launch(h, kernel, blas_blocks(m, 256), n > 65535 ? 65535 : (unsigned)n, 1, 256,
+	                   1, e);
+}
+
+static cublasStatus_t geam(cublasHandle_t h, const char *routine, enum blas_type t,
+                           cublasOperation_t transa, cublasOperation_t transb, int64_t m,
+                           int64_t n, const void *alpha, const void *a, int64_t lda,
+                           const void *beta, const void *b, int64_t ldb, void *c, int64_t ldc)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	struct zc_elementwise_args e;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (bad_op(transa) || bad_op(transb) || m < 0 || n < 0 || ldc < at_least_1(m) ||
+	    (a && lda < at_least_1(transa == CUBLAS_OP_N ? m : n)) ||
+	    (b && ldb < at_least_1(transb == CUBLAS_OP_N ? m : n)) ||
+	    (a == c && transa != CUBLAS_OP_N) || (b == c && transb != CUBLAS_OP_N))
+		return INVALID(routine, "transa %d, transb %d, m %lld, n %lld, lda %lld, ldb %lld, "
+		               "ldc %lld", transa, transb, (long long)m, (long long)n, (long long)lda,
+		               (long long)ldb, (long long)ldc);
+	if (!alpha || !beta)
+		return INVALID(routine, "NULL scalar");
+	memset(&e, 0, sizeof(e));
+	e.alpha = blas_scalar(h, alpha, blas_size(t));
+	e.beta = blas_scalar(h, beta, blas_size(t));
+	e.a = blas_matrix(a, lda, transa);
+	e.b = blas_matrix(b, ldb, transb);
+	e.c = blas_matrix(c, ldc, CUBLAS_OP_N);
+	return elementwise(h, routine, t, "geam", m, n, &e);
+}
+
+static cublasStatus_t dgmm(cublasHandle_t h, const char *routine, enum blas_type t,
+                           cublasSideMode_t side, int64_t m, int64_t n, const void *a,
+                           int64_t lda, const void *x, int64_t incx, void *c, int64_t ldc)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	bool right = side == CUBLAS_SIDE_RIGHT;
+	struct zc_elementwise_args e;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if ((side != CUBLAS_SIDE_LEFT && !right) || m < 0 || n < 0 || lda < at_least_1(m) ||
+	    ldc < at_least_1(m))
+		return INVALID(routine, "side %d, m %lld, n %lld, lda %lld, ldc %lld", side,
+		               (long long)m, (long long)n, (long long)lda, (long long)ldc);
+	memset(&e, 0, sizeof(e));
+	e.a = blas_matrix(a, lda, CUBLAS_OP_N);
+	e.b = blas_vector(x, right ? n : m, incx, blas_size(t));
+	e.c = blas_matrix(c, ldc, CUBLAS_OP_N);
+	e.right = right;
+	return elementwise(h, routine, t, "dgmm", m, n, &e);
+}
+
+#define TYPED(P, T, type)                                                                         \
+	cublasStatus_t cublas##P##trsm(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, \
+	                               cublasOperation_t trans, cublasDiagType_t diag, int m, int n,  \
+	                               const T *alpha, const T *a, int lda, T *b, int ldb)            \
+	{                                                                                             \
+		return trsm(h, "cublas" #P "trsm", type, side, uplo, trans, diag, m, n, alpha, a, NULL,  \
+		            lda, b, NULL, ldb, 1);                                                        \
+	}                                                                                             \
+	cublasStatus_t cublas##P##trsmBatched(cublasHandle_t h, cublasSideMode_t side,                \
+	                                      cublasFillMode_t uplo, cublasOperation_t trans,         \
+	                                      cublasDiagType_t diag, int m, int n, const T *alpha,    \
+	                                      const T *const a[], int lda, T *const b[], int ldb,     \
+	                                      int batch)                                              \
+	{                                                                                             \
+		return trsm(h, "cublas" #P "trsmBatched", type, side, uplo, trans, diag, m, n, alpha,    \
+		            NULL, (const void *const *)a, lda, NULL, (void *const *)b, ldb, batch);       \
+	}                                                                                             \
+	cublasStatus_t cublas##P##trmm(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, \
+	                               cublasOperation_t trans, cublasDiagType_t diag, int m, int n,  \
+	                               const T *alpha, const T *a, int lda, const T *b, int ldb,      \
+	                               T *c, int ldc)                                                 \
+	{                                                                                             \
+		return trmm(h, "cublas" #P "trmm", type, side, uplo, trans, diag, m, n, alpha, a, lda, b, \
+		            ldb, c, ldc);                                                                 \
+	}                                                                                             \
+	cublasStatus_t cublas##P##symm(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, \
+	                               int m, int n, const T *alpha, const T *a, int lda, const T *b, \
+	                               int ldb, const T *beta, T *c, int ldc)                         \
+	{                                                                                             \
+		return symm(h, "cublas" #P "symm", type, ZC_SHAPE_SYMMETRIC, side, uplo, m, n, alpha, a, \
+		            lda, b, ldb, beta, c, ldc);                                                   \
+	}                                                                                             \
+	cublasStatus_t cublas##P##geam(cublasHandle_t h, cublasOperation_t transa,                    \
+	                               cublasOperation_t transb, int m, int n, const T *alpha,        \
+	                               const T *a, int lda, const T *beta, const T *b, int ldb,       \
+	                               T *c, int ldc)                                                 \
+	{                                                                                             \
+		return geam(h, "cublas" #P "geam", type, transa, transb, m, n, alpha, a, lda, beta, b,   \
+		            ldb, c, ldc);                                                                 \
+	}                                                                                             \
+	cublasStatus_t cublas##P##dgmm(cublasHandle_t h, cublasSideMode_t side, int m, int n,         \
+	                               const T *a, int lda, const T *x, int incx, T *c, int ldc)      \
+	{                                                                                             \
+		return dgmm(h, "cublas" #P "dgmm", type, side, m, n, a, lda, x, incx, c, ldc);           \
+	}
+TYPED(S, float, BLAS_S)
+TYPED(D, double, BLAS_D)
+TYPED(C, cuComplex, BLAS_C)
+TYPED(Z, cuDoubleComplex, BLAS_Z)
+
+#define HEMM(P, T, type)                                                                          \
+	cublasStatus_t cublas##P##hemm(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, \
+	                               int m, int n, const T *alpha, const T *a, int lda, const T *b, \
+	                               int ldb, const T *beta, T *c, int ldc)                         \
+	{                                                                                             \
+		return symm(h, "cublas" #P "hemm", type, ZC_SHAPE_HERMITIAN, side, uplo, m, n, alpha, a, \
+		            lda, b, ldb, beta, c, ldc);                                                   \
+	}
+HEMM(C, cuComplex, BLAS_C)
+HEMM(Z, cuDoubleComplex, BLAS_Z)
