@@ -292,6 +292,21 @@ static bool find_needed(Loader *l, size_t who, const char *name, Object *found,
 	                               search_default_dirs(l, name, found)));
 }
 
+/* Whether the loader's default search (its cache, the system directories) finds NAME at
+ * PATH too: a system library, which a converted object finds without its $ORIGIN. */
+static bool found_by_default(Loader *l, const char *name, const char *path)
+{
+	Object other;
+	char a[PATH_MAX], b[PATH_MAX];
+	bool same;
+
+	if (!search_cache(l, name, &other) && !search_default_dirs(l, name, &other))
+		return false;
+	same = realpath(path, a) && realpath(other.path, b) && strcmp(a, b) == 0;
+	object_free(&other);
+	return same;
+}
+
 static bool loaded(const Loader *l, const char *name, const char *path)
 {
 	char real[PATH_MAX], other[PATH_MAX];
@@ -362,6 +377,8 @@ size_t library_closure(const char *program, Library **libs)
 			lib->origin_of = NULL;
 			if (!find_needed(&l, who, name, &found, &owner))
 				continue;
+			if (owner != SIZE_MAX && found_by_default(&l, name, found.path))
+				owner = SIZE_MAX;
 			lib->origin_of = owner == SIZE_MAX ? NULL : copy_string(l.v[owner].path);
 			if (loaded(&l, name, found.path)) { /* another name of a file already loaded */
 				lib->path = copy_string(found.path);

@@ -2,12 +2,14 @@
 --with-libraries for the host target so that the library is converted beside it, then run
 on the CPU driver: the tests marked long (tens of minutes each, most of it converting).
 
-usage: check_library.py ZLUDA_CONVERT NVCC SOURCE WORK_DIR --link LIB [--expect-fail NAME]...
+usage: check_library.py ZLUDA_CONVERT NVCC SOURCE WORK_DIR --link LIB [--libraries LIST]
+                        [--expect-fail NAME]...
 
 SOURCE is one of bench/'s programs, which print one line per routine ending in "ok" or
 "FAIL ..." and exit 0 only when every routine passed. Every routine must pass but those
 named with --expect-fail, which must fail: a routine NVIDIA ships as SASS only (no PTX to
-convert). Converting again into the same WORK_DIR reuses what is unchanged."""
+convert). --libraries is --with-libraries's list: NVIDIA's cuBLAS is converted only when it
+names it (else the project's replaces it). Converting again into the same WORK_DIR reuses what is unchanged."""
 
 import argparse
 import os
@@ -23,6 +25,7 @@ def main():
     ap.add_argument("source")
     ap.add_argument("work")
     ap.add_argument("--link", action="append", default=[], help="a library nvcc links (-lLIB)")
+    ap.add_argument("--libraries", help="--with-libraries's list")
     ap.add_argument("--expect-fail", action="append", default=[])
     args = ap.parse_args()
 
@@ -34,7 +37,7 @@ def main():
     if p.returncode != 0:
         sys.exit("FAIL: nvcc\n" + p.stdout + p.stderr)
     cmd = [args.tool, program, "-o", os.path.join(args.work, "out", name), "--offload-arch=host",
-           "--with-libraries"]
+           "--with-libraries" + ("=" + args.libraries if args.libraries else "")]
     # The toolkit's libraries, where the loader's cache does not list them.
     lib64 = os.path.realpath(os.path.join(os.path.dirname(args.nvcc), "..", "lib64"))
     paths = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d] + [lib64]
