@@ -8,6 +8,7 @@ set(ZC_PROJECT_DIR ${CMAKE_CURRENT_LIST_DIR}/..)
 # variant is: never sanitized inside libcuda.so.1, and for Windows inside nvcuda.dll.
 set(ZC_AOT_READER_SOURCES
   ${ZC_PROJECT_DIR}/common/error.c
+  ${ZC_PROJECT_DIR}/common/find_library.c
   ${ZC_PROJECT_DIR}/fatbin/aot_image_read.c
   ${ZC_PROJECT_DIR}/fatbin/aot_locate.c)
 
@@ -30,9 +31,11 @@ list(TRANSFORM ZC_STUB_COMMON_SOURCES PREPEND ${ZC_STUB_DIR}/)
 set(ZC_STUB_POSIX_SOURCES platform/platform_posix.c platform/find_driver_posix.c
   drivers/host/drv_host_posix.c drivers/host/fiber_switch.S)
 list(TRANSFORM ZC_STUB_POSIX_SOURCES PREPEND ${ZC_STUB_DIR}/)
+list(APPEND ZC_STUB_POSIX_SOURCES ${ZC_PROJECT_DIR}/common/find_library_posix.c)
 set(ZC_STUB_WINDOWS_SOURCES platform/platform_windows.c platform/find_driver_windows.c
   drivers/host/drv_host_windows.c drivers/host/fiber_switch_win64.S)
 list(TRANSFORM ZC_STUB_WINDOWS_SOURCES PREPEND ${ZC_STUB_DIR}/)
+list(APPEND ZC_STUB_WINDOWS_SOURCES ${ZC_PROJECT_DIR}/common/find_library_windows.c)
 
 # Every layer's folder, and what the stub includes from beside it: the contracts and the
 # shared helpers, and the AOT image reader's header.

@@ -34,7 +34,7 @@ RULES = {
     "amdgpu_emulator": ["abi", "common"],
     "amdgpu_emulator/hip": ["abi", "common", "amdgpu_emulator"],
     STUB + "base": ["abi", "common"],
-    STUB + "platform": [STUB + "base"],
+    STUB + "platform": [STUB + "base", "common"],
     STUB + "drivers": [STUB + "platform", STUB + "base", "abi"],
     STUB + "drivers/host": [STUB + "drivers", STUB + "platform", STUB + "base", "abi"],
     STUB + "drivers/hip": [STUB + "drivers", STUB + "platform", STUB + "base", "abi"],
@@ -106,8 +106,8 @@ SEAMS = {
     # work queued on a capturing stream becomes a node of the capture's graph
     ("runtime_stub/api/stream", "runtime_stub/api/capture"),
     # a platform half completes the part it belongs to and calls back into it
-    ("runtime_stub/platform/find_driver_posix", "runtime_stub/platform/find_driver"),
-    ("runtime_stub/platform/find_driver_windows", "runtime_stub/platform/find_driver"),
+    ("common/find_library_posix", "common/find_library"),
+    ("common/find_library_windows", "common/find_library"),
     ("runtime_stub/drivers/host/drv_host_posix", "runtime_stub/drivers/host/drv_host_exec"),
     ("runtime_stub/drivers/host/drv_host_windows", "runtime_stub/drivers/host/drv_host_exec"),
 }

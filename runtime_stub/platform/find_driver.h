@@ -1,6 +1,7 @@
 /* Where the drivers a converted program can use are (find_driver.c, with the platform's
- * search order in find_driver_posix.c or find_driver_windows.c): NVIDIA's driver where the
- * platform's loader would find it, and the HIP runtime's names and whether to try them. For the stub's drivers and for zluda-convert doctor, which must
+ * half in find_driver_posix.c or find_driver_windows.c): NVIDIA's driver where the
+ * platform's loader would find it (common/find_library.h), and the HIP runtime's names and
+ * whether to try them. For the stub's drivers and for zluda-convert doctor, which must
  * agree. Plain libc: no LLVM, no stub state. */
 #ifndef ZC_FIND_DRIVER_H
 #define ZC_FIND_DRIVER_H
@@ -20,30 +21,14 @@ enum { ZC_HIP_LIBRARY_COUNT = 2 };
 enum { ZC_HIP_LIBRARY_COUNT = 3 };
 #endif
 
-/* Offers ACCEPT each candidate path in the loader's order: ZLUDA_CONVERT_CUDA_PATH alone
- * when it is set; else the platform's: on Linux LD_LIBRARY_PATH's directories,
- * /etc/ld.so.cache's libcuda.so.1 entries, the directories of /etc/ld.so.conf (and what it
- * includes), and the usual driver locations; on Windows the system directory, where
- * NVIDIA's installer puts nvcuda.dll (never the program's directory, which holds ours).
- * Writes the first accepted into OUT; false when none is. */
+/* NVIDIA's driver: ZLUDA_CONVERT_CUDA_PATH alone when it is set; else the first candidate
+ * ACCEPT takes of the loader's search (zc_find_library), written into OUT; false when none
+ * is. */
 bool zc_find_nvidia_driver(bool (*accept)(const char *path, void *arg), void *arg, char *out,
                            size_t size);
 
 /* The HIP runtime's names, newest first; ZLUDA_CONVERT_HIP_PATH, when set, replaces them. */
 extern const char *const zc_hip_library_names[ZC_HIP_LIBRARY_COUNT];
-
-/* Between find_driver.c and the platform's half: a search in progress, the offer of one
- * candidate (true once one is accepted), and the platform's candidates in its order. */
-struct zc_driver_search {
-	bool (*accept)(const char *path, void *arg);
-	void *arg;
-	char *out;
-	size_t size;
-	bool found;
-};
-bool zc_offer_driver(struct zc_driver_search *s, const char *path);
-bool zc_offer_driver_in(struct zc_driver_search *s, const char *dir, size_t len);
-void zc_offer_platform_drivers(struct zc_driver_search *s);
 
 /* Loading a HIP runtime costs tens of milliseconds, which a program on an NVIDIA machine
  * with ROCm installed would pay at every start: on Linux HIP is tried only where ROCm's
