@@ -4,6 +4,9 @@
 #ifndef ZC_BLAS_H
 #define ZC_BLAS_H
 
+/* Before NVIDIA's headers: the exported names become the implementations'. */
+#include "blas_rename.h"
+
 #include <cuda.h>
 #include <cublas_v2.h>
 #include <stdbool.h>
@@ -13,6 +16,7 @@
 #include "blas_args.h"
 
 struct cublasContext {
+	uint32_t magic; /* BLAS_HANDLE_MAGIC: made here, not by NVIDIA's cuBLAS */
 	CUcontext context;
 	CUmodule module;
 	CUstream stream;
@@ -23,11 +27,17 @@ struct cublasContext {
 	size_t scratch_size;
 };
 
+#define BLAS_HANDLE_MAGIC 0x5a43424cu
+
+/* Chooses the engine once, as the first handle is made (engine.c): NVIDIA's function of
+ * the exported NAME when NVIDIA's cuBLAS takes the calls, else NULL. */
+void *blas_choose_engine(const char *name);
+
 /* The funnel of failures: the status, with the routine and why traced when
  * ZLUDA_CONVERT_TRACE is set. */
 cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-#define NOT_SUPPORTED(routine) blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine, "not supported")
+void blas_trace(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Checks a handle and makes its context current; the routine's name for the trace. */
 cublasStatus_t blas_begin(cublasHandle_t h, const char *routine);

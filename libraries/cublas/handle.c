@@ -22,14 +22,29 @@ static bool tracing(void)
 	return on;
 }
 
+static void trace_line(const char *routine, const char *fmt, va_list ap, const char *status)
+{
+	fprintf(stderr, "zluda-convert: cuBLAS: %s: ", routine);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, status ? " (%s)\n" : "\n", status);
+}
+
+void blas_trace(const char *routine, const char *fmt, ...)
+{
+	if (tracing()) {
+		va_list ap;
+		va_start(ap, fmt);
+		trace_line(routine, fmt, ap, NULL);
+		va_end(ap);
+	}
+}
+
 cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char *fmt, ...)
 {
 	if (tracing()) {
 		va_list ap;
 		va_start(ap, fmt);
-		fprintf(stderr, "zluda-convert: cuBLAS: %s: ", routine);
-		vfprintf(stderr, fmt, ap);
-		fprintf(stderr, " (%s)\n", cublasGetStatusName(status));
+		trace_line(routine, fmt, ap, cublasGetStatusName(status));
 		va_end(ap);
 	}
 	return status;
@@ -41,6 +56,9 @@ cublasStatus_t blas_begin(cublasHandle_t h, const char *routine)
 
 	if (!h)
 		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, routine, "no handle");
+	if (h->magic != BLAS_HANDLE_MAGIC)
+		return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine,
+		                 "a handle of NVIDIA's cuBLAS, which lacks the routine");
 	/* A thread that has not used the runtime yet has no current context. */
 	if (cuCtxGetCurrent(&current) == CUDA_SUCCESS && !current)
 		cuCtxSetCurrent(h->context);
@@ -187,6 +205,9 @@ cublasStatus_t cublasCreate(cublasHandle_t *handle)
 		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasCreate", "NULL handle pointer");
 	if (cuInit(0) != CUDA_SUCCESS)
 		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate", "cuInit failed");
+	cublasStatus_t (*nvidia)(cublasHandle_t *) = blas_choose_engine("cublasCreate_v2");
+	if (nvidia)
+		return nvidia(handle);
 	/* As the runtime would: the first device's primary context when none is current. */
 	if (cuCtxGetCurrent(&context) != CUDA_SUCCESS || !context) {
 		if (cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
@@ -196,6 +217,7 @@ cublasStatus_t cublasCreate(cublasHandle_t *handle)
 	}
 	if (!(h = calloc(1, sizeof(*h))))
 		return blas_fail(CUBLAS_STATUS_ALLOC_FAILED, "cublasCreate", "out of memory");
+	h->magic = BLAS_HANDLE_MAGIC;
 	h->context = context;
 	h->pointer_mode = CUBLAS_POINTER_MODE_HOST;
 	h->math_mode = CUBLAS_DEFAULT_MATH;
@@ -212,12 +234,15 @@ cublasStatus_t cublasCreate(cublasHandle_t *handle)
 
 cublasStatus_t cublasDestroy(cublasHandle_t h)
 {
-	if (!h)
-		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, "cublasDestroy", "no handle");
+	cublasStatus_t s = blas_begin(h, "cublasDestroy");
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
 	cuStreamSynchronize(h->stream);
 	if (h->scratch)
 		cuMemFree(h->scratch);
 	cuModuleUnload(h->module);
+	h->magic = 0;
 	free(h);
 	return CUBLAS_STATUS_SUCCESS;
 }

@@ -4,6 +4,7 @@
  * the addresses cudart was handed. */
 #include <string.h>
 
+#include "driver_identity.h"
 #include "forward.h"
 #include "integrity.h"
 #include "platform.h"
@@ -321,6 +322,18 @@ static void *const hybrid_cudart[3] = {
 };
 #endif
 
+/* The project's own table (abi/driver_identity.h): NVIDIA's driver has none, so a library
+ * replacement that gets it knows the stub runs one of its drivers. */
+static const char *
+driver_name(void)
+{
+	return zc_drv ? zc_drv->name : "none";
+}
+
+static void *const driver_identity[ZC_DRIVER_IDENTITY_SLOTS] = {
+	SIZE(ZC_DRIVER_IDENTITY_SLOTS), FN(driver_name),
+};
+
 static const struct {
 	uint8_t guid[16];
 	const char *name;
@@ -342,6 +355,7 @@ static const struct {
 	  "F8CFF951", cudart13_table },
 	{ { 0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2 },
 	  "21318C60", cublas_streams },
+	{ ZC_DRIVER_IDENTITY_ID, "ZLUDA_CONVERT_DRIVER_IDENTITY", driver_identity },
 	{ { 0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e },
 	  "TOOLS_MODULE", tools_module },
 #ifdef _WIN32

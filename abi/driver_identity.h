@@ -1,0 +1,15 @@
+/* Which driver runs behind libcuda.so.1, for the project's library replacements: they ask
+ * cuGetExportTable for this table, which only zluda-convert's driver has while it runs one
+ * of its own drivers (CPU, HIP). When the process was handed to NVIDIA's driver, NVIDIA's
+ * answers the request with an error, and a replacement hands its calls to NVIDIA's library. */
+#ifndef ZC_DRIVER_IDENTITY_H
+#define ZC_DRIVER_IDENTITY_H
+
+#define ZC_DRIVER_IDENTITY_ID \
+	{ 0xac, 0xa9, 0x5c, 0x09, 0xd8, 0x92, 0x4b, 0x12, 0x87, 0x22, 0x54, 0x1b, 0xb4, 0xea, 0x63, 0x91 }
+
+/* The table's slots: [0] its size in bytes, [1] const char *(*)(void) giving the running
+ * driver's name ("host", "hip"). */
+enum { ZC_DRIVER_IDENTITY_SLOTS = 2 };
+
+#endif

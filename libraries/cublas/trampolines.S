@@ -1,0 +1,17 @@
+/* The exported entry points (exports.inc). Each jumps to NVIDIA's function of its name once
+ * a handle was made with NVIDIA's cuBLAS (engine.c fills zc_blas_nvidia), and otherwise to
+ * the library's own, zc_blas_impl_NAME: one load and one test per call. */
+#define BLAS_EXPORT(name)                                    \
+	.globl name;                                             \
+	.type name, @function;                                   \
+	.p2align 4;                                              \
+name:                                                        \
+	movq zc_blas_nvidia + 8 * __COUNTER__(%rip), %rax;       \
+	testq %rax, %rax;                                        \
+	jz zc_blas_impl_##name;                                  \
+	jmp *%rax;                                               \
+	.size name, . - name;
+
+	.text
+#include "exports.inc"
+	.section .note.GNU-stack, "", @progbits
