@@ -1,0 +1,1189 @@
+// cuBLAS v2 routines against host references computed here in double precision.
+// Helpers: handle, version, status names, pointer and math modes, streams, Set/Get Vector and
+// Matrix (strided, padded, async) and an invalid argument. Level 1, level 2 and level 3 in the
+// S, D, C, Z (and H) variants, GemmEx in the usual type combinations, batched and strided-batched
+// GEMM, batched TRSM. Inputs are small integers from a fixed-seed LCG, so most results are exact,
+// but every comparison allows a relative tolerance so that a library with another summation
+// order also passes. Triangular and symmetric inputs hold garbage in the triangle the routine must
+// not read; routines that write one triangle must leave the other one as it was. Level 1 and 2 run
+// on the default stream, level 3 on a created stream; axpy, scal, the reductions and one gemm
+// also run with scalars and results in device memory (CUBLAS_POINTER_MODE_DEVICE).
+// Prints "FAIL <routine>: <detail>" per failing check, then "PASS" or "FAIL: N checks failed".
+#include "test_util.h"
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <algorithm>
+#include <complex>
+#include <string>
+#include <vector>
+
+typedef std::complex<double> cd;
+
+// A cuBLAS call that should succeed and does not is a failed check; the run goes on.
+#define CB(call)                                                                         \
+    do {                                                                                 \
+        cublasStatus_t s_ = (call);                                                      \
+        if (s_ != CUBLAS_STATUS_SUCCESS)                                                 \
+            fail(#call, strf("line %d: returned cublasStatus_t %d", __LINE__, (int)s_)); \
+    } while (0)
+
+static cublasHandle_t H;
+static int g_failures = 0;
+static Lcg rng(20240611);
+
+static std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static std::string strf(const char *fmt, ...) {
+    char b[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    return b;
+}
+static void fail(const char *routine, const std::string &detail) {
+    printf("FAIL %s: %s\n", routine, detail.c_str());
+    g_failures++;
+}
+
+// ---- element types ----------------------------------------------------------------------------
+template <typename T> struct Ty;  // Real: the scalar type of norms and real factors; stol: solves' tolerance
+#define TYPE_TRAITS(T, R, CPLX, AMP, TOL, STOL)                \
+    template <> struct Ty<T> {                                 \
+        typedef R Real;                                        \
+        enum { cplx = CPLX, amp = AMP };                       \
+        static double tol() { return TOL; }                    \
+        static double stol() { return STOL; }                  \
+    };
+TYPE_TRAITS(float, float, 0, 4, 1e-5, 1e-4)
+TYPE_TRAITS(double, double, 0, 4, 1e-12, 1e-10)
+TYPE_TRAITS(cuComplex, float, 1, 4, 1e-5, 1e-4)
+TYPE_TRAITS(cuDoubleComplex, double, 1, 4, 1e-12, 1e-10)
+TYPE_TRAITS(__half, __half, 0, 2, 1e-2, 1e-2)  // amp 2: sums stay small integers, exact in half
+
+static inline cd toc(float v) { return cd(v, 0); }
+static inline cd toc(double v) { return cd(v, 0); }
+static inline cd toc(cuComplex v) { return cd(v.x, v.y); }
+static inline cd toc(cuDoubleComplex v) { return cd(v.x, v.y); }
+static inline cd toc(__half v) { return cd(__half2float(v), 0); }
+static inline cd toc(cd v) { return v; }
+template <typename T> T fromc(cd v);
+template <> float fromc<float>(cd v) { return (float)v.real(); }
+template <> double fromc<double>(cd v) { return v.real(); }
+template <> cuComplex fromc<cuComplex>(cd v) { return make_cuComplex((float)v.real(), (float)v.imag()); }
+template <> cuDoubleComplex fromc<cuDoubleComplex>(cd v) { return make_cuDoubleComplex(v.real(), v.imag()); }
+template <> __half fromc<__half>(cd v) { return __float2half((float)v.real()); }
+
+template <typename T> static std::vector<cd> tocv(const std::vector<T> &v) {
+    std::vector<cd> r(v.size());
+    for (size_t i = 0; i < v.size(); i++) r[i] = toc(v[i]);
+    return r;
+}
+template <typename T> static T rnd(int amp = Ty<T>::amp) {
+    int re = rng.range(-amp, amp + 1);
+    return fromc<T>(cd(re, Ty<T>::cplx ? rng.range(-amp, amp + 1) : 0));
+}
+template <typename T> static std::vector<T> rvec(size_t n, int amp = Ty<T>::amp) {
+    std::vector<T> v(n);
+    for (auto &x : v) x = rnd<T>(amp);
+    return v;
+}
+template <typename T> static T alpha_of() { return fromc<T>(Ty<T>::cplx ? cd(1, -2) : cd(2, 0)); }
+template <typename T> static T beta_of() { return fromc<T>(Ty<T>::cplx ? cd(2, 1) : cd(-1, 0)); }
+template <typename T> static T nan_of() { return fromc<T>(cd(NAN, NAN)); }
+// What a routine must not read: the unreferenced triangle, a unit diagonal.
+template <typename T> static T garbage() { return fromc<T>(cd(-777, 555)); }
+template <typename T> static int nops() { return Ty<T>::cplx ? 3 : 2; }
+
+static const cublasOperation_t OPS[3] = {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C};
+static const cublasFillMode_t FILLS[2] = {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER};
+static const cublasDiagType_t DIAGS[2] = {CUBLAS_DIAG_NON_UNIT, CUBLAS_DIAG_UNIT};
+static const cublasSideMode_t SIDES[2] = {CUBLAS_SIDE_LEFT, CUBLAS_SIDE_RIGHT};
+static char opc(cublasOperation_t o) { return o == CUBLAS_OP_N ? 'N' : o == CUBLAS_OP_T ? 'T' : 'C'; }
+static char fillc(cublasFillMode_t f) { return f == CUBLAS_FILL_MODE_LOWER ? 'L' : 'U'; }
+static char diagc(cublasDiagType_t d) { return d == CUBLAS_DIAG_UNIT ? 'U' : 'N'; }
+static char sidec(cublasSideMode_t s) { return s == CUBLAS_SIDE_LEFT ? 'L' : 'R'; }
+
+// ---- device buffers ---------------------------------------------------------------------------
+template <typename T> struct Dev {
+    T *p = nullptr;
+    size_t n;
+    explicit Dev(size_t count) : n(count) { CHECK(cudaMalloc((void **)&p, (n ? n : 1) * sizeof(T))); }
+    explicit Dev(const std::vector<T> &h) : Dev(h.size()) { put(h); }
+    Dev(const Dev &) = delete;
+    Dev &operator=(const Dev &) = delete;
+    ~Dev() { cudaFree((void *)p); }
+    void put(const std::vector<T> &h) { CHECK(cudaMemcpy((void *)p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice)); }
+    std::vector<T> get() const {
+        CHECK(cudaDeviceSynchronize());
+        std::vector<T> h(n);
+        CHECK(cudaMemcpy(h.data(), (const void *)p, n * sizeof(T), cudaMemcpyDeviceToHost));
+        return h;
+    }
+};
+
+static void set_mode(bool dev) {
+    CB(cublasSetPointerMode(H, dev ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST));
+}
+static const char *mode_name(bool dev) { return dev ? "device pointers" : "host pointers"; }
+
+// ---- comparisons ------------------------------------------------------------------------------
+// |got - want| <= tol * max(1, |want|, scale); a NaN wanted needs a NaN, a NaN got never passes.
+static bool close_to(cd got, cd want, double tol, double scale) {
+    if (std::isnan(want.real()) || std::isnan(want.imag())) return std::isnan(got.real()) || std::isnan(got.imag());
+    return std::abs(got - want) <= tol * std::max(std::max(1.0, std::abs(want)), scale);
+}
+// Compares the rows x cols matrix at got[off + i + j ld] with want[off + i + j ld].
+template <typename T>
+static void check_mat(const char *routine, const std::string &what, const std::vector<T> &got, const std::vector<cd> &want,
+                      int rows, int cols, int ld, double tol, double scale = 0, size_t off = 0) {
+    int bad = 0;
+    std::string first;
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++) {
+            size_t idx = off + i + (size_t)j * ld;
+            cd g = toc(got[idx]), w = want[idx];
+            if (!close_to(g, w, tol, scale) && bad++ == 0)
+                first = (cols == 1 ? strf("[%d]", i) : strf("[%d,%d]", i, j)) +
+                        strf(" = %.9g%+.9gi, want %.9g%+.9gi", g.real(), g.imag(), w.real(), w.imag());
+        }
+    if (bad) fail(routine, strf("%s: %d of %d wrong, first %s", what.c_str(), bad, rows * cols, first.c_str()));
+}
+template <typename T>
+static void check_vec(const char *routine, const std::string &what, const std::vector<T> &got, const std::vector<cd> &want,
+                      double tol, double scale = 0) {
+    check_mat(routine, what, got, want, (int)got.size(), 1, (int)got.size(), tol, scale);
+}
+static void check_scalar(const char *routine, const std::string &what, cd got, cd want, double tol) {
+    if (!close_to(got, want, tol, 0))
+        fail(routine, strf("%s: %.12g%+.12gi, want %.12g%+.12gi", what.c_str(), got.real(), got.imag(), want.real(),
+                           want.imag()));
+}
+static double max_abs(const std::vector<cd> &v) {
+    double m = 0;
+    for (const cd &x : v) m = std::max(m, std::abs(x));
+    return m;
+}
+
+// ---- host references --------------------------------------------------------------------------
+// Element (i, j) of op(A) for column-major A.
+static cd opel(const cd *A, int lda, cublasOperation_t op, int i, int j) {
+    if (op == CUBLAS_OP_N) return A[i + (size_t)j * lda];
+    cd v = A[j + (size_t)i * lda];
+    return op == CUBLAS_OP_C ? std::conj(v) : v;
+}
+// C = alpha op(A) op(B) + beta C; with beta 0, C is not read.
+static void ref_gemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, cd alpha, const cd *A, int lda,
+                     const cd *B, int ldb, cd beta, cd *C, int ldc) {
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            cd s = 0;
+            for (int l = 0; l < k; l++) s += opel(A, lda, ta, i, l) * opel(B, ldb, tb, l, j);
+            cd &c = C[i + (size_t)j * ldc];
+            c = alpha * s + (beta == cd(0) ? cd(0) : beta * c);
+        }
+}
+static bool in_tri(cublasFillMode_t uplo, int i, int j) { return uplo == CUBLAS_FILL_MODE_LOWER ? i >= j : i <= j; }
+// op(T) as a dense n x n matrix (ld n) for the triangle uplo of A: zeros outside, ones on a unit diagonal.
+static std::vector<cd> tri_dense(const std::vector<cd> &A, int n, int lda, cublasFillMode_t uplo, cublasOperation_t op,
+                                 cublasDiagType_t diag) {
+    std::vector<cd> T(n * n), M(n * n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            T[i + j * n] = i == j ? (diag == CUBLAS_DIAG_UNIT ? cd(1) : A[i + (size_t)j * lda])
+                                  : in_tri(uplo, i, j) ? A[i + (size_t)j * lda] : cd(0);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) M[i + j * n] = opel(T.data(), n, op, i, j);
+    return M;
+}
+// The full symmetric (or Hermitian) matrix whose uplo triangle A holds (ld n).
+static std::vector<cd> sym_dense(const std::vector<cd> &A, int n, int lda, cublasFillMode_t uplo, bool herm) {
+    std::vector<cd> M(n * n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            cd v = in_tri(uplo, i, j) ? A[i + (size_t)j * lda] : A[j + (size_t)i * lda];
+            if (herm && !in_tri(uplo, i, j)) v = std::conj(v);
+            if (herm && i == j) v = v.real();
+            M[i + j * n] = v;
+        }
+    return M;
+}
+// Solves M z = b for a dense triangular M (ld n).
+static std::vector<cd> solve_tri(const std::vector<cd> &M, int n, bool lower, std::vector<cd> b) {
+    for (int s = 0; s < n; s++) {
+        int i = lower ? s : n - 1 - s;
+        for (int j = 0; j < n; j++)
+            if (lower ? j < i : j > i) b[i] -= M[i + j * n] * b[j];
+        b[i] /= M[i + i * n];
+    }
+    return b;
+}
+// The triangle op(M) is after op: lower stays lower under N, turns upper under T or C.
+static bool eff_lower(cublasFillMode_t uplo, cublasOperation_t op) {
+    return (uplo == CUBLAS_FILL_MODE_LOWER) == (op == CUBLAS_OP_N);
+}
+// An n x n matrix (ld lda) with data in the uplo triangle, garbage in the other one and the padding.
+// solve: small off-diagonal entries and a diagonal of magnitude 4..8, well conditioned.
+// unit: the diagonal is garbage too. real_diag: zero imaginary parts on the diagonal.
+template <typename T>
+static std::vector<T> tri_input(int n, int lda, cublasFillMode_t uplo, bool unit, bool solve, bool real_diag) {
+    std::vector<T> A((size_t)lda * n, garbage<T>());
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            if (i == j) {
+                if (unit) continue;
+                cd d = solve ? cd((rng.range(0, 2) ? 1 : -1) * rng.range(4, 9), Ty<T>::cplx ? rng.range(-2, 3) : 0)
+                             : toc(rnd<T>());
+                A[i + (size_t)j * lda] = fromc<T>(real_diag ? cd(d.real()) : d);
+            } else if (in_tri(uplo, i, j)) {
+                A[i + (size_t)j * lda] = solve ? fromc<T>(toc(rnd<T>(2)) / 16.0) : rnd<T>();
+            }
+        }
+    return A;
+}
+
+// ---- helpers ----------------------------------------------------------------------------------
+static void test_helpers(cudaStream_t st) {
+    int ver = 0;
+    CB(cublasGetVersion(H, &ver));
+    if (ver <= 0) fail("cublasGetVersion", strf("version %d", ver));
+
+    const struct { cublasStatus_t s; const char *name; } names[] = {
+        {CUBLAS_STATUS_SUCCESS, "CUBLAS_STATUS_SUCCESS"}, {CUBLAS_STATUS_INVALID_VALUE, "CUBLAS_STATUS_INVALID_VALUE"}};
+    for (const auto &n : names) {
+        const char *got = cublasGetStatusName(n.s);
+        if (!got || strcmp(got, n.name) != 0)
+            fail("cublasGetStatusName", strf("%d gave \"%s\", want \"%s\"", (int)n.s, got ? got : "(null)", n.name));
+        const char *str = cublasGetStatusString(n.s);
+        if (!str || !*str) fail("cublasGetStatusString", strf("%d gave a null or empty string", (int)n.s));
+    }
+
+    for (cublasPointerMode_t pm : {CUBLAS_POINTER_MODE_DEVICE, CUBLAS_POINTER_MODE_HOST}) {
+        cublasPointerMode_t got;
+        CB(cublasSetPointerMode(H, pm));
+        CB(cublasGetPointerMode(H, &got));
+        if (got != pm) fail("cublasGetPointerMode", strf("got %d after setting %d", (int)got, (int)pm));
+    }
+    for (cublasMath_t mm : {CUBLAS_TF32_TENSOR_OP_MATH, CUBLAS_DEFAULT_MATH}) {
+        cublasMath_t got;
+        CB(cublasSetMathMode(H, mm));
+        CB(cublasGetMathMode(H, &got));
+        if (got != mm) fail("cublasGetMathMode", strf("got %d after setting %d", (int)got, (int)mm));
+    }
+    for (cudaStream_t s : {st, (cudaStream_t)0}) {
+        cudaStream_t got = s == st ? (cudaStream_t)0 : st;  // not what is expected
+        CB(cublasSetStream(H, s));
+        CB(cublasGetStream(H, &got));
+        if (got != s) fail("cublasGetStream", strf("got %p after setting %p", (void *)got, (void *)s));
+    }
+
+    // Strided vectors: host stride 2 -> device stride 3 -> host stride 1; the gaps stay.
+    const int n = 37;
+    std::vector<float> hx = rvec<float>(2 * n, 100), hz(n, -1.f);
+    Dev<float> dy(std::vector<float>(3 * n, 555.f));
+    CB(cublasSetVector(n, sizeof(float), hx.data(), 2, dy.p, 3));
+    std::vector<cd> want(3 * n, cd(555)), wz(n);
+    for (int i = 0; i < n; i++) want[3 * i] = wz[i] = hx[2 * i];
+    check_vec("cublasSetVector", "incx=2 incy=3", dy.get(), want, 0);
+    CB(cublasGetVector(n, sizeof(float), dy.p, 3, hz.data(), 1));
+    check_vec("cublasGetVector", "incx=3 incy=1", hz, wz, 0);
+
+    // Padded matrices of 16-byte elements: host lda 8 -> device ldb 9 -> host ld 6; padding stays.
+    typedef cuDoubleComplex Z;
+    const int rows = 5, cols = 7;
+    const Z sent = fromc<Z>(cd(555, -555));
+    std::vector<Z> hA = rvec<Z>(8 * cols), hC(6 * cols, sent);
+    Dev<Z> dB(std::vector<Z>(9 * cols, sent));
+    CB(cublasSetMatrix(rows, cols, sizeof(Z), hA.data(), 8, dB.p, 9));
+    std::vector<cd> wB(9 * cols, toc(sent)), wC(6 * cols, toc(sent));
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++) wB[i + 9 * j] = wC[i + 6 * j] = toc(hA[i + 8 * j]);
+    check_vec("cublasSetMatrix", "5x7 lda=8 ldb=9", dB.get(), wB, 0);
+    CB(cublasGetMatrix(rows, cols, sizeof(Z), dB.p, 9, hC.data(), 6));
+    check_vec("cublasGetMatrix", "5x7 lda=9 ldb=6", hC, wC, 0);
+
+    // The async forms on the created stream, with pinned host memory.
+    float *px, *py, *pa, *pc;
+    CHECK(cudaMallocHost((void **)&px, n * sizeof(float)));
+    CHECK(cudaMallocHost((void **)&py, 3 * n * sizeof(float)));
+    CHECK(cudaMallocHost((void **)&pa, 7 * cols * sizeof(float)));
+    CHECK(cudaMallocHost((void **)&pc, 6 * cols * sizeof(float)));
+    for (int i = 0; i < n; i++) px[i] = (float)rng.range(-100, 100);
+    for (int i = 0; i < 3 * n; i++) py[i] = -1.f;
+    for (int i = 0; i < 7 * cols; i++) pa[i] = (float)rng.range(-100, 100);
+    for (int i = 0; i < 6 * cols; i++) pc[i] = -1.f;
+    Dev<float> dv(std::vector<float>(2 * n, 555.f)), dm(std::vector<float>(8 * cols, 555.f));
+    CB(cublasSetVectorAsync(n, sizeof(float), px, 1, dv.p, 2, st));
+    CB(cublasGetVectorAsync(n, sizeof(float), dv.p, 2, py, 3, st));
+    CB(cublasSetMatrixAsync(rows, cols, sizeof(float), pa, 7, dm.p, 8, st));
+    CB(cublasGetMatrixAsync(rows, cols, sizeof(float), dm.p, 8, pc, 6, st));
+    CHECK(cudaStreamSynchronize(st));
+    std::vector<cd> wy(3 * n, cd(-1)), wc(6 * cols, cd(-1));
+    for (int i = 0; i < n; i++) wy[3 * i] = px[i];
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++) wc[i + 6 * j] = pa[i + 7 * j];
+    check_vec("cublasSet/GetVectorAsync", "incx=1 -> 2 -> 3", std::vector<float>(py, py + 3 * n), wy, 0);
+    check_vec("cublasSet/GetMatrixAsync", "5x7 ld 7 -> 8 -> 6", std::vector<float>(pc, pc + 6 * cols), wc, 0);
+    CHECK(cudaFreeHost(px));
+    CHECK(cudaFreeHost(py));
+    CHECK(cudaFreeHost(pa));
+    CHECK(cudaFreeHost(pc));
+
+    // Invalid arguments.
+    Dev<float> d(64);
+    float one = 1, zero = 0;
+    cublasStatus_t s = cublasSgemm(H, CUBLAS_OP_N, CUBLAS_OP_N, -1, 4, 4, &one, d.p, 4, d.p, 4, &zero, d.p, 4);
+    if (s != CUBLAS_STATUS_INVALID_VALUE) fail("cublasSgemm", strf("m=-1 returned %d, want CUBLAS_STATUS_INVALID_VALUE", (int)s));
+    s = cublasSgemv(H, CUBLAS_OP_N, 8, 4, &one, d.p, 4, d.p, 1, &zero, d.p + 32, 1);
+    if (s != CUBLAS_STATUS_INVALID_VALUE) fail("cublasSgemv", strf("lda<m returned %d, want CUBLAS_STATUS_INVALID_VALUE", (int)s));
+}
+
+// ---- level 1 ----------------------------------------------------------------------------------
+struct VCase { int n, incx, incy; bool dev; };
+static const VCase VCASES[] = {{1000, 1, 1, false}, {37, 2, 3, true}};
+static std::string vdesc(const VCase &c) { return strf("n=%d incx=%d incy=%d %s", c.n, c.incx, c.incy, mode_name(c.dev)); }
+
+template <typename T>
+static void test_axpy(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, const T *, const T *, int, T *, int)) {
+    for (const VCase &c : VCASES) {
+        std::vector<T> x = rvec<T>(c.n * c.incx), y = rvec<T>(c.n * c.incy);
+        T alpha = alpha_of<T>();
+        std::vector<cd> want = tocv(y);
+        for (int i = 0; i < c.n; i++) want[i * c.incy] += toc(alpha) * toc(x[i * c.incx]);
+        Dev<T> dx(x), dy(y), da(std::vector<T>(1, alpha));
+        set_mode(c.dev);
+        CB(fn(H, c.n, c.dev ? da.p : &alpha, dx.p, c.incx, dy.p, c.incy));
+        set_mode(false);
+        check_vec(name, vdesc(c), dy.get(), want, Ty<T>::tol());
+    }
+}
+
+template <typename T, typename A>
+static void test_scal(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, const A *, T *, int)) {
+    for (const VCase &c : VCASES) {
+        std::vector<T> x = rvec<T>(c.n * c.incx);
+        A alpha = alpha_of<A>();
+        std::vector<cd> want = tocv(x);
+        for (int i = 0; i < c.n; i++) want[i * c.incx] *= toc(alpha);
+        Dev<T> dx(x);
+        Dev<A> da(std::vector<A>(1, alpha));
+        set_mode(c.dev);
+        CB(fn(H, c.n, c.dev ? da.p : &alpha, dx.p, c.incx));
+        set_mode(false);
+        check_vec(name, vdesc(c), dx.get(), want, Ty<T>::tol());
+    }
+}
+
+// copy (swap false) or swap; both vectors are checked, gaps included.
+template <typename T, typename X>
+static void test_copy_swap(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, X *, int, T *, int), bool swap) {
+    for (const VCase &c : VCASES) {
+        std::vector<T> x = rvec<T>(c.n * c.incx), y = rvec<T>(c.n * c.incy);
+        std::vector<cd> wx = tocv(x), wy = tocv(y);
+        for (int i = 0; i < c.n; i++) {
+            wy[i * c.incy] = toc(x[i * c.incx]);
+            if (swap) wx[i * c.incx] = toc(y[i * c.incy]);
+        }
+        Dev<T> dx(x), dy(y);
+        CB(fn(H, c.n, dx.p, c.incx, dy.p, c.incy));
+        std::string what = strf("n=%d incx=%d incy=%d", c.n, c.incx, c.incy);
+        check_vec(name, what + " x", dx.get(), wx, 0);
+        check_vec(name, what + " y", dy.get(), wy, 0);
+    }
+}
+
+template <typename T>
+static void test_dot(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, const T *, int, const T *, int, T *),
+                     bool conj) {
+    for (const VCase &c : VCASES) {
+        std::vector<T> x = rvec<T>(c.n * c.incx), y = rvec<T>(c.n * c.incy);
+        cd want = 0;
+        for (int i = 0; i < c.n; i++) {
+            cd a = toc(x[i * c.incx]);
+            want += (conj ? std::conj(a) : a) * toc(y[i * c.incy]);
+        }
+        Dev<T> dx(x), dy(y), dr(1);
+        T res = garbage<T>();
+        set_mode(c.dev);
+        CB(fn(H, c.n, dx.p, c.incx, dy.p, c.incy, c.dev ? dr.p : &res));
+        set_mode(false);
+        if (c.dev) res = dr.get()[0];
+        check_scalar(name, vdesc(c), toc(res), want, Ty<T>::tol());
+    }
+}
+
+// nrm2 (asum false) or asum, plus n = 0 (result 0).
+template <typename T, typename R>
+static void test_reduce(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, const T *, int, R *), bool asum) {
+    const VCase cases[] = {VCASES[0], VCASES[1], {0, 1, 1, false}};
+    for (const VCase &c : cases) {
+        std::vector<T> x = rvec<T>(std::max(1, c.n * c.incx));
+        double want = 0;
+        for (int i = 0; i < c.n; i++) {
+            cd v = toc(x[i * c.incx]);
+            want += asum ? std::abs(v.real()) + std::abs(v.imag()) : std::norm(v);
+        }
+        if (!asum) want = sqrt(want);
+        Dev<T> dx(x);
+        Dev<R> dr(std::vector<R>(1, (R)123));
+        R res = 123;
+        set_mode(c.dev);
+        CB(fn(H, c.n, dx.p, c.incx, c.dev ? dr.p : &res));
+        set_mode(false);
+        if (c.dev) res = dr.get()[0];
+        check_scalar(name, vdesc(c), res, want, Ty<T>::tol());
+    }
+}
+
+// i(amax|amin): 1-based index of the first element with the largest (smallest) |re| + |im|. The extreme
+// value appears twice; for complex x an earlier decoy would win if the modulus were used instead;
+// the gaps of a strided x hold values that would win if they were read.
+template <typename T>
+static void test_iamax(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, const T *, int, int *), bool max) {
+    for (const VCase &c : VCASES) {
+        std::vector<T> x(c.n * c.incx);
+        for (size_t e = 0; e < x.size(); e++) {
+            if (e % c.incx) { x[e] = fromc<T>(max ? cd(100, 100) : cd(0)); continue; }
+            int re = max ? rng.range(-3, 4) : (rng.range(0, 2) ? 1 : -1) * rng.range(2, 4);
+            int im = max ? rng.range(-3, 4) : (rng.range(0, 2) ? 1 : -1) * rng.range(2, 4);
+            x[e] = fromc<T>(cd(re, Ty<T>::cplx ? im : 0));
+        }
+        int p1 = c.n / 7, p2 = c.n * 3 / 5;
+        if (Ty<T>::cplx) {
+            x[1 * c.incx] = fromc<T>(max ? cd(8.5, 0) : cd(0.75, 0.75));
+            x[p1 * c.incx] = fromc<T>(max ? cd(-5, 5) : cd(1.25, 0));
+            x[p2 * c.incx] = fromc<T>(max ? cd(4, -6) : cd(0, -1.25));
+        } else {
+            x[p1 * c.incx] = fromc<T>(max ? -9 : 0.5);
+            x[p2 * c.incx] = fromc<T>(max ? 9 : -0.5);
+        }
+        int want = 0;
+        double best = 0;
+        for (int i = 0; i < c.n; i++) {
+            cd v = toc(x[i * c.incx]);
+            double a = std::abs(v.real()) + std::abs(v.imag());
+            if (i == 0 || (max ? a > best : a < best)) best = a, want = i + 1;
+        }
+        Dev<T> dx(x);
+        Dev<int> dr(1);
+        int res = -1;
+        set_mode(c.dev);
+        CB(fn(H, c.n, dx.p, c.incx, c.dev ? dr.p : &res));
+        set_mode(false);
+        if (c.dev) res = dr.get()[0];
+        if (res != want) fail(name, strf("%s: %d, want %d", vdesc(c).c_str(), res, want));
+    }
+}
+
+// x' = c x + s y, y' = c y - conj(s) x; s real or complex.
+template <typename T, typename S>
+static void test_rot(const char *name,
+                     cublasStatus_t (*fn)(cublasHandle_t, int, T *, int, T *, int, const typename Ty<T>::Real *, const S *)) {
+    typedef typename Ty<T>::Real R;
+    for (const VCase &c : VCASES) {
+        std::vector<T> x = rvec<T>(c.n * c.incx), y = rvec<T>(c.n * c.incy);
+        R cc = 0.5;
+        S s = fromc<S>(Ty<S>::cplx ? cd(0.5, -0.25) : cd(0.75));
+        std::vector<cd> wx = tocv(x), wy = tocv(y);
+        for (int i = 0; i < c.n; i++) {
+            cd a = toc(x[i * c.incx]), b = toc(y[i * c.incy]);
+            wx[i * c.incx] = toc(cc) * a + toc(s) * b;
+            wy[i * c.incy] = toc(cc) * b - std::conj(toc(s)) * a;
+        }
+        Dev<T> dx(x), dy(y);
+        CB(fn(H, c.n, dx.p, c.incx, dy.p, c.incy, &cc, &s));
+        std::string what = strf("n=%d incx=%d incy=%d", c.n, c.incx, c.incy);
+        check_vec(name, what + " x", dx.get(), wx, Ty<T>::tol());
+        check_vec(name, what + " y", dy.get(), wy, Ty<T>::tol());
+    }
+}
+
+// Givens rotation of real (a, b), as the reference BLAS: a <- r, b <- z.
+template <typename R> static void test_rotg_real(const char *name, cublasStatus_t (*fn)(cublasHandle_t, R *, R *, R *, R *)) {
+    const double in[4][2] = {{3, 4}, {-4, 3}, {0, 2}, {0, 0}};
+    for (const auto &ab : in) {
+        double a = ab[0], b = ab[1], roe = fabs(a) > fabs(b) ? a : b, scale = fabs(a) + fabs(b), c = 1, s = 0, r = 0, z = 0;
+        if (scale != 0) {
+            r = copysign(1.0, roe) * scale * sqrt((a / scale) * (a / scale) + (b / scale) * (b / scale));
+            c = a / r;
+            s = b / r;
+            z = fabs(a) > fabs(b) ? s : c != 0 ? 1 / c : 1;
+        }
+        R ga = (R)a, gb = (R)b, gc = -9, gs = -9;
+        CB(fn(H, &ga, &gb, &gc, &gs));
+        CHECK(cudaDeviceSynchronize());
+        std::string what = strf("a=%g b=%g", a, b);
+        double tol = Ty<R>::tol();
+        check_scalar(name, what + " r", ga, r, tol);
+        check_scalar(name, what + " z", gb, z, tol);
+        check_scalar(name, what + " c", gc, c, tol);
+        check_scalar(name, what + " s", gs, s, tol);
+    }
+}
+// Complex: c = |a| / norm, s = (a / |a|) conj(b) / norm, a <- (a / |a|) norm.
+template <typename T>
+static void test_rotg_cplx(const char *name, cublasStatus_t (*fn)(cublasHandle_t, T *, T *, typename Ty<T>::Real *, T *)) {
+    const cd in[2][2] = {{cd(3, 4), cd(1, -2)}, {cd(-1, 0.5), cd(6, 2)}};
+    for (const auto &ab : in) {
+        cd a = ab[0], b = ab[1];
+        double scale = std::abs(a) + std::abs(b);
+        double norm = scale * sqrt(std::norm(a / scale) + std::norm(b / scale));
+        cd alpha = a / std::abs(a);
+        double c = std::abs(a) / norm;
+        cd s = alpha * std::conj(b) / norm, r = alpha * norm;
+        T ga = fromc<T>(a), gb = fromc<T>(b), gs = garbage<T>();
+        typename Ty<T>::Real gc = -9;
+        CB(fn(H, &ga, &gb, &gc, &gs));
+        CHECK(cudaDeviceSynchronize());
+        std::string what = strf("a=%g%+gi b=%g%+gi", a.real(), a.imag(), b.real(), b.imag());
+        check_scalar(name, what + " r", toc(ga), r, Ty<T>::tol());
+        check_scalar(name, what + " c", toc(gc), c, Ty<T>::tol());
+        check_scalar(name, what + " s", toc(gs), s, Ty<T>::tol());
+    }
+}
+
+static void level1() {
+    test_axpy("Saxpy", cublasSaxpy); test_axpy("Daxpy", cublasDaxpy); test_axpy("Caxpy", cublasCaxpy);
+    test_axpy("Zaxpy", cublasZaxpy);
+    test_scal("Sscal", cublasSscal); test_scal("Dscal", cublasDscal); test_scal("Cscal", cublasCscal);
+    test_scal("Zscal", cublasZscal); test_scal("Csscal", cublasCsscal); test_scal("Zdscal", cublasZdscal);
+    test_copy_swap("Scopy", cublasScopy, false); test_copy_swap("Dcopy", cublasDcopy, false);
+    test_copy_swap("Ccopy", cublasCcopy, false); test_copy_swap("Zcopy", cublasZcopy, false);
+    test_copy_swap("Sswap", cublasSswap, true); test_copy_swap("Dswap", cublasDswap, true);
+    test_copy_swap("Cswap", cublasCswap, true); test_copy_swap("Zswap", cublasZswap, true);
+    test_dot("Sdot", cublasSdot, false); test_dot("Ddot", cublasDdot, false); test_dot("Cdotu", cublasCdotu, false);
+    test_dot("Cdotc", cublasCdotc, true); test_dot("Zdotu", cublasZdotu, false); test_dot("Zdotc", cublasZdotc, true);
+    test_reduce("Snrm2", cublasSnrm2, false); test_reduce("Dnrm2", cublasDnrm2, false); test_reduce("Scnrm2", cublasScnrm2, false);
+    test_reduce("Dznrm2", cublasDznrm2, false); test_reduce("Sasum", cublasSasum, true); test_reduce("Dasum", cublasDasum, true);
+    test_reduce("Scasum", cublasScasum, true); test_reduce("Dzasum", cublasDzasum, true);
+    test_iamax("Isamax", cublasIsamax, true); test_iamax("Idamax", cublasIdamax, true); test_iamax("Icamax", cublasIcamax, true);
+    test_iamax("Izamax", cublasIzamax, true); test_iamax("Isamin", cublasIsamin, false); test_iamax("Idamin", cublasIdamin, false);
+    test_iamax("Icamin", cublasIcamin, false); test_iamax("Izamin", cublasIzamin, false);
+    test_rot("Srot", cublasSrot); test_rot("Drot", cublasDrot); test_rot("Crot", cublasCrot); test_rot("Csrot", cublasCsrot);
+    test_rot("Zrot", cublasZrot); test_rot("Zdrot", cublasZdrot);
+    test_rotg_real("Srotg", cublasSrotg); test_rotg_real("Drotg", cublasDrotg);
+    test_rotg_cplx("Crotg", cublasCrotg); test_rotg_cplx("Zrotg", cublasZrotg);
+}
+
+// ---- level 2 ----------------------------------------------------------------------------------
+// y = alpha op(A) x + beta y; the strided variant has beta 0 and y (gaps included) all NaN.
+template <typename T>
+static void test_gemv(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasOperation_t, int, int, const T *,
+                                                             const T *, int, const T *, int, const T *, T *, int)) {
+    const int m = 67, n = 45, lda = 70;
+    std::vector<T> A = rvec<T>(lda * n);
+    std::vector<cd> Ac = tocv(A);
+    Dev<T> dA(A);
+    for (int o = 0; o < nops<T>(); o++)
+        for (int var = 0; var < 2; var++) {
+            cublasOperation_t op = OPS[o];
+            int incx = var ? 2 : 1, incy = var ? 3 : 1, xl = op == CUBLAS_OP_N ? n : m, yl = op == CUBLAS_OP_N ? m : n;
+            T alpha = alpha_of<T>(), beta = var ? fromc<T>(0) : beta_of<T>();
+            std::vector<T> x = rvec<T>(xl * incx), y = var ? std::vector<T>(yl * incy, nan_of<T>()) : rvec<T>(yl * incy);
+            std::vector<cd> want = tocv(y);
+            for (int i = 0; i < yl; i++) {
+                cd s = 0;
+                for (int j = 0; j < xl; j++) s += opel(Ac.data(), lda, op, i, j) * toc(x[j * incx]);
+                want[i * incy] = toc(alpha) * s + (var ? cd(0) : toc(beta) * want[i * incy]);
+            }
+            Dev<T> dx(x), dy(y);
+            CB(fn(H, op, m, n, &alpha, dA.p, lda, dx.p, incx, &beta, dy.p, incy));
+            check_vec(name, strf("op=%c incx=%d incy=%d %s", opc(op), incx, incy, var ? "beta=0 y=NaN" : "beta!=0"),
+                      dy.get(), want, Ty<T>::tol());
+        }
+}
+
+// A += alpha x y^T (or y^H with conj).
+template <typename T>
+static void test_ger(const char *name,
+                     cublasStatus_t (*fn)(cublasHandle_t, int, int, const T *, const T *, int, const T *, int, T *, int),
+                     bool conj) {
+    const int m = 67, n = 45, lda = 70;
+    for (int var = 0; var < 2; var++) {
+        int incx = var ? 2 : 1, incy = var ? 3 : 1;
+        std::vector<T> A = rvec<T>(lda * n), x = rvec<T>(m * incx), y = rvec<T>(n * incy);
+        T alpha = alpha_of<T>();
+        std::vector<cd> want = tocv(A);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++) {
+                cd yj = toc(y[j * incy]);
+                want[i + j * lda] += toc(alpha) * toc(x[i * incx]) * (conj ? std::conj(yj) : yj);
+            }
+        Dev<T> dA(A), dx(x), dy(y);
+        CB(fn(H, m, n, &alpha, dx.p, incx, dy.p, incy, dA.p, lda));
+        check_mat(name, strf("incx=%d incy=%d", incx, incy), dA.get(), want, m, n, lda, Ty<T>::tol());
+    }
+}
+
+// y = alpha A x + beta y, A symmetric (Hermitian) given by one triangle; the other holds garbage.
+template <typename T>
+static void test_symv(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, int, const T *, const T *,
+                                                             int, const T *, int, const T *, T *, int),
+                      bool herm) {
+    const int n = 45, lda = 48;
+    for (cublasFillMode_t uplo : FILLS)
+        for (int var = 0; var < 2; var++) {
+            int incx = var ? 2 : 1, incy = var ? 3 : 1;
+            std::vector<T> A = tri_input<T>(n, lda, uplo, false, false, herm), x = rvec<T>(n * incx), y = rvec<T>(n * incy);
+            std::vector<cd> S = sym_dense(tocv(A), n, lda, uplo, herm), want = tocv(y);
+            T alpha = alpha_of<T>(), beta = beta_of<T>();
+            for (int i = 0; i < n; i++) {
+                cd s = 0;
+                for (int j = 0; j < n; j++) s += S[i + j * n] * toc(x[j * incx]);
+                want[i * incy] = toc(alpha) * s + toc(beta) * want[i * incy];
+            }
+            Dev<T> dA(A), dx(x), dy(y);
+            CB(fn(H, uplo, n, &alpha, dA.p, lda, dx.p, incx, &beta, dy.p, incy));
+            check_vec(name, strf("uplo=%c incx=%d incy=%d", fillc(uplo), incx, incy), dy.get(), want, Ty<T>::tol());
+        }
+}
+
+// x = op(A) x (trmv) or solve op(A) x = b (trsv), all uplo / trans / diag combinations.
+template <typename T>
+static void test_trxv(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, cublasOperation_t,
+                                                             cublasDiagType_t, int, const T *, int, T *, int),
+                      bool solve) {
+    const int n = 45, lda = 48;
+    int count = 0;
+    for (cublasFillMode_t uplo : FILLS)
+        for (int o = 0; o < nops<T>(); o++)
+            for (cublasDiagType_t diag : DIAGS) {
+                cublasOperation_t op = OPS[o];
+                int incx = count++ % 2 ? 2 : 1;
+                std::vector<T> A = tri_input<T>(n, lda, uplo, diag == CUBLAS_DIAG_UNIT, solve, false), x = rvec<T>(n * incx);
+                std::vector<cd> M = tri_dense(tocv(A), n, lda, uplo, op, diag), b(n), want = tocv(x);
+                for (int i = 0; i < n; i++) b[i] = toc(x[i * incx]);
+                std::vector<cd> r(n);
+                if (solve) r = solve_tri(M, n, eff_lower(uplo, op), b);
+                else
+                    for (int i = 0; i < n; i++)
+                        for (int j = 0; j < n; j++) r[i] += M[i + j * n] * b[j];
+                for (int i = 0; i < n; i++) want[i * incx] = r[i];
+                Dev<T> dA(A), dx(x);
+                CB(fn(H, uplo, op, diag, n, dA.p, lda, dx.p, incx));
+                check_vec(name, strf("uplo=%c trans=%c diag=%c incx=%d", fillc(uplo), opc(op), diagc(diag), incx), dx.get(),
+                          want, solve ? Ty<T>::stol() : Ty<T>::tol(), solve ? max_abs(r) : 0);
+            }
+}
+
+// A += alpha x x^T on the uplo triangle only; the other triangle must not change.
+template <typename T>
+static void test_syr(const char *name,
+                     cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, int, const T *, const T *, int, T *, int)) {
+    const int n = 45, lda = 48;
+    for (cublasFillMode_t uplo : FILLS)
+        for (int incx = 1; incx <= 2; incx++) {
+            std::vector<T> A = rvec<T>(lda * n), x = rvec<T>(n * incx);
+            T alpha = alpha_of<T>();
+            std::vector<cd> want = tocv(A);
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++)
+                    if (in_tri(uplo, i, j)) want[i + j * lda] += toc(alpha) * toc(x[i * incx]) * toc(x[j * incx]);
+            Dev<T> dA(A), dx(x);
+            CB(fn(H, uplo, n, &alpha, dx.p, incx, dA.p, lda));
+            check_mat(name, strf("uplo=%c incx=%d", fillc(uplo), incx), dA.get(), want, n, n, lda, Ty<T>::tol());
+        }
+}
+
+static void level2() {
+    test_gemv("Sgemv", cublasSgemv); test_gemv("Dgemv", cublasDgemv); test_gemv("Cgemv", cublasCgemv);
+    test_gemv("Zgemv", cublasZgemv);
+    test_ger("Sger", cublasSger, false); test_ger("Dger", cublasDger, false); test_ger("Cgeru", cublasCgeru, false);
+    test_ger("Cgerc", cublasCgerc, true); test_ger("Zgeru", cublasZgeru, false); test_ger("Zgerc", cublasZgerc, true);
+    test_symv("Ssymv", cublasSsymv, false); test_symv("Dsymv", cublasDsymv, false); test_symv("Chemv", cublasChemv, true);
+    test_symv("Zhemv", cublasZhemv, true);
+    test_trxv("Strmv", cublasStrmv, false); test_trxv("Dtrmv", cublasDtrmv, false); test_trxv("Strsv", cublasStrsv, true);
+    test_trxv("Dtrsv", cublasDtrsv, true);
+    test_syr("Ssyr", cublasSsyr); test_syr("Dsyr", cublasDsyr);
+}
+
+// ---- level 3: gemm ----------------------------------------------------------------------------
+template <typename T>
+using GemmFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const T *, const T *,
+                                  int, const T *, int, const T *, T *, int);
+
+// All op combinations on odd sizes with padded leading dimensions; the first has beta 0 and C all NaN.
+// dev: only op (T, N), with alpha and beta in device memory.
+template <typename T> static void test_gemm(const char *name, GemmFn<T> fn, bool dev = false) {
+    const int m = 67, n = 45, k = 33, ldc = m + 1;
+    bool first = true;
+    for (int ia = 0; ia < nops<T>(); ia++)
+        for (int ib = 0; ib < nops<T>(); ib++) {
+            if (dev && (ia != 1 || ib != 0)) continue;
+            cublasOperation_t ta = OPS[ia], tb = OPS[ib];
+            int arows = ta == CUBLAS_OP_N ? m : k, acols = ta == CUBLAS_OP_N ? k : m, lda = arows + 3;
+            int brows = tb == CUBLAS_OP_N ? k : n, bcols = tb == CUBLAS_OP_N ? n : k, ldb = brows + 2;
+            bool nanc = first && !dev;
+            first = false;
+            std::vector<T> A = rvec<T>(lda * acols), B = rvec<T>(ldb * bcols);
+            std::vector<T> C = nanc ? std::vector<T>(ldc * n, nan_of<T>()) : rvec<T>(ldc * n);
+            T alpha = alpha_of<T>(), beta = nanc ? fromc<T>(0) : beta_of<T>();
+            std::vector<cd> Ac = tocv(A), Bc = tocv(B), want = tocv(C);
+            ref_gemm(ta, tb, m, n, k, toc(alpha), Ac.data(), lda, Bc.data(), ldb, toc(beta), want.data(), ldc);
+            Dev<T> dA(A), dB(B), dC(C), dal(std::vector<T>(1, alpha)), dbe(std::vector<T>(1, beta));
+            set_mode(dev);
+            CB(fn(H, ta, tb, m, n, k, dev ? dal.p : &alpha, dA.p, lda, dB.p, ldb, dev ? dbe.p : &beta, dC.p, ldc));
+            set_mode(false);
+            check_mat(name, strf("op=%c%c %s %s", opc(ta), opc(tb), nanc ? "beta=0 C=NaN" : "beta!=0", mode_name(dev)),
+                      dC.get(), want, m, n, ldc, Ty<T>::tol());
+        }
+}
+
+template <typename T>
+static void test_gemm_strided(const char *name,
+                              cublasStatus_t (*fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                                   const T *, const T *, int, long long, const T *, int, long long, const T *,
+                                                   T *, int, long long, int)) {
+    const int m = 37, n = 29, k = 19, batch = 3, ldc = m + 1;
+    for (int combo = 0; combo < 2; combo++) {
+        cublasOperation_t ta = combo ? CUBLAS_OP_T : CUBLAS_OP_N, tb = combo ? CUBLAS_OP_N : CUBLAS_OP_T;
+        int arows = ta == CUBLAS_OP_N ? m : k, acols = ta == CUBLAS_OP_N ? k : m, lda = arows + 3;
+        int brows = tb == CUBLAS_OP_N ? k : n, bcols = tb == CUBLAS_OP_N ? n : k, ldb = brows + 2;
+        long long sA = lda * acols + 5, sB = ldb * bcols + 7, sC = ldc * n + 3;
+        std::vector<T> A = rvec<T>(sA * batch), B = rvec<T>(sB * batch), C = rvec<T>(sC * batch);
+        T alpha = alpha_of<T>(), beta = beta_of<T>();
+        std::vector<cd> Ac = tocv(A), Bc = tocv(B), want = tocv(C);
+        for (int b = 0; b < batch; b++)
+            ref_gemm(ta, tb, m, n, k, toc(alpha), &Ac[b * sA], lda, &Bc[b * sB], ldb, toc(beta), &want[b * sC], ldc);
+        Dev<T> dA(A), dB(B), dC(C);
+        CB(fn(H, ta, tb, m, n, k, &alpha, dA.p, lda, sA, dB.p, ldb, sB, &beta, dC.p, ldc, sC, batch));
+        std::vector<T> got = dC.get();
+        for (int b = 0; b < batch; b++)
+            check_mat(name, strf("op=%c%c batch %d", opc(ta), opc(tb), b), got, want, m, n, ldc, Ty<T>::tol(), 0, b * sC);
+    }
+}
+
+// Batched with device arrays of device pointers; C's pointers in reverse order, so that they are used.
+static void test_sgemm_batched() {
+    const int m = 37, n = 29, k = 19, batch = 3, lda = k + 3, ldb = k + 2, ldc = m + 1;
+    const int sA = lda * m, sB = ldb * n, sC = ldc * n;
+    std::vector<float> A = rvec<float>(sA * batch), B = rvec<float>(sB * batch), C = rvec<float>(sC * batch);
+    float alpha = 2, beta = -1;
+    std::vector<cd> Ac = tocv(A), Bc = tocv(B), want = tocv(C);
+    Dev<float> dA(A), dB(B), dC(C);
+    std::vector<const float *> pa, pb;
+    std::vector<float *> pc;
+    for (int b = 0; b < batch; b++) {
+        pa.push_back(dA.p + b * sA);
+        pb.push_back(dB.p + b * sB);
+        pc.push_back(dC.p + (batch - 1 - b) * sC);
+        ref_gemm(CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, alpha, &Ac[b * sA], lda, &Bc[b * sB], ldb, beta,
+                 &want[(batch - 1 - b) * sC], ldc);
+    }
+    Dev<const float *> dpa(pa), dpb(pb);
+    Dev<float *> dpc(pc);
+    CB(cublasSgemmBatched(H, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, dpa.p, lda, dpb.p, ldb, &beta, dpc.p, ldc, batch));
+    std::vector<float> got = dC.get();
+    for (int b = 0; b < batch; b++)
+        check_mat("SgemmBatched", strf("op=TN batch %d", b), got, want, m, n, ldc, 1e-5, 0, (batch - 1 - b) * sC);
+}
+
+// ---- level 3: GemmEx and its batched forms ----------------------------------------------------
+static size_t dt_size(cudaDataType t) {
+    switch (t) {
+    case CUDA_R_8I: return 1;
+    case CUDA_R_16F: case CUDA_R_16BF: return 2;
+    default: return 4;  // CUDA_R_32F, CUDA_R_32I
+    }
+}
+static void dt_put(cudaDataType t, std::vector<unsigned char> &buf, size_t i, double v) {
+    unsigned char *p = &buf[i * dt_size(t)];
+    if (t == CUDA_R_16F) { __half h = __float2half((float)v); memcpy(p, &h, 2); }
+    else if (t == CUDA_R_16BF) { __nv_bfloat16 h = __float2bfloat16((float)v); memcpy(p, &h, 2); }
+    else if (t == CUDA_R_32F) { float f = (float)v; memcpy(p, &f, 4); }
+    else if (t == CUDA_R_32I) { int32_t n = (int32_t)v; memcpy(p, &n, 4); }
+    else { int8_t n = (int8_t)v; memcpy(p, &n, 1); }
+}
+static double dt_get(cudaDataType t, const std::vector<unsigned char> &buf, size_t i) {
+    const unsigned char *p = &buf[i * dt_size(t)];
+    if (t == CUDA_R_16F) { __half h; memcpy(&h, p, 2); return __half2float(h); }
+    if (t == CUDA_R_16BF) { __nv_bfloat16 h; memcpy(&h, p, 2); return __bfloat162float(h); }
+    if (t == CUDA_R_32F) { float f; memcpy(&f, p, 4); return f; }
+    if (t == CUDA_R_32I) { int32_t n; memcpy(&n, p, 4); return n; }
+    int8_t n;
+    memcpy(&n, p, 1);
+    return n;
+}
+struct ExCase {
+    const char *what;
+    cudaDataType ab, c;
+    cublasComputeType_t comp;
+    cublasGemmAlgo_t algo;
+    cublasOperation_t ta, tb;
+    int m, n, k, amp;
+    double alpha, beta, tol;
+};
+// The scalar type follows the compute type: half for 16F, int for 32I, float otherwise.
+struct ExScalar {
+    __half h;
+    float f;
+    int i;
+    ExScalar(double v) : h(__float2half((float)v)), f((float)v), i((int)v) {}
+    const void *ptr(cublasComputeType_t c) const {
+        return c == CUBLAS_COMPUTE_16F ? (const void *)&h : c == CUBLAS_COMPUTE_32I ? (const void *)&i : (const void *)&f;
+    }
+};
+// mode 0: cublasGemmEx, 1: cublasGemmBatchedEx, 2: cublasGemmStridedBatchedEx.
+static void run_ex(const ExCase &c, int mode, int batch) {
+    static const char *const names[3] = {"GemmEx", "GemmBatchedEx", "GemmStridedBatchedEx"};
+    bool i8 = c.ab == CUDA_R_8I;  // int8 wants leading dimensions that are multiples of 4
+    int arows = c.ta == CUBLAS_OP_N ? c.m : c.k, acols = c.ta == CUBLAS_OP_N ? c.k : c.m, lda = arows + (i8 ? 4 : 3);
+    int brows = c.tb == CUBLAS_OP_N ? c.k : c.n, bcols = c.tb == CUBLAS_OP_N ? c.n : c.k, ldb = brows + (i8 ? 4 : 2);
+    int ldc = c.m + (i8 ? 4 : 1);
+    auto round8 = [](size_t v) { return (v + 7) / 8 * 8; };
+    size_t sA = round8(lda * acols) + 8, sB = round8(ldb * bcols) + 8, sC = round8(ldc * c.n) + 8;
+    std::vector<unsigned char> A(sA * batch * dt_size(c.ab)), B(sB * batch * dt_size(c.ab)), C(sC * batch * dt_size(c.c));
+    std::vector<cd> Ac(sA * batch), Bc(sB * batch), want(sC * batch);
+    for (size_t i = 0; i < Ac.size(); i++) dt_put(c.ab, A, i, (Ac[i] = rng.range(-c.amp, c.amp + 1)).real());
+    for (size_t i = 0; i < Bc.size(); i++) dt_put(c.ab, B, i, (Bc[i] = rng.range(-c.amp, c.amp + 1)).real());
+    for (size_t i = 0; i < want.size(); i++) dt_put(c.c, C, i, (want[i] = rng.range(-c.amp, c.amp + 1)).real());
+    for (int b = 0; b < batch; b++)
+        ref_gemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, &Ac[b * sA], lda, &Bc[b * sB], ldb, c.beta, &want[b * sC], ldc);
+    Dev<unsigned char> dA(A), dB(B), dC(C);
+    std::vector<const void *> pa, pb;
+    std::vector<void *> pc;
+    for (int b = 0; b < batch; b++) {
+        pa.push_back(dA.p + b * sA * dt_size(c.ab));
+        pb.push_back(dB.p + b * sB * dt_size(c.ab));
+        pc.push_back(dC.p + b * sC * dt_size(c.c));
+    }
+    Dev<const void *> dpa(pa), dpb(pb);
+    Dev<void *> dpc(pc);
+    ExScalar alpha(c.alpha), beta(c.beta);
+    const void *al = alpha.ptr(c.comp), *be = beta.ptr(c.comp);
+    if (mode == 0)
+        CB(cublasGemmEx(H, c.ta, c.tb, c.m, c.n, c.k, al, dA.p, c.ab, lda, dB.p, c.ab, ldb, be, dC.p, c.c, ldc, c.comp, c.algo));
+    else if (mode == 1)
+        CB(cublasGemmBatchedEx(H, c.ta, c.tb, c.m, c.n, c.k, al, dpa.p, c.ab, lda, dpb.p, c.ab, ldb, be, dpc.p, c.c, ldc, batch,
+                               c.comp, c.algo));
+    else
+        CB(cublasGemmStridedBatchedEx(H, c.ta, c.tb, c.m, c.n, c.k, al, dA.p, c.ab, lda, sA, dB.p, c.ab, ldb, sB, be, dC.p,
+                                      c.c, ldc, sC, batch, c.comp, c.algo));
+    std::vector<unsigned char> gotb = dC.get();
+    std::vector<cd> got(want.size());
+    for (size_t i = 0; i < got.size(); i++) got[i] = dt_get(c.c, gotb, i);
+    for (int b = 0; b < batch; b++)
+        check_mat(names[mode], strf("%s op=%c%c batch %d", c.what, opc(c.ta), opc(c.tb), b), got, want, c.m, c.n, ldc, c.tol,
+                  0, b * sC);
+}
+static void test_gemm_ex() {
+    const cublasOperation_t N = CUBLAS_OP_N, T = CUBLAS_OP_T;
+    const cublasGemmAlgo_t DEF = CUBLAS_GEMM_DEFAULT;
+    const ExCase cases[] = {
+        {"16F x 16F -> 16F compute 16F", CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F, DEF, N, N, 67, 45, 33, 2, 1, -1, 1e-2},
+        {"16F x 16F -> 32F compute 32F", CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, DEF, T, N, 67, 45, 33, 2, 2, -1, 1e-2},
+        {"16F x 16F -> 16F compute 32F", CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, DEF, N, T, 67, 45, 33, 2, 1, -1, 1e-2},
+        {"16BF x 16BF -> 16BF compute 32F", CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, DEF, N, N, 67, 45, 33, 2, 1, -1, 1e-2},
+        {"16BF x 16BF -> 32F compute 32F", CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, DEF, T, T, 67, 45, 33, 2, 2, -1, 1e-2},
+        {"32F compute 32F_FAST_TF32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, DEF, N, N, 67, 45, 33, 4, 2, -1, 1e-2},
+        {"8I x 8I -> 32I compute 32I", CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, DEF, T, N, 64, 44, 32, 4, 1, 1, 0},
+        {"32F compute 32F algo DEFAULT_TENSOR_OP", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP, T,
+         N, 67, 45, 33, 4, 2, -1, 1e-5},
+    };
+    for (const ExCase &c : cases) run_ex(c, 0, 1);
+    const ExCase batched = {"16F x 16F -> 32F compute 32F", CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, DEF, N, T, 37, 29, 19,
+                            2, 2, -1, 1e-5};
+    run_ex(batched, 1, 3);
+    run_ex(batched, 2, 3);
+}
+
+// ---- level 3: rank-k updates ------------------------------------------------------------------
+// The uplo triangle of C = alpha (op(A) op(B)^T [+ op(B) op(A)^T]) + beta C, op(X) n x k;
+// kind 0 syrk (B = A), 1 herk (^H, real diagonal), 2 syr2k.
+static void ref_rank_k(cublasFillMode_t uplo, cublasOperation_t op, int n, int k, cd alpha, const cd *A, int lda,
+                       const cd *B, int ldb, cd beta, cd *C, int ldc, int kind) {
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            if (!in_tri(uplo, i, j)) continue;
+            cd s = 0;
+            for (int l = 0; l < k; l++) {
+                cd ai = opel(A, lda, op, i, l), aj = opel(A, lda, op, j, l);
+                if (kind == 0) s += ai * aj;
+                else if (kind == 1) s += ai * std::conj(aj);
+                else s += ai * opel(B, ldb, op, j, l) + opel(B, ldb, op, i, l) * aj;
+            }
+            cd &c = C[i + (size_t)j * ldc];
+            c = alpha * s + beta * c;
+            if (kind == 1 && i == j) c = c.real();
+        }
+}
+// syrk, herk or syr2k over both fill modes and both ops (N and T, or N and C for herk); all of C is
+// compared, so the other triangle must be unchanged. For herk C's diagonal starts with nonzero
+// imaginary parts, which the result must not have.
+template <typename T, typename S, typename Call>
+static void rank_k_case(const char *name, int kind, cublasFillMode_t uplo, cublasOperation_t op, S alpha, S beta, Call call) {
+    const int n = 45, k = 33, ldc = n + 1;
+    int lda = op == CUBLAS_OP_N ? n + 3 : k + 2, acols = op == CUBLAS_OP_N ? k : n;
+    std::vector<T> A = rvec<T>(lda * acols), B = rvec<T>(lda * acols), C = rvec<T>(ldc * n);
+    if (kind == 1)
+        for (int i = 0; i < n; i++) C[i + i * ldc] = fromc<T>(cd(toc(C[i + i * ldc]).real(), 3));
+    std::vector<cd> Ac = tocv(A), Bc = tocv(B), want = tocv(C);
+    ref_rank_k(uplo, op, n, k, toc(alpha), Ac.data(), lda, Bc.data(), lda, toc(beta), want.data(), ldc, kind);
+    Dev<T> dA(A), dB(B), dC(C);
+    CB(call(uplo, op, n, k, &alpha, dA.p, lda, dB.p, lda, &beta, dC.p, ldc));
+    check_mat(name, strf("uplo=%c trans=%c", fillc(uplo), opc(op)), dC.get(), want, n, n, ldc, Ty<T>::tol());
+}
+template <typename T>
+static void test_syrk(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int,
+                                                             const T *, const T *, int, const T *, T *, int)) {
+    for (cublasFillMode_t uplo : FILLS)
+        for (cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_T})
+            rank_k_case<T>(name, 0, uplo, op, alpha_of<T>(), beta_of<T>(),
+                           [&](auto u, auto o, int n, int k, auto al, auto A, int lda, auto, int, auto be, auto C, int ldc) {
+                               return fn(H, u, o, n, k, al, A, lda, be, C, ldc);
+                           });
+}
+template <typename T>
+static void test_herk(const char *name,
+                      cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int,
+                                           const typename Ty<T>::Real *, const T *, int, const typename Ty<T>::Real *, T *, int)) {
+    typedef typename Ty<T>::Real R;
+    for (cublasFillMode_t uplo : FILLS)
+        for (cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_C})
+            rank_k_case<T>(name, 1, uplo, op, (R)2, (R)0.5,
+                           [&](auto u, auto o, int n, int k, auto al, auto A, int lda, auto, int, auto be, auto C, int ldc) {
+                               return fn(H, u, o, n, k, al, A, lda, be, C, ldc);
+                           });
+}
+template <typename T>
+static void test_syr2k(const char *name,
+                       cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const T *,
+                                            const T *, int, const T *, int, const T *, T *, int)) {
+    for (cublasFillMode_t uplo : FILLS)
+        for (cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_T})
+            rank_k_case<T>(name, 2, uplo, op, alpha_of<T>(), beta_of<T>(),
+                           [&](auto u, auto o, int n, int k, auto al, auto A, int lda, auto B, int ldb, auto be, auto C,
+                               int ldc) { return fn(H, u, o, n, k, al, A, lda, B, ldb, be, C, ldc); });
+}
+
+// ---- level 3: triangular and symmetric --------------------------------------------------------
+// alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right) of a dense triangular M = op(A), into want.
+static void ref_trsm(cublasSideMode_t side, const std::vector<cd> &M, bool lower, int m, int n, cd alpha, const cd *B,
+                     int ldb, cd *X) {
+    if (side == CUBLAS_SIDE_LEFT) {
+        for (int j = 0; j < n; j++) {
+            std::vector<cd> b(m);
+            for (int i = 0; i < m; i++) b[i] = alpha * B[i + j * ldb];
+            b = solve_tri(M, m, lower, b);
+            for (int i = 0; i < m; i++) X[i + j * ldb] = b[i];
+        }
+    } else {  // X M = alpha B  <=>  M^T X^T = alpha B^T
+        std::vector<cd> Mt(n * n);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) Mt[i + j * n] = M[j + i * n];
+        for (int i = 0; i < m; i++) {
+            std::vector<cd> b(n);
+            for (int j = 0; j < n; j++) b[j] = alpha * B[i + j * ldb];
+            b = solve_tri(Mt, n, !lower, b);
+            for (int j = 0; j < n; j++) X[i + j * ldb] = b[j];
+        }
+    }
+}
+
+template <typename T>
+static void test_trsm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t,
+                                                             cublasOperation_t, cublasDiagType_t, int, int, const T *,
+                                                             const T *, int, T *, int)) {
+    const int m = 37, n = 29, ldb = m + 2;
+    for (cublasSideMode_t side : SIDES)
+        for (cublasFillMode_t uplo : FILLS)
+            for (int o = 0; o < nops<T>(); o++)
+                for (cublasDiagType_t diag : DIAGS) {
+                    cublasOperation_t op = OPS[o];
+                    int dim = side == CUBLAS_SIDE_LEFT ? m : n, lda = dim + 3;
+                    std::vector<T> A = tri_input<T>(dim, lda, uplo, diag == CUBLAS_DIAG_UNIT, true, false), B = rvec<T>(ldb * n);
+                    T alpha = alpha_of<T>();
+                    std::vector<cd> M = tri_dense(tocv(A), dim, lda, uplo, op, diag), Bc = tocv(B), want = Bc;
+                    ref_trsm(side, M, eff_lower(uplo, op), m, n, toc(alpha), Bc.data(), ldb, want.data());
+                    Dev<T> dA(A), dB(B);
+                    CB(fn(H, side, uplo, op, diag, m, n, &alpha, dA.p, lda, dB.p, ldb));
+                    check_mat(name, strf("side=%c uplo=%c trans=%c diag=%c", sidec(side), fillc(uplo), opc(op), diagc(diag)),
+                              dB.get(), want, m, n, ldb, Ty<T>::stol(), max_abs(want));
+                }
+}
+
+// Batch of 3 with device arrays of device pointers.
+static void test_strsm_batched() {
+    const int m = 37, n = 29, batch = 3, ldb = m + 2;
+    const struct { cublasSideMode_t side; cublasFillMode_t uplo; cublasOperation_t op; cublasDiagType_t diag; } combos[] = {
+        {CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT},
+        {CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT}};
+    for (const auto &c : combos) {
+        int dim = c.side == CUBLAS_SIDE_LEFT ? m : n, lda = dim + 3, sA = lda * dim, sB = ldb * n;
+        std::vector<float> A, B = rvec<float>(sB * batch);
+        for (int b = 0; b < batch; b++) {
+            std::vector<float> a = tri_input<float>(dim, lda, c.uplo, c.diag == CUBLAS_DIAG_UNIT, true, false);
+            A.insert(A.end(), a.begin(), a.end());
+        }
+        float alpha = 2;
+        std::vector<cd> Ac = tocv(A), Bc = tocv(B), want = Bc;
+        for (int b = 0; b < batch; b++) {
+            std::vector<cd> Ab(Ac.begin() + b * sA, Ac.begin() + (b + 1) * sA);
+            ref_trsm(c.side, tri_dense(Ab, dim, lda, c.uplo, c.op, c.diag), eff_lower(c.uplo, c.op), m, n, alpha, &Bc[b * sB],
+                     ldb, &want[b * sB]);
+        }
+        Dev<float> dA(A), dB(B);
+        std::vector<const float *> pa;
+        std::vector<float *> pb;
+        for (int b = 0; b < batch; b++) pa.push_back(dA.p + b * sA), pb.push_back(dB.p + b * sB);
+        Dev<const float *> dpa(pa);
+        Dev<float *> dpb(pb);
+        CB(cublasStrsmBatched(H, c.side, c.uplo, c.op, c.diag, m, n, &alpha, dpa.p, lda, dpb.p, ldb, batch));
+        std::vector<float> got = dB.get();
+        for (int b = 0; b < batch; b++)
+            check_mat("StrsmBatched", strf("side=%c uplo=%c trans=%c diag=%c batch %d", sidec(c.side), fillc(c.uplo), opc(c.op),
+                                           diagc(c.diag), b),
+                      got, want, m, n, ldb, 1e-4, max_abs(want), b * sB);
+    }
+}
+
+// C = alpha op(A) B (left) or alpha B op(A) (right), out of place.
+template <typename T>
+static void test_trmm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t,
+                                                             cublasOperation_t, cublasDiagType_t, int, int, const T *,
+                                                             const T *, int, const T *, int, T *, int)) {
+    const int m = 37, n = 29, ldb = m + 2, ldc = m + 4;
+    for (cublasSideMode_t side : SIDES)
+        for (cublasFillMode_t uplo : FILLS)
+            for (int o = 0; o < nops<T>(); o++)
+                for (cublasDiagType_t diag : DIAGS) {
+                    cublasOperation_t op = OPS[o];
+                    int dim = side == CUBLAS_SIDE_LEFT ? m : n, lda = dim + 3;
+                    std::vector<T> A = tri_input<T>(dim, lda, uplo, diag == CUBLAS_DIAG_UNIT, false, false);
+                    std::vector<T> B = rvec<T>(ldb * n), C = rvec<T>(ldc * n);
+                    T alpha = alpha_of<T>();
+                    std::vector<cd> M = tri_dense(tocv(A), dim, lda, uplo, op, diag), Bc = tocv(B), want = tocv(C);
+                    if (side == CUBLAS_SIDE_LEFT)
+                        ref_gemm(CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, toc(alpha), M.data(), m, Bc.data(), ldb, 0, want.data(), ldc);
+                    else
+                        ref_gemm(CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, toc(alpha), Bc.data(), ldb, M.data(), n, 0, want.data(), ldc);
+                    Dev<T> dA(A), dB(B), dC(C);
+                    CB(fn(H, side, uplo, op, diag, m, n, &alpha, dA.p, lda, dB.p, ldb, dC.p, ldc));
+                    check_mat(name, strf("side=%c uplo=%c trans=%c diag=%c", sidec(side), fillc(uplo), opc(op), diagc(diag)),
+                              dC.get(), want, m, n, ldc, Ty<T>::tol());
+                }
+}
+
+// C = alpha A B + beta C (left) or alpha B A + beta C (right), A symmetric given by one triangle.
+template <typename T>
+static void test_symm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int, int,
+                                                             const T *, const T *, int, const T *, int, const T *, T *, int)) {
+    const int m = 37, n = 29, ldb = m + 2, ldc = m + 1;
+    for (cublasSideMode_t side : SIDES)
+        for (cublasFillMode_t uplo : FILLS) {
+            int dim = side == CUBLAS_SIDE_LEFT ? m : n, lda = dim + 3;
+            std::vector<T> A = tri_input<T>(dim, lda, uplo, false, false, false), B = rvec<T>(ldb * n), C = rvec<T>(ldc * n);
+            T alpha = alpha_of<T>(), beta = beta_of<T>();
+            std::vector<cd> S = sym_dense(tocv(A), dim, lda, uplo, false), Bc = tocv(B), want = tocv(C);
+            if (side == CUBLAS_SIDE_LEFT)
+                ref_gemm(CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, toc(alpha), S.data(), m, Bc.data(), ldb, toc(beta), want.data(), ldc);
+            else
+                ref_gemm(CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, toc(alpha), Bc.data(), ldb, S.data(), n, toc(beta), want.data(), ldc);
+            Dev<T> dA(A), dB(B), dC(C);
+            CB(fn(H, side, uplo, m, n, &alpha, dA.p, lda, dB.p, ldb, &beta, dC.p, ldc));
+            check_mat(name, strf("side=%c uplo=%c", sidec(side), fillc(uplo)), dC.get(), want, m, n, ldc, Ty<T>::tol());
+        }
+}
+
+// C = alpha op(A) + beta op(B): op combinations, a pure transpose (alpha 1, beta 0; B holds garbage
+// that must not show) and in place with C = A.
+template <typename T>
+static void test_geam(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                                             const T *, const T *, int, const T *, const T *, int, T *, int)) {
+    const int m = 37, n = 29;
+    enum { NORMAL, TRANSPOSE, IN_PLACE };
+    struct Case { cublasOperation_t ta, tb; int kind; };
+    std::vector<Case> cases = {{CUBLAS_OP_N, CUBLAS_OP_N, NORMAL}, {CUBLAS_OP_N, CUBLAS_OP_T, NORMAL},
+                               {CUBLAS_OP_T, CUBLAS_OP_N, NORMAL}, {CUBLAS_OP_T, CUBLAS_OP_T, NORMAL},
+                               {CUBLAS_OP_T, CUBLAS_OP_N, TRANSPOSE}, {CUBLAS_OP_N, CUBLAS_OP_T, IN_PLACE}};
+    if (Ty<T>::cplx) {
+        cases.push_back({CUBLAS_OP_C, CUBLAS_OP_N, NORMAL});
+        cases.push_back({CUBLAS_OP_N, CUBLAS_OP_C, NORMAL});
+    }
+    for (const Case &c : cases) {
+        int lda = (c.ta == CUBLAS_OP_N ? m : n) + 2, ldb = (c.tb == CUBLAS_OP_N ? m : n) + 3;
+        int ldc = c.kind == IN_PLACE ? lda : m + 1;
+        std::vector<T> A = rvec<T>(lda * (c.ta == CUBLAS_OP_N ? n : m)), B = rvec<T>(ldb * (c.tb == CUBLAS_OP_N ? n : m));
+        if (c.kind == TRANSPOSE) B.assign(B.size(), garbage<T>());
+        std::vector<T> C = c.kind == IN_PLACE ? A : rvec<T>(ldc * n);
+        T alpha = c.kind == TRANSPOSE ? fromc<T>(1) : alpha_of<T>(), beta = c.kind == TRANSPOSE ? fromc<T>(0) : beta_of<T>();
+        std::vector<cd> Ac = tocv(A), Bc = tocv(B), want = tocv(C);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++)
+                want[i + j * ldc] = toc(alpha) * opel(Ac.data(), lda, c.ta, i, j) +
+                                    (c.kind == TRANSPOSE ? cd(0) : toc(beta) * opel(Bc.data(), ldb, c.tb, i, j));
+        Dev<T> dA(A), dB(B), dC(C);
+        T *out = c.kind == IN_PLACE ? dA.p : dC.p;
+        CB(fn(H, c.ta, c.tb, m, n, &alpha, dA.p, lda, &beta, dB.p, ldb, out, ldc));
+        static const char *const kinds[] = {"", " transpose only (beta=0)", " in place C=A"};
+        check_mat(name, strf("op=%c%c%s", opc(c.ta), opc(c.tb), kinds[c.kind]), c.kind == IN_PLACE ? dA.get() : dC.get(), want,
+                  m, n, ldc, Ty<T>::tol());
+    }
+}
+
+// C = diag(x) A (left, incx 1) or A diag(x) (right, incx 2).
+template <typename T>
+static void test_dgmm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasSideMode_t, int, int, const T *, int,
+                                                             const T *, int, T *, int)) {
+    const int m = 37, n = 29, lda = m + 3, ldc = m + 2;
+    for (cublasSideMode_t side : SIDES) {
+        int incx = side == CUBLAS_SIDE_LEFT ? 1 : 2, xl = side == CUBLAS_SIDE_LEFT ? m : n;
+        std::vector<T> A = rvec<T>(lda * n), x = rvec<T>(xl * incx), C = rvec<T>(ldc * n);
+        std::vector<cd> want = tocv(C);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++)
+                want[i + j * ldc] = toc(A[i + j * lda]) * toc(x[(side == CUBLAS_SIDE_LEFT ? i : j) * incx]);
+        Dev<T> dA(A), dx(x), dC(C);
+        CB(fn(H, side, m, n, dA.p, lda, dx.p, incx, dC.p, ldc));
+        check_mat(name, strf("side=%c incx=%d", sidec(side), incx), dC.get(), want, m, n, ldc, Ty<T>::tol());
+    }
+}
+
+static void level3() {
+    test_gemm("Sgemm", cublasSgemm); test_gemm("Dgemm", cublasDgemm); test_gemm("Cgemm", cublasCgemm);
+    test_gemm("Zgemm", cublasZgemm); test_gemm("Hgemm", cublasHgemm); test_gemm("Sgemm", cublasSgemm, true);
+    test_gemm("Zgemm", cublasZgemm, true); test_gemm("Cgemm3m", cublasCgemm3m); test_gemm("Zgemm3m", cublasZgemm3m);
+    test_gemm_ex();
+    test_sgemm_batched();
+    test_gemm_strided("SgemmStridedBatched", cublasSgemmStridedBatched);
+    test_gemm_strided("DgemmStridedBatched", cublasDgemmStridedBatched);
+    test_gemm_strided("HgemmStridedBatched", cublasHgemmStridedBatched);
+    test_syrk("Ssyrk", cublasSsyrk); test_syrk("Dsyrk", cublasDsyrk); test_syrk("Csyrk", cublasCsyrk);
+    test_syrk("Zsyrk", cublasZsyrk);
+    test_herk("Cherk", cublasCherk); test_herk("Zherk", cublasZherk);
+    test_syr2k("Ssyr2k", cublasSsyr2k); test_syr2k("Dsyr2k", cublasDsyr2k);
+    test_trsm("Strsm", cublasStrsm); test_trsm("Dtrsm", cublasDtrsm); test_trsm("Ctrsm", cublasCtrsm);
+    test_trsm("Ztrsm", cublasZtrsm);
+    test_strsm_batched();
+    test_trmm("Strmm", cublasStrmm); test_trmm("Dtrmm", cublasDtrmm);
+    test_symm("Ssymm", cublasSsymm); test_symm("Dsymm", cublasDsymm);
+    test_geam("Sgeam", cublasSgeam); test_geam("Dgeam", cublasDgeam); test_geam("Cgeam", cublasCgeam);
+    test_geam("Zgeam", cublasZgeam);
+    test_dgmm("Sdgmm", cublasSdgmm); test_dgmm("Ddgmm", cublasDdgmm); test_dgmm("Cdgmm", cublasCdgmm);
+    test_dgmm("Zdgmm", cublasZdgmm);
+}
+
+int main() {
+    if (cublasCreate(&H) != CUBLAS_STATUS_SUCCESS) {
+        printf("FAIL: cublasCreate\n");
+        return 1;
+    }
+    cudaStream_t st;
+    CHECK(cudaStreamCreate(&st));
+    test_helpers(st);
+    CB(cublasSetStream(H, 0));  // level 1 and 2 on the default stream
+    level1();
+    level2();
+    CB(cublasSetStream(H, st));  // level 3 on the created stream
+    level3();
+    CHECK(cudaStreamSynchronize(st));
+    CB(cublasSetStream(H, 0));
+    CB(cublasDestroy(H));
+    CHECK(cudaStreamDestroy(st));
+    if (g_failures == 0) {
+        printf("PASS\n");
+        return 0;
+    }
+    printf("FAIL: %d checks failed\n", g_failures);
+    return 1;
+}
