@@ -12,18 +12,24 @@
 #include "find_library.h"
 
 #define BLAS_EXPORT(name) 1 +
+#define BLAS_UNSUPPORTED(name) 1 +
 void *zc_blas_nvidia[(
 #include "exports.inc"
+#include "unsupported.inc"
 	0)];
 #undef BLAS_EXPORT
+#undef BLAS_UNSUPPORTED
 
 /* The exported names, unrenamed: blas_rename.h defines them all. */
 #define BLAS_EXPORT(name) #name,
+#define BLAS_UNSUPPORTED(name) #name,
 #define STRING(x) #x
 static const char *const export_names[] = {
 #include "exports.inc"
+#include "unsupported.inc"
 };
 #undef BLAS_EXPORT
+#undef BLAS_UNSUPPORTED
 
 enum { EXPORT_COUNT = sizeof export_names / sizeof export_names[0] };
 
@@ -77,6 +83,14 @@ static void choose(void)
 	/* What NVIDIA's lacks stays this library's, which refuses NVIDIA's handles. */
 	for (size_t i = 0; i < EXPORT_COUNT; i++)
 		zc_blas_nvidia[i] = dlsym(nvidia, export_names[i]);
+}
+
+/* What the trampoline of a function this library lacks calls (its arguments are the
+ * caller's; only the name is ours). */
+cublasStatus_t zc_blas_unsupported(const char *name);
+cublasStatus_t zc_blas_unsupported(const char *name)
+{
+	return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, name, "not provided by zluda-convert's cuBLAS");
 }
 
 void *blas_choose_engine(const char *name)

@@ -1,6 +1,7 @@
-/* The exported entry points (exports.inc). Each jumps to NVIDIA's function of its name once
- * a handle was made with NVIDIA's cuBLAS (engine.c fills zc_blas_nvidia), and otherwise to
- * the library's own, zc_blas_impl_NAME: one load and one test per call. */
+/* The exported entry points (exports.inc, then unsupported.inc). Each jumps to NVIDIA's
+ * function of its name once a handle was made with NVIDIA's cuBLAS (engine.c fills
+ * zc_blas_nvidia), and otherwise to the library's own, zc_blas_impl_NAME, or for an
+ * unsupported one to zc_blas_unsupported with its name: one load and one test per call. */
 #define BLAS_EXPORT(name)                                    \
 	.globl name;                                             \
 	.type name, @function;                                   \
@@ -12,6 +13,23 @@ name:                                                        \
 	jmp *%rax;                                               \
 	.size name, . - name;
 
+#define BLAS_UNSUPPORTED(name)                               \
+	.globl name;                                             \
+	.type name, @function;                                   \
+	.p2align 4;                                              \
+name:                                                        \
+	movq zc_blas_nvidia + 8 * __COUNTER__(%rip), %rax;       \
+	testq %rax, %rax;                                        \
+	jz 1f;                                                   \
+	jmp *%rax;                                               \
+1:	leaq 2f(%rip), %rdi;                                     \
+	jmp zc_blas_unsupported;                                 \
+	.section .rodata.str1.1, "aMS", @progbits, 1;            \
+2:	.asciz #name;                                            \
+	.text;                                                   \
+	.size name, . - name;
+
 	.text
 #include "exports.inc"
+#include "unsupported.inc"
 	.section .note.GNU-stack, "", @progbits
