@@ -185,15 +185,20 @@ static bool is_elf(const char *path)
 	return elf;
 }
 
-/* The project's replacement for library NAME (libcublas.so.11, .12, .13), found beside the
- * tool into PATH; false when it has none. */
+/* The project's replacement for library NAME (libcublas.so.N, libcublasLt.so.N), found
+ * beside the tool into PATH; false when it has none. */
 static bool replacement(const char *name, char *path, size_t size)
 {
-	size_t stem = strlen("libcublas.so.");
+	static const char *const stems[] = {"libcublas.so.", "libcublasLt.so."};
 
-	return strncmp(name, "libcublas.so.", stem) == 0 && name[stem] &&
-	       strspn(name + stem, "0123456789") == strlen(name + stem) &&
-	       find_beside_tool(name, ZC_LIBRARIES_BUILD_DIR, path, size);
+	for (size_t i = 0; i < sizeof(stems) / sizeof(stems[0]); i++) {
+		size_t n = strlen(stems[i]);
+
+		if (strncmp(name, stems[i], n) == 0 && name[n] &&
+		    strspn(name + n, "0123456789") == strlen(name + n))
+			return find_beside_tool(name, ZC_LIBRARIES_BUILD_DIR, path, size);
+	}
+	return false;
 }
 
 /* Whether --with-libraries=LIST names the library, asking for NVIDIA's own converted. */
@@ -203,8 +208,22 @@ static bool named_by_user(const ConvertOptions *o, const char *name)
 	       matching_pattern(o->library_patterns, name) >= 0;
 }
 
+static bool provided(const ConvertOptions *o, const Library *libs, size_t nlibs,
+                     const Library *lib);
+
+/* Whether LIB is loaded only for a library the project replaces (NVIDIA's cuBLASLt for
+ * NVIDIA's cuBLAS). */
+static bool loaded_for_replaced(const ConvertOptions *o, const Library *libs, size_t nlibs,
+                                const Library *lib)
+{
+	for (size_t i = 0; lib->needed_by && i < nlibs; i++)
+		if (libs[i].path && strcmp(libs[i].path, lib->needed_by) == 0)
+			return &libs[i] != lib && provided(o, libs, nlibs, &libs[i]);
+	return false;
+}
+
 /* Whether the project provides LIB instead of NVIDIA's, or LIB is loaded only for one it
- * provides (cuBLASLt for NVIDIA's cuBLAS). */
+ * provides. */
 static bool provided(const ConvertOptions *o, const Library *libs, size_t nlibs,
                      const Library *lib)
 {
@@ -212,12 +231,8 @@ static bool provided(const ConvertOptions *o, const Library *libs, size_t nlibs,
 
 	if (named_by_user(o, lib->name))
 		return false;
-	if (replacement(lib->name, path, sizeof(path)))
-		return true;
-	for (size_t i = 0; lib->needed_by && i < nlibs; i++)
-		if (libs[i].path && strcmp(libs[i].path, lib->needed_by) == 0)
-			return &libs[i] != lib && provided(o, libs, nlibs, &libs[i]);
-	return false;
+	return replacement(lib->name, path, sizeof(path)) ||
+	       loaded_for_replaced(o, libs, nlibs, lib);
 }
 
 bool provide_libraries(const ConvertOptions *o)
@@ -235,7 +250,8 @@ bool provide_libraries(const ConvertOptions *o)
 		char path[PATH_MAX + 64];
 		Library ours = libs[i];
 
-		if (named_by_user(o, libs[i].name) || !replacement(libs[i].name, path, sizeof(path)))
+		if (named_by_user(o, libs[i].name) || !replacement(libs[i].name, path, sizeof(path)) ||
+		    loaded_for_replaced(o, libs, nlibs, &libs[i]))
 			continue;
 		ours.path = path;
 		inform(1, "%s/%s: zluda-convert's own, for %s (NVIDIA's kernels ship as machine code "

@@ -39,6 +39,14 @@ cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char 
 	__attribute__((format(printf, 3, 4)));
 void blas_trace(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A context for the kernels (the current CUDA context, or the first device's primary one,
+ * the kernels loaded), and its end. */
+cublasStatus_t blas_context_init(struct cublasContext *h, const char *routine);
+void blas_context_fini(struct cublasContext *h);
+
+const char *blas_status_name(cublasStatus_t status);
+const char *blas_status_string(cublasStatus_t status);
+
 /* Checks a handle and makes its context current; the routine's name for the trace. */
 cublasStatus_t blas_begin(cublasHandle_t h, const char *routine);
 
@@ -76,6 +84,11 @@ int32_t blas_op(cublasOperation_t op);
 
 /* The blocks covering N items, BLOCK a block, capped at what a grid dimension holds. */
 unsigned blas_blocks(int64_t n, unsigned block);
+
+/* The gemm kernel for A and B of type AB and C of type C computed in COMPUTE (as
+ * cublasGemmEx names them), and the size of its scalars; NULL for a combination not
+ * provided. */
+const char *blas_ex_kernel(cudaDataType ab, cudaDataType c, int compute, size_t *scale_size);
 
 /* C = alpha op(A) op(B) + beta C over a fill triangle by the gemm kernel NAME. */
 cublasStatus_t blas_gemm(cublasHandle_t h, const char *name, struct zc_gemm_args *g);

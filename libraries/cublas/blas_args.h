@@ -26,13 +26,39 @@ struct zc_matrix {
 	int32_t op, shape, lower, unit;
 };
 
-/* C = alpha op(A) op(B) + beta C over the fill triangle; hermitian_result zeroes the
- * diagonal's imaginary parts. */
+/* cuBLASLt's epilogues, by its bits: bias (4), ReLU (2), GELU (32), the GELU input kept in
+ * aux (GELU | 128), the GELU gradient with aux as its input (64 | 128). */
+enum {
+	ZC_EPILOGUE_RELU = 2, ZC_EPILOGUE_BIAS = 4, ZC_EPILOGUE_GELU = 32,
+	ZC_EPILOGUE_DGELU = 64, ZC_EPILOGUE_AUX = 128,
+};
+/* The element types of a bias or aux vector, and of row sums' output. */
+enum { ZC_ELEMENT_F32, ZC_ELEMENT_F64, ZC_ELEMENT_F16, ZC_ELEMENT_BF16 };
+
+/* D = alpha op(A) op(B) + beta C over the fill triangle (D is C unless cuBLASLt gives
+ * both); hermitian_result zeroes the diagonal's imaginary parts; then cuBLASLt's epilogue
+ * on each element of D (row, col): + bias[row], keep the pre-activation in aux[row +
+ * col * aux_ld], ReLU, GELU or times GELU's derivative at aux. */
 struct zc_gemm_args {
 	int64_t m, n, k, batch;
 	struct zc_scalar alpha, beta;
-	struct zc_matrix a, b, c;
+	struct zc_matrix a, b, c, d;
 	int32_t fill, hermitian_result;
+	uint32_t epilogue;
+	int32_t bias_type, aux_type;
+	const void *bias;
+	void *aux;
+	int64_t bias_stride, aux_ld, aux_stride;
+};
+
+/* out[i] = sum over l of M(i, l), for i < rows, l < len, each batch b of M at out +
+ * b * out_stride (cuBLASLt's bias gradients). */
+struct zc_row_sums_args {
+	int64_t rows, len, batch;
+	struct zc_matrix m;
+	void *out;
+	int64_t out_stride;
+	int32_t out_type;
 };
 
 /* B = alpha inv(op(A)) B (left) or alpha B inv(op(A)) (right), in place, A triangular. */

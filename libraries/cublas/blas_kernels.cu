@@ -67,6 +67,15 @@ template <> struct Convert<float, __half> {
 template <> struct Convert<__half, float> {
 	__device__ static __half to(float v) { return __float2half_rn(v); }
 };
+template <> struct Convert<double, __half> {
+	__device__ static double to(__half v) { return __half2float(v); }
+};
+template <> struct Convert<__half, double> {
+	__device__ static __half to(double v) { return __float2half_rn((float)v); }
+};
+template <> struct Convert<double, __nv_bfloat16> {
+	__device__ static double to(__nv_bfloat16 v) { return __bfloat162float(v); }
+};
 template <> struct Convert<float, __nv_bfloat16> {
 	__device__ static float to(__nv_bfloat16 v) { return __bfloat162float(v); }
 };
@@ -111,6 +120,71 @@ template <class T> __device__ T element(const zc_matrix &m, const T *base, int64
 	return conj ? conjugate(v) : v;
 }
 
+// A bias or aux element of a type cuBLASLt names, as a double, and back.
+__device__ inline double load_element(const void *p, int32_t type, int64_t i)
+{
+	switch (type) {
+	case ZC_ELEMENT_F64: return ((const double *)p)[i];
+	case ZC_ELEMENT_F16: return __half2float(((const __half *)p)[i]);
+	case ZC_ELEMENT_BF16: return __bfloat162float(((const __nv_bfloat16 *)p)[i]);
+	default: return ((const float *)p)[i];
+	}
+}
+
+__device__ inline void store_element(void *p, int32_t type, int64_t i, double v)
+{
+	switch (type) {
+	case ZC_ELEMENT_F64: ((double *)p)[i] = v; break;
+	case ZC_ELEMENT_F16: ((__half *)p)[i] = __float2half_rn((float)v); break;
+	case ZC_ELEMENT_BF16: ((__nv_bfloat16 *)p)[i] = __float2bfloat16_rn((float)v); break;
+	default: ((float *)p)[i] = (float)v; break;
+	}
+}
+
+// GELU as cuBLASLt's epilogue computes it, by the tanh approximation, and its derivative.
+__device__ inline double gelu(double x)
+{
+	return 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
+
+__device__ inline double gelu_derivative(double x)
+{
+	double inner = 0.7978845608028654 * (x + 0.044715 * x * x * x);
+	double t = tanh(inner);
+	return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * 0.7978845608028654 * (1 + 3 * 0.044715 * x * x);
+}
+
+// The epilogue of one element, for the real types cuBLASLt allows it on.
+template <class Mid> struct Epilogue {
+	__device__ static Mid apply(const zc_gemm_args &, Mid r, int64_t, int64_t, int64_t) { return r; }
+};
+template <class Mid> struct RealEpilogue {
+	__device__ static Mid apply(const zc_gemm_args &g, Mid r, int64_t b, int64_t row, int64_t col)
+	{
+		double x = convert<double>(r);
+		int64_t at = b * g.aux_stride + row + col * g.aux_ld;
+		if (g.epilogue & ZC_EPILOGUE_BIAS)
+			x += load_element(g.bias, g.bias_type, b * g.bias_stride + row);
+		if (g.epilogue & ZC_EPILOGUE_DGELU)
+			x *= gelu_derivative(load_element(g.aux, g.aux_type, at));
+		else if (g.epilogue & ZC_EPILOGUE_AUX)
+			store_element(g.aux, g.aux_type, at, x);
+		if (g.epilogue & ZC_EPILOGUE_RELU)
+			x = x > 0 ? x : 0;
+		if (g.epilogue & ZC_EPILOGUE_GELU)
+			x = gelu(x);
+		return convert<Mid>(x);
+	}
+};
+template <> struct Epilogue<float> : RealEpilogue<float> {};
+template <> struct Epilogue<double> : RealEpilogue<double> {};
+template <> struct Epilogue<__half> : RealEpilogue<__half> {};
+template <class Mid>
+__device__ inline Mid epilogue(const zc_gemm_args &g, Mid r, int64_t b, int64_t row, int64_t col)
+{
+	return Epilogue<Mid>::apply(g, r, b, row, col);
+}
+
 // C = alpha op(A) op(B) + beta C by 16x16 tiles through shared memory; the inputs are
 // converted to Acc as they are loaded, the result computed in Mid (the scale type, or the
 // accumulation type where a real scale multiplies a complex product).
@@ -125,7 +199,6 @@ __device__ void gemm(const zc_gemm_args &g)
 
 	for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
 		const TA *a = batch_base<TA>(g.a, b), *bm = batch_base<TA>(g.b, b);
-		TC *c = (TC *)batch_base<TC>(g.c, b);
 		Acc sum = zero<Acc>();
 
 		for (int64_t k0 = 0; k0 < g.k; k0 += TILE) {
@@ -143,12 +216,15 @@ __device__ void gemm(const zc_gemm_args &g)
 		              (g.fill == ZC_FILL_ALL || (g.fill == ZC_FILL_LOWER ? row >= col : row <= col));
 		if (!inside)
 			continue;
-		TC *out = c + row * g.c.inc + col * g.c.ld;
+		const TC *in = batch_base<TC>(g.c, b) + row * g.c.inc + col * g.c.ld;
+		TC *out = (TC *)batch_base<TC>(g.d, b) + row * g.d.inc + col * g.d.ld;
 		Mid r = mul(alpha, convert<Mid>(sum));
 		if (!is_zero(beta))
-			r = add(r, mul(beta, convert<Mid>(*out)));
+			r = add(r, mul(beta, convert<Mid>(*in)));
 		if (g.hermitian_result && row == col)
 			r = real_part(r);
+		if (g.epilogue)
+			r = epilogue(g, r, b, row, col);
 		*out = convert<TC>(r);
 	}
 }
@@ -460,3 +536,26 @@ VECTOR(iamax_s, (iamax<float, float>(v)))
 VECTOR(iamax_d, (iamax<double, double>(v)))
 VECTOR(iamax_c, (iamax<c32, float>(v)))
 VECTOR(iamax_z, (iamax<c64, double>(v)))
+
+// Row sums for cuBLASLt's bias gradients, in double whatever the element type.
+template <class T> __device__ void row_sums(const zc_row_sums_args &r)
+{
+	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i >= r.rows)
+		return;
+	for (int64_t b = blockIdx.y; b < r.batch; b += gridDim.y) {
+		const T *m = batch_base<T>(r.m, b);
+		double sum = 0;
+		for (int64_t l = 0; l < r.len; l++)
+			sum += convert<double>(element(r.m, m, i, l));
+		store_element(r.out, r.out_type, b * r.out_stride + i, sum);
+	}
+}
+
+#define ROW_SUMS(name, T) \
+	extern "C" __global__ void zc_row_sums_##name(zc_row_sums_args r) { row_sums<T>(r); }
+ROW_SUMS(s, float)
+ROW_SUMS(d, double)
+ROW_SUMS(h, __half)
+ROW_SUMS(bf, __nv_bfloat16)

@@ -1,6 +1,8 @@
-/* The engine behind the API, chosen when the first handle is made: NVIDIA's own cuBLAS
- * when NVIDIA's driver runs the process (so that a converted program is as fast there as
- * the original), else this library's kernels on the stub's driver. */
+/* The engine behind the API, chosen when the first handle is made: NVIDIA's own library of
+ * this name (cuBLAS, cuBLASLt) when NVIDIA's driver runs the process (so that a converted
+ * program is as fast there as the original), else this library's kernels on the stub's
+ * driver. ZC_EXPORTS_INC and ZC_UNSUPPORTED_INC name the library's lists of functions,
+ * ZC_LIBRARY_STEM its name without the major version. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,8 +16,8 @@
 #define BLAS_EXPORT(name) 1 +
 #define BLAS_UNSUPPORTED(name) 1 +
 void *zc_blas_nvidia[(
-#include "exports.inc"
-#include "unsupported.inc"
+#include ZC_EXPORTS_INC
+#include ZC_UNSUPPORTED_INC
 	0)];
 #undef BLAS_EXPORT
 #undef BLAS_UNSUPPORTED
@@ -25,15 +27,15 @@ void *zc_blas_nvidia[(
 #define BLAS_UNSUPPORTED(name) #name,
 #define STRING(x) #x
 static const char *const export_names[] = {
-#include "exports.inc"
-#include "unsupported.inc"
+#include ZC_EXPORTS_INC
+#include ZC_UNSUPPORTED_INC
 };
 #undef BLAS_EXPORT
 #undef BLAS_UNSUPPORTED
 
 enum { EXPORT_COUNT = sizeof export_names / sizeof export_names[0] };
 
-#define SONAME_OF(major) "libcublas.so." STRING(major)
+#define SONAME_OF(major) ZC_LIBRARY_STEM STRING(major)
 #define SONAME_FOR(major) SONAME_OF(major)
 
 static pthread_once_t chosen = PTHREAD_ONCE_INIT;
@@ -68,17 +70,17 @@ static void choose(void)
 	if (!dladdr((void *)choose, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0 ||
 	    !zc_find_library(SONAME_FOR(ZC_CUBLAS_MAJOR), not_this_library, &self, path,
 	                     sizeof(path))) {
-		blas_trace("cublasCreate", "NVIDIA's driver runs the process "
+		blas_trace(ZC_LIBRARY_STEM, "NVIDIA's driver runs the process "
 		          "but NVIDIA's %s is not found: the project's kernels run on it",
 		          SONAME_FOR(ZC_CUBLAS_MAJOR));
 		return;
 	}
 	if (!(nvidia = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
-		blas_trace("cublasCreate", "cannot load %s (%s): the project's "
+		blas_trace(ZC_LIBRARY_STEM, "cannot load %s (%s): the project's "
 		          "kernels run on NVIDIA's driver", path, dlerror());
 		return;
 	}
-	blas_trace("cublasCreate", "NVIDIA's driver runs the process: "
+	blas_trace(ZC_LIBRARY_STEM, "NVIDIA's driver runs the process: "
 	          "NVIDIA's %s takes every call", path);
 	/* What NVIDIA's lacks stays this library's, which refuses NVIDIA's handles. */
 	for (size_t i = 0; i < EXPORT_COUNT; i++)
@@ -90,7 +92,7 @@ static void choose(void)
 cublasStatus_t zc_blas_unsupported(const char *name);
 cublasStatus_t zc_blas_unsupported(const char *name)
 {
-	return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, name, "not provided by zluda-convert's cuBLAS");
+	return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, name, "not provided by zluda-convert");
 }
 
 void *blas_choose_engine(const char *name)

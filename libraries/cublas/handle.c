@@ -1,205 +1,13 @@
-/* Handles, the helpers around them (streams, pointer and math modes, workspace, status
- * strings, logging), and what every routine shares: errors, scalars, results, launches. */
-#include <stdarg.h>
-#include <stdio.h>
+/* cuBLAS's handles and the helpers around them: streams, pointer, math and atomics modes,
+ * workspace, versions, status strings, logging. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "blas.h"
 
-/* blas_kernels.cu as nvcc made it (fatbin.S): PTX the converter translates for each target,
- * found again by its content when loaded here. */
-extern const unsigned char zc_blas_fatbin[];
-
-static bool tracing(void)
-{
-	static int on = -1;
-
-	if (on < 0) {
-		const char *v = getenv("ZLUDA_CONVERT_TRACE");
-		on = v && *v && strcmp(v, "0") != 0;
-	}
-	return on;
-}
-
-static void trace_line(const char *routine, const char *fmt, va_list ap, const char *status)
-{
-	fprintf(stderr, "zluda-convert: cuBLAS: %s: ", routine);
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, status ? " (%s)\n" : "\n", status);
-}
-
-void blas_trace(const char *routine, const char *fmt, ...)
-{
-	if (tracing()) {
-		va_list ap;
-		va_start(ap, fmt);
-		trace_line(routine, fmt, ap, NULL);
-		va_end(ap);
-	}
-}
-
-cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char *fmt, ...)
-{
-	if (tracing()) {
-		va_list ap;
-		va_start(ap, fmt);
-		trace_line(routine, fmt, ap, cublasGetStatusName(status));
-		va_end(ap);
-	}
-	return status;
-}
-
-cublasStatus_t blas_begin(cublasHandle_t h, const char *routine)
-{
-	CUcontext current = NULL;
-
-	if (!h)
-		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, routine, "no handle");
-	if (h->magic != BLAS_HANDLE_MAGIC)
-		return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine,
-		                 "a handle of NVIDIA's cuBLAS, which lacks the routine");
-	/* A thread that has not used the runtime yet has no current context. */
-	if (cuCtxGetCurrent(&current) == CUDA_SUCCESS && !current)
-		cuCtxSetCurrent(h->context);
-	return CUBLAS_STATUS_SUCCESS;
-}
-
-struct zc_scalar blas_scalar(cublasHandle_t h, const void *p, size_t size)
-{
-	struct zc_scalar s = {{0}, NULL};
-
-	if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE)
-		s.device = p;
-	else
-		memcpy(s.value, p, size);
-	return s;
-}
-
-cublasStatus_t blas_launch(cublasHandle_t h, const char *kernel, unsigned grid_x, unsigned grid_y,
-                           unsigned grid_z, unsigned block_x, unsigned block_y, const void *args)
-{
-	CUfunction f;
-	void *params[] = {(void *)args};
-	CUresult r = cuModuleGetFunction(&f, h->module, kernel);
-
-	if (r != CUDA_SUCCESS)
-		return blas_fail(CUBLAS_STATUS_INTERNAL_ERROR, kernel, "kernel not found (error %d)", r);
-	r = cuLaunchKernel(f, grid_x, grid_y, grid_z, block_x, block_y, 1, 0, h->stream, params, NULL);
-	if (r != CUDA_SUCCESS)
-		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, kernel, "launch failed (error %d)", r);
-	return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t blas_scratch(cublasHandle_t h, size_t size, CUdeviceptr *out)
-{
-	if (size > h->scratch_size) {
-		CUdeviceptr p;
-		if (cuStreamSynchronize(h->stream) != CUDA_SUCCESS)
-			return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, "scratch", "stream failed");
-		if (cuMemAlloc(&p, size) != CUDA_SUCCESS)
-			return blas_fail(CUBLAS_STATUS_ALLOC_FAILED, "scratch", "%zu bytes", size);
-		if (h->scratch)
-			cuMemFree(h->scratch);
-		h->scratch = p;
-		h->scratch_size = size;
-	}
-	*out = h->scratch;
-	return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t blas_result_begin(cublasHandle_t h, void *result, void **target)
-{
-	CUdeviceptr p;
-	cublasStatus_t s;
-
-	if (!result)
-		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "result", "NULL result pointer");
-	if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE) {
-		*target = result;
-		return CUBLAS_STATUS_SUCCESS;
-	}
-	if ((s = blas_scratch(h, 64, &p)) != CUBLAS_STATUS_SUCCESS)
-		return s;
-	*target = (void *)(uintptr_t)p;
-	return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t blas_result_end(cublasHandle_t h, void *result, const void *target, size_t size)
-{
-	if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE)
-		return CUBLAS_STATUS_SUCCESS;
-	if (cuMemcpyDtoHAsync(result, (CUdeviceptr)(uintptr_t)target, size, h->stream) != CUDA_SUCCESS ||
-	    cuStreamSynchronize(h->stream) != CUDA_SUCCESS)
-		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, "result", "copy to the host failed");
-	return CUBLAS_STATUS_SUCCESS;
-}
-
-int32_t blas_op(cublasOperation_t op)
-{
-	return op == CUBLAS_OP_N ? ZC_OP_N : op == CUBLAS_OP_T ? ZC_OP_T : ZC_OP_C;
-}
-
-struct zc_matrix blas_matrix(const void *data, int64_t ld, cublasOperation_t op)
-{
-	struct zc_matrix m = {data, NULL, 1, ld, 0, blas_op(op), ZC_SHAPE_GENERAL, 0, 0};
-	return m;
-}
-
-struct zc_matrix blas_vector(const void *data, int64_t n, int64_t inc, size_t size)
-{
-	const char *first = (const char *)data + (inc < 0 && n > 0 ? (n - 1) * -inc * (int64_t)size : 0);
-	struct zc_matrix m = {first, NULL, inc, 1, 0, ZC_OP_N, ZC_SHAPE_GENERAL, 0, 0};
-	return m;
-}
-
-size_t blas_size(enum blas_type t)
-{
-	static const size_t sizes[] = {4, 8, 8, 16};
-	return sizes[t];
-}
-
-const char *blas_suffix(enum blas_type t)
-{
-	static const char *const suffixes[] = {"s", "d", "c", "z"};
-	return suffixes[t];
-}
-
-struct zc_scalar blas_value(int value, enum blas_type t)
-{
-	struct zc_scalar s = {{0}, NULL};
-	float f = (float)value;
-	double d = value;
-
-	if (t == BLAS_S || t == BLAS_C)
-		memcpy(s.value, &f, sizeof(f));
-	else
-		memcpy(s.value, &d, sizeof(d));
-	return s;
-}
-
-unsigned blas_blocks(int64_t n, unsigned block)
-{
-	int64_t blocks = (n + block - 1) / block;
-	return blocks < 1 ? 1 : blocks > 65535 ? 65535 : (unsigned)blocks;
-}
-
-cublasStatus_t blas_gemm(cublasHandle_t h, const char *name, struct zc_gemm_args *g)
-{
-	char kernel[64];
-
-	if (g->m == 0 || g->n == 0 || g->batch == 0)
-		return CUBLAS_STATUS_SUCCESS;
-	snprintf(kernel, sizeof(kernel), "zc_gemm_%s", name);
-	return blas_launch(h, kernel, blas_blocks(g->m, 16), blas_blocks(g->n, 16),
-	                   g->batch > 65535 ? 65535 : (unsigned)g->batch, 16, 16, g);
-}
-
 cublasStatus_t cublasCreate(cublasHandle_t *handle)
 {
-	CUcontext context = NULL;
-	CUdevice device;
 	struct cublasContext *h;
+	cublasStatus_t s;
 
 	if (!handle)
 		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasCreate", "NULL handle pointer");
@@ -208,25 +16,11 @@ cublasStatus_t cublasCreate(cublasHandle_t *handle)
 	cublasStatus_t (*nvidia)(cublasHandle_t *) = blas_choose_engine("cublasCreate_v2");
 	if (nvidia)
 		return nvidia(handle);
-	/* As the runtime would: the first device's primary context when none is current. */
-	if (cuCtxGetCurrent(&context) != CUDA_SUCCESS || !context) {
-		if (cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
-		    cuDevicePrimaryCtxRetain(&context, device) != CUDA_SUCCESS ||
-		    cuCtxSetCurrent(context) != CUDA_SUCCESS)
-			return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate", "no context");
-	}
-	if (!(h = calloc(1, sizeof(*h))))
+	if (!(h = malloc(sizeof(*h))))
 		return blas_fail(CUBLAS_STATUS_ALLOC_FAILED, "cublasCreate", "out of memory");
-	h->magic = BLAS_HANDLE_MAGIC;
-	h->context = context;
-	h->pointer_mode = CUBLAS_POINTER_MODE_HOST;
-	h->math_mode = CUBLAS_DEFAULT_MATH;
-	h->atomics_mode = CUBLAS_ATOMICS_NOT_ALLOWED;
-	CUresult r = cuModuleLoadData(&h->module, zc_blas_fatbin);
-	if (r != CUDA_SUCCESS) {
+	if ((s = blas_context_init(h, "cublasCreate")) != CUBLAS_STATUS_SUCCESS) {
 		free(h);
-		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate",
-		                 "its kernels did not load (error %d): was it converted?", r);
+		return s;
 	}
 	*handle = h;
 	return CUBLAS_STATUS_SUCCESS;
@@ -238,11 +32,7 @@ cublasStatus_t cublasDestroy(cublasHandle_t h)
 
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return s;
-	cuStreamSynchronize(h->stream);
-	if (h->scratch)
-		cuMemFree(h->scratch);
-	cuModuleUnload(h->module);
-	h->magic = 0;
+	blas_context_fini(h);
 	free(h);
 	return CUBLAS_STATUS_SUCCESS;
 }
@@ -382,36 +172,10 @@ cublasStatus_t cublasLoggerConfigure(int log_on, int log_to_stdout, int log_to_s
 
 const char *cublasGetStatusName(cublasStatus_t status)
 {
-	switch (status) {
-#define NAME(s) case s: return #s;
-	NAME(CUBLAS_STATUS_SUCCESS)
-	NAME(CUBLAS_STATUS_NOT_INITIALIZED)
-	NAME(CUBLAS_STATUS_ALLOC_FAILED)
-	NAME(CUBLAS_STATUS_INVALID_VALUE)
-	NAME(CUBLAS_STATUS_ARCH_MISMATCH)
-	NAME(CUBLAS_STATUS_MAPPING_ERROR)
-	NAME(CUBLAS_STATUS_EXECUTION_FAILED)
-	NAME(CUBLAS_STATUS_INTERNAL_ERROR)
-	NAME(CUBLAS_STATUS_NOT_SUPPORTED)
-	NAME(CUBLAS_STATUS_LICENSE_ERROR)
-#undef NAME
-	}
-	return "CUBLAS_STATUS_UNKNOWN";
+	return blas_status_name(status);
 }
 
 const char *cublasGetStatusString(cublasStatus_t status)
 {
-	switch (status) {
-	case CUBLAS_STATUS_SUCCESS: return "success";
-	case CUBLAS_STATUS_NOT_INITIALIZED: return "the library was not initialized";
-	case CUBLAS_STATUS_ALLOC_FAILED: return "the resource allocation failed";
-	case CUBLAS_STATUS_INVALID_VALUE: return "an invalid numeric value was used as an argument";
-	case CUBLAS_STATUS_ARCH_MISMATCH: return "an absent device architectural feature is required";
-	case CUBLAS_STATUS_MAPPING_ERROR: return "an access to GPU memory space failed";
-	case CUBLAS_STATUS_EXECUTION_FAILED: return "the GPU program failed to execute";
-	case CUBLAS_STATUS_INTERNAL_ERROR: return "an internal operation failed";
-	case CUBLAS_STATUS_NOT_SUPPORTED: return "the functionality requested is not supported";
-	case CUBLAS_STATUS_LICENSE_ERROR: return "an error was detected when checking the current licensing";
-	}
-	return "unknown error";
+	return blas_status_string(status);
 }

@@ -133,48 +133,6 @@ cublasStatus_t cublasZgemm3m(cublasHandle_t h, cublasOperation_t transa, cublasO
 	            lda, ldb, beta, ldc, single(a, b, c));
 }
 
-/* The kernel for gemmEx's types, and its scalars' size; NULL for a combination not
- * provided. Compute types as CUDA 10 named them (a cudaDataType) are taken as CUDA 11's. */
-static const char *ex_kernel(cudaDataType ab, cudaDataType c, int compute, size_t *scale_size)
-{
-	switch (compute) {
-	case CUDA_R_16F: compute = CUBLAS_COMPUTE_16F; break;
-	case CUDA_R_32F: case CUDA_C_32F: compute = CUBLAS_COMPUTE_32F; break;
-	case CUDA_R_64F: case CUDA_C_64F: compute = CUBLAS_COMPUTE_64F; break;
-	case CUDA_R_32I: compute = CUBLAS_COMPUTE_32I; break;
-	}
-	bool f16 = compute == CUBLAS_COMPUTE_16F || compute == CUBLAS_COMPUTE_16F_PEDANTIC;
-	bool f32 = compute == CUBLAS_COMPUTE_32F || compute == CUBLAS_COMPUTE_32F_PEDANTIC ||
-	           compute == CUBLAS_COMPUTE_32F_FAST_16F || compute == CUBLAS_COMPUTE_32F_FAST_16BF ||
-	           compute == CUBLAS_COMPUTE_32F_FAST_TF32;
-	bool f64 = compute == CUBLAS_COMPUTE_64F || compute == CUBLAS_COMPUTE_64F_PEDANTIC;
-	bool i32 = compute == CUBLAS_COMPUTE_32I || compute == CUBLAS_COMPUTE_32I_PEDANTIC;
-
-	*scale_size = f16 ? 2 : f64 ? 8 : 4;
-	if (ab == CUDA_R_16F && c == CUDA_R_16F)
-		return f16 ? "h_h_hscale" : f32 ? "h_h" : NULL;
-	if (ab == CUDA_R_16F && c == CUDA_R_32F)
-		return f32 ? "h_s" : NULL;
-	if (ab == CUDA_R_16BF && c == CUDA_R_16BF)
-		return f32 ? "bf_bf" : NULL;
-	if (ab == CUDA_R_16BF && c == CUDA_R_32F)
-		return f32 ? "bf_s" : NULL;
-	if (ab == CUDA_R_32F && c == CUDA_R_32F)
-		return f32 ? "s" : NULL;
-	if (ab == CUDA_R_64F && c == CUDA_R_64F)
-		return f64 ? "d" : NULL;
-	if (ab == CUDA_R_8I && c == CUDA_R_32I)
-		return i32 ? "i8_i32" : NULL;
-	if (ab == CUDA_R_8I && c == CUDA_R_32F)
-		return f32 ? "i8_s" : NULL;
-	*scale_size *= 2;
-	if (ab == CUDA_C_32F && c == CUDA_C_32F)
-		return f32 ? "c" : NULL;
-	if (ab == CUDA_C_64F && c == CUDA_C_64F)
-		return f64 ? "z" : NULL;
-	return NULL;
-}
-
 static cublasStatus_t gemm_ex(cublasHandle_t h, const char *routine, cublasOperation_t transa,
                               cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
                               const void *alpha, cudaDataType a_type, int64_t lda,
@@ -182,7 +140,7 @@ static cublasStatus_t gemm_ex(cublasHandle_t h, const char *routine, cublasOpera
                               cudaDataType c_type, int64_t ldc, int compute, struct operands o)
 {
 	size_t scale_size;
-	const char *name = a_type == b_type ? ex_kernel(a_type, c_type, compute, &scale_size) : NULL;
+	const char *name = a_type == b_type ? blas_ex_kernel(a_type, c_type, compute, &scale_size) : NULL;
 
 	if (!name)
 		return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine,

@@ -1,4 +1,4 @@
-/* The exported entry points (exports.inc, then unsupported.inc). Each jumps to NVIDIA's
+/* The exported entry points (ZC_EXPORTS_INC, then ZC_UNSUPPORTED_INC: engine.c). Each jumps to NVIDIA's
  * function of its name once a handle was made with NVIDIA's cuBLAS (engine.c fills
  * zc_blas_nvidia), and otherwise to the library's own, zc_blas_impl_NAME, or for an
  * unsupported one to zc_blas_unsupported with its name: one load and one test per call. */
@@ -30,6 +30,6 @@ name:                                                        \
 	.size name, . - name;
 
 	.text
-#include "exports.inc"
-#include "unsupported.inc"
+#include ZC_EXPORTS_INC
+#include ZC_UNSUPPORTED_INC
 	.section .note.GNU-stack, "", @progbits
