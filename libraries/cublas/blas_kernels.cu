@@ -5,6 +5,7 @@
 #include <cuComplex.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <mma.h>
 #include <stdint.h>
 
 #include "blas_args.h"
@@ -185,68 +186,153 @@ __device__ inline Mid epilogue(const zc_gemm_args &g, Mid r, int64_t b, int64_t 
 	return Epilogue<Mid>::apply(g, r, b, row, col);
 }
 
-// C = alpha op(A) op(B) + beta C by 16x16 tiles through shared memory; the inputs are
-// converted to Acc as they are loaded, the result computed in Mid (the scale type, or the
-// accumulation type where a real scale multiplies a complex product).
-#define TILE 16
+// D = alpha op(A) op(B) + beta C, BM x BN elements a block of GEMM_THREADS threads, BK of
+// the inner dimension at a time through shared memory. The inputs are converted to Acc as
+// they are staged (any op, shape and order on the way), the result computed in Mid (the
+// scale type, or the accumulation type where a real scale multiplies a complex product).
+#define BM 64
+#define BN 64
+#define BK 16
+#define GEMM_THREADS 256
+
+template <class TC, class Acc, class Scale, class Mid>
+__device__ inline void finish(const zc_gemm_args &g, int64_t b, int64_t row, int64_t col, Acc sum,
+                              Scale alpha, Scale beta)
+{
+	if (row >= g.m || col >= g.n ||
+	    (g.fill != ZC_FILL_ALL && (g.fill == ZC_FILL_LOWER ? row < col : row > col)))
+		return;
+	const TC *in = batch_base<TC>(g.c, b) + row * g.c.inc + col * g.c.ld;
+	TC *out = (TC *)batch_base<TC>(g.d, b) + row * g.d.inc + col * g.d.ld;
+	Mid r = mul(alpha, convert<Mid>(sum));
+	if (!is_zero(beta))
+		r = add(r, mul(beta, convert<Mid>(*in)));
+	if (g.hermitian_result && row == col)
+		r = real_part(r);
+	if (g.epilogue)
+		r = epilogue(g, r, b, row, col);
+	*out = convert<TC>(r);
+}
+
+// Stages the BM x BK slice of op(A) and the BK x BN slice of op(B) that start at k0,
+// zero outside the matrices: a_tile[r][l] = op(A)(row0 + r, k0 + l), b_tile[c][l] =
+// op(B)(k0 + l, col0 + c).
+template <class TA, class T, int LD>
+__device__ inline void stage(const zc_gemm_args &g, const TA *a, const TA *bm, int64_t row0,
+                             int64_t col0, int64_t k0, T (*a_tile)[LD], T (*b_tile)[LD])
+{
+	for (int e = threadIdx.x; e < BM * BK; e += GEMM_THREADS) {
+		int r = e % BM, l = e / BM;
+		int64_t row = row0 + r, k = k0 + l;
+		a_tile[r][l] = row < g.m && k < g.k ? convert<T>(element(g.a, a, row, k)) : zero<T>();
+	}
+	for (int e = threadIdx.x; e < BN * BK; e += GEMM_THREADS) {
+		int l = e % BK, c = e / BK;
+		int64_t col = col0 + c, k = k0 + l;
+		b_tile[c][l] = k < g.k && col < g.n ? convert<T>(element(g.b, bm, k, col)) : zero<T>();
+	}
+}
+
+// Each thread sums a 4 x 4 block of D in registers (rows tx + 16 i, columns ty + 16 j).
 template <class TA, class TC, class Acc, class Scale, class Mid>
 __device__ void gemm(const zc_gemm_args &g)
 {
-	__shared__ Acc a_tile[TILE][TILE + 1], b_tile[TILE][TILE + 1];
-	int64_t row = (int64_t)blockIdx.x * TILE + threadIdx.x;
-	int64_t col = (int64_t)blockIdx.y * TILE + threadIdx.y;
+	__shared__ Acc a_tile[BM][BK + 1], b_tile[BN][BK + 1];
+	int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+	int64_t row0 = (int64_t)blockIdx.x * BM, col0 = (int64_t)blockIdx.y * BN;
 	Scale alpha = scalar<Scale>(g.alpha), beta = scalar<Scale>(g.beta);
 
 	for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
 		const TA *a = batch_base<TA>(g.a, b), *bm = batch_base<TA>(g.b, b);
-		Acc sum = zero<Acc>();
-
-		for (int64_t k0 = 0; k0 < g.k; k0 += TILE) {
-			int64_t ka = k0 + threadIdx.y, kb = k0 + threadIdx.x;
-			a_tile[threadIdx.x][threadIdx.y] =
-			    row < g.m && ka < g.k ? convert<Acc>(element(g.a, a, row, ka)) : zero<Acc>();
-			b_tile[threadIdx.x][threadIdx.y] =
-			    kb < g.k && col < g.n ? convert<Acc>(element(g.b, bm, kb, col)) : zero<Acc>();
+		Acc sum[4][4];
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 4; j++)
+				sum[i][j] = zero<Acc>();
+		for (int64_t k0 = 0; k0 < g.k; k0 += BK) {
+			stage<TA, Acc, BK + 1>(g, a, bm, row0, col0, k0, a_tile, b_tile);
 			__syncthreads();
-			for (int l = 0; l < TILE; l++)
-				sum = add(sum, mul(a_tile[threadIdx.x][l], b_tile[l][threadIdx.y]));
+			for (int l = 0; l < BK; l++) {
+				Acc av[4], bv[4];
+				for (int i = 0; i < 4; i++) {
+					av[i] = a_tile[tx + 16 * i][l];
+					bv[i] = b_tile[ty + 16 * i][l];
+				}
+				for (int i = 0; i < 4; i++)
+					for (int j = 0; j < 4; j++)
+						sum[i][j] = add(sum[i][j], mul(av[i], bv[j]));
+			}
 			__syncthreads();
 		}
-		bool inside = row < g.m && col < g.n &&
-		              (g.fill == ZC_FILL_ALL || (g.fill == ZC_FILL_LOWER ? row >= col : row <= col));
-		if (!inside)
-			continue;
-		const TC *in = batch_base<TC>(g.c, b) + row * g.c.inc + col * g.c.ld;
-		TC *out = (TC *)batch_base<TC>(g.d, b) + row * g.d.inc + col * g.d.ld;
-		Mid r = mul(alpha, convert<Mid>(sum));
-		if (!is_zero(beta))
-			r = add(r, mul(beta, convert<Mid>(*in)));
-		if (g.hermitian_result && row == col)
-			r = real_part(r);
-		if (g.epilogue)
-			r = epilogue(g, r, b, row, col);
-		*out = convert<TC>(r);
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 4; j++)
+				finish<TC, Acc, Scale, Mid>(g, b, row0 + tx + 16 * i, col0 + ty + 16 * j,
+				                            sum[i][j], alpha, beta);
 	}
 }
 
-#define GEMM(name, TA, TC, Acc, Scale, Mid)                                                      \
-	extern "C" __global__ void __launch_bounds__(TILE *TILE) zc_gemm_##name(zc_gemm_args g) \
-	{                                                                                        \
-		gemm<TA, TC, Acc, Scale, Mid>(g);                                                \
+// The same tile by the matrix instructions (wmma, which the converter lowers to WMMA on
+// gfx11 and gfx12): 16-bit and 8-bit inputs, staged as they are; each of the 8 warps
+// computes a 16 x 32 part of the tile, then the sums go through shared memory to finish.
+#define TILE_LD (BK + 16) /* 32 elements: every fragment pointer 32-byte aligned */
+template <class TA, class TC, class Acc, class Scale, class Mid>
+__device__ void gemm_matrix(const zc_gemm_args &g)
+{
+	using namespace nvcuda;
+	__shared__ __align__(32) TA a_tile[BM][TILE_LD], b_tile[BN][TILE_LD];
+	__shared__ __align__(32) Acc sums[BM][BN + 8];
+	int warp = threadIdx.x / 32, wr = warp / 2, wc = warp % 2;
+	int64_t row0 = (int64_t)blockIdx.x * BM, col0 = (int64_t)blockIdx.y * BN;
+	Scale alpha = scalar<Scale>(g.alpha), beta = scalar<Scale>(g.beta);
+
+	for (int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
+		const TA *a = batch_base<TA>(g.a, b), *bm = batch_base<TA>(g.b, b);
+		wmma::fragment<wmma::accumulator, 16, 16, 16, Acc> acc[2];
+		wmma::fill_fragment(acc[0], zero<Acc>());
+		wmma::fill_fragment(acc[1], zero<Acc>());
+		for (int64_t k0 = 0; k0 < g.k; k0 += BK) {
+			stage<TA, TA, TILE_LD>(g, a, bm, row0, col0, k0, a_tile, b_tile);
+			__syncthreads();
+			wmma::fragment<wmma::matrix_a, 16, 16, 16, TA, wmma::row_major> fa;
+			wmma::load_matrix_sync(fa, &a_tile[wr * 16][0], TILE_LD);
+			for (int j = 0; j < 2; j++) {
+				wmma::fragment<wmma::matrix_b, 16, 16, 16, TA, wmma::col_major> fb;
+				wmma::load_matrix_sync(fb, &b_tile[wc * 32 + j * 16][0], TILE_LD);
+				wmma::mma_sync(acc[j], fa, fb, acc[j]);
+			}
+			__syncthreads();
+		}
+		for (int j = 0; j < 2; j++)
+			wmma::store_matrix_sync(&sums[wr * 16][wc * 32 + j * 16], acc[j], BN + 8,
+			                        wmma::mem_row_major);
+		__syncthreads();
+		for (int e = threadIdx.x; e < BM * BN; e += GEMM_THREADS) {
+			int r = e % BM, c = e / BM;
+			finish<TC, Acc, Scale, Mid>(g, b, row0 + r, col0 + c, sums[r][c], alpha, beta);
+		}
+		__syncthreads();
 	}
+}
+
+#define GEMM_BY(body, name, TA, TC, Acc, Scale, Mid)                                            \
+	extern "C" __global__ void __launch_bounds__(GEMM_THREADS) zc_gemm_##name(zc_gemm_args g) \
+	{                                                                                          \
+		body<TA, TC, Acc, Scale, Mid>(g);                                                  \
+	}
+#define GEMM(...) GEMM_BY(gemm, __VA_ARGS__)
+#define GEMM_MATRIX(...) GEMM_BY(gemm_matrix, __VA_ARGS__)
 GEMM(s, float, float, float, float, float)
 GEMM(d, double, double, double, double, double)
 GEMM(c, c32, c32, c32, c32, c32)
 GEMM(z, c64, c64, c64, c64, c64)
 GEMM(c_real_scale, c32, c32, c32, float, c32)
 GEMM(z_real_scale, c64, c64, c64, double, c64)
-GEMM(h_h_hscale, __half, __half, float, __half, __half)
-GEMM(h_h, __half, __half, float, float, float)
-GEMM(h_s, __half, float, float, float, float)
-GEMM(bf_bf, __nv_bfloat16, __nv_bfloat16, float, float, float)
-GEMM(bf_s, __nv_bfloat16, float, float, float, float)
-GEMM(i8_i32, int8_t, int32_t, int32_t, int32_t, int32_t)
-GEMM(i8_s, int8_t, float, int32_t, float, float)
+GEMM_MATRIX(h_h_hscale, __half, __half, float, __half, __half)
+GEMM_MATRIX(h_h, __half, __half, float, float, float)
+GEMM_MATRIX(h_s, __half, float, float, float, float)
+GEMM_MATRIX(bf_bf, __nv_bfloat16, __nv_bfloat16, float, float, float)
+GEMM_MATRIX(bf_s, __nv_bfloat16, float, float, float, float)
+GEMM_MATRIX(i8_i32, signed char, int32_t, int32_t, int32_t, int32_t)
+GEMM_MATRIX(i8_s, signed char, float, int32_t, float, float)
 
 // Triangular solves, one thread per right-hand side (a column of B on the left, a row on
 // the right), by substitution in the order op(A)'s triangle needs.

@@ -193,8 +193,9 @@ cublasStatus_t blas_gemm(cublasHandle_t h, const char *name, struct zc_gemm_args
 	if (!g->d.data && !g->d.array)
 		g->d = g->c;
 	snprintf(kernel, sizeof(kernel), "zc_gemm_%s", name);
-	return blas_launch(h, kernel, blas_blocks(g->m, 16), blas_blocks(g->n, 16),
-	                   g->batch > 65535 ? 65535 : (unsigned)g->batch, 16, 16, g);
+	/* 64 x 64 elements of D a block of 256 threads (blas_kernels.cu) */
+	return blas_launch(h, kernel, blas_blocks(g->m, 64), blas_blocks(g->n, 64),
+	                   g->batch > 65535 ? 65535 : (unsigned)g->batch, 256, 1, g);
 }
 
 /* The kernel for gemmEx's types, and its scalars' size; NULL for a combination not
