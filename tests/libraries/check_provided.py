@@ -1,10 +1,12 @@
-"""The project's cuBLAS and cuBLASLt placed beside a converted program that loads NVIDIA's:
-exact messages, what lands beside the output (never NVIDIA's cuBLASLt for the project's
-cuBLAS), reuse on the second conversion, --with-libraries naming NVIDIA's library, and the
-converted program's GEMM on the CPU driver. The program is plain C linked against a
-stand-in libcublas.so.13 of the same name, so that no NVIDIA library is needed.
+"""The project's cuBLAS placed beside a converted program that loads NVIDIA's: exact
+messages, what lands beside the output, reuse on the second conversion, --with-libraries
+naming NVIDIA's library, and the converted program's GEMM on the CPU driver. The program is
+plain C linked against stand-ins of NVIDIA's libcublas.so.13 and libcuda.so.1 of the same
+names and symbol versions, so that no NVIDIA library is needed. Then the same program built
+as CUDA 11.8's would be, against libcublas.so.11 and Debian's libcudart.so.11.0, when that
+is installed: the project's libcublas.so.11 under CUDA 11's runtime.
 
-usage: check_provided.py ZLUDA_CONVERT GCC CUDA_INCLUDE WORK_DIR"""
+usage: check_provided.py ZLUDA_CONVERT GCC CUDA_INCLUDE WORK_DIR [CUDART11]"""
 
 import os
 import re
@@ -15,7 +17,15 @@ import sys
 PROGRAM = r"""
 #include <stdio.h>
 #include <cublas_v2.h>
+#ifdef RUNTIME
+#include <cuda_runtime_api.h>
+typedef float *CUdeviceptr;
+#define cuMemAlloc(p, size) cudaMalloc((void **)(p), size)
+#define cuMemcpyHtoD(d, h, size) cudaMemcpy(d, h, size, cudaMemcpyHostToDevice)
+#define cuMemcpyDtoH(h, d, size) cudaMemcpy(h, d, size, cudaMemcpyDeviceToHost)
+#else
 #include <cuda.h>
+#endif
 int main(void)
 {
     float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, -1, 2, 0, 1, 3}, c[4] = {0};
@@ -35,11 +45,6 @@ int main(void)
     return cublasDestroy(h) != CUBLAS_STATUS_SUCCESS;
 }
 """
-# What the program links against: functions of the names it calls, never run.
-STAND_IN = "".join("int %s(void) { return 1; }\n" % f for f in
-                   ("cublasCreate_v2", "cublasSgemm_v2", "cublasDestroy_v2"))
-DRIVER_STAND_IN = "".join("int %s(void) { return 1; }\n" % f for f in
-                          ("cuMemAlloc_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2"))
 
 
 def run(cmd, cwd, env=None):
@@ -47,25 +52,41 @@ def run(cmd, cwd, env=None):
     return p.returncode, p.stdout, re.sub(r" \(\d+\.\d s\)$", "", p.stderr, flags=re.M)
 
 
+def stand_in(gcc, work, soname, functions, versioned=True):
+    """A library of NVIDIA's name (and symbol version: cuBLAS has one, the driver none), with
+    functions of the names given."""
+    base = os.path.join(work, "nvidia", soname)
+    with open(base + ".c", "w") as f:
+        f.write("".join("int %s(void) { return 1; }\n" % fn for fn in functions))
+    with open(base + ".map", "w") as f:
+        f.write("%s { global: *; };\n" % soname)
+    return [gcc, "-shared", "-fPIC", "-o", base, "-Wl,-soname," + soname, base + ".c"] + \
+        (["-Wl,--version-script=" + base + ".map"] if versioned else [])
+
+
+def build(cmds, work):
+    for cmd in cmds:
+        code, out, err = run(cmd, work)
+        if code:
+            sys.exit("FAIL: %s\n%s%s" % (" ".join(cmd), out, err))
+
+
+BLAS = ("cublasCreate_v2", "cublasSgemm_v2", "cublasDestroy_v2")
+
+
 def main():
     tool, gcc, include, work = sys.argv[1:5]
+    cudart11 = sys.argv[5] if len(sys.argv) > 5 else None
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "nvidia"))
     with open(os.path.join(work, "program.c"), "w") as f:
         f.write(PROGRAM)
-    with open(os.path.join(work, "stand_in.c"), "w") as f:
-        f.write(STAND_IN)
-    with open(os.path.join(work, "driver_stand_in.c"), "w") as f:
-        f.write(DRIVER_STAND_IN)
-    for cmd in ([gcc, "-shared", "-fPIC", "-o", "nvidia/libcublas.so.13",
-                 "-Wl,-soname,libcublas.so.13", "stand_in.c"],
-                [gcc, "-shared", "-fPIC", "-o", "nvidia/libcuda.so.1", "-Wl,-soname,libcuda.so.1",
-                 "driver_stand_in.c"],
-                [gcc, "-I" + include, "-o", "program", "program.c", "nvidia/libcublas.so.13",
-                 "nvidia/libcuda.so.1", "-Wl,-rpath," + os.path.join(work, "nvidia")]):
-        code, out, err = run(cmd, work)
-        if code:
-            sys.exit("FAIL: %s\n%s%s" % (" ".join(cmd), out, err))
+    nvidia = os.path.join(work, "nvidia")
+    build([stand_in(gcc, work, "libcublas.so.13", BLAS),
+           stand_in(gcc, work, "libcuda.so.1",
+                    ("cuMemAlloc_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2"), versioned=False),
+           [gcc, "-I" + include, "-o", "program", "program.c", "nvidia/libcublas.so.13",
+            "nvidia/libcuda.so.1", "-Wl,-rpath," + nvidia]], work)
     program = os.path.join(work, "program")
     ours = os.path.realpath(os.path.join(os.path.dirname(tool), "..", "libraries", "cublas",
                                          "libcublas.so.13"))
@@ -106,6 +127,23 @@ def main():
            % work)
     if os.path.exists(os.path.join(work, "named", "libcublas.so.13")):
         problems.append("with NVIDIA's library named, the project's was placed all the same")
+    if cudart11:
+        # A CUDA 11.8 program: cuBLAS 11's symbol version, cudart 11 (shared) for memory.
+        build([stand_in(gcc, work, "libcublas.so.11", BLAS),
+               [gcc, "-DRUNTIME", "-I" + include, "-o", "program11", "program.c",
+                "nvidia/libcublas.so.11", cudart11, "-Wl,-rpath," + nvidia]], work)
+        os.makedirs(os.path.join(work, "out11"))
+        code, _, err = run([tool, "program11", "-o", "out11/program11", "--offload-arch=host",
+                            "-q"], work)
+        beside = sorted(os.listdir(os.path.join(work, "out11")))
+        if code or "libcublas.so.11" not in beside:
+            problems.append("CUDA 11 program: exit %d, beside it %s, stderr %s" %
+                            (code, beside, err))
+        code, out, err = run([os.path.join(work, "out11", "program11")], work,
+                             dict(os.environ, ZLUDA_CONVERT_DRIVER="host"))
+        if code or out != "8 10 18 22\n":
+            problems.append("converted CUDA 11 program: exit %d, stdout %r, stderr %s" %
+                            (code, out, err))
     for p in problems:
         print("FAIL " + p)
     if problems:
