@@ -67,6 +67,22 @@ cublasStatus_t blas_scratch(cublasHandle_t h, size_t size, CUdeviceptr *out);
 cublasStatus_t blas_result_begin(cublasHandle_t h, void *result, void **target);
 cublasStatus_t blas_result_end(cublasHandle_t h, void *result, const void *target, size_t size);
 
+/* The release whose API the library follows, by the major version it is built as. */
+#if ZC_CUBLAS_MAJOR == 11
+#define BLAS_VERSION_MINOR 11
+#define BLAS_VERSION_PATCH 3
+#elif ZC_CUBLAS_MAJOR == 12
+#define BLAS_VERSION_MINOR 9
+#define BLAS_VERSION_PATCH 1
+#else
+#define BLAS_VERSION_MINOR CUBLAS_VER_MINOR
+#define BLAS_VERSION_PATCH CUBLAS_VER_PATCH
+#endif
+#define BLAS_VERSION (ZC_CUBLAS_MAJOR * 10000 + BLAS_VERSION_MINOR * 100 + BLAS_VERSION_PATCH)
+
+/* cublasGetProperty and cublasLtGetProperty. */
+cublasStatus_t blas_property(const char *routine, libraryPropertyType type, int *value);
+
 /* The element and scale types, each with its size and kernel suffix. */
 enum blas_type { BLAS_S, BLAS_D, BLAS_C, BLAS_Z };
 size_t blas_size(enum blas_type t);

@@ -274,6 +274,19 @@ void blas_context_fini(struct cublasContext *h)
 	h->magic = 0;
 }
 
+cublasStatus_t blas_property(const char *routine, libraryPropertyType type, int *value)
+{
+	if (!value)
+		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, "NULL pointer");
+	switch (type) {
+	case MAJOR_VERSION: *value = ZC_CUBLAS_MAJOR; break;
+	case MINOR_VERSION: *value = BLAS_VERSION_MINOR; break;
+	case PATCH_LEVEL: *value = BLAS_VERSION_PATCH; break;
+	default: return blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, "type %d", type);
+	}
+	return CUBLAS_STATUS_SUCCESS;
+}
+
 const char *blas_status_name(cublasStatus_t status)
 {
 	switch (status) {

@@ -37,34 +37,17 @@ cublasStatus_t cublasDestroy(cublasHandle_t h)
 	return CUBLAS_STATUS_SUCCESS;
 }
 
-/* The cuBLAS release whose API this library follows, by the major version it is built as. */
-#if ZC_CUBLAS_MAJOR == 11
-enum { VERSION_MINOR = 11, VERSION_PATCH = 3 };
-#elif ZC_CUBLAS_MAJOR == 12
-enum { VERSION_MINOR = 9, VERSION_PATCH = 1 };
-#else
-enum { VERSION_MINOR = CUBLAS_VER_MINOR, VERSION_PATCH = CUBLAS_VER_PATCH };
-#endif
-
 cublasStatus_t cublasGetVersion(cublasHandle_t h, int *version)
 {
 	if (!version)
 		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGetVersion", "NULL pointer");
-	*version = ZC_CUBLAS_MAJOR * 10000 + VERSION_MINOR * 100 + VERSION_PATCH;
+	*version = BLAS_VERSION;
 	return CUBLAS_STATUS_SUCCESS;
 }
 
 cublasStatus_t cublasGetProperty(libraryPropertyType type, int *value)
 {
-	if (!value)
-		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGetProperty", "NULL pointer");
-	switch (type) {
-	case MAJOR_VERSION: *value = ZC_CUBLAS_MAJOR; break;
-	case MINOR_VERSION: *value = VERSION_MINOR; break;
-	case PATCH_LEVEL: *value = VERSION_PATCH; break;
-	default: return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGetProperty", "type %d", type);
-	}
-	return CUBLAS_STATUS_SUCCESS;
+	return blas_property("cublasGetProperty", type, value);
 }
 
 size_t cublasGetCudartVersion(void)
@@ -92,71 +75,36 @@ cublasStatus_t cublasGetStream(cublasHandle_t h, cudaStream_t *stream)
 	return s;
 }
 
-cublasStatus_t cublasSetPointerMode(cublasHandle_t h, cublasPointerMode_t mode)
-{
-	cublasStatus_t s = blas_begin(h, "cublasSetPointerMode");
-
-	if (s == CUBLAS_STATUS_SUCCESS && mode != CUBLAS_POINTER_MODE_HOST &&
-	    mode != CUBLAS_POINTER_MODE_DEVICE)
-		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasSetPointerMode", "mode %d", mode);
-	if (s == CUBLAS_STATUS_SUCCESS)
-		h->pointer_mode = mode;
-	return s;
-}
-
-cublasStatus_t cublasGetPointerMode(cublasHandle_t h, cublasPointerMode_t *mode)
-{
-	cublasStatus_t s = blas_begin(h, "cublasGetPointerMode");
-
-	if (s == CUBLAS_STATUS_SUCCESS && !mode)
-		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGetPointerMode", "NULL pointer");
-	if (s == CUBLAS_STATUS_SUCCESS)
-		*mode = h->pointer_mode;
-	return s;
-}
-
+/* A mode of the handle: set (checked by VALID) and read back. */
+#define MODE(Name, type, field, valid)                                                            \
+	cublasStatus_t cublasSet##Name##Mode(cublasHandle_t h, type mode)                            \
+	{                                                                                            \
+		cublasStatus_t s = blas_begin(h, "cublasSet" #Name "Mode");                              \
+		if (s == CUBLAS_STATUS_SUCCESS && !(valid))                                              \
+			return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasSet" #Name "Mode", "mode %d", \
+			                 (int)mode);                                                         \
+		if (s == CUBLAS_STATUS_SUCCESS)                                                          \
+			h->field = mode;                                                                     \
+		return s;                                                                                \
+	}                                                                                            \
+	cublasStatus_t cublasGet##Name##Mode(cublasHandle_t h, type *mode)                           \
+	{                                                                                            \
+		cublasStatus_t s = blas_begin(h, "cublasGet" #Name "Mode");                              \
+		if (s == CUBLAS_STATUS_SUCCESS && !mode)                                                 \
+			return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGet" #Name "Mode",            \
+			                 "NULL pointer");                                                    \
+		if (s == CUBLAS_STATUS_SUCCESS)                                                          \
+			*mode = h->field;                                                                    \
+		return s;                                                                                \
+	}
+MODE(Pointer, cublasPointerMode_t, pointer_mode,
+     mode == CUBLAS_POINTER_MODE_HOST || mode == CUBLAS_POINTER_MODE_DEVICE)
 /* Math modes choose speed against accuracy; every mode is computed at full precision here,
  * which each mode allows. */
-cublasStatus_t cublasSetMathMode(cublasHandle_t h, cublasMath_t mode)
-{
-	cublasStatus_t s = blas_begin(h, "cublasSetMathMode");
-
-	if (s == CUBLAS_STATUS_SUCCESS)
-		h->math_mode = mode;
-	return s;
-}
-
-cublasStatus_t cublasGetMathMode(cublasHandle_t h, cublasMath_t *mode)
-{
-	cublasStatus_t s = blas_begin(h, "cublasGetMathMode");
-
-	if (s == CUBLAS_STATUS_SUCCESS && !mode)
-		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGetMathMode", "NULL pointer");
-	if (s == CUBLAS_STATUS_SUCCESS)
-		*mode = h->math_mode;
-	return s;
-}
-
+MODE(Math, cublasMath_t, math_mode, true)
 /* No routine here uses atomics, so results are deterministic in either mode. */
-cublasStatus_t cublasSetAtomicsMode(cublasHandle_t h, cublasAtomicsMode_t mode)
-{
-	cublasStatus_t s = blas_begin(h, "cublasSetAtomicsMode");
-
-	if (s == CUBLAS_STATUS_SUCCESS)
-		h->atomics_mode = mode;
-	return s;
-}
-
-cublasStatus_t cublasGetAtomicsMode(cublasHandle_t h, cublasAtomicsMode_t *mode)
-{
-	cublasStatus_t s = blas_begin(h, "cublasGetAtomicsMode");
-
-	if (s == CUBLAS_STATUS_SUCCESS && !mode)
-		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGetAtomicsMode", "NULL pointer");
-	if (s == CUBLAS_STATUS_SUCCESS)
-		*mode = h->atomics_mode;
-	return s;
-}
+MODE(Atomics, cublasAtomicsMode_t, atomics_mode,
+     mode == CUBLAS_ATOMICS_NOT_ALLOWED || mode == CUBLAS_ATOMICS_ALLOWED)
 
 /* The routines here need no workspace of the caller's; the one given is accepted. */
 cublasStatus_t cublasSetWorkspace(cublasHandle_t h, void *workspace, size_t size)

@@ -84,6 +84,17 @@ static cublasStatus_t rank1(cublasHandle_t h, const char *routine, enum blas_typ
 	return blas_gemm(h, blas_suffix(t), &g);
 }
 
+/* trmv's and trsv's arguments. */
+static cublasStatus_t triangular_arguments(const char *routine, cublasFillMode_t uplo,
+                                           cublasOperation_t trans, int64_t n, int64_t lda,
+                                           int64_t incx)
+{
+	if (bad_fill(uplo) || bad_op(trans) || n < 0 || lda < (n > 1 ? n : 1) || incx == 0)
+		return INVALID(routine, "uplo %d, trans %d, n %lld, lda %lld, incx %lld", uplo, trans,
+		               (long long)n, (long long)lda, (long long)incx);
+	return CUBLAS_STATUS_SUCCESS;
+}
+
 /* x = op(A) x: through a copy of x, which the product reads while it writes x. */
 static cublasStatus_t trmv(cublasHandle_t h, const char *routine, enum blas_type t,
                            cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag,
@@ -95,13 +106,9 @@ static cublasStatus_t trmv(cublasHandle_t h, const char *routine, enum blas_type
 	CUdeviceptr copy;
 	char kernel[32];
 
-	if (s != CUBLAS_STATUS_SUCCESS)
+	if (s != CUBLAS_STATUS_SUCCESS || (s = triangular_arguments(routine, uplo, trans, n, lda, incx)) ||
+	    n == 0)
 		return s;
-	if (bad_fill(uplo) || bad_op(trans) || n < 0 || lda < (n > 1 ? n : 1) || incx == 0)
-		return INVALID(routine, "uplo %d, trans %d, n %lld, lda %lld, incx %lld", uplo, trans,
-		               (long long)n, (long long)lda, (long long)incx);
-	if (n == 0)
-		return CUBLAS_STATUS_SUCCESS;
 	if ((s = blas_scratch(h, (size_t)n * blas_size(t), &copy)))
 		return s;
 	memset(&v, 0, sizeof(v));
@@ -128,13 +135,9 @@ static cublasStatus_t trsv(cublasHandle_t h, const char *routine, enum blas_type
 	struct zc_trsm_args r;
 	char kernel[32];
 
-	if (s != CUBLAS_STATUS_SUCCESS)
+	if (s != CUBLAS_STATUS_SUCCESS || (s = triangular_arguments(routine, uplo, trans, n, lda, incx)) ||
+	    n == 0)
 		return s;
-	if (bad_fill(uplo) || bad_op(trans) || n < 0 || lda < (n > 1 ? n : 1) || incx == 0)
-		return INVALID(routine, "uplo %d, trans %d, n %lld, lda %lld, incx %lld", uplo, trans,
-		               (long long)n, (long long)lda, (long long)incx);
-	if (n == 0)
-		return CUBLAS_STATUS_SUCCESS;
 	memset(&r, 0, sizeof(r));
 	r.m = n, r.n = 1, r.batch = 1;
 	r.alpha = blas_value(1, t);

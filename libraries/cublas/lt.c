@@ -319,18 +319,9 @@ const char *cublasLtGetStatusString(cublasStatus_t status)
 	return blas_status_string(status);
 }
 
-/* The cuBLASLt release whose API this library follows, as cuBLAS's (handle.c). */
-#if ZC_CUBLAS_MAJOR == 11
-enum { VERSION_MINOR = 11, VERSION_PATCH = 3 };
-#elif ZC_CUBLAS_MAJOR == 12
-enum { VERSION_MINOR = 9, VERSION_PATCH = 1 };
-#else
-enum { VERSION_MINOR = CUBLAS_VER_MINOR, VERSION_PATCH = CUBLAS_VER_PATCH };
-#endif
-
 size_t cublasLtGetVersion(void)
 {
-	return ZC_CUBLAS_MAJOR * 10000 + VERSION_MINOR * 100 + VERSION_PATCH;
+	return BLAS_VERSION;
 }
 
 size_t cublasLtGetCudartVersion(void)
@@ -340,15 +331,7 @@ size_t cublasLtGetCudartVersion(void)
 
 cublasStatus_t cublasLtGetProperty(libraryPropertyType type, int *value)
 {
-	if (!value)
-		return INVALID("cublasLtGetProperty", "NULL pointer");
-	switch (type) {
-	case MAJOR_VERSION: *value = ZC_CUBLAS_MAJOR; break;
-	case MINOR_VERSION: *value = VERSION_MINOR; break;
-	case PATCH_LEVEL: *value = VERSION_PATCH; break;
-	default: return INVALID("cublasLtGetProperty", "type %d", type);
-	}
-	return CUBLAS_STATUS_SUCCESS;
+	return blas_property("cublasLtGetProperty", type, value);
 }
 
 /* There is no heuristics cache and no logging to configure; both are accepted. */
