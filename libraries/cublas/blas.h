@@ -5,7 +5,7 @@
 #define ZC_BLAS_H
 
 /* Before NVIDIA's headers: the exported names become the implementations'. */
-#include "blas_rename.h"
+#include "replacement_rename.h"
 
 #include <cuda.h>
 #include <cublas_v2.h>
@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "blas_args.h"
+#include "engine.h"
 
 struct cublasContext {
 	uint32_t magic; /* BLAS_HANDLE_MAGIC: made here, not by NVIDIA's cuBLAS */
@@ -29,15 +30,10 @@ struct cublasContext {
 
 #define BLAS_HANDLE_MAGIC 0x5a43424cu
 
-/* Chooses the engine once, as the first handle is made (engine.c): NVIDIA's function of
- * the exported NAME when NVIDIA's cuBLAS takes the calls, else NULL. */
-void *blas_choose_engine(const char *name);
-
 /* The funnel of failures: the status, with the routine and why traced when
  * ZLUDA_CONVERT_TRACE is set. */
 cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void blas_trace(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A context for the kernels (the current CUDA context, or the first device's primary one,
  * the kernels loaded), and its end. */

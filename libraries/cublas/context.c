@@ -11,40 +11,12 @@
  * found again by its content when loaded here. */
 extern const unsigned char zc_blas_fatbin[];
 
-static bool tracing(void)
-{
-	static int on = -1;
-
-	if (on < 0) {
-		const char *v = getenv("ZLUDA_CONVERT_TRACE");
-		on = v && *v && strcmp(v, "0") != 0;
-	}
-	return on;
-}
-
-static void trace_line(const char *routine, const char *fmt, va_list ap, const char *status)
-{
-	fprintf(stderr, "zluda-convert: cuBLAS: %s: ", routine);
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, status ? " (%s)\n" : "\n", status);
-}
-
-void blas_trace(const char *routine, const char *fmt, ...)
-{
-	if (tracing()) {
-		va_list ap;
-		va_start(ap, fmt);
-		trace_line(routine, fmt, ap, NULL);
-		va_end(ap);
-	}
-}
-
 cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char *fmt, ...)
 {
-	if (tracing()) {
+	if (zc_engine_tracing()) {
 		va_list ap;
 		va_start(ap, fmt);
-		trace_line(routine, fmt, ap, blas_status_name(status));
+		zc_engine_vtrace(routine, fmt, ap, blas_status_name(status));
 		va_end(ap);
 	}
 	return status;

@@ -274,7 +274,7 @@ cublasStatus_t cublasLtCreate(cublasLtHandle_t *handle)
 		return INVALID("cublasLtCreate", "NULL handle pointer");
 	if (cuInit(0) != CUDA_SUCCESS)
 		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, "cublasLtCreate", "cuInit failed");
-	cublasStatus_t (*nvidia)(cublasLtHandle_t *) = blas_choose_engine("cublasLtCreate");
+	cublasStatus_t (*nvidia)(cublasLtHandle_t *) = zc_engine_choose("cublasLtCreate");
 	if (nvidia)
 		return nvidia(handle);
 	if (!(lt = malloc(sizeof(*lt))))

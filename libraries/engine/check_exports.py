@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""A library replacement exports exactly what its two lists name (implemented, unsupported),
+each a trampoline that can hand the call to NVIDIA's library: a function defined in C but
+missing from the lists would be exported under its own name and never reach NVIDIA's; and
+no name is in both.
+
+usage: check_exports.py LIBRARY EXPORTS_INC UNSUPPORTED_INC"""
+import re
+import subprocess
+import sys
+
+library, listing, unsupported = sys.argv[1:4]
+nm = subprocess.run(["nm", "-D", "--defined-only", library], capture_output=True, text=True,
+                    check=True).stdout
+symbols = [line.split() for line in nm.splitlines() if line.split()]
+# A version node (type A) is no function.
+exported = {f[-1].split("@")[0] for f in symbols if f[1] != "A"}
+implemented = set(re.findall(r"^ZC_EXPORT\((\w+)\)", open(listing).read(), re.M))
+refused = set(re.findall(r"^ZC_UNSUPPORTED\((\w+)\)", open(unsupported).read(), re.M))
+both = implemented & refused
+for name in sorted(both):
+    print(f"{name}: both implemented and listed as unsupported")
+listed = implemented | refused
+for name in sorted(exported - listed):
+    print(f"{library}: exports {name}, which neither exports.inc nor unsupported.inc lists")
+for name in sorted(listed - exported):
+    print(f"{library}: does not export {name}, which its lists name")
+sys.exit(1 if exported != listed or both else 0)

@@ -1,0 +1,135 @@
+/* The engine behind a replacement's API, chosen at its first call: NVIDIA's own library of
+ * this name (cuBLAS, cuBLASLt, NVML) when NVIDIA's driver runs the process (so that a
+ * converted program runs there as the original does), else the project's implementation
+ * over the stub's driver; and the traces of both. */
+#include <cuda.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "driver_identity.h"
+#include "engine.h"
+#include "find_library.h"
+
+#define ZC_EXPORT(name) 1 +
+#define ZC_UNSUPPORTED(name) 1 +
+void *zc_nvidia_functions[(
+#include ZC_EXPORTS_INC
+#include ZC_UNSUPPORTED_INC
+	0)];
+#undef ZC_EXPORT
+#undef ZC_UNSUPPORTED
+
+/* The exported names, as they are: # does not expand the renaming macros. */
+#define ZC_EXPORT(name) #name,
+#define ZC_UNSUPPORTED(name) #name,
+static const char *const export_names[] = {
+#include ZC_EXPORTS_INC
+#include ZC_UNSUPPORTED_INC
+};
+#undef ZC_EXPORT
+#undef ZC_UNSUPPORTED
+
+enum { EXPORT_COUNT = sizeof export_names / sizeof export_names[0] };
+
+static pthread_once_t chosen = PTHREAD_ONCE_INIT;
+
+/* Whether the stub runs one of its own drivers: only it has the identity table. */
+static bool project_driver(void)
+{
+	static const CUuuid id = {ZC_DRIVER_IDENTITY_ID};
+	const void *table = NULL;
+
+	return cuGetExportTable(&table, &id) == CUDA_SUCCESS && table;
+}
+
+/* A candidate for NVIDIA's library: any file of the name but this one. */
+static bool not_this_library(const char *path, void *arg)
+{
+	const struct stat *self = arg;
+	struct stat st;
+
+	return stat(path, &st) == 0 && !(st.st_dev == self->st_dev && st.st_ino == self->st_ino);
+}
+
+static void choose(void)
+{
+	char path[4096];
+	struct stat self;
+	Dl_info info;
+	void *nvidia;
+
+	if (project_driver())
+		return;
+	if (!dladdr((void *)choose, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0 ||
+	    !zc_find_library(ZC_LIBRARY_SONAME, not_this_library, &self, path,
+	                     sizeof(path))) {
+		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process "
+		          "but NVIDIA's %s is not found: the project's kernels run on it",
+		          ZC_LIBRARY_SONAME);
+		return;
+	}
+	if (!(nvidia = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
+		zc_engine_trace(ZC_LIBRARY_SONAME, "cannot load %s (%s): the project's "
+		          "kernels run on NVIDIA's driver", path, dlerror());
+		return;
+	}
+	zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process: "
+	          "NVIDIA's %s takes every call", path);
+	/* What NVIDIA's lacks stays this library's, which refuses NVIDIA's handles. */
+	for (size_t i = 0; i < EXPORT_COUNT; i++)
+		zc_nvidia_functions[i] = dlsym(nvidia, export_names[i]);
+}
+
+static bool tracing;
+
+static void trace_start(void)
+{
+	const char *v = getenv("ZLUDA_CONVERT_TRACE");
+	tracing = v && *v && strcmp(v, "0") != 0;
+}
+
+bool zc_engine_tracing(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, trace_start);
+	return tracing;
+}
+
+void zc_engine_vtrace(const char *routine, const char *fmt, va_list ap, const char *status)
+{
+	fprintf(stderr, "zluda-convert: " ZC_LIBRARY_TITLE ": %s: ", routine);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, status ? " (%s)\n" : "\n", status);
+}
+
+void zc_engine_trace(const char *routine, const char *fmt, ...)
+{
+	if (zc_engine_tracing()) {
+		va_list ap;
+		va_start(ap, fmt);
+		zc_engine_vtrace(routine, fmt, ap, NULL);
+		va_end(ap);
+	}
+}
+
+/* What the trampoline of a function the library lacks calls (its arguments are the
+ * caller's; only the name is ours). */
+int zc_unsupported(const char *name);
+int zc_unsupported(const char *name)
+{
+	zc_engine_trace(name, "not provided by zluda-convert");
+	return ZC_UNSUPPORTED_STATUS;
+}
+
+void *zc_engine_choose(const char *name)
+{
+	pthread_once(&chosen, choose);
+	for (size_t i = 0; i < EXPORT_COUNT; i++)
+		if (strcmp(export_names[i], name) == 0)
+			return zc_nvidia_functions[i];
+	return NULL;
+}

@@ -1,0 +1,27 @@
+/* What every library replacement shares: the choice of the engine behind its API (engine.c)
+ * and the trace of what it refuses. A replacement is built with
+ *   ZC_EXPORTS_INC, ZC_UNSUPPORTED_INC  its lists of implemented and unsupported functions
+ *   ZC_LIBRARY_SONAME                   its name, NVIDIA's library's ("libcublas.so.13")
+ *   ZC_LIBRARY_TITLE                    the name traces give it ("cuBLAS")
+ *   ZC_UNSUPPORTED_STATUS               what an unsupported function returns
+ * and its C sources include the generated replacement_rename.h first, which names each
+ * implementation zc_impl_NAME; trampolines.S exports NAME. */
+#ifndef ZC_ENGINE_H
+#define ZC_ENGINE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/* Chooses the engine once, at the first call (the first handle, or the library's init):
+ * NVIDIA's own library of this name when NVIDIA's driver runs the process, else the
+ * project's. NVIDIA's function of the exported NAME in the first case, else NULL. */
+void *zc_engine_choose(const char *name);
+
+/* Whether ZLUDA_CONVERT_TRACE asks for traces, and one trace line: "zluda-convert: TITLE:
+ * ROUTINE: message (STATUS)", the status left out when NULL. */
+bool zc_engine_tracing(void);
+void zc_engine_vtrace(const char *routine, const char *fmt, va_list ap, const char *status);
+void zc_engine_trace(const char *routine, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,55 @@
+# add_replacement_library(TARGET SONAME TITLE UNSUPPORTED_STATUS EXPORTS UNSUPPORTED
+#                         SOURCES... [COMPILE_DEFINITIONS ...] [INCLUDES ...] [LIBRARIES ...])
+# One of NVIDIA's libraries replaced (docs/layers.md): a shared library of NVIDIA's SONAME
+# and symbol version exporting exactly the functions of the two lists (EXPORTS implemented,
+# UNSUPPORTED answered UNSUPPORTED_STATUS) through the engine's trampolines, its C sources
+# compiled against NVIDIA's header with the implementations renamed; and the test
+# libraries.SONAME.exports that checks it.
+set(ZC_ENGINE_DIR ${CMAKE_CURRENT_LIST_DIR})
+find_package(Threads REQUIRED)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+function(add_replacement_library target soname title status exports unsupported)
+  cmake_parse_arguments(PARSE_ARGV 6 arg "" "" "SOURCES;COMPILE_DEFINITIONS;INCLUDES;LIBRARIES")
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target})
+  set(rename ${dir}/replacement_rename.h)
+  add_custom_command(
+    OUTPUT ${rename}
+    COMMAND ${CMAKE_COMMAND} -DEXPORTS=${CMAKE_CURRENT_SOURCE_DIR}/${exports} -DOUT=${rename}
+            -P ${ZC_ENGINE_DIR}/gen_rename.cmake
+    DEPENDS ${exports} ${ZC_ENGINE_DIR}/gen_rename.cmake
+    COMMENT "Generating ${soname}'s implementation names from ${exports}"
+    VERBATIM)
+  string(REGEX REPLACE "\\.so\\..*" "" stem ${soname})
+  string(REGEX REPLACE "^lib" "" prefix ${stem})
+  set(map ${dir}/exports.map)
+  file(WRITE ${map}.tmp "${soname} {\n\tglobal: ${prefix}*;\n\tlocal: *;\n};\n")
+  file(COPY_FILE ${map}.tmp ${map} ONLY_IF_DIFFERENT)
+  add_library(${target} SHARED ${arg_SOURCES} ${ZC_ENGINE_DIR}/engine.c
+              ${ZC_ENGINE_DIR}/trampolines.S ${rename}
+              ${PROJECT_SOURCE_DIR}/common/find_library.c
+              ${PROJECT_SOURCE_DIR}/common/find_library_posix.c)
+  target_compile_definitions(${target} PRIVATE ${arg_COMPILE_DEFINITIONS}
+                             ZC_EXPORTS_INC="${exports}" ZC_UNSUPPORTED_INC="${unsupported}"
+                             ZC_LIBRARY_SONAME="${soname}" ZC_LIBRARY_TITLE="${title}"
+                             ZC_UNSUPPORTED_STATUS=${status})
+  target_include_directories(${target} PRIVATE ${dir} ${CMAKE_CURRENT_SOURCE_DIR} ${ZC_ENGINE_DIR}
+                             ${PROJECT_SOURCE_DIR}/abi ${PROJECT_SOURCE_DIR}/common)
+  target_include_directories(${target} SYSTEM PRIVATE ${arg_INCLUDES})
+  target_link_libraries(${target} PRIVATE ${arg_LIBRARIES} ${ZC_CUDA_DRIVER_STUB} ${CMAKE_DL_LIBS}
+                        Threads::Threads)
+  # Loaded into programs nvcc built, as the stub is: never sanitized.
+  target_compile_options(${target} PRIVATE -fno-sanitize=all)
+  target_link_options(${target} PRIVATE -fno-sanitize=all -Wl,--no-undefined
+                      -Wl,--version-script=${map} -Wl,-soname,${soname})
+  set_target_properties(${target} PROPERTIES
+    PREFIX "" OUTPUT_NAME ${soname} SUFFIX ""
+    LINK_DEPENDS ${map}
+    SKIP_BUILD_RPATH ON)
+  set_property(SOURCE ${ZC_ENGINE_DIR}/trampolines.S ${ZC_ENGINE_DIR}/engine.c APPEND PROPERTY
+               OBJECT_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${exports}
+               ${CMAKE_CURRENT_SOURCE_DIR}/${unsupported})
+  add_test(NAME libraries.${soname}.exports
+           COMMAND ${Python3_EXECUTABLE} ${ZC_ENGINE_DIR}/check_exports.py
+                   $<TARGET_FILE:${target}> ${CMAKE_CURRENT_SOURCE_DIR}/${exports}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/${unsupported})
+endfunction()
