@@ -260,7 +260,7 @@ static void write_output(const Input *in, const ConvertOptions *o, Unit *units, 
 	free(image);
 }
 
-static bool copy_file(const char *from, const char *to)
+bool copy_file(const char *from, const char *to)
 {
 	char buf[65536];
 	char *tmp = NULL;

@@ -96,6 +96,10 @@ const char *strict_refusal(const ConvertSummary *summary, char *buf, size_t size
  * code. Never 0. */
 uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOptions *o);
 
+/* Copies FROM to TO through a temporary file renamed into place; false (errno set) when it
+ * could not. */
+bool copy_file(const char *from, const char *to);
+
 /* The files zluda-convert places beside what it converts (the runtime stub libcuda.so.1 or
  * nvcuda.dll, the library replacements) live next to the tool: in the build tree
  * (build_dir), or installed beside it. */

@@ -185,20 +185,30 @@ static bool is_elf(const char *path)
 	return elf;
 }
 
-/* The project's replacement for library NAME (libcublas.so.N, libcublasLt.so.N), found
- * beside the tool into PATH; false when it has none. */
-static bool replacement(const char *name, char *path, size_t size)
+/* The libraries the project replaces: why, and whether the replacement carries kernels to
+ * translate for the program's targets (else it is copied). */
+static const struct {
+	const char *stem, *why;
+	bool kernels;
+} replacements[] = {
+	{"libcublas.so.", "NVIDIA's kernels ship as machine code only", true},
+	{"libcublasLt.so.", "NVIDIA's kernels ship as machine code only", true},
+	{"libnvidia-ml.so.", "NVIDIA's is a part of NVIDIA's driver", false},
+};
+
+/* The project's replacement for library NAME, found beside the tool into PATH: its index
+ * in replacements, or -1 when it has none. */
+static int replacement(const char *name, char *path, size_t size)
 {
-	static const char *const stems[] = {"libcublas.so.", "libcublasLt.so."};
+	for (size_t i = 0; i < sizeof(replacements) / sizeof(replacements[0]); i++) {
+		size_t n = strlen(replacements[i].stem);
 
-	for (size_t i = 0; i < sizeof(stems) / sizeof(stems[0]); i++) {
-		size_t n = strlen(stems[i]);
-
-		if (strncmp(name, stems[i], n) == 0 && name[n] &&
-		    strspn(name + n, "0123456789") == strlen(name + n))
-			return find_beside_tool(name, ZC_LIBRARIES_BUILD_DIR, path, size);
+		if (strncmp(name, replacements[i].stem, n) == 0 && name[n] &&
+		    strspn(name + n, "0123456789") == strlen(name + n) &&
+		    find_beside_tool(name, ZC_LIBRARIES_BUILD_DIR, path, size))
+			return (int)i;
 	}
-	return false;
+	return -1;
 }
 
 /* Whether --with-libraries=LIST names the library, asking for NVIDIA's own converted. */
@@ -231,7 +241,7 @@ static bool provided(const ConvertOptions *o, const Library *libs, size_t nlibs,
 
 	if (named_by_user(o, lib->name))
 		return false;
-	return replacement(lib->name, path, sizeof(path)) ||
+	return replacement(lib->name, path, sizeof(path)) >= 0 ||
 	       loaded_for_replaced(o, libs, nlibs, lib);
 }
 
@@ -247,18 +257,32 @@ bool provide_libraries(const ConvertOptions *o)
 	nlibs = library_closure(o->in, &libs);
 	dir = output_directory(o->out);
 	for (size_t i = 0; i < nlibs; i++) {
-		char path[PATH_MAX + 64];
+		char path[PATH_MAX + 64], *dest;
 		Library ours = libs[i];
+		int r = named_by_user(o, libs[i].name) ? -1 : replacement(libs[i].name, path, sizeof(path));
 
-		if (named_by_user(o, libs[i].name) || !replacement(libs[i].name, path, sizeof(path)) ||
-		    loaded_for_replaced(o, libs, nlibs, &libs[i]))
+		if (r < 0 || loaded_for_replaced(o, libs, nlibs, &libs[i]))
 			continue;
 		ours.path = path;
-		inform(1, "%s/%s: zluda-convert's own, for %s (NVIDIA's kernels ship as machine code "
-		       "only; --with-libraries=%s converts NVIDIA's instead)", dir, libs[i].name,
-		       libs[i].needed_by, libs[i].name);
-		if (!convert_library(o, &ours, dir, true, &ok))
+		if (replacements[r].kernels)
+			inform(1, "%s/%s: zluda-convert's own, for %s (%s; --with-libraries=%s converts "
+			       "NVIDIA's instead)", dir, libs[i].name, libs[i].needed_by,
+			       replacements[r].why, libs[i].name);
+		else
+			inform(1, "%s/%s: zluda-convert's own, for %s (%s)", dir, libs[i].name,
+			       libs[i].needed_by, replacements[r].why);
+		if (replacements[r].kernels) {
+			if (!convert_library(o, &ours, dir, true, &ok))
+				ok = false;
+			continue;
+		}
+		dest = zc_alloc(strlen(dir) + strlen(libs[i].name) + 2);
+		sprintf(dest, "%s/%s", dir, libs[i].name);
+		if (!copy_file(path, dest)) {
+			fprintf(stderr, "zluda-convert: %s: cannot write: %s\n", dest, strerror(errno));
 			ok = false;
+		}
+		free(dest);
 	}
 	libraries_free(libs, nlibs);
 	free(dir);

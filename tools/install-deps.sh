@@ -20,6 +20,17 @@ if ! grep -Rqs '^Components:.* non-free\( \|$\)\|^deb .* non-free\( \|$\)' /etc/
 	apt-get update
 fi
 apt-get install -y --no-install-recommends libcudart11.0
+# NVML's header (Debian's libnvidia-ml-dev), for the project's libnvidia-ml.so.1 to be built
+# against NVIDIA's declarations. Unpacked alone: the package depends on NVIDIA's own NVML,
+# a part of NVIDIA's driver, which the tests must not find.
+nvml_include=/usr/local/share/zluda-convert/include
+if ! [ -e "$nvml_include/nvml.h" ]; then
+	nvml_tmp=$(mktemp -d)
+	(cd "$nvml_tmp" && apt-get download libnvidia-ml-dev && dpkg-deb -x libnvidia-ml-dev_*.deb root)
+	mkdir -p "$nvml_include"
+	cp "$nvml_tmp/root/usr/include/nvml.h" "$nvml_include/"
+	rm -rf "$nvml_tmp"
+fi
 # nvcc (CUDA 13) is expected in /usr/local/cuda, where the toolkit installs it.
 if ! command -v nvcc >/dev/null 2>&1 && ! [ -x /usr/local/cuda/bin/nvcc ]; then
 	echo "install-deps: nvcc not found (expected /usr/local/cuda/bin/nvcc): CUDA fixtures will be skipped" >&2

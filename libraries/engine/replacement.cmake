@@ -1,15 +1,18 @@
 # add_replacement_library(TARGET SONAME TITLE UNSUPPORTED_STATUS EXPORTS UNSUPPORTED
-#                         SOURCES... [COMPILE_DEFINITIONS ...] [INCLUDES ...] [LIBRARIES ...])
+#                         [UNVERSIONED] [PREFIX P] SOURCES... [COMPILE_DEFINITIONS ...]
+#                         [INCLUDES ...] [LIBRARIES ...])
 # One of NVIDIA's libraries replaced (docs/layers.md): a shared library of NVIDIA's SONAME
-# and symbol version exporting exactly the functions of the two lists (EXPORTS implemented,
-# UNSUPPORTED answered UNSUPPORTED_STATUS) through the engine's trampolines, its C sources
-# compiled against NVIDIA's header with the implementations renamed; and the test
-# libraries.SONAME.exports that checks it.
+# and symbol version (none with UNVERSIONED, as NVIDIA's NVML has none) exporting exactly
+# the functions of the two lists (EXPORTS implemented, UNSUPPORTED answered
+# UNSUPPORTED_STATUS; their names start with P, by default the SONAME's stem without lib)
+# through the engine's trampolines, its C sources compiled against NVIDIA's header with
+# the implementations renamed; and the test libraries.SONAME.exports that checks it.
 set(ZC_ENGINE_DIR ${CMAKE_CURRENT_LIST_DIR})
 find_package(Threads REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 function(add_replacement_library target soname title status exports unsupported)
-  cmake_parse_arguments(PARSE_ARGV 6 arg "" "" "SOURCES;COMPILE_DEFINITIONS;INCLUDES;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 6 arg "UNVERSIONED" "PREFIX"
+                        "SOURCES;COMPILE_DEFINITIONS;INCLUDES;LIBRARIES")
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target})
   set(rename ${dir}/replacement_rename.h)
   add_custom_command(
@@ -21,8 +24,15 @@ function(add_replacement_library target soname title status exports unsupported)
     VERBATIM)
   string(REGEX REPLACE "\\.so\\..*" "" stem ${soname})
   string(REGEX REPLACE "^lib" "" prefix ${stem})
+  if(arg_PREFIX)
+    set(prefix ${arg_PREFIX})
+  endif()
   set(map ${dir}/exports.map)
-  file(WRITE ${map}.tmp "${soname} {\n\tglobal: ${prefix}*;\n\tlocal: *;\n};\n")
+  set(node ${soname})
+  if(arg_UNVERSIONED)
+    set(node "")
+  endif()
+  file(WRITE ${map}.tmp "${node} {\n\tglobal: ${prefix}*;\n\tlocal: *;\n};\n")
   file(COPY_FILE ${map}.tmp ${map} ONLY_IF_DIFFERENT)
   add_library(${target} SHARED ${arg_SOURCES} ${ZC_ENGINE_DIR}/engine.c
               ${ZC_ENGINE_DIR}/trampolines.S ${rename}
@@ -41,8 +51,10 @@ function(add_replacement_library target soname title status exports unsupported)
   target_compile_options(${target} PRIVATE -fno-sanitize=all)
   target_link_options(${target} PRIVATE -fno-sanitize=all -Wl,--no-undefined
                       -Wl,--version-script=${map} -Wl,-soname,${soname})
+  # Every replacement in one folder, where zluda-convert finds them (ZC_LIBRARIES_BUILD_DIR).
   set_target_properties(${target} PROPERTIES
     PREFIX "" OUTPUT_NAME ${soname} SUFFIX ""
+    LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/libraries
     LINK_DEPENDS ${map}
     SKIP_BUILD_RPATH ON)
   set_property(SOURCE ${ZC_ENGINE_DIR}/trampolines.S ${ZC_ENGINE_DIR}/engine.c APPEND PROPERTY

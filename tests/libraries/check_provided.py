@@ -88,7 +88,7 @@ def main():
            [gcc, "-I" + include, "-o", "program", "program.c", "nvidia/libcublas.so.13",
             "nvidia/libcuda.so.1", "-Wl,-rpath," + nvidia]], work)
     program = os.path.join(work, "program")
-    ours = os.path.realpath(os.path.join(os.path.dirname(tool), "..", "libraries", "cublas",
+    ours = os.path.realpath(os.path.join(os.path.dirname(tool), "..", "libraries",
                                          "libcublas.so.13"))
     problems = []
 
