@@ -44,7 +44,9 @@ RULES = {
                        STUB + "drivers/hip", STUB + "platform", STUB + "base", "abi",
                        "common"],
     STUB + "windows": [],
-    "libraries/cublas": ["abi", "common"],
+    "libraries/engine": ["abi", "common"],
+    "libraries/cublas": ["abi", "common", "libraries/engine"],
+    "libraries/nvml": ["abi", "common", "libraries/engine"],
 }
 # The AOT image reader, compiled into the stub (design decision 10): the stub may use it,
 # not the rest of fatbin/.
