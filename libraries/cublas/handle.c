@@ -13,9 +13,6 @@ cublasStatus_t cublasCreate(cublasHandle_t *handle)
 		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasCreate", "NULL handle pointer");
 	if (cuInit(0) != CUDA_SUCCESS)
 		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, "cublasCreate", "cuInit failed");
-	cublasStatus_t (*nvidia)(cublasHandle_t *) = zc_engine_choose("cublasCreate_v2");
-	if (nvidia)
-		return nvidia(handle);
 	if (!(h = malloc(sizeof(*h))))
 		return blas_fail(CUBLAS_STATUS_ALLOC_FAILED, "cublasCreate", "out of memory");
 	if ((s = blas_context_init(h, "cublasCreate")) != CUBLAS_STATUS_SUCCESS) {

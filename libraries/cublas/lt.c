@@ -274,9 +274,6 @@ cublasStatus_t cublasLtCreate(cublasLtHandle_t *handle)
 		return INVALID("cublasLtCreate", "NULL handle pointer");
 	if (cuInit(0) != CUDA_SUCCESS)
 		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, "cublasLtCreate", "cuInit failed");
-	cublasStatus_t (*nvidia)(cublasLtHandle_t *) = zc_engine_choose("cublasLtCreate");
-	if (nvidia)
-		return nvidia(handle);
 	if (!(lt = malloc(sizeof(*lt))))
 		return blas_fail(CUBLAS_STATUS_ALLOC_FAILED, "cublasLtCreate", "out of memory");
 	if ((s = blas_context_init(&lt->blas, "cublasLtCreate")) != CUBLAS_STATUS_SUCCESS) {

@@ -36,6 +36,8 @@ static const char *const export_names[] = {
 enum { EXPORT_COUNT = sizeof export_names / sizeof export_names[0] };
 
 static pthread_once_t chosen = PTHREAD_ONCE_INIT;
+/* Set once the choice is made and zc_nvidia_functions filled (trampolines.S reads it). */
+char zc_engine_chosen;
 
 /* Whether the stub runs one of its own drivers: only it has the identity table. */
 static bool project_driver(void)
@@ -55,6 +57,8 @@ static bool not_this_library(const char *path, void *arg)
 	return stat(path, &st) == 0 && !(st.st_dev == self->st_dev && st.st_ino == self->st_ino);
 }
 
+/* NVIDIA's library when NVIDIA's driver runs the process; no choice when no driver starts
+ * (nothing could run either way). */
 static void choose(void)
 {
 	char path[4096];
@@ -62,26 +66,37 @@ static void choose(void)
 	Dl_info info;
 	void *nvidia;
 
-	if (project_driver())
+	if (cuInit(0) != CUDA_SUCCESS || project_driver())
 		return;
 	if (!dladdr((void *)choose, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0 ||
-	    !zc_find_library(ZC_LIBRARY_SONAME, not_this_library, &self, path,
-	                     sizeof(path))) {
-		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process "
-		          "but NVIDIA's %s is not found: the project's kernels run on it",
-		          ZC_LIBRARY_SONAME);
+	    !zc_find_library(ZC_LIBRARY_SONAME, not_this_library, &self, path, sizeof(path))) {
+		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process but NVIDIA's "
+		                "%s is not found: the project's own runs on it", ZC_LIBRARY_SONAME);
 		return;
 	}
 	if (!(nvidia = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
-		zc_engine_trace(ZC_LIBRARY_SONAME, "cannot load %s (%s): the project's "
-		          "kernels run on NVIDIA's driver", path, dlerror());
+		zc_engine_trace(ZC_LIBRARY_SONAME, "cannot load %s (%s): the project's own runs on "
+		                "NVIDIA's driver", path, dlerror());
 		return;
 	}
-	zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process: "
-	          "NVIDIA's %s takes every call", path);
+	zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process: NVIDIA's %s takes "
+	                "every call", path);
 	/* What NVIDIA's lacks stays this library's, which refuses NVIDIA's handles. */
 	for (size_t i = 0; i < EXPORT_COUNT; i++)
 		zc_nvidia_functions[i] = dlsym(nvidia, export_names[i]);
+}
+
+static void choose_once(void)
+{
+	choose();
+	__atomic_store_n(&zc_engine_chosen, 1, __ATOMIC_RELEASE);
+}
+
+/* trampolines.S, at the first call of any export. */
+void zc_engine_choose_now(void);
+void zc_engine_choose_now(void)
+{
+	pthread_once(&chosen, choose_once);
 }
 
 static bool tracing;
@@ -123,13 +138,4 @@ int zc_unsupported(const char *name)
 {
 	zc_engine_trace(name, "not provided by zluda-convert");
 	return ZC_UNSUPPORTED_STATUS;
-}
-
-void *zc_engine_choose(const char *name)
-{
-	pthread_once(&chosen, choose);
-	for (size_t i = 0; i < EXPORT_COUNT; i++)
-		if (strcmp(export_names[i], name) == 0)
-			return zc_nvidia_functions[i];
-	return NULL;
 }

@@ -12,10 +12,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-/* Chooses the engine once, at the first call (the first handle, or the library's init):
+/* The engine is chosen once, at the first call of any exported function (trampolines.S):
  * NVIDIA's own library of this name when NVIDIA's driver runs the process, else the
- * project's. NVIDIA's function of the exported NAME in the first case, else NULL. */
-void *zc_engine_choose(const char *name);
+ * project's implementation, which is reached only in the second case. */
 
 /* Whether ZLUDA_CONVERT_TRACE asks for traces, and one trace line: "zluda-convert: TITLE:
  * ROUTINE: message (STATUS)", the status left out when NULL. */

@@ -1,36 +1,81 @@
 /* A replacement's exported entry points (ZC_EXPORTS_INC, then ZC_UNSUPPORTED_INC: engine.h).
  * Each jumps to NVIDIA's function of its name once NVIDIA's library takes the calls
  * (engine.c fills zc_nvidia_functions), and otherwise to the replacement's own,
- * zc_impl_NAME, or for an unsupported one to zc_unsupported with its name: one load and
- * one test per call. */
-#define ZC_EXPORT(name)                                    \
+ * zc_impl_NAME, or for an unsupported one to zc_unsupported with its name. Until the
+ * engine is chosen (zc_engine_chosen), the first call of any of them chooses it, so that
+ * no call reaches the project's implementation in a process NVIDIA's library serves: a
+ * handle or descriptor made by one would reach the other. Two loads and two tests a call. */
+#define ENTRY(name, n)                                       \
 	.globl name;                                             \
 	.type name, @function;                                   \
 	.p2align 4;                                              \
 name:                                                        \
-	movq zc_nvidia_functions + 8 * __COUNTER__(%rip), %rax;       \
-	testq %rax, %rax;                                        \
-	jz zc_impl_##name;                                  \
-	jmp *%rax;                                               \
-	.size name, . - name;
-
-#define ZC_UNSUPPORTED(name)                               \
-	.globl name;                                             \
-	.type name, @function;                                   \
-	.p2align 4;                                              \
-name:                                                        \
-	movq zc_nvidia_functions + 8 * __COUNTER__(%rip), %rax;       \
+4:	movq zc_nvidia_functions + 8 * (n)(%rip), %rax;          \
 	testq %rax, %rax;                                        \
 	jz 1f;                                                   \
 	jmp *%rax;                                               \
-1:	leaq 2f(%rip), %rdi;                                     \
-	jmp zc_unsupported;                                 \
+1:	cmpb $0, zc_engine_chosen(%rip);                         \
+	jne 2f;                                                  \
+	leaq 4b(%rip), %rax;                                     \
+	jmp choose_then_retry;                                   \
+2:
+
+#define ZC_EXPORT(name)                                      \
+	ENTRY(name, __COUNTER__)                                 \
+	jmp zc_impl_##name;                                      \
+	.size name, . - name;
+
+#define ZC_UNSUPPORTED(name)                                 \
+	ENTRY(name, __COUNTER__)                                 \
+	leaq 3f(%rip), %rdi;                                     \
+	jmp zc_unsupported;                                      \
 	.section .rodata.str1.1, "aMS", @progbits, 1;            \
-2:	.asciz #name;                                            \
+3:	.asciz #name;                                            \
 	.text;                                                   \
 	.size name, . - name;
 
 	.text
+/* Chooses the engine with the caller's arguments kept (the integer and vector argument
+ * registers), then enters the trampoline in rax again. */
+	.p2align 4
+	.type choose_then_retry, @function
+choose_then_retry:
+	pushq %rax
+	pushq %rdi
+	pushq %rsi
+	pushq %rdx
+	pushq %rcx
+	pushq %r8
+	pushq %r9
+	subq $128, %rsp
+	movdqu %xmm0, 0(%rsp)
+	movdqu %xmm1, 16(%rsp)
+	movdqu %xmm2, 32(%rsp)
+	movdqu %xmm3, 48(%rsp)
+	movdqu %xmm4, 64(%rsp)
+	movdqu %xmm5, 80(%rsp)
+	movdqu %xmm6, 96(%rsp)
+	movdqu %xmm7, 112(%rsp)
+	call zc_engine_choose_now
+	movdqu 0(%rsp), %xmm0
+	movdqu 16(%rsp), %xmm1
+	movdqu 32(%rsp), %xmm2
+	movdqu 48(%rsp), %xmm3
+	movdqu 64(%rsp), %xmm4
+	movdqu 80(%rsp), %xmm5
+	movdqu 96(%rsp), %xmm6
+	movdqu 112(%rsp), %xmm7
+	addq $128, %rsp
+	popq %r9
+	popq %r8
+	popq %rcx
+	popq %rdx
+	popq %rsi
+	popq %rdi
+	popq %rax
+	jmp *%rax
+	.size choose_then_retry, . - choose_then_retry
+
 #include ZC_EXPORTS_INC
 #include ZC_UNSUPPORTED_INC
 	.section .note.GNU-stack, "", @progbits

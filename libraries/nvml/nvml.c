@@ -62,18 +62,20 @@ static nvmlReturn_t init(const char *routine)
 	return NVML_SUCCESS;
 }
 
-/* nvmlInit asks the driver which engine answers: NVIDIA's NVML when NVIDIA's driver runs. */
-#define INIT(name, params, args)                                              \
-	nvmlReturn_t name params                                                  \
-	{                                                                         \
-		nvmlReturn_t(*nvidia) params;                                         \
-		if (cuInit(0) == CUDA_SUCCESS && (nvidia = zc_engine_choose(#name)))  \
-			return nvidia args;                                               \
-		return init(#name);                                                   \
-	}
-INIT(nvmlInit, (void), ())
-INIT(nvmlInit_v2, (void), ())
-INIT(nvmlInitWithFlags, (unsigned int flags), (flags))
+nvmlReturn_t nvmlInit(void)
+{
+	return init("nvmlInit");
+}
+
+nvmlReturn_t nvmlInit_v2(void)
+{
+	return init("nvmlInit_v2");
+}
+
+nvmlReturn_t nvmlInitWithFlags(unsigned int flags)
+{
+	return init("nvmlInitWithFlags");
+}
 
 nvmlReturn_t nvmlShutdown(void)
 {
