@@ -311,6 +311,25 @@ static cublasStatus_t trsm(cublasHandle_t h, const char *routine, enum blas_type
 	                   batch > 65535 ? 65535 : (unsigned)batch, 1, 64, 1, &r);
 }
 
+/* C = alpha S B + beta C (left) or alpha B S + beta C (right), S the shaped operand. */
+static cublasStatus_t side_product(cublasHandle_t h, enum blas_type t, bool right,
+                                   struct zc_matrix shaped, struct zc_matrix general, int64_t m,
+                                   int64_t n, struct zc_scalar alpha, struct zc_scalar beta,
+                                   void *c, int64_t ldc)
+{
+	struct zc_gemm_args g;
+
+	memset(&g, 0, sizeof(g));
+	g.m = m, g.n = n, g.k = right ? n : m, g.batch = 1;
+	g.alpha = alpha;
+	g.beta = beta;
+	g.a = right ? general : shaped;
+	g.b = right ? shaped : general;
+	g.c = blas_matrix(c, ldc, CUBLAS_OP_N);
+	g.fill = ZC_FILL_ALL;
+	return blas_gemm(h, blas_suffix(t), &g);
+}
+
 /* C = alpha op(A) B or alpha B op(A), A triangular (the v2 API's out-of-place form; B may be
  * C, then read from a copy). */
 static cublasStatus_t trmm(cublasHandle_t h, const char *routine, enum blas_type t,
@@ -321,8 +340,7 @@ static cublasStatus_t trmm(cublasHandle_t h, const char *routine, enum blas_type
 {
 	cublasStatus_t s = blas_begin(h, routine);
 	bool right = side == CUBLAS_SIDE_RIGHT;
-	struct zc_gemm_args g;
-	struct zc_matrix tri, general;
+	struct zc_matrix tri;
 
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return s;
@@ -356,16 +374,8 @@ static cublasStatus_t trmm(cublasHandle_t h, const char *routine, enum blas_type
 	tri.shape = ZC_SHAPE_TRIANGULAR;
 	tri.lower = uplo == CUBLAS_FILL_MODE_LOWER;
 	tri.unit = diag == CUBLAS_DIAG_UNIT;
-	general = blas_matrix(b, ldb, CUBLAS_OP_N);
-	memset(&g, 0, sizeof(g));
-	g.m = m, g.n = n, g.k = right ? n : m, g.batch = 1;
-	g.alpha = blas_scalar(h, alpha, blas_size(t));
-	g.beta = blas_value(0, t);
-	g.a = right ? general : tri;
-	g.b = right ? tri : general;
-	g.c = blas_matrix(c, ldc, CUBLAS_OP_N);
-	g.fill = ZC_FILL_ALL;
-	return blas_gemm(h, blas_suffix(t), &g);
+	return side_product(h, t, right, tri, blas_matrix(b, ldb, CUBLAS_OP_N), m, n,
+	                    blas_scalar(h, alpha, blas_size(t)), blas_value(0, t), c, ldc);
 }
 
 /* C = alpha A B + beta C or alpha B A + beta C, A symmetric (Hermitian) in one triangle. */
@@ -376,8 +386,7 @@ static cublasStatus_t symm(cublasHandle_t h, const char *routine, enum blas_type
 {
 	cublasStatus_t s = blas_begin(h, routine);
 	bool right = side == CUBLAS_SIDE_RIGHT;
-	struct zc_gemm_args g;
-	struct zc_matrix sym, general;
+	struct zc_matrix sym;
 
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return s;
@@ -390,16 +399,9 @@ static cublasStatus_t symm(cublasHandle_t h, const char *routine, enum blas_type
 	sym = blas_matrix(a, lda, CUBLAS_OP_N);
 	sym.shape = shape;
 	sym.lower = uplo == CUBLAS_FILL_MODE_LOWER;
-	general = blas_matrix(b, ldb, CUBLAS_OP_N);
-	memset(&g, 0, sizeof(g));
-	g.m = m, g.n = n, g.k = right ? n : m, g.batch = 1;
-	g.alpha = blas_scalar(h, alpha, blas_size(t));
-	g.beta = blas_scalar(h, beta, blas_size(t));
-	g.a = right ? general : sym;
-	g.b = right ? sym : general;
-	g.c = blas_matrix(c, ldc, CUBLAS_OP_N);
-	g.fill = ZC_FILL_ALL;
-	return blas_gemm(h, blas_suffix(t), &g);
+	return side_product(h, t, right, sym, blas_matrix(b, ldb, CUBLAS_OP_N), m, n,
+	                    blas_scalar(h, alpha, blas_size(t)), blas_scalar(h, beta, blas_size(t)),
+	                    c, ldc);
 }
 
 static cublasStatus_t elementwise(cublasHandle_t h, const char *routine, enum blas_type t,
