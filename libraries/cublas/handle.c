@@ -52,10 +52,16 @@ size_t cublasGetCudartVersion(void)
 	return ZC_CUBLAS_MAJOR * 1000;
 }
 
+/* The handle's scratch memory is ordered by its stream: work queued on the old stream that
+ * may still use it is waited for before another stream can reuse it. */
 cublasStatus_t cublasSetStream(cublasHandle_t h, cudaStream_t stream)
 {
 	cublasStatus_t s = blas_begin(h, "cublasSetStream");
 
+	if (s == CUBLAS_STATUS_SUCCESS && h->scratch && (CUstream)stream != h->stream &&
+	    cuStreamSynchronize(h->stream) != CUDA_SUCCESS)
+		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, "cublasSetStream",
+		                 "the previous stream failed");
 	if (s == CUBLAS_STATUS_SUCCESS)
 		h->stream = (CUstream)stream;
 	return s;
