@@ -193,6 +193,7 @@ static const struct {
 } replacements[] = {
 	{"libcublas.so.", "NVIDIA's kernels ship as machine code only", true},
 	{"libcublasLt.so.", "NVIDIA's kernels ship as machine code only", true},
+	{"libcufft.so.", "NVIDIA's kernels for many sizes ship as machine code only", true},
 	{"libnvidia-ml.so.", "NVIDIA's is a part of NVIDIA's driver", false},
 };
 
