@@ -8,8 +8,8 @@ usage: check_library.py ZLUDA_CONVERT NVCC SOURCE WORK_DIR --link LIB [--librari
 SOURCE is one of bench/'s programs, which print one line per routine ending in "ok" or
 "FAIL ..." and exit 0 only when every routine passed. Every routine must pass but those
 named with --expect-fail, which must fail: a routine NVIDIA ships as SASS only (no PTX to
-convert). --libraries is --with-libraries's list: NVIDIA's cuBLAS is converted only when it
-names it (else the project's replaces it). Converting again into the same WORK_DIR reuses what is unchanged."""
+convert). --libraries is --with-libraries's list: NVIDIA's cuBLAS and cuFFT are converted
+only when it names them (else the project's replace them). Converting again into the same WORK_DIR reuses what is unchanged."""
 
 import argparse
 import os
