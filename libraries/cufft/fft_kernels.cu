@@ -42,18 +42,23 @@ template <class C> __device__ void pass(const zc_fft_pass_args &p)
 	int64_t line = t / butterflies, j = t % butterflies, k = j % p.ns;
 	const C *in = (const C *)p.in + line * p.n;
 	C *out = (C *)p.out + line * p.n;
-	C v[MAX_RADIX];
+	C v[MAX_RADIX], roots[MAX_RADIX];
 
-	for (int q = 0; q < p.radix; q++) {
-		C x = in[j + q * butterflies];
-		// twiddle exp(sign 2 pi i k q / (ns radix))
-		v[q] = q && k ? cmul(x, cispi<C>(p.sign * 2.0 * (double)(k * q) / (double)(p.ns * p.radix))) : x;
+	// the twiddle exp(sign 2 pi i k q / (ns radix)) as the q-th power of its first
+	C twiddle = cispi<C>(p.sign * 2.0 * (double)k / (double)(p.ns * p.radix)), w = twiddle;
+	v[0] = in[j];
+	for (int q = 1; q < p.radix; q++) {
+		v[q] = cmul(in[j + q * butterflies], w);
+		w = cmul(w, twiddle);
 	}
+	// the radix's roots of unity, each from sincospi (powers would drift over 64 steps)
+	for (int t = 0; t < p.radix; t++)
+		roots[t] = cispi<C>(p.sign * 2.0 * t / p.radix);
 	int64_t base = (j / p.ns) * p.ns * p.radix + k;
 	for (int r = 0; r < p.radix; r++) {
 		C sum = v[0];
-		for (int q = 1; q < p.radix; q++)
-			sum = cadd(sum, cmul(v[q], cispi<C>(p.sign * 2.0 * (double)((r * q) % p.radix) / p.radix)));
+		for (int q = 1, t = r; q < p.radix; q++, t = (t + r) % p.radix)
+			sum = cadd(sum, cmul(v[q], roots[t]));
 		out[base + r * p.ns] = sum;
 	}
 }
