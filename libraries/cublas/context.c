@@ -7,9 +7,9 @@
 
 #include "blas.h"
 
-/* blas_kernels.cu as nvcc made it (fatbin.S): PTX the converter translates for each target,
+/* blas_kernels.cu as nvcc made it (engine/kernels.S): PTX the converter translates for each target,
  * found again by its content when loaded here. */
-extern const unsigned char zc_blas_fatbin[];
+extern const unsigned char zc_kernels_fatbin[];
 
 cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char *fmt, ...)
 {
@@ -231,7 +231,7 @@ cublasStatus_t blas_context_init(struct cublasContext *h, const char *routine)
 	h->pointer_mode = CUBLAS_POINTER_MODE_HOST;
 	h->math_mode = CUBLAS_DEFAULT_MATH;
 	h->atomics_mode = CUBLAS_ATOMICS_NOT_ALLOWED;
-	if ((r = cuModuleLoadData(&h->module, zc_blas_fatbin)) != CUDA_SUCCESS)
+	if ((r = cuModuleLoadData(&h->module, zc_kernels_fatbin)) != CUDA_SUCCESS)
 		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, routine,
 		                 "its kernels did not load (error %d): was it converted?", r);
 	return CUBLAS_STATUS_SUCCESS;

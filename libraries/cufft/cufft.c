@@ -16,8 +16,8 @@
 #include "engine.h"
 #include "fft_args.h"
 
-/* fft_kernels.cu as nvcc made it (fatbin.S), found again by its content when loaded. */
-extern const unsigned char zc_fft_fatbin[];
+/* fft_kernels.cu as nvcc made it (engine/kernels.S), found again by its content when loaded. */
+extern const unsigned char zc_kernels_fatbin[];
 
 enum { MAX_RADICES = 64, RADIX_LIMIT = 64, THREADS = 256 };
 
@@ -391,7 +391,7 @@ static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const
 		    cuCtxSetCurrent(p->context) != CUDA_SUCCESS)
 			return fail(CUFFT_SETUP_FAILED, routine, "no CUDA context");
 	}
-	if ((c = cuModuleLoadData(&p->module, zc_fft_fatbin)) != CUDA_SUCCESS)
+	if ((c = cuModuleLoadData(&p->module, zc_kernels_fatbin)) != CUDA_SUCCESS)
 		return fail(CUFFT_SETUP_FAILED, routine, "its kernels did not load (error %d): was it "
 		            "converted?", c);
 	size_t elements = (size_t)(p->batch * p->total), size = complex_size(p);

@@ -1,18 +1,27 @@
 # add_replacement_library(TARGET SONAME TITLE UNSUPPORTED_STATUS EXPORTS UNSUPPORTED
-#                         [UNVERSIONED] [PREFIX P] SOURCES... [COMPILE_DEFINITIONS ...]
-#                         [INCLUDES ...] [LIBRARIES ...])
+#                         [UNVERSIONED] [PREFIX P] [KERNELS FATBIN] SOURCES...
+#                         [COMPILE_DEFINITIONS ...] [INCLUDES ...] [LIBRARIES ...])
 # One of NVIDIA's libraries replaced (docs/layers.md): a shared library of NVIDIA's SONAME
 # and symbol version (none with UNVERSIONED, as NVIDIA's NVML has none) exporting exactly
 # the functions of the two lists (EXPORTS implemented, UNSUPPORTED answered
 # UNSUPPORTED_STATUS; their names start with P, by default the SONAME's stem without lib)
 # through the engine's trampolines, its C sources compiled against NVIDIA's header with
-# the implementations renamed; and the test libraries.SONAME.exports that checks it.
+# the implementations renamed; and the test libraries.SONAME.exports that checks it. With
+# KERNELS, the library carries FATBIN (add_kernels_fatbin) as zc_kernels_fatbin.
 set(ZC_ENGINE_DIR ${CMAKE_CURRENT_LIST_DIR})
 find_package(Threads REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 function(add_replacement_library target soname title status exports unsupported)
-  cmake_parse_arguments(PARSE_ARGV 6 arg "UNVERSIONED" "PREFIX"
+  cmake_parse_arguments(PARSE_ARGV 6 arg "UNVERSIONED" "PREFIX;KERNELS"
                         "SOURCES;COMPILE_DEFINITIONS;INCLUDES;LIBRARIES")
+  if(arg_KERNELS)
+    # One object of kernels.S per library, each with its own fatbin.
+    set(kernels ${dir}/kernels.S)
+    configure_file(${ZC_ENGINE_DIR}/kernels.S ${kernels} COPYONLY)
+    set_source_files_properties(${kernels} PROPERTIES OBJECT_DEPENDS ${arg_KERNELS}
+                                COMPILE_DEFINITIONS "ZC_KERNELS_FATBIN=\"${arg_KERNELS}\"")
+    list(APPEND arg_SOURCES ${kernels})
+  endif()
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target})
   set(rename ${dir}/replacement_rename.h)
   add_custom_command(
@@ -64,4 +73,19 @@ function(add_replacement_library target soname title status exports unsupported)
            COMMAND ${Python3_EXECUTABLE} ${ZC_ENGINE_DIR}/check_exports.py
                    $<TARGET_FILE:${target}> ${CMAKE_CURRENT_SOURCE_DIR}/${exports}
                    ${CMAKE_CURRENT_SOURCE_DIR}/${unsupported})
+endfunction()
+
+# add_kernels_fatbin(OUTPUT SOURCE DEPENDS...): nvcc compiles a replacement's CUDA SOURCE into
+# the fatbin OUTPUT: PTX 8.0 for every target the converter makes (bf16's matrix
+# instructions need it) and machine code for the H100/H200 generation, where NVIDIA's
+# driver runs them when NVIDIA's own library is missing.
+function(add_kernels_fatbin output source)
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${NVCC} -fatbin -O3 -gencode arch=compute_80,code=compute_80
+            -gencode arch=compute_90,code=sm_90 -o ${output}
+            ${CMAKE_CURRENT_SOURCE_DIR}/${source}
+    DEPENDS ${source} ${ARGN}
+    COMMENT "Compiling ${source} with nvcc"
+    VERBATIM)
 endfunction()
