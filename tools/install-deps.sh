@@ -6,7 +6,8 @@ apt-get install -y --no-install-recommends \
 	cmake ninja-build pkg-config python3 gcc g++ \
 	llvm-22-dev clang-22 lld-22 liblld-22-dev llvm-22-tools libclang-rt-22-dev \
 	libelf-dev libzstd-dev liblz4-dev libxxhash-dev \
-	gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 patchelf libamdhip64-5 libamdhip64-dev wine wine64 wine64-tools
+	gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 patchelf libamdhip64-5 libamdhip64-dev wine wine64 wine64-tools \
+	librocm-smi-dev
 # CUDA 11.8's runtime (Debian non-free), for the test that older cudart, which loads modules
 # through the private CUDART_INTERFACE table, accepts the driver. Only the library: its
 # recommended libcuda1 is NVIDIA's driver, which the tests must not find.

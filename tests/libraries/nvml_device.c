@@ -1,8 +1,9 @@
 /* NVML's view of each device against the CUDA driver API's: count, index, name, UUID, PCI
  * address, memory, compute capability and mode, MIG mode, handles found again by UUID and
  * by PCI bus id, the CUDA driver version, and NVML's errors before init and after shutdown.
- * With NO_SENSORS=1 in the environment, the sensors no driver of the project can measure
- * (temperature, power, fans, utilisation) must answer NVML_ERROR_NOT_SUPPORTED; on
+ * The sensors (temperature, power, fans, utilisation): with NO_SENSORS=1 in the environment
+ * they must answer NVML_ERROR_NOT_SUPPORTED; with SENSORS="T P F G M" the first device's
+ * must be those values (degrees, milliwatts, fan percent, GPU and memory busy percent); on
  * NVIDIA's NVML they may answer anything but an error. Prints PASS or what differs. */
 #include <cuda.h>
 #include <nvml.h>
@@ -29,17 +30,23 @@ static int attribute(CUdevice d, CUdevice_attribute a)
 	return v;
 }
 
-static void sensors(nvmlDevice_t h, int strict)
+static void sensors(nvmlDevice_t h, int strict, const char *want)
 {
-	unsigned v;
-	nvmlUtilization_t u;
-	nvmlReturn_t r[4] = {nvmlDeviceGetTemperature(h, NVML_TEMPERATURE_GPU, &v),
-	                     nvmlDeviceGetPowerUsage(h, &v), nvmlDeviceGetFanSpeed(h, &v),
+	unsigned v[3] = {0, 0, 0}, expected[5];
+	nvmlUtilization_t u = {0, 0};
+	nvmlReturn_t r[4] = {nvmlDeviceGetTemperature(h, NVML_TEMPERATURE_GPU, &v[0]),
+	                     nvmlDeviceGetPowerUsage(h, &v[1]), nvmlDeviceGetFanSpeed(h, &v[2]),
 	                     nvmlDeviceGetUtilizationRates(h, &u)};
 	for (int i = 0; i < 4; i++)
-		EXPECT(strict ? r[i] == NVML_ERROR_NOT_SUPPORTED
-		              : r[i] == NVML_SUCCESS || r[i] == NVML_ERROR_NOT_SUPPORTED,
+		EXPECT(want ? r[i] == NVML_SUCCESS
+		       : strict ? r[i] == NVML_ERROR_NOT_SUPPORTED
+		                : r[i] == NVML_SUCCESS || r[i] == NVML_ERROR_NOT_SUPPORTED,
 		       "sensor %d answered %s", i, nvmlErrorString(r[i]));
+	if (want && sscanf(want, "%u %u %u %u %u", &expected[0], &expected[1], &expected[2],
+	                   &expected[3], &expected[4]) == 5)
+		EXPECT(v[0] == expected[0] && v[1] == expected[1] && v[2] == expected[2] &&
+		           u.gpu == expected[3] && u.memory == expected[4],
+		       "sensors %u %u %u %u %u, want %s", v[0], v[1], v[2], u.gpu, u.memory, want);
 }
 
 int main(void)
@@ -120,7 +127,7 @@ int main(void)
 		EXPECT(mig == NVML_ERROR_NOT_SUPPORTED ||
 		           (mig == NVML_SUCCESS && current == NVML_DEVICE_MIG_DISABLE),
 		       "MIG mode %u (%s)", current, nvmlErrorString(mig));
-		sensors(h, strict);
+		sensors(h, strict, i == 0 ? getenv("SENSORS") : NULL);
 	}
 	EXPECT(nvmlShutdown() == NVML_SUCCESS, "nvmlShutdown");
 	EXPECT(nvmlDeviceGetCount_v2(&count) == NVML_ERROR_UNINITIALIZED, "a count after shutdown");
