@@ -56,32 +56,59 @@ static struct zc_matrix shaped(const void *a, int64_t lda, cublasOperation_t op,
 	return m;
 }
 
-/* A = alpha x op(y) + A over a fill triangle (ger: all of it). */
+/* How a rank-1 update treats A: all of it (ger), one triangle (syr, syr2), or one triangle
+ * of a Hermitian matrix, whose diagonal stays real (her with its real alpha, her2). */
+enum rank1_kind { RANK1_GENERAL, RANK1_TRIANGLE, RANK1_HERMITIAN, RANK1_HERMITIAN_REAL_ALPHA };
+
+/* A = alpha x op(y) + A over the fill triangle FILL; alpha is already the scalar the kernel
+ * reads (blas_scalar). */
 static cublasStatus_t rank1(cublasHandle_t h, const char *routine, enum blas_type t, int64_t m,
-                            int64_t n, const void *alpha, const void *x, int64_t incx,
+                            int64_t n, struct zc_scalar alpha, const void *x, int64_t incx,
                             const void *y, int64_t incy, bool conjugate, void *a, int64_t lda,
-                            int32_t fill)
+                            enum rank1_kind kind, cublasFillMode_t uplo)
 {
 	cublasStatus_t s = blas_begin(h, routine);
+	bool real_alpha = kind == RANK1_HERMITIAN_REAL_ALPHA;
+	char name[32];
 	struct zc_gemm_args g;
 
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return s;
-	if (m < 0 || n < 0 || incx == 0 || incy == 0 || lda < (m > 1 ? m : 1))
-		return INVALID(routine, "m %lld, n %lld, incx %lld, incy %lld, lda %lld", (long long)m,
-		               (long long)n, (long long)incx, (long long)incy, (long long)lda);
-	if (!alpha)
-		return INVALID(routine, "NULL scalar");
+	if ((kind != RANK1_GENERAL && bad_fill(uplo)) || m < 0 || n < 0 || incx == 0 || incy == 0 ||
+	    lda < (m > 1 ? m : 1))
+		return INVALID(routine, "uplo %d, m %lld, n %lld, incx %lld, incy %lld, lda %lld", uplo,
+		               (long long)m, (long long)n, (long long)incx, (long long)incy,
+		               (long long)lda);
 	memset(&g, 0, sizeof(g));
 	g.m = m, g.n = n, g.k = 1, g.batch = 1;
-	g.alpha = blas_scalar(h, alpha, blas_size(t));
-	g.beta = blas_value(1, t);
+	g.alpha = alpha;
+	g.beta = blas_value(1, real_alpha ? (t == BLAS_C ? BLAS_S : BLAS_D) : t);
 	g.a = blas_vector(x, m, incx, blas_size(t));
 	g.b = blas_vector(y, n, incy, blas_size(t));
 	g.b.op = conjugate ? ZC_OP_C : ZC_OP_T;
 	g.c = blas_matrix(a, lda, CUBLAS_OP_N);
-	g.fill = fill;
-	return blas_gemm(h, blas_suffix(t), &g);
+	g.fill = kind == RANK1_GENERAL ? ZC_FILL_ALL
+	         : uplo == CUBLAS_FILL_MODE_LOWER ? ZC_FILL_LOWER : ZC_FILL_UPPER;
+	g.hermitian_result = kind >= RANK1_HERMITIAN;
+	snprintf(name, sizeof(name), "%s%s", blas_suffix(t), real_alpha ? "_real_scale" : "");
+	return blas_gemm(h, name, &g);
+}
+
+/* A scalar argument the library must read itself (her2 needs conj(alpha)): from the
+ * device, once the stream's work is done, in device pointer mode. */
+static cublasStatus_t host_scalar(cublasHandle_t h, const char *routine, const void *p,
+                                  void *value, size_t size)
+{
+	if (!p)
+		return INVALID(routine, "NULL scalar");
+	if (h->pointer_mode == CUBLAS_POINTER_MODE_HOST) {
+		memcpy(value, p, size);
+		return CUBLAS_STATUS_SUCCESS;
+	}
+	if (cuStreamSynchronize(h->stream) != CUDA_SUCCESS ||
+	    cuMemcpyDtoH(value, (CUdeviceptr)(uintptr_t)p, size) != CUDA_SUCCESS)
+		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, routine, "cannot read alpha");
+	return CUBLAS_STATUS_SUCCESS;
 }
 
 /* trmv's and trsv's arguments. */
@@ -195,8 +222,10 @@ SYMV(Zhemv, cuDoubleComplex, BLAS_Z, ZC_SHAPE_HERMITIAN)
 	cublasStatus_t cublas##name(cublasHandle_t h, int m, int n, const T *alpha, const T *x,     \
 	                            int incx, const T *y, int incy, T *a, int lda)                  \
 	{                                                                                           \
-		return rank1(h, "cublas" #name, type, m, n, alpha, x, incx, y, incy, conj, a, lda,      \
-		             ZC_FILL_ALL);                                                              \
+		if (!alpha)                                                                             \
+			return INVALID("cublas" #name, "NULL scalar");                                      \
+		return rank1(h, "cublas" #name, type, m, n, blas_scalar(h, alpha, sizeof(T)), x, incx,  \
+		             y, incy, conj, a, lda, RANK1_GENERAL, CUBLAS_FILL_MODE_LOWER);             \
 	}
 GER(Sger, float, BLAS_S, false)
 GER(Dger, double, BLAS_D, false)
@@ -205,16 +234,64 @@ GER(Cgerc, cuComplex, BLAS_C, true)
 GER(Zgeru, cuDoubleComplex, BLAS_Z, false)
 GER(Zgerc, cuDoubleComplex, BLAS_Z, true)
 
-#define SYR(name, T, type)                                                                    \
-	cublasStatus_t cublas##name(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha, \
-	                            const T *x, int incx, T *a, int lda)                            \
-	{                                                                                         \
-		if (bad_fill(uplo))                                                                   \
-			return INVALID("cublas" #name, "uplo %d", uplo);                                  \
-		return rank1(h, "cublas" #name, type, n, n, alpha, x, incx, x, incx, false, a, lda,   \
-		             uplo == CUBLAS_FILL_MODE_LOWER ? ZC_FILL_LOWER : ZC_FILL_UPPER);         \
+/* syr: A = alpha x x^T + A; syr2: A = alpha x y^T + alpha y x^T + A; one triangle. */
+#define SYR(P, T, type)                                                                          \
+	cublasStatus_t cublas##P##syr(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha, \
+	                              const T *x, int incx, T *a, int lda)                           \
+	{                                                                                            \
+		if (!alpha)                                                                              \
+			return INVALID("cublas" #P "syr", "NULL scalar");                                    \
+		return rank1(h, "cublas" #P "syr", type, n, n, blas_scalar(h, alpha, sizeof(T)), x, incx, \
+		             x, incx, false, a, lda, RANK1_TRIANGLE, uplo);                              \
+	}                                                                                            \
+	cublasStatus_t cublas##P##syr2(cublasHandle_t h, cublasFillMode_t uplo, int n,               \
+	                               const T *alpha, const T *x, int incx, const T *y, int incy,   \
+	                               T *a, int lda)                                                \
+	{                                                                                            \
+		cublasStatus_t s;                                                                        \
+		if (!alpha)                                                                              \
+			return INVALID("cublas" #P "syr2", "NULL scalar");                                   \
+		if ((s = rank1(h, "cublas" #P "syr2", type, n, n, blas_scalar(h, alpha, sizeof(T)), x,   \
+		               incx, y, incy, false, a, lda, RANK1_TRIANGLE, uplo)))                     \
+			return s;                                                                            \
+		return rank1(h, "cublas" #P "syr2", type, n, n, blas_scalar(h, alpha, sizeof(T)), y,     \
+		             incy, x, incx, false, a, lda, RANK1_TRIANGLE, uplo);                        \
 	}
-SYR(Ssyr, float, BLAS_S)
-SYR(Dsyr, double, BLAS_D)
-SYR(Csyr, cuComplex, BLAS_C)
-SYR(Zsyr, cuDoubleComplex, BLAS_Z)
+SYR(S, float, BLAS_S)
+SYR(D, double, BLAS_D)
+SYR(C, cuComplex, BLAS_C)
+SYR(Z, cuDoubleComplex, BLAS_Z)
+
+/* her: A = alpha x x^H + A, alpha real; her2: A = alpha x y^H + conj(alpha) y x^H + A; one
+ * triangle of a Hermitian A, whose diagonal comes out real. */
+#define HER(P, T, R, type)                                                                       \
+	cublasStatus_t cublas##P##her(cublasHandle_t h, cublasFillMode_t uplo, int n, const R *alpha, \
+	                              const T *x, int incx, T *a, int lda)                           \
+	{                                                                                            \
+		if (!alpha)                                                                              \
+			return INVALID("cublas" #P "her", "NULL scalar");                                    \
+		return rank1(h, "cublas" #P "her", type, n, n, blas_scalar(h, alpha, sizeof(R)), x, incx, \
+		             x, incx, true, a, lda, RANK1_HERMITIAN_REAL_ALPHA, uplo);                   \
+	}                                                                                            \
+	cublasStatus_t cublas##P##her2(cublasHandle_t h, cublasFillMode_t uplo, int n,               \
+	                               const T *alpha, const T *x, int incx, const T *y, int incy,   \
+	                               T *a, int lda)                                                \
+	{                                                                                            \
+		const char *routine = "cublas" #P "her2";                                                \
+		cublasStatus_t s = blas_begin(h, routine);                                               \
+		T value, conjugate;                                                                      \
+		struct zc_scalar first = {{0}, NULL}, second = {{0}, NULL};                              \
+		if (s || (s = host_scalar(h, routine, alpha, &value, sizeof(T))))                        \
+			return s;                                                                            \
+		conjugate = value;                                                                       \
+		conjugate.y = -conjugate.y;                                                              \
+		memcpy(first.value, &value, sizeof(T));                                                  \
+		memcpy(second.value, &conjugate, sizeof(T));                                             \
+		if ((s = rank1(h, routine, type, n, n, first, x, incx, y, incy, true, a, lda,            \
+		               RANK1_HERMITIAN, uplo)))                                                  \
+			return s;                                                                            \
+		return rank1(h, routine, type, n, n, second, y, incy, x, incx, true, a, lda,             \
+		             RANK1_HERMITIAN, uplo);                                                     \
+	}
+HER(C, cuComplex, float, BLAS_C)
+HER(Z, cuDoubleComplex, double, BLAS_Z)

@@ -685,6 +685,69 @@ static void test_syr(const char *name,
         }
 }
 
+// A += alpha x y^T + alpha y x^T (syr2) on the uplo triangle; the other must not change.
+template <typename T>
+static void test_syr2(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, int, const T *,
+                                                             const T *, int, const T *, int, T *, int)) {
+    const int n = 37, lda = 40;
+    for (cublasFillMode_t uplo : FILLS) {
+        int incx = uplo == CUBLAS_FILL_MODE_LOWER ? 1 : 2, incy = 3;
+        std::vector<T> A = rvec<T>(lda * n), x = rvec<T>(n * incx), y = rvec<T>(n * incy);
+        T alpha = alpha_of<T>();
+        std::vector<cd> want = tocv(A);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                if (in_tri(uplo, i, j))
+                    want[i + j * lda] += toc(alpha) * (toc(x[i * incx]) * toc(y[j * incy]) +
+                                                       toc(y[i * incy]) * toc(x[j * incx]));
+        Dev<T> dA(A), dx(x), dy(y);
+        CB(fn(H, uplo, n, &alpha, dx.p, incx, dy.p, incy, dA.p, lda));
+        check_mat(name, strf("uplo=%c incx=%d incy=%d", fillc(uplo), incx, incy), dA.get(), want, n, n, lda,
+                  Ty<T>::tol());
+    }
+}
+
+// Hermitian rank updates on the uplo triangle, the diagonal's imaginary parts 0 on output:
+// her A += alpha x x^H (alpha real, in device pointer mode for the upper triangle), her2
+// A += alpha x y^H + conj(alpha) y x^H.
+template <typename T>
+static void test_her(const char *name, const char *name2,
+                     cublasStatus_t (*her)(cublasHandle_t, cublasFillMode_t, int, const typename Ty<T>::Real *,
+                                           const T *, int, T *, int),
+                     cublasStatus_t (*her2)(cublasHandle_t, cublasFillMode_t, int, const T *, const T *, int,
+                                            const T *, int, T *, int)) {
+    typedef typename Ty<T>::Real R;
+    const int n = 33, lda = 35;
+    for (cublasFillMode_t uplo : FILLS)
+        for (int two = 0; two < 2; two++) {
+            bool dev = uplo == CUBLAS_FILL_MODE_UPPER;
+            std::vector<T> A = rvec<T>(lda * n), x = rvec<T>(n * 2), y = rvec<T>(n);
+            T alpha = alpha_of<T>();
+            R real_alpha = 3;
+            std::vector<cd> want = tocv(A);
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++) {
+                    if (!in_tri(uplo, i, j)) continue;
+                    cd xi = toc(x[i * 2]), xj = toc(x[j * 2]), yi = toc(y[i]), yj = toc(y[j]);
+                    cd add = two ? toc(alpha) * xi * std::conj(yj) + std::conj(toc(alpha)) * yi * std::conj(xj)
+                                 : (double)real_alpha * xi * std::conj(xj);
+                    want[i + j * lda] += add;
+                    if (i == j) want[i + j * lda] = cd(want[i + j * lda].real(), 0);
+                }
+            Dev<T> dA(A), dx(x), dy(y);
+            Dev<T> dalpha(std::vector<T>{alpha});
+            Dev<R> dreal(std::vector<R>{real_alpha});
+            set_mode(dev);
+            if (two)
+                CB(her2(H, uplo, n, dev ? dalpha.p : &alpha, dx.p, 2, dy.p, 1, dA.p, lda));
+            else
+                CB(her(H, uplo, n, dev ? dreal.p : &real_alpha, dx.p, 2, dA.p, lda));
+            set_mode(false);
+            check_mat(two ? name2 : name, strf("uplo=%c, %s", fillc(uplo), mode_name(dev)), dA.get(), want, n, n,
+                      lda, Ty<T>::tol());
+        }
+}
+
 static void level2() {
     test_gemv("Sgemv", cublasSgemv); test_gemv("Dgemv", cublasDgemv); test_gemv("Cgemv", cublasCgemv);
     test_gemv("Zgemv", cublasZgemv);
@@ -695,6 +758,10 @@ static void level2() {
     test_trxv("Strmv", cublasStrmv, false); test_trxv("Dtrmv", cublasDtrmv, false); test_trxv("Strsv", cublasStrsv, true);
     test_trxv("Dtrsv", cublasDtrsv, true);
     test_syr("Ssyr", cublasSsyr); test_syr("Dsyr", cublasDsyr);
+    test_syr2("Ssyr2", cublasSsyr2); test_syr2("Dsyr2", cublasDsyr2); test_syr2("Csyr2", cublasCsyr2);
+    test_syr2("Zsyr2", cublasZsyr2);
+    test_her<cuComplex>("Cher", "Cher2", cublasCher, cublasCher2);
+    test_her<cuDoubleComplex>("Zher", "Zher2", cublasZher, cublasZher2);
 }
 
 // ---- level 3: gemm ----------------------------------------------------------------------------
