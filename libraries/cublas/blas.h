@@ -51,8 +51,7 @@ struct zc_scalar blas_scalar(cublasHandle_t h, const void *p, size_t size);
 
 /* Launches KERNEL of the handle's module on its stream with one argument structure. */
 cublasStatus_t blas_launch(cublasHandle_t h, const char *kernel, unsigned grid_x, unsigned grid_y,
-                           unsigned grid_z, unsigned block_x, unsigned block_y,
-                           const void *args);
+                           unsigned grid_z, unsigned block_x, const void *args);
 
 /* At least SIZE bytes of device memory owned by the handle, after the stream's work that may
  * still use the old one. */

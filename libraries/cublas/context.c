@@ -7,9 +7,6 @@
 
 #include "blas.h"
 
-/* blas_kernels.cu as nvcc made it (engine/kernels.S): PTX the converter translates for each target,
- * found again by its content when loaded here. */
-extern const unsigned char zc_kernels_fatbin[];
 
 cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char *fmt, ...)
 {
@@ -49,15 +46,11 @@ struct zc_scalar blas_scalar(cublasHandle_t h, const void *p, size_t size)
 }
 
 cublasStatus_t blas_launch(cublasHandle_t h, const char *kernel, unsigned grid_x, unsigned grid_y,
-                           unsigned grid_z, unsigned block_x, unsigned block_y, const void *args)
+                           unsigned grid_z, unsigned block_x, const void *args)
 {
-	CUfunction f;
-	void *params[] = {(void *)args};
-	CUresult r = cuModuleGetFunction(&f, h->module, kernel);
+	CUresult r = zc_kernels_launch(h->module, kernel, grid_x, grid_y, grid_z, block_x, h->stream,
+	                               args);
 
-	if (r != CUDA_SUCCESS)
-		return blas_fail(CUBLAS_STATUS_INTERNAL_ERROR, kernel, "kernel not found (error %d)", r);
-	r = cuLaunchKernel(f, grid_x, grid_y, grid_z, block_x, block_y, 1, 0, h->stream, params, NULL);
 	if (r != CUDA_SUCCESS)
 		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, kernel, "launch failed (error %d)", r);
 	return CUBLAS_STATUS_SUCCESS;
@@ -167,7 +160,7 @@ cublasStatus_t blas_gemm(cublasHandle_t h, const char *name, struct zc_gemm_args
 	snprintf(kernel, sizeof(kernel), "zc_gemm_%s", name);
 	/* 64 x 64 elements of D a block of 256 threads (blas_kernels.cu) */
 	return blas_launch(h, kernel, blas_blocks(g->m, 64), blas_blocks(g->n, 64),
-	                   g->batch > 65535 ? 65535 : (unsigned)g->batch, 256, 1, g);
+	                   g->batch > 65535 ? 65535 : (unsigned)g->batch, 256, g);
 }
 
 /* The kernel for gemmEx's types, and its scalars' size; NULL for a combination not
@@ -214,26 +207,17 @@ const char *blas_ex_kernel(cudaDataType ab, cudaDataType c, int compute, size_t 
 
 cublasStatus_t blas_context_init(struct cublasContext *h, const char *routine)
 {
-	CUcontext context = NULL;
-	CUdevice device;
 	CUresult r;
 
-	/* As the runtime would: the first device's primary context when none is current. */
-	if (cuCtxGetCurrent(&context) != CUDA_SUCCESS || !context) {
-		if (cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
-		    cuDevicePrimaryCtxRetain(&context, device) != CUDA_SUCCESS ||
-		    cuCtxSetCurrent(context) != CUDA_SUCCESS)
-			return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, routine, "no context");
-	}
 	memset(h, 0, sizeof(*h));
 	h->magic = BLAS_HANDLE_MAGIC;
-	h->context = context;
 	h->pointer_mode = CUBLAS_POINTER_MODE_HOST;
 	h->math_mode = CUBLAS_DEFAULT_MATH;
 	h->atomics_mode = CUBLAS_ATOMICS_NOT_ALLOWED;
-	if ((r = cuModuleLoadData(&h->module, zc_kernels_fatbin)) != CUDA_SUCCESS)
+	if ((r = zc_kernels_load(&h->context, &h->module)) != CUDA_SUCCESS)
 		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, routine,
-		                 "its kernels did not load (error %d): was it converted?", r);
+		                 "no context, or its kernels did not load (error %d): was it converted?",
+		                 r);
 	return CUBLAS_STATUS_SUCCESS;
 }
 

@@ -30,7 +30,7 @@ static cublasStatus_t elementwise(cublasHandle_t h, const char *routine, const c
 	v.incx = incx;
 	v.y = y;
 	v.incy = incy;
-	return blas_launch(h, kernel, blas_blocks(n, THREADS), 1, 1, THREADS, 1, &v);
+	return blas_launch(h, kernel, blas_blocks(n, THREADS), 1, 1, THREADS, &v);
 }
 
 /* A reduction into result (RESULT_SIZE bytes); nrm2, asum and iamax give 0 for a
@@ -54,7 +54,7 @@ static cublasStatus_t reduce(cublasHandle_t h, const char *routine, const char *
 	v.result = target;
 	v.conjugate = conjugate;
 	v.minimum = minimum;
-	if ((s = blas_launch(h, kernel, 1, 1, 1, THREADS, 1, &v)))
+	if ((s = blas_launch(h, kernel, 1, 1, 1, THREADS, &v)))
 		return s;
 	return blas_result_end(h, result, target, result_size);
 }

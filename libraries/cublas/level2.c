@@ -141,7 +141,7 @@ static cublasStatus_t trmv(cublasHandle_t h, const char *routine, enum blas_type
 	memset(&v, 0, sizeof(v));
 	v.n = n, v.x = x, v.incx = incx, v.y = (void *)(uintptr_t)copy, v.incy = 1;
 	snprintf(kernel, sizeof(kernel), "zc_copy_%s", blas_suffix(t));
-	if ((s = blas_launch(h, kernel, blas_blocks(n, 256), 1, 1, 256, 1, &v)))
+	if ((s = blas_launch(h, kernel, blas_blocks(n, 256), 1, 1, 256, &v)))
 		return s;
 	memset(&g, 0, sizeof(g));
 	g.m = n, g.n = 1, g.k = n, g.batch = 1;
@@ -171,7 +171,7 @@ static cublasStatus_t trsv(cublasHandle_t h, const char *routine, enum blas_type
 	r.a = shaped(a, lda, trans, ZC_SHAPE_TRIANGULAR, uplo, diag);
 	r.b = blas_vector(x, n, incx, blas_size(t));
 	snprintf(kernel, sizeof(kernel), "zc_trsm_%s", blas_suffix(t));
-	return blas_launch(h, kernel, 1, 1, 1, 64, 1, &r);
+	return blas_launch(h, kernel, 1, 1, 1, 64, &r);
 }
 
 #define TYPED(P, T, type)                                                                        \

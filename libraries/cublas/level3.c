@@ -308,7 +308,7 @@ static cublasStatus_t trsm(cublasHandle_t h, const char *routine, enum blas_type
 	r.b.array = (const void *const *)b_array;
 	snprintf(kernel, sizeof(kernel), "zc_trsm_%s", blas_suffix(t));
 	return blas_launch(h, kernel, blas_blocks(right ? m : n, 64),
-	                   batch > 65535 ? 65535 : (unsigned)batch, 1, 64, 1, &r);
+	                   batch > 65535 ? 65535 : (unsigned)batch, 1, 64, &r);
 }
 
 /* C = alpha S B + beta C (left) or alpha B S + beta C (right), S the shaped operand. */
@@ -415,7 +415,7 @@ static cublasStatus_t elementwise(cublasHandle_t h, const char *routine, enum bl
 	e->m = m, e->n = n;
 	snprintf(kernel, sizeof(kernel), "zc_%s_%s", op, blas_suffix(t));
 	return blas_launch(h, kernel, blas_blocks(m, 256), n > 65535 ? 65535 : (unsigned)n, 1, 256,
-	                   1, e);
+	                   e);
 }
 
 static cublasStatus_t geam(cublasHandle_t h, const char *routine, enum blas_type t,

@@ -496,7 +496,7 @@ static cublasStatus_t bias_gradient(struct cublasContext *h, const struct matmul
 	}
 	snprintf(kernel, sizeof(kernel), "zc_row_sums_%s", suffixes[element]);
 	return blas_launch(h, kernel, blas_blocks(r.rows, 64), r.batch > 65535 ? 65535 : (unsigned)r.batch,
-	                   1, 64, 1, &r);
+	                   1, 64, &r);
 }
 
 cublasStatus_t cublasLtMatmul(cublasLtHandle_t lt, cublasLtMatmulDesc_t desc, const void *alpha,
@@ -659,5 +659,5 @@ cublasStatus_t cublasLtMatrixTransform(cublasLtHandle_t lt, cublasLtMatrixTransf
 		return CUBLAS_STATUS_SUCCESS;
 	snprintf(kernel, sizeof(kernel), "zc_geam_%s", blas_suffix(type));
 	return blas_launch(&lt->blas, kernel, blas_blocks(e.m, 256),
-	                   e.n > 65535 ? 65535 : (unsigned)e.n, 1, 256, 1, &e);
+	                   e.n > 65535 ? 65535 : (unsigned)e.n, 1, 256, &e);
 }

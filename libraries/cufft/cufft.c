@@ -16,9 +16,6 @@
 #include "engine.h"
 #include "fft_args.h"
 
-/* fft_kernels.cu as nvcc made it (engine/kernels.S), found again by its content when loaded. */
-extern const unsigned char zc_kernels_fatbin[];
-
 enum { MAX_RADICES = 64, RADIX_LIMIT = 64, THREADS = 256 };
 
 /* How one axis is transformed: its radices, or Bluestein's convolution of length m with
@@ -86,20 +83,17 @@ static size_t complex_size(const struct plan *p) { return double_precision(p->ty
 static cufftResult launch(const struct plan *p, const char *name, int64_t threads, const void *args)
 {
 	char kernel[48];
-	CUfunction f;
-	void *params[] = {(void *)args};
 	int64_t blocks = (threads + THREADS - 1) / THREADS;
+	CUresult r;
 
 	if (threads == 0)
 		return CUFFT_SUCCESS;
 	snprintf(kernel, sizeof(kernel), "zc_fft_%s_%s", name, double_precision(p->type) ? "z" : "c");
 	if (blocks > 0x7fffffff)
 		return fail(CUFFT_INVALID_SIZE, kernel, "%lld threads", (long long)threads);
-	if (cuModuleGetFunction(&f, p->module, kernel) != CUDA_SUCCESS)
-		return fail(CUFFT_INTERNAL_ERROR, kernel, "kernel not found");
-	if (cuLaunchKernel(f, (unsigned)blocks, 1, 1, THREADS, 1, 1, 0, p->stream, params, NULL) !=
-	    CUDA_SUCCESS)
-		return fail(CUFFT_EXEC_FAILED, kernel, "launch failed");
+	if ((r = zc_kernels_launch(p->module, kernel, (unsigned)blocks, 1, 1, THREADS, p->stream,
+	                           args)) != CUDA_SUCCESS)
+		return fail(CUFFT_EXEC_FAILED, kernel, "launch failed (error %d)", r);
 	return CUFFT_SUCCESS;
 }
 
@@ -384,16 +378,9 @@ static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const
 			biggest_m = ax->m > biggest_m ? ax->m : biggest_m;
 		}
 	}
-	if (cuInit(0) != CUDA_SUCCESS || cuCtxGetCurrent(&p->context) != CUDA_SUCCESS || !p->context) {
-		CUdevice device;
-		if (cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
-		    cuDevicePrimaryCtxRetain(&p->context, device) != CUDA_SUCCESS ||
-		    cuCtxSetCurrent(p->context) != CUDA_SUCCESS)
-			return fail(CUFFT_SETUP_FAILED, routine, "no CUDA context");
-	}
-	if ((c = cuModuleLoadData(&p->module, zc_kernels_fatbin)) != CUDA_SUCCESS)
-		return fail(CUFFT_SETUP_FAILED, routine, "its kernels did not load (error %d): was it "
-		            "converted?", c);
+	if ((c = zc_kernels_load(&p->context, &p->module)) != CUDA_SUCCESS)
+		return fail(CUFFT_SETUP_FAILED, routine, "no context, or its kernels did not load "
+		            "(error %d): was it converted?", c);
 	size_t elements = (size_t)(p->batch * p->total), size = complex_size(p);
 	size_t convolution = (size_t)(biggest_lines > 1 ? biggest_lines : 1) * (size_t)biggest_m;
 	if (cuMemAlloc(&p->work, elements * size) != CUDA_SUCCESS ||

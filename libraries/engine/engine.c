@@ -39,13 +39,14 @@ static pthread_once_t chosen = PTHREAD_ONCE_INIT;
 /* Set once the choice is made and zc_nvidia_functions filled (trampolines.S reads it). */
 char zc_engine_chosen;
 
-/* Whether the stub runs one of its own drivers: only it has the identity table. */
-static bool project_driver(void)
+const char *zc_engine_driver(void)
 {
 	static const CUuuid id = {ZC_DRIVER_IDENTITY_ID};
-	const void *table = NULL;
+	void *const *table = NULL;
 
-	return cuGetExportTable(&table, &id) == CUDA_SUCCESS && table;
+	if (cuGetExportTable((const void **)&table, &id) != CUDA_SUCCESS || !table)
+		return NULL;
+	return ((const char *(*)(void))table[1])();
 }
 
 /* A candidate for NVIDIA's library: any file of the name but this one. */
@@ -66,7 +67,7 @@ static void choose(void)
 	Dl_info info;
 	void *nvidia;
 
-	if (cuInit(0) != CUDA_SUCCESS || project_driver())
+	if (cuInit(0) != CUDA_SUCCESS || zc_engine_driver())
 		return;
 	if (!dladdr((void *)choose, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0 ||
 	    !zc_find_library(ZC_LIBRARY_SONAME, not_this_library, &self, path, sizeof(path))) {

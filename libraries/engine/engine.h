@@ -9,12 +9,25 @@
 #ifndef ZC_ENGINE_H
 #define ZC_ENGINE_H
 
+#include <cuda.h>
 #include <stdarg.h>
 #include <stdbool.h>
 
 /* The engine is chosen once, at the first call of any exported function (trampolines.S):
  * NVIDIA's own library of this name when NVIDIA's driver runs the process, else the
  * project's implementation, which is reached only in the second case. */
+
+/* The name of the stub's driver running the process ("host", "hip"), or NULL when it is
+ * NVIDIA's (whose libcuda.so.1 has no identity table, abi/driver_identity.h). */
+const char *zc_engine_driver(void);
+
+/* A replacement built with KERNELS (kernels.c): its fatbin loaded into the current context,
+ * or the first device's primary one made current as the runtime would; and a launch of
+ * KERNEL of that module, one-dimensional blocks, with one argument structure. */
+CUresult zc_kernels_load(CUcontext *context, CUmodule *module);
+CUresult zc_kernels_launch(CUmodule module, const char *kernel, unsigned grid_x,
+                           unsigned grid_y, unsigned grid_z, unsigned block_x, CUstream stream,
+                           const void *args);
 
 /* Whether ZLUDA_CONVERT_TRACE asks for traces, and one trace line: "zluda-convert: TITLE:
  * ROUTINE: message (STATUS)", the status left out when NULL. */

@@ -7,7 +7,8 @@
 # UNSUPPORTED_STATUS; their names start with P, by default the SONAME's stem without lib)
 # through the engine's trampolines, its C sources compiled against NVIDIA's header with
 # the implementations renamed; and the test libraries.SONAME.exports that checks it. With
-# KERNELS, the library carries FATBIN (add_kernels_fatbin) as zc_kernels_fatbin.
+# KERNELS, the library carries FATBIN (add_kernels_fatbin) as zc_kernels_fatbin, with
+# kernels.c to load and launch them.
 set(ZC_ENGINE_DIR ${CMAKE_CURRENT_LIST_DIR})
 find_package(Threads REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
@@ -20,7 +21,7 @@ function(add_replacement_library target soname title status exports unsupported)
     configure_file(${ZC_ENGINE_DIR}/kernels.S ${kernels} COPYONLY)
     set_source_files_properties(${kernels} PROPERTIES OBJECT_DEPENDS ${arg_KERNELS}
                                 COMPILE_DEFINITIONS "ZC_KERNELS_FATBIN=\"${arg_KERNELS}\"")
-    list(APPEND arg_SOURCES ${kernels})
+    list(APPEND arg_SOURCES ${kernels} ${ZC_ENGINE_DIR}/kernels.c)
   endif()
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target})
   set(rename ${dir}/replacement_rename.h)

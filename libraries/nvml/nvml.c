@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "driver_identity.h"
 #include "engine.h"
 
 enum { MAX_DEVICES = 64 };
@@ -61,18 +60,6 @@ static nvmlReturn_t fail(nvmlReturn_t r, const char *routine, const char *fmt, .
 		va_end(ap);
 	}
 	return r;
-}
-
-/* Whether the stub runs its HIP driver (an AMD GPU, or the emulator's runtime). */
-static bool hip_driver(void)
-{
-	static const CUuuid id = {ZC_DRIVER_IDENTITY_ID};
-	void *const *table = NULL;
-
-	if (cuGetExportTable((const void **)&table, &id) != CUDA_SUCCESS || !table)
-		return false;
-	const char *(*driver_name)(void) = (const char *(*)(void))table[1];
-	return strcmp(driver_name(), "hip") == 0;
 }
 
 /* ROCm SMI is looked for where AMD's kernel driver is (/dev/kfd: without it ROCm SMI does
@@ -139,7 +126,7 @@ static nvmlReturn_t init(const char *routine)
 			return fail(NVML_ERROR_DRIVER_NOT_LOADED, routine, "the CUDA driver has no device");
 		}
 		state.count = count < MAX_DEVICES ? (unsigned)count : MAX_DEVICES;
-		if (!smi.library && hip_driver())
+		if (!smi.library && zc_engine_driver() && strcmp(zc_engine_driver(), "hip") == 0)
 			load_smi();
 		for (unsigned i = 0; i < state.count; i++) {
 			state.devices[i].index = i;
