@@ -9,7 +9,10 @@
 	{ 0xac, 0xa9, 0x5c, 0x09, 0xd8, 0x92, 0x4b, 0x12, 0x87, 0x22, 0x54, 0x1b, 0xb4, 0xea, 0x63, 0x91 }
 
 /* The table's slots: [0] its size in bytes, [1] const char *(*)(void) giving the running
- * driver's name ("host", "hip"). */
-enum { ZC_DRIVER_IDENTITY_SLOTS = 2 };
+ * driver's name ("host", "hip"), [2] CUresult (*)(CUstream, void **native) giving the
+ * driver's own stream behind a stream (a hipStream_t under the HIP driver) with the stream's
+ * implicit synchronisation done, for a library that queues work on it itself;
+ * CUDA_ERROR_NOT_SUPPORTED where the driver has none. */
+enum { ZC_DRIVER_IDENTITY_SLOTS = 3 };
 
 #endif

@@ -26,9 +26,23 @@ struct cublasContext {
 	cublasAtomicsMode_t atomics_mode;
 	CUdeviceptr scratch; /* reductions' results in host pointer mode, trmv's copy */
 	size_t scratch_size;
+	void *amd; /* rocBLAS's handle when AMD's rocBLAS takes routines (rocblas.c), else NULL */
 };
 
 #define BLAS_HANDLE_MAGIC 0x5a43424cu
+
+/* NVIDIA declares the half forms for C++ only; a half is its 16 bits here. */
+cublasStatus_t cublasHgemm(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                           const uint16_t *, const uint16_t *, int, const uint16_t *, int,
+                           const uint16_t *, uint16_t *, int);
+cublasStatus_t cublasHgemmBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                  int, const uint16_t *, const uint16_t *const[], int,
+                                  const uint16_t *const[], int, const uint16_t *,
+                                  uint16_t *const[], int, int);
+cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                         int, int, int, const uint16_t *, const uint16_t *, int,
+                                         long long, const uint16_t *, int, long long,
+                                         const uint16_t *, uint16_t *, int, long long, int);
 
 /* The funnel of failures: the status, with the routine and why traced when
  * ZLUDA_CONVERT_TRACE is set. */

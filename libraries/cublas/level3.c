@@ -101,18 +101,6 @@ GEMM(S, float, "s")
 GEMM(D, double, "d")
 GEMM(C, cuComplex, "c")
 GEMM(Z, cuDoubleComplex, "z")
-/* NVIDIA declares the half forms for C++ only; a half is its 16 bits here. */
-cublasStatus_t cublasHgemm(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
-                           const uint16_t *, const uint16_t *, int, const uint16_t *, int,
-                           const uint16_t *, uint16_t *, int);
-cublasStatus_t cublasHgemmBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
-                                  int, const uint16_t *, const uint16_t *const[], int,
-                                  const uint16_t *const[], int, const uint16_t *,
-                                  uint16_t *const[], int, int);
-cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t,
-                                         int, int, int, const uint16_t *, const uint16_t *, int,
-                                         long long, const uint16_t *, int, long long,
-                                         const uint16_t *, uint16_t *, int, long long, int);
 GEMM(H, uint16_t, "h_h_hscale")
 
 cublasStatus_t cublasCgemm3m(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,

@@ -1,7 +1,8 @@
 /* The engine behind a replacement's API, chosen at its first call: NVIDIA's own library of
  * this name (cuBLAS, cuBLASLt, NVML) when NVIDIA's driver runs the process (so that a
- * converted program runs there as the original does), else the project's implementation
- * over the stub's driver; and the traces of both. */
+ * converted program runs there as the original does); under the HIP driver, AMD's library
+ * for the functions the replacement maps to it (zc_engine_amd); else the project's
+ * implementation over the stub's driver; and the traces of all. */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -16,7 +17,7 @@
 
 #define ZC_EXPORT(name) 1 +
 #define ZC_UNSUPPORTED(name) 1 +
-void *zc_nvidia_functions[(
+void *zc_engine_functions[(
 #include ZC_EXPORTS_INC
 #include ZC_UNSUPPORTED_INC
 	0)];
@@ -36,17 +37,34 @@ static const char *const export_names[] = {
 enum { EXPORT_COUNT = sizeof export_names / sizeof export_names[0] };
 
 static pthread_once_t chosen = PTHREAD_ONCE_INIT;
-/* Set once the choice is made and zc_nvidia_functions filled (trampolines.S reads it). */
+/* Set once the choice is made and zc_engine_functions filled (trampolines.S reads it). */
 char zc_engine_chosen;
 
-const char *zc_engine_driver(void)
+/* The stub's identity table, or NULL under NVIDIA's driver. */
+static void *const *identity(void)
 {
 	static const CUuuid id = {ZC_DRIVER_IDENTITY_ID};
 	void *const *table = NULL;
 
-	if (cuGetExportTable((const void **)&table, &id) != CUDA_SUCCESS || !table)
+	if (cuGetExportTable((const void **)&table, &id) != CUDA_SUCCESS || !table ||
+	    (size_t)table[0] < ZC_DRIVER_IDENTITY_SLOTS * sizeof(void *))
 		return NULL;
-	return ((const char *(*)(void))table[1])();
+	return table;
+}
+
+const char *zc_engine_driver(void)
+{
+	void *const *table = identity();
+
+	return table ? ((const char *(*)(void))table[1])() : NULL;
+}
+
+CUresult zc_engine_native_stream(CUstream stream, void **native)
+{
+	void *const *table = identity();
+
+	return table ? ((CUresult(*)(CUstream, void **))table[2])(stream, native)
+	             : CUDA_ERROR_NOT_SUPPORTED;
 }
 
 /* A candidate for NVIDIA's library: any file of the name but this one. */
@@ -65,10 +83,16 @@ static void choose(void)
 	char path[4096];
 	struct stat self;
 	Dl_info info;
+	const char *driver;
 	void *nvidia;
 
-	if (cuInit(0) != CUDA_SUCCESS || zc_engine_driver())
+	if (cuInit(0) != CUDA_SUCCESS)
 		return;
+	if ((driver = zc_engine_driver())) {
+		if (strcmp(driver, "hip") == 0 && zc_engine_amd)
+			zc_engine_amd(export_names, zc_engine_functions, EXPORT_COUNT);
+		return;
+	}
 	if (!dladdr((void *)choose, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0 ||
 	    !zc_find_library(ZC_LIBRARY_SONAME, not_this_library, &self, path, sizeof(path))) {
 		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process but NVIDIA's "
@@ -84,7 +108,7 @@ static void choose(void)
 	                "every call", path);
 	/* What NVIDIA's lacks stays this library's, which refuses NVIDIA's handles. */
 	for (size_t i = 0; i < EXPORT_COUNT; i++)
-		zc_nvidia_functions[i] = dlsym(nvidia, export_names[i]);
+		zc_engine_functions[i] = dlsym(nvidia, export_names[i]);
 }
 
 static void choose_once(void)

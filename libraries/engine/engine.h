@@ -12,14 +12,25 @@
 #include <cuda.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The engine is chosen once, at the first call of any exported function (trampolines.S):
  * NVIDIA's own library of this name when NVIDIA's driver runs the process, else the
- * project's implementation, which is reached only in the second case. */
+ * project's implementation, which is reached only in the second case. Under the HIP
+ * driver, a replacement that defines zc_engine_amd hands it the exports' names: it sets
+ * FUNCTIONS[i] to what takes the calls of NAMES[i] (AMD's library behind the same API),
+ * leaving NULL those the project's implementation keeps. */
+void zc_engine_amd(const char *const *names, void **functions, size_t count)
+	__attribute__((weak));
 
 /* The name of the stub's driver running the process ("host", "hip"), or NULL when it is
  * NVIDIA's (whose libcuda.so.1 has no identity table, abi/driver_identity.h). */
 const char *zc_engine_driver(void);
+
+/* The driver's own stream behind STREAM (a hipStream_t under the HIP driver; NULL is HIP's
+ * legacy stream), its implicit synchronisation done, for AMD's libraries to queue work on:
+ * abi/driver_identity.h. */
+CUresult zc_engine_native_stream(CUstream stream, void **native);
 
 /* A replacement built with KERNELS (kernels.c): its fatbin loaded into the current context,
  * or the first device's primary one made current as the runtime would; and a launch of

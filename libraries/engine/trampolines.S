@@ -1,16 +1,17 @@
 /* A replacement's exported entry points (ZC_EXPORTS_INC, then ZC_UNSUPPORTED_INC: engine.h).
- * Each jumps to NVIDIA's function of its name once NVIDIA's library takes the calls
- * (engine.c fills zc_nvidia_functions), and otherwise to the replacement's own,
- * zc_impl_NAME, or for an unsupported one to zc_unsupported with its name. Until the
- * engine is chosen (zc_engine_chosen), the first call of any of them chooses it, so that
- * no call reaches the project's implementation in a process NVIDIA's library serves: a
- * handle or descriptor made by one would reach the other. Two loads and two tests a call. */
+ * Each jumps to the chosen engine's function for it (engine.c fills zc_engine_functions:
+ * NVIDIA's function of its name, or one mapping it to AMD's library), and otherwise to the
+ * replacement's own, zc_impl_NAME, or for an unsupported one to zc_unsupported with its
+ * name. Until the engine is chosen (zc_engine_chosen), the first call of any of them
+ * chooses it, so that no call reaches the project's implementation in a process NVIDIA's
+ * library serves: a handle or descriptor made by one would reach the other. Two loads and
+ * two tests a call. */
 #define ENTRY(name, n)                                       \
 	.globl name;                                             \
 	.type name, @function;                                   \
 	.p2align 4;                                              \
 name:                                                        \
-4:	movq zc_nvidia_functions + 8 * (n)(%rip), %rax;          \
+4:	movq zc_engine_functions + 8 * (n)(%rip), %rax;          \
 	testq %rax, %rax;                                        \
 	jz 1f;                                                   \
 	jmp *%rax;                                               \

@@ -142,6 +142,10 @@ struct zc_driver {
 	 * driver gives the legacy stream its implicit synchronisation itself. */
 	CUresult (*stream_wait_stream)(struct zc_drv_stream *waiter, struct zc_drv_stream *target);
 	CUresult (*stream_wait_event)(struct zc_drv_stream *stream, struct zc_drv_event *event);
+	/* The driver's own stream behind this one (a hipStream_t, NULL being HIP's legacy
+	 * stream), its device made current: for a library that queues work on it itself.
+	 * NULL where the driver has no streams to share. */
+	CUresult (*stream_native)(struct zc_drv_stream *stream, void **native);
 
 	CUresult (*copy)(struct zc_drv_stream *stream, const struct zc_copy *copy);
 	CUresult (*fill)(struct zc_drv_stream *stream, const struct zc_fill *fill);

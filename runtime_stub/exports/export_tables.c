@@ -330,8 +330,33 @@ driver_name(void)
 	return zc_drv ? zc_drv->name : "none";
 }
 
+/* [2]: the driver's own stream behind HANDLE (NULL: the legacy stream), for a library that
+ * queues its work there itself (AMD's rocBLAS under the HIP driver). The stream's implicit
+ * synchronisation is done as for the stub's own work submitted now; a capturing stream is
+ * refused, since the work would bypass the capture. */
+static CUresult
+native_stream(CUstream handle, void **native)
+{
+	struct zc_stream *s;
+	CUresult r = native ? zc_stream_resolve(handle, false, &s)
+	                    : stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL native");
+
+	if (r == CUDA_SUCCESS && !zc_drv->stream_native)
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "the %s driver has no streams to share",
+		              zc_drv->name);
+	if (r == CUDA_SUCCESS && s->capture)
+		r = stub_fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "stream %p is capturing: work "
+		              "queued on the driver's own stream would not be captured",
+		              (void *)handle);
+	if (r == CUDA_SUCCESS)
+		r = zc_stream_begin(s);
+	if (r == CUDA_SUCCESS)
+		r = zc_drv->stream_native(s->drv, native);
+	return TRACE(r, "ZLUDA_CONVERT_DRIVER_IDENTITY[2] %p", (void *)handle);
+}
+
 static void *const driver_identity[ZC_DRIVER_IDENTITY_SLOTS] = {
-	SIZE(ZC_DRIVER_IDENTITY_SLOTS), FN(driver_name),
+	SIZE(ZC_DRIVER_IDENTITY_SLOTS), FN(driver_name), FN(native_stream),
 };
 
 static const struct {

@@ -944,6 +944,7 @@ static void test_gemm_ex() {
         {"16BF x 16BF -> 32F compute 32F", CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, DEF, T, T, 67, 45, 33, 2, 2, -1, 1e-2},
         {"32F compute 32F_FAST_TF32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, DEF, N, N, 67, 45, 33, 4, 2, -1, 1e-2},
         {"8I x 8I -> 32I compute 32I", CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, DEF, T, N, 64, 44, 32, 4, 1, 1, 0},
+        {"8I x 8I -> 32F compute 32F", CUDA_R_8I, CUDA_R_32F, CUBLAS_COMPUTE_32F, DEF, T, N, 64, 44, 32, 4, 1, 1, 0},
         {"32F compute 32F algo DEFAULT_TENSOR_OP", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP, T,
          N, 67, 45, 33, 4, 2, -1, 1e-5},
     };
@@ -1131,17 +1132,19 @@ static void test_trmm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cub
                 }
 }
 
-// C = alpha A B + beta C (left) or alpha B A + beta C (right), A symmetric given by one triangle.
+// C = alpha A B + beta C (left) or alpha B A + beta C (right), A symmetric (or Hermitian: hemm,
+// whose diagonal's imaginary parts are not read) given by one triangle.
 template <typename T>
 static void test_symm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int, int,
-                                                             const T *, const T *, int, const T *, int, const T *, T *, int)) {
+                                                             const T *, const T *, int, const T *, int, const T *, T *, int),
+                      bool herm = false) {
     const int m = 37, n = 29, ldb = m + 2, ldc = m + 1;
     for (cublasSideMode_t side : SIDES)
         for (cublasFillMode_t uplo : FILLS) {
             int dim = side == CUBLAS_SIDE_LEFT ? m : n, lda = dim + 3;
             std::vector<T> A = tri_input<T>(dim, lda, uplo, false, false, false), B = rvec<T>(ldb * n), C = rvec<T>(ldc * n);
             T alpha = alpha_of<T>(), beta = beta_of<T>();
-            std::vector<cd> S = sym_dense(tocv(A), dim, lda, uplo, false), Bc = tocv(B), want = tocv(C);
+            std::vector<cd> S = sym_dense(tocv(A), dim, lda, uplo, herm), Bc = tocv(B), want = tocv(C);
             if (side == CUBLAS_SIDE_LEFT)
                 ref_gemm(CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, toc(alpha), S.data(), m, Bc.data(), ldb, toc(beta), want.data(), ldc);
             else
@@ -1215,15 +1218,20 @@ static void level3() {
     test_gemm_strided("SgemmStridedBatched", cublasSgemmStridedBatched);
     test_gemm_strided("DgemmStridedBatched", cublasDgemmStridedBatched);
     test_gemm_strided("HgemmStridedBatched", cublasHgemmStridedBatched);
+    test_gemm_strided("CgemmStridedBatched", cublasCgemmStridedBatched);
+    test_gemm_strided("ZgemmStridedBatched", cublasZgemmStridedBatched);
     test_syrk("Ssyrk", cublasSsyrk); test_syrk("Dsyrk", cublasDsyrk); test_syrk("Csyrk", cublasCsyrk);
     test_syrk("Zsyrk", cublasZsyrk);
     test_herk("Cherk", cublasCherk); test_herk("Zherk", cublasZherk);
-    test_syr2k("Ssyr2k", cublasSsyr2k); test_syr2k("Dsyr2k", cublasDsyr2k);
+    test_syr2k("Ssyr2k", cublasSsyr2k); test_syr2k("Dsyr2k", cublasDsyr2k); test_syr2k("Csyr2k", cublasCsyr2k);
+    test_syr2k("Zsyr2k", cublasZsyr2k);
     test_trsm("Strsm", cublasStrsm); test_trsm("Dtrsm", cublasDtrsm); test_trsm("Ctrsm", cublasCtrsm);
     test_trsm("Ztrsm", cublasZtrsm);
     test_strsm_batched();
-    test_trmm("Strmm", cublasStrmm); test_trmm("Dtrmm", cublasDtrmm);
-    test_symm("Ssymm", cublasSsymm); test_symm("Dsymm", cublasDsymm);
+    test_trmm("Strmm", cublasStrmm); test_trmm("Dtrmm", cublasDtrmm); test_trmm("Ctrmm", cublasCtrmm);
+    test_trmm("Ztrmm", cublasZtrmm);
+    test_symm("Ssymm", cublasSsymm); test_symm("Dsymm", cublasDsymm); test_symm("Csymm", cublasCsymm);
+    test_symm("Zsymm", cublasZsymm); test_symm("Chemm", cublasChemm, true); test_symm("Zhemm", cublasZhemm, true);
     test_geam("Sgeam", cublasSgeam); test_geam("Dgeam", cublasDgeam); test_geam("Cgeam", cublasCgeam);
     test_geam("Zgeam", cublasZgeam);
     test_dgmm("Sdgmm", cublasSdgmm); test_dgmm("Ddgmm", cublasDdgmm); test_dgmm("Cdgmm", cublasCdgmm);

@@ -275,6 +275,15 @@ hip_stream_query(struct zc_drv_stream *s)
 }
 
 static CUresult
+hip_stream_native(struct zc_drv_stream *s, void **native)
+{
+	CUresult r = use_device(s->device);
+
+	*native = s->hip;
+	return r;
+}
+
+static CUresult
 hip_stream_sync(struct zc_drv_stream *s)
 {
 	CUresult r = use_device(s->device);
@@ -818,6 +827,7 @@ const struct zc_driver zc_hip_driver = {
 	.stream_destroy = hip_stream_destroy,
 	.stream_query = hip_stream_query,
 	.stream_sync = hip_stream_sync,
+	.stream_native = hip_stream_native,
 	.stream_wait_stream = NULL,
 	.stream_wait_event = hip_stream_wait_event,
 	.copy = hip_copy,
