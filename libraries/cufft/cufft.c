@@ -2,7 +2,8 @@
  * cuFFT's advanced layouts, each axis by mixed-radix Stockham passes (every prime factor up
  * to 64 a radix of its own) or, for a larger prime factor, Bluestein's algorithm through a
  * power-of-two convolution. The kernels are fft_kernels.cu; the data goes through a work
- * array in row-major order, one axis at a time. */
+ * array in row-major order, one axis at a time. Under the HIP driver, AMD's hipFFT makes
+ * the plans it can instead (hipfft.c). */
 #include "replacement_rename.h"
 
 #include <cuda.h>
@@ -15,6 +16,7 @@
 
 #include "engine.h"
 #include "fft_args.h"
+#include "hipfft.h"
 
 enum { MAX_RADICES = 64, RADIX_LIMIT = 64, THREADS = 256 };
 
@@ -38,6 +40,8 @@ struct plan {
 	CUmodule module;
 	CUstream stream;
 	CUdeviceptr work, lines[2], convolution[2];
+	void *amd;               /* hipFFT's plan, made in place of the project's (hipfft.c) */
+	bool no_auto_allocation; /* cufftSetAutoAllocation(0): the program gives the work area */
 };
 
 static struct {
@@ -236,6 +240,8 @@ static cufftResult execute(cufftHandle h, const char *routine, const void *in, v
 	} else {
 		sign = complex_in(expected) ? 1 : -1;
 	}
+	if (p->amd)
+		return fft_amd_exec(p->amd, p->stream, routine, expected, in, out, direction);
 	if ((r = move_data(p, 0, load, in)) != CUFFT_SUCCESS)
 		return r;
 	for (int d = p->rank - 1; d >= 0; d--)
@@ -305,6 +311,8 @@ static void release(struct plan *p)
 	                          &p->axes[2].chirp[1]};
 	if (p->made)
 		cuStreamSynchronize(p->stream);
+	if (p->amd)
+		fft_amd_destroy(p->amd), p->amd = NULL;
 	for (size_t i = 0; i < sizeof(buffers) / sizeof(buffers[0]); i++)
 		if (*buffers[i])
 			cuMemFree(*buffers[i]), *buffers[i] = 0;
@@ -362,6 +370,11 @@ static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const
 			return fail(CUFFT_INVALID_SIZE, routine, "n[%d] = %lld", d, n[d]);
 		p->n[d] = n[d];
 		p->total *= n[d];
+	}
+	if ((p->amd = fft_amd_plan(routine, rank, n, inembed, istride, idist, onembed, ostride,
+	                           odist, type, batch, !p->no_auto_allocation, work_size))) {
+		p->made = true;
+		return CUFFT_SUCCESS;
 	}
 	set_layout(p, 0, inembed, istride, idist, !complex_out(type));
 	set_layout(p, 1, onembed, ostride, odist, !complex_in(type));
@@ -533,8 +546,9 @@ cufftResult cufftPlanMany(cufftHandle *plan, int rank, int *n, int *inembed, int
 	                                                            type, batch, NULL));
 }
 
-/* Plans own their work memory: the program's work area is never needed, so every size
- * asked is 0 and a work area given is accepted unused. */
+/* The project's plans own their work memory: the program's work area is never needed, so
+ * every size asked is 0 and a work area given is accepted unused. hipFFT's plans answer
+ * for themselves. */
 static cufftResult no_work(const char *routine, size_t *size)
 {
 	if (!size)
@@ -545,7 +559,11 @@ static cufftResult no_work(const char *routine, size_t *size)
 
 cufftResult cufftGetSize(cufftHandle h, size_t *size)
 {
-	return plan_of(h) ? no_work("cufftGetSize", size) : fail(CUFFT_INVALID_PLAN, "cufftGetSize", "plan %d", h);
+	struct plan *p = plan_of(h);
+
+	if (!p)
+		return fail(CUFFT_INVALID_PLAN, "cufftGetSize", "plan %d", h);
+	return p->amd && size ? fft_amd_size(p->amd, size) : no_work("cufftGetSize", size);
 }
 
 cufftResult cufftGetSize1d(cufftHandle h, int nx, cufftType type, int batch, size_t *size)
@@ -602,13 +620,22 @@ cufftResult cufftEstimateMany(int rank, int *n, int *inembed, int istride, int i
 
 cufftResult cufftSetWorkArea(cufftHandle h, void *area)
 {
-	return plan_of(h) ? CUFFT_SUCCESS : fail(CUFFT_INVALID_PLAN, "cufftSetWorkArea", "plan %d", h);
+	struct plan *p = plan_of(h);
+
+	if (!p)
+		return fail(CUFFT_INVALID_PLAN, "cufftSetWorkArea", "plan %d", h);
+	return p->amd ? fft_amd_work_area(p->amd, area) : CUFFT_SUCCESS;
 }
 
+/* Kept for the plan hipFFT may make next; the project's own need no work area. */
 cufftResult cufftSetAutoAllocation(cufftHandle h, int automatic)
 {
-	return plan_of(h) ? CUFFT_SUCCESS
-	                  : fail(CUFFT_INVALID_PLAN, "cufftSetAutoAllocation", "plan %d", h);
+	struct plan *p = plan_of(h);
+
+	if (!p)
+		return fail(CUFFT_INVALID_PLAN, "cufftSetAutoAllocation", "plan %d", h);
+	p->no_auto_allocation = !automatic;
+	return CUFFT_SUCCESS;
 }
 
 cufftResult cufftSetStream(cufftHandle h, cudaStream_t stream)

@@ -1,0 +1,156 @@
+/* cuFFT's AMD engine: AMD's hipFFT (dlopen'd, never a build dependency) makes and runs a
+ * plan under the HIP driver, on the HIP stream behind the plan's CUDA stream. Loaded once:
+ * ZLUDA_CONVERT_HIPFFT_PATH, else ROCm's libhipfft.so.0. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "hipfft.h"
+
+enum { HIPFFT_SUCCESS = 0 };
+
+static struct {
+	int (*create)(void **plan);
+	int (*destroy)(void *plan);
+	int (*set_auto_allocation)(void *plan, int automatic);
+	int (*make_plan_many64)(void *plan, int rank, long long *n, long long *inembed,
+	                        long long istride, long long idist, long long *onembed,
+	                        long long ostride, long long odist, int type, long long batch,
+	                        size_t *work_size);
+	int (*set_stream)(void *plan, void *stream);
+	int (*set_work_area)(void *plan, void *area);
+	int (*get_size)(void *plan, size_t *size);
+	int (*exec_c2c)(void *plan, const void *in, void *out, int direction);
+	int (*exec_z2z)(void *plan, const void *in, void *out, int direction);
+	int (*exec_r2c)(void *plan, const void *in, void *out);
+	int (*exec_d2z)(void *plan, const void *in, void *out);
+	int (*exec_c2r)(void *plan, const void *in, void *out);
+	int (*exec_z2d)(void *plan, const void *in, void *out);
+} hip;
+
+static const struct {
+	const char *symbol;
+	void **fn;
+} symbols[] = {
+	{ "hipfftCreate", (void **)&hip.create },
+	{ "hipfftDestroy", (void **)&hip.destroy },
+	{ "hipfftSetAutoAllocation", (void **)&hip.set_auto_allocation },
+	{ "hipfftMakePlanMany64", (void **)&hip.make_plan_many64 },
+	{ "hipfftSetStream", (void **)&hip.set_stream },
+	{ "hipfftSetWorkArea", (void **)&hip.set_work_area },
+	{ "hipfftGetSize", (void **)&hip.get_size },
+	{ "hipfftExecC2C", (void **)&hip.exec_c2c },
+	{ "hipfftExecZ2Z", (void **)&hip.exec_z2z },
+	{ "hipfftExecR2C", (void **)&hip.exec_r2c },
+	{ "hipfftExecD2Z", (void **)&hip.exec_d2z },
+	{ "hipfftExecC2R", (void **)&hip.exec_c2r },
+	{ "hipfftExecZ2D", (void **)&hip.exec_z2d },
+};
+
+static bool loaded;
+
+static void load(void)
+{
+	const char *path = getenv("ZLUDA_CONVERT_HIPFFT_PATH");
+	const char *driver = zc_engine_driver();
+	void *lib;
+
+	if (!driver || strcmp(driver, "hip") != 0)
+		return;
+	if (!path || !*path)
+		path = "libhipfft.so.0";
+	if (!(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
+		zc_engine_trace("hipFFT", "cannot load %s (%s): the project's kernels make every plan",
+		                path, dlerror());
+		return;
+	}
+	for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+		if (!(*symbols[i].fn = dlsym(lib, symbols[i].symbol))) {
+			zc_engine_trace("hipFFT", "%s lacks %s: the project's kernels make every plan",
+			                path, symbols[i].symbol);
+			dlclose(lib);
+			return;
+		}
+	zc_engine_trace("hipFFT", "%s makes the plans it can", path);
+	loaded = true;
+}
+
+void *fft_amd_plan(const char *routine, int rank, const long long *n, const long long *inembed,
+                   long long istride, long long idist, const long long *onembed,
+                   long long ostride, long long odist, cufftType type, long long batch,
+                   int automatic, size_t *work_size)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	long long dims[3], in[3], on[3];
+	size_t size = 0;
+	void *plan = NULL;
+	int r;
+
+	pthread_once(&once, load);
+	if (!loaded)
+		return NULL;
+	/* hipFFT's prototype takes the arrays as writable, as cuFFT's does. */
+	memcpy(dims, n, rank * sizeof(long long));
+	if (inembed) {
+		memcpy(in, inembed, rank * sizeof(long long));
+		memcpy(on, onembed, rank * sizeof(long long));
+	}
+	if ((r = hip.create(&plan)) != HIPFFT_SUCCESS ||
+	    (r = hip.set_auto_allocation(plan, automatic)) != HIPFFT_SUCCESS ||
+	    (r = hip.make_plan_many64(plan, rank, dims, inembed ? in : NULL, istride, idist,
+	                              onembed ? on : NULL, ostride, odist, type, batch, &size)) !=
+	        HIPFFT_SUCCESS) {
+		zc_engine_trace(routine, "hipFFT refuses the plan (status %d): the project's kernels "
+		                "make it", r);
+		if (plan)
+			hip.destroy(plan);
+		return NULL;
+	}
+	if (work_size)
+		*work_size = size;
+	return plan;
+}
+
+cufftResult fft_amd_exec(void *plan, CUstream stream, const char *routine, cufftType type,
+                         const void *in, void *out, int direction)
+{
+	void *native;
+	CUresult c;
+	int r;
+
+	if ((c = zc_engine_native_stream(stream, &native)) != CUDA_SUCCESS) {
+		zc_engine_trace(routine, "hipFFT's plan cannot run on this stream (error %d: a "
+		                "capturing one, whose graph would miss hipFFT's work)", c);
+		return CUFFT_EXEC_FAILED;
+	}
+	if ((r = hip.set_stream(plan, native)) != HIPFFT_SUCCESS)
+		return (cufftResult)r;
+	switch (type) {
+	case CUFFT_C2C: r = hip.exec_c2c(plan, in, out, direction); break;
+	case CUFFT_Z2Z: r = hip.exec_z2z(plan, in, out, direction); break;
+	case CUFFT_R2C: r = hip.exec_r2c(plan, in, out); break;
+	case CUFFT_D2Z: r = hip.exec_d2z(plan, in, out); break;
+	case CUFFT_C2R: r = hip.exec_c2r(plan, in, out); break;
+	default: r = hip.exec_z2d(plan, in, out); break;
+	}
+	if (r != HIPFFT_SUCCESS)
+		zc_engine_trace(routine, "hipFFT's execution failed (status %d)", r);
+	return (cufftResult)r;
+}
+
+cufftResult fft_amd_size(void *plan, size_t *size)
+{
+	return (cufftResult)hip.get_size(plan, size);
+}
+
+cufftResult fft_amd_work_area(void *plan, void *area)
+{
+	return (cufftResult)hip.set_work_area(plan, area);
+}
+
+void fft_amd_destroy(void *plan)
+{
+	hip.destroy(plan);
+}
