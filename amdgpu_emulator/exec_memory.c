@@ -386,9 +386,12 @@ static unsigned swizzle_lane(uint32_t offset, unsigned l)
 }
 #define DS(kind, format, atomic) ((kind) | (format) << 4 | (atomic) << 9)
 
-static uint8_t *lds_at(struct workgroup *wg, uint64_t address, unsigned bytes)
+/* The LDS bytes at ADDRESS, or NULL past the workgroup's allocation (loads read 0, stores
+ * are dropped). A DS address is the VGPR's plus the instruction's offset in 32 bits, which
+ * wrap: LLVM folds a constant offset over a VGPR that may be negative (gfx7 and later). */
+static uint8_t *lds_at(struct workgroup *wg, uint32_t address, unsigned bytes)
 {
-	return address + bytes <= wg->lds_size ? wg->lds + address : NULL;
+	return (uint64_t)address + bytes <= wg->lds_size ? wg->lds + address : NULL;
 }
 
 static void ds(struct wave *w, const struct insn *in)
@@ -432,8 +435,7 @@ static void ds(struct wave *w, const struct insn *in)
 		EACH {
 			if (!(e >> l & 1))
 				continue;
-			uint64_t at = (uint64_t)addr[l] + (uint32_t)in->offset;
-			uint8_t *p = lds_at(wg, at, words * 4);
+			uint8_t *p = lds_at(wg, addr[l] + (uint32_t)in->offset, words * 4);
 			for (unsigned k = 0; k < words; k++) {
 				uint32_t *v = &w->v[(vo->reg + k) & 255][l];
 				if (kind == DS_STORE) {
@@ -457,7 +459,7 @@ static void ds(struct wave *w, const struct insn *in)
 			if (!(e >> l & 1))
 				continue;
 			for (unsigned k = 0; k < 2; k++) {
-				uint8_t *p = lds_at(wg, (uint64_t)addr[l] + off[k], words * 4);
+				uint8_t *p = lds_at(wg, addr[l] + off[k], words * 4);
 				for (unsigned i = 0; i < words; i++) {
 					uint32_t *v = &w->v[(in->o[0].reg + k * words + i) & 255][l];
 					if (p)
@@ -478,7 +480,7 @@ static void ds(struct wave *w, const struct insn *in)
 	EACH {
 		if (!(e >> l & 1))
 			continue;
-		uint64_t base = (uint64_t)addr[l];
+		uint32_t base = addr[l];
 		switch (kind) {
 		case DS_LOAD: {
 			uint8_t *p = lds_at(wg, base + (uint32_t)in->offset, bytes);
@@ -504,7 +506,7 @@ static void ds(struct wave *w, const struct insn *in)
 			unsigned scale = bytes * (kind == DS_LOAD2_64 || kind == DS_STORE2_64 ? 64 : 1);
 			unsigned words = bytes / 4;
 			for (int k = 0; k < 2; k++) {
-				uint8_t *p = lds_at(wg, base + (uint64_t)(k ? in->offset1 : in->offset0) * scale, bytes);
+				uint8_t *p = lds_at(wg, base + (k ? in->offset1 : in->offset0) * scale, bytes);
 				if (kind == DS_LOAD2 || kind == DS_LOAD2_64) {
 					for (unsigned i = 0; i < words; i++) {
 						uint32_t word = 0;

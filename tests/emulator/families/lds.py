@@ -1,6 +1,8 @@
 """LDS: ds_store/ds_load of dwords (with an offset), bytes and half-words (sign- and
 zero-extending loads), the two-address forms, DS_ADD_RTN_U32 (returns the old value) and
-DS_ADD_U32 from every lane to one address (all 32 additions land)."""
+DS_ADD_U32 from every lane to one address (all 32 additions land), and addresses whose VGPR
+is negative with an offset that brings them back: the sum is 32 bits and wraps, as LLVM
+assumes when it folds a constant into the offset (gfx7 and later)."""
 from emutest import Kernel, M32
 
 
@@ -63,6 +65,20 @@ def lds(t):
     half = [(0x10042 + (l << 11)) & 0xffff for l in range(32)]
     k.check_v("v22", byte).check_v("v23", [b - 256 if b >= 128 else b for b in byte])
     k.check_v("v24", half).check_v("v25", [h - 65536 if h >= 32768 else h for h in half])
+    k.asm("""
+        v_subrev_nc_u32 v26, 0x4400, v1
+        v_add_nc_u32 v27, 0x77, v0
+        ds_store_b32 v26, v27 offset:18944
+        WAIT_DS
+        v_add_nc_u32 v28, 0x600, v1
+        ds_load_b32 v29, v28
+        v_subrev_nc_u32 v31, 16, v1
+        ds_load_2addr_b32 v[32:33], v31 offset0:4 offset1:5
+        WAIT_DS
+    """)
+    k.check_v("v29", [0x77 + l for l in range(32)])
+    k.check_v("v32", [4 * l + 100 for l in range(32)])
+    k.check_v("v33", [4 * (l + 1) + 100 if l < 31 else 0 for l in range(32)])
     return k
 
 
