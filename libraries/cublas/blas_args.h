@@ -8,6 +8,10 @@
 enum { ZC_OP_N, ZC_OP_T, ZC_OP_C };
 enum { ZC_SHAPE_GENERAL, ZC_SHAPE_SYMMETRIC, ZC_SHAPE_HERMITIAN, ZC_SHAPE_TRIANGULAR };
 enum { ZC_FILL_ALL = -1, ZC_FILL_LOWER = 0, ZC_FILL_UPPER = 1 };
+/* How a matrix operand is stored: all of it (column-major), as a band (BLAS's: element
+ * (row, col) at data[(super + row - col) + col * ld], zero outside the sub- and
+ * superdiagonals), or packed (BLAS's: the stored triangle's columns one after another). */
+enum { ZC_STORAGE_FULL, ZC_STORAGE_BAND, ZC_STORAGE_PACKED };
 
 /* A scalar argument as cuBLAS takes it: its bytes, or (device pointer mode) where it is. */
 struct zc_scalar {
@@ -16,14 +20,17 @@ struct zc_scalar {
 };
 
 /* A matrix operand, element (row, col) at data[row * inc + col * ld] (inc is 1 for a matrix,
- * a vector's increment otherwise), as op(M) of the given shape: symmetric and Hermitian
- * matrices are read from their stored triangle, triangular ones are zero outside it. A batch
+ * a vector's increment otherwise) in full storage, as op(M) of the given shape: symmetric
+ * and Hermitian matrices are read from their stored triangle, triangular ones are zero
+ * outside it. A band has sub and super diagonals; a packed matrix is order x order. A batch
  * takes `array[b]` when array is set, else data + b * stride. */
 struct zc_matrix {
 	const void *data;
 	const void *const *array;
 	int64_t inc, ld, stride;
 	int32_t op, shape, lower, unit;
+	int32_t storage;
+	int64_t sub, super, order;
 };
 
 /* cuBLASLt's epilogues, by its bits: bias (4), ReLU (2), GELU (32), the GELU input kept in

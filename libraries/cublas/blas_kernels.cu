@@ -99,7 +99,17 @@ template <class T> __device__ inline const T *batch_base(const zc_matrix &m, int
 	return m.array ? (const T *)m.array[b] : (const T *)m.data + b * m.stride;
 }
 
-// Element (i, l) of op(M), for M of the matrix's shape.
+// Where the stored element (r, c) of M is, by M's storage.
+__device__ inline int64_t position(const zc_matrix &m, int64_t r, int64_t c)
+{
+	switch (m.storage) {
+	case ZC_STORAGE_BAND: return m.super + r - c + c * m.ld;
+	case ZC_STORAGE_PACKED: return m.lower ? r + (2 * m.order - c - 1) * c / 2 : r + c * (c + 1) / 2;
+	default: return r * m.inc + c * m.ld;
+	}
+}
+
+// Element (i, l) of op(M), for M of the matrix's shape and storage.
 template <class T> __device__ T element(const zc_matrix &m, const T *base, int64_t i, int64_t l)
 {
 	int64_t r = m.op == ZC_OP_N ? i : l, c = m.op == ZC_OP_N ? l : i;
@@ -115,7 +125,9 @@ template <class T> __device__ T element(const zc_matrix &m, const T *base, int64
 	}
 	if (m.shape == ZC_SHAPE_TRIANGULAR && m.unit && r == c)
 		return one<T>();
-	T v = base[r * m.inc + c * m.ld];
+	if (m.storage == ZC_STORAGE_BAND && (r - c > m.sub || c - r > m.super))
+		return zero<T>();
+	T v = base[position(m, r, c)];
 	if (m.shape == ZC_SHAPE_HERMITIAN && r == c)
 		v = real_part(v);
 	return conj ? conjugate(v) : v;

@@ -107,14 +107,14 @@ int32_t blas_op(cublasOperation_t op)
 
 struct zc_matrix blas_matrix(const void *data, int64_t ld, cublasOperation_t op)
 {
-	struct zc_matrix m = {data, NULL, 1, ld, 0, blas_op(op), ZC_SHAPE_GENERAL, 0, 0};
+	struct zc_matrix m = {.data = data, .inc = 1, .ld = ld, .op = blas_op(op)};
 	return m;
 }
 
 struct zc_matrix blas_vector(const void *data, int64_t n, int64_t inc, size_t size)
 {
 	const char *first = (const char *)data + (inc < 0 && n > 0 ? (n - 1) * -inc * (int64_t)size : 0);
-	struct zc_matrix m = {first, NULL, inc, 1, 0, ZC_OP_N, ZC_SHAPE_GENERAL, 0, 0};
+	struct zc_matrix m = {.data = first, .inc = inc, .ld = 1, .op = ZC_OP_N};
 	return m;
 }
 

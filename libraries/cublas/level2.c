@@ -1,5 +1,5 @@
 /* Level 2: matrix-vector operations, each a case of the gemm kernel (a vector is an n x 1
- * matrix) or of the triangular solve. */
+ * matrix) or of the triangular solve, the matrix in full, band or packed storage. */
 #include <stdio.h>
 #include <string.h>
 
@@ -17,9 +17,10 @@ static bool bad_fill(cublasFillMode_t uplo)
 	return uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER;
 }
 
+/* y = alpha op(A) x + beta y; A's leading dimension must be at least MIN_LDA (and 1). */
 static cublasStatus_t gemv(cublasHandle_t h, const char *routine, enum blas_type t,
                            cublasOperation_t trans, int64_t m, int64_t n, const void *alpha,
-                           struct zc_matrix a, int64_t lda, const void *x, int64_t incx,
+                           struct zc_matrix a, int64_t min_lda, const void *x, int64_t incx,
                            const void *beta, void *y, int64_t incy)
 {
 	cublasStatus_t s = blas_begin(h, routine);
@@ -28,9 +29,10 @@ static cublasStatus_t gemv(cublasHandle_t h, const char *routine, enum blas_type
 
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return s;
-	if (bad_op(trans) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx == 0 || incy == 0)
+	if (bad_op(trans) || m < 0 || n < 0 || a.ld < (min_lda > 1 ? min_lda : 1) || incx == 0 ||
+	    incy == 0)
 		return INVALID(routine, "trans %d, m %lld, n %lld, lda %lld, incx %lld, incy %lld",
-		               trans, (long long)m, (long long)n, (long long)lda, (long long)incx,
+		               trans, (long long)m, (long long)n, (long long)a.ld, (long long)incx,
 		               (long long)incy);
 	if (!alpha || !beta)
 		return INVALID(routine, "NULL scalar");
@@ -53,6 +55,25 @@ static struct zc_matrix shaped(const void *a, int64_t lda, cublasOperation_t op,
 	m.shape = shape;
 	m.lower = uplo == CUBLAS_FILL_MODE_LOWER;
 	m.unit = diag == CUBLAS_DIAG_UNIT;
+	return m;
+}
+
+/* A band of SUB subdiagonals and SUPER superdiagonals (of a symmetric, Hermitian or
+ * triangular one, those of its stored triangle). */
+static struct zc_matrix band(struct zc_matrix m, int64_t sub, int64_t super)
+{
+	m.storage = ZC_STORAGE_BAND;
+	m.sub = sub;
+	m.super = super;
+	return m;
+}
+
+/* One triangle of an N x N matrix, packed. */
+static struct zc_matrix packed(struct zc_matrix m, int64_t n)
+{
+	m.storage = ZC_STORAGE_PACKED;
+	m.ld = 1;
+	m.order = n;
 	return m;
 }
 
@@ -111,21 +132,24 @@ static cublasStatus_t host_scalar(cublasHandle_t h, const char *routine, const v
 	return CUBLAS_STATUS_SUCCESS;
 }
 
-/* trmv's and trsv's arguments. */
+/* The arguments of trmv, trsv and their band and packed forms; A's leading dimension must
+ * be at least MIN_LDA (and 1), a band's count K not negative. */
 static cublasStatus_t triangular_arguments(const char *routine, cublasFillMode_t uplo,
-                                           cublasOperation_t trans, int64_t n, int64_t lda,
-                                           int64_t incx)
+                                           cublasOperation_t trans, int64_t n, int64_t k,
+                                           struct zc_matrix a, int64_t min_lda, int64_t incx)
 {
-	if (bad_fill(uplo) || bad_op(trans) || n < 0 || lda < (n > 1 ? n : 1) || incx == 0)
-		return INVALID(routine, "uplo %d, trans %d, n %lld, lda %lld, incx %lld", uplo, trans,
-		               (long long)n, (long long)lda, (long long)incx);
+	if (bad_fill(uplo) || bad_op(trans) || n < 0 || k < 0 ||
+	    a.ld < (min_lda > 1 ? min_lda : 1) || incx == 0)
+		return INVALID(routine, "uplo %d, trans %d, n %lld, k %lld, lda %lld, incx %lld", uplo,
+		               trans, (long long)n, (long long)k, (long long)a.ld, (long long)incx);
 	return CUBLAS_STATUS_SUCCESS;
 }
 
-/* x = op(A) x: through a copy of x, which the product reads while it writes x. */
+/* x = op(A) x: through a copy of x, which the product reads while it writes x. A is
+ * triangular, op and diagonal already in it. */
 static cublasStatus_t trmv(cublasHandle_t h, const char *routine, enum blas_type t,
-                           cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag,
-                           int64_t n, const void *a, int64_t lda, void *x, int64_t incx)
+                           cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k,
+                           struct zc_matrix a, int64_t min_lda, void *x, int64_t incx)
 {
 	cublasStatus_t s = blas_begin(h, routine);
 	struct zc_gemm_args g;
@@ -133,8 +157,8 @@ static cublasStatus_t trmv(cublasHandle_t h, const char *routine, enum blas_type
 	CUdeviceptr copy;
 	char kernel[32];
 
-	if (s != CUBLAS_STATUS_SUCCESS || (s = triangular_arguments(routine, uplo, trans, n, lda, incx)) ||
-	    n == 0)
+	if (s != CUBLAS_STATUS_SUCCESS ||
+	    (s = triangular_arguments(routine, uplo, trans, n, k, a, min_lda, incx)) || n == 0)
 		return s;
 	if ((s = blas_scratch(h, (size_t)n * blas_size(t), &copy)))
 		return s;
@@ -147,7 +171,7 @@ static cublasStatus_t trmv(cublasHandle_t h, const char *routine, enum blas_type
 	g.m = n, g.n = 1, g.k = n, g.batch = 1;
 	g.alpha = blas_value(1, t);
 	g.beta = blas_value(0, t);
-	g.a = shaped(a, lda, trans, ZC_SHAPE_TRIANGULAR, uplo, diag);
+	g.a = a;
 	g.b = blas_vector((void *)(uintptr_t)copy, n, 1, blas_size(t));
 	g.c = blas_vector(x, n, incx, blas_size(t));
 	g.fill = ZC_FILL_ALL;
@@ -155,52 +179,136 @@ static cublasStatus_t trmv(cublasHandle_t h, const char *routine, enum blas_type
 }
 
 static cublasStatus_t trsv(cublasHandle_t h, const char *routine, enum blas_type t,
-                           cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag,
-                           int64_t n, const void *a, int64_t lda, void *x, int64_t incx)
+                           cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k,
+                           struct zc_matrix a, int64_t min_lda, void *x, int64_t incx)
 {
 	cublasStatus_t s = blas_begin(h, routine);
 	struct zc_trsm_args r;
 	char kernel[32];
 
-	if (s != CUBLAS_STATUS_SUCCESS || (s = triangular_arguments(routine, uplo, trans, n, lda, incx)) ||
-	    n == 0)
+	if (s != CUBLAS_STATUS_SUCCESS ||
+	    (s = triangular_arguments(routine, uplo, trans, n, k, a, min_lda, incx)) || n == 0)
 		return s;
 	memset(&r, 0, sizeof(r));
 	r.m = n, r.n = 1, r.batch = 1;
 	r.alpha = blas_value(1, t);
-	r.a = shaped(a, lda, trans, ZC_SHAPE_TRIANGULAR, uplo, diag);
+	r.a = a;
 	r.b = blas_vector(x, n, incx, blas_size(t));
 	snprintf(kernel, sizeof(kernel), "zc_trsm_%s", blas_suffix(t));
 	return blas_launch(h, kernel, 1, 1, 1, 64, &r);
 }
 
+#define TRIANGULAR(a, lda, trans, uplo, diag)                                                     \
+	shaped(a, lda, trans, ZC_SHAPE_TRIANGULAR, uplo, diag)
 #define TYPED(P, T, type)                                                                        \
 	cublasStatus_t cublas##P##gemv(cublasHandle_t h, cublasOperation_t trans, int m, int n,      \
 	                               const T *alpha, const T *a, int lda, const T *x, int incx,    \
 	                               const T *beta, T *y, int incy)                                \
 	{                                                                                            \
 		return gemv(h, "cublas" #P "gemv", type, trans, m, n, alpha,                             \
-		            blas_matrix(a, lda, trans), lda, x, incx, beta, y, incy);                    \
+		            blas_matrix(a, lda, trans), m, x, incx, beta, y, incy);                      \
+	}                                                                                            \
+	cublasStatus_t cublas##P##gbmv(cublasHandle_t h, cublasOperation_t trans, int m, int n,      \
+	                               int kl, int ku, const T *alpha, const T *a, int lda,          \
+	                               const T *x, int incx, const T *beta, T *y, int incy)          \
+	{                                                                                            \
+		if (kl < 0 || ku < 0)                                                                    \
+			return INVALID("cublas" #P "gbmv", "kl %d, ku %d", kl, ku);                          \
+		return gemv(h, "cublas" #P "gbmv", type, trans, m, n, alpha,                             \
+		            band(blas_matrix(a, lda, trans), kl, ku), (int64_t)kl + ku + 1, x, incx,     \
+		            beta, y, incy);                                                              \
 	}                                                                                            \
 	cublasStatus_t cublas##P##trmv(cublasHandle_t h, cublasFillMode_t uplo,                      \
 	                               cublasOperation_t trans, cublasDiagType_t diag, int n,        \
 	                               const T *a, int lda, T *x, int incx)                          \
 	{                                                                                            \
-		return trmv(h, "cublas" #P "trmv", type, uplo, trans, diag, n, a, lda, x, incx);         \
+		return trmv(h, "cublas" #P "trmv", type, uplo, trans, n, 0,                              \
+		            TRIANGULAR(a, lda, trans, uplo, diag), n, x, incx);                          \
+	}                                                                                            \
+	cublasStatus_t cublas##P##tbmv(cublasHandle_t h, cublasFillMode_t uplo,                      \
+	                               cublasOperation_t trans, cublasDiagType_t diag, int n, int k, \
+	                               const T *a, int lda, T *x, int incx)                          \
+	{                                                                                            \
+		bool lower = uplo == CUBLAS_FILL_MODE_LOWER;                                             \
+		return trmv(h, "cublas" #P "tbmv", type, uplo, trans, n, k,                              \
+		            band(TRIANGULAR(a, lda, trans, uplo, diag), lower ? k : 0, lower ? 0 : k),   \
+		            (int64_t)k + 1, x, incx);                                                    \
+	}                                                                                            \
+	cublasStatus_t cublas##P##tpmv(cublasHandle_t h, cublasFillMode_t uplo,                      \
+	                               cublasOperation_t trans, cublasDiagType_t diag, int n,        \
+	                               const T *a, T *x, int incx)                                   \
+	{                                                                                            \
+		return trmv(h, "cublas" #P "tpmv", type, uplo, trans, n, 0,                              \
+		            packed(TRIANGULAR(a, 1, trans, uplo, diag), n), 1, x, incx);                 \
 	}                                                                                            \
 	cublasStatus_t cublas##P##trsv(cublasHandle_t h, cublasFillMode_t uplo,                      \
 	                               cublasOperation_t trans, cublasDiagType_t diag, int n,        \
 	                               const T *a, int lda, T *x, int incx)                          \
 	{                                                                                            \
-		return trsv(h, "cublas" #P "trsv", type, uplo, trans, diag, n, a, lda, x, incx);         \
+		return trsv(h, "cublas" #P "trsv", type, uplo, trans, n, 0,                              \
+		            TRIANGULAR(a, lda, trans, uplo, diag), n, x, incx);                          \
+	}                                                                                            \
+	cublasStatus_t cublas##P##tbsv(cublasHandle_t h, cublasFillMode_t uplo,                      \
+	                               cublasOperation_t trans, cublasDiagType_t diag, int n, int k, \
+	                               const T *a, int lda, T *x, int incx)                          \
+	{                                                                                            \
+		bool lower = uplo == CUBLAS_FILL_MODE_LOWER;                                             \
+		return trsv(h, "cublas" #P "tbsv", type, uplo, trans, n, k,                              \
+		            band(TRIANGULAR(a, lda, trans, uplo, diag), lower ? k : 0, lower ? 0 : k),   \
+		            (int64_t)k + 1, x, incx);                                                    \
+	}                                                                                            \
+	cublasStatus_t cublas##P##tpsv(cublasHandle_t h, cublasFillMode_t uplo,                      \
+	                               cublasOperation_t trans, cublasDiagType_t diag, int n,        \
+	                               const T *a, T *x, int incx)                                   \
+	{                                                                                            \
+		return trsv(h, "cublas" #P "tpsv", type, uplo, trans, n, 0,                              \
+		            packed(TRIANGULAR(a, 1, trans, uplo, diag), n), 1, x, incx);                 \
 	}
 TYPED(S, float, BLAS_S)
 TYPED(D, double, BLAS_D)
 TYPED(C, cuComplex, BLAS_C)
 TYPED(Z, cuDoubleComplex, BLAS_Z)
 
-/* symv and hemv: gemv of a matrix read from one triangle. */
-#define SYMV(name, T, type, shape)                                                                \
+/* symv and hemv: gemv of a matrix read from one triangle; sbmv and hbmv of a band of it,
+ * spmv and hpmv of it packed. */
+#define SYMMETRIC(a, lda, uplo, shape)                                                            \
+	shaped(a, lda, CUBLAS_OP_N, shape, uplo, CUBLAS_DIAG_NON_UNIT)
+#define SYMV(sy, sb, sp, T, type, shape)                                                           \
+	cublasStatus_t cublas##sy(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,     \
+	                          const T *a, int lda, const T *x, int incx, const T *beta, T *y,     \
+	                          int incy)                                                           \
+	{                                                                                             \
+		if (bad_fill(uplo))                                                                       \
+			return INVALID("cublas" #sy, "uplo %d", uplo);                                        \
+		return gemv(h, "cublas" #sy, type, CUBLAS_OP_N, n, n, alpha,                              \
+		            SYMMETRIC(a, lda, uplo, shape), n, x, incx, beta, y, incy);                   \
+	}                                                                                             \
+	cublasStatus_t cublas##sb(cublasHandle_t h, cublasFillMode_t uplo, int n, int k,              \
+	                          const T *alpha, const T *a, int lda, const T *x, int incx,          \
+	                          const T *beta, T *y, int incy)                                      \
+	{                                                                                             \
+		bool lower = uplo == CUBLAS_FILL_MODE_LOWER;                                              \
+		if (bad_fill(uplo) || k < 0)                                                              \
+			return INVALID("cublas" #sb, "uplo %d, k %d", uplo, k);                               \
+		return gemv(h, "cublas" #sb, type, CUBLAS_OP_N, n, n, alpha,                              \
+		            band(SYMMETRIC(a, lda, uplo, shape), lower ? k : 0, lower ? 0 : k),           \
+		            (int64_t)k + 1, x, incx, beta, y, incy);                                      \
+	}                                                                                             \
+	cublasStatus_t cublas##sp(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,     \
+	                          const T *a, const T *x, int incx, const T *beta, T *y, int incy)    \
+	{                                                                                             \
+		if (bad_fill(uplo))                                                                       \
+			return INVALID("cublas" #sp, "uplo %d", uplo);                                        \
+		return gemv(h, "cublas" #sp, type, CUBLAS_OP_N, n, n, alpha,                              \
+		            packed(SYMMETRIC(a, 1, uplo, shape), n), 1, x, incx, beta, y, incy);          \
+	}
+SYMV(Ssymv, Ssbmv, Sspmv, float, BLAS_S, ZC_SHAPE_SYMMETRIC)
+SYMV(Dsymv, Dsbmv, Dspmv, double, BLAS_D, ZC_SHAPE_SYMMETRIC)
+SYMV(Chemv, Chbmv, Chpmv, cuComplex, BLAS_C, ZC_SHAPE_HERMITIAN)
+SYMV(Zhemv, Zhbmv, Zhpmv, cuDoubleComplex, BLAS_Z, ZC_SHAPE_HERMITIAN)
+
+/* Complex symv has no band or packed forms in cuBLAS. */
+#define COMPLEX_SYMV(name, T, type)                                                               \
 	cublasStatus_t cublas##name(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,   \
 	                            const T *a, int lda, const T *x, int incx, const T *beta, T *y,   \
 	                            int incy)                                                         \
@@ -208,15 +316,10 @@ TYPED(Z, cuDoubleComplex, BLAS_Z)
 		if (bad_fill(uplo))                                                                       \
 			return INVALID("cublas" #name, "uplo %d", uplo);                                      \
 		return gemv(h, "cublas" #name, type, CUBLAS_OP_N, n, n, alpha,                            \
-		            shaped(a, lda, CUBLAS_OP_N, shape, uplo, CUBLAS_DIAG_NON_UNIT), lda, x, incx, \
-		            beta, y, incy);                                                               \
+		            SYMMETRIC(a, lda, uplo, ZC_SHAPE_SYMMETRIC), n, x, incx, beta, y, incy);      \
 	}
-SYMV(Ssymv, float, BLAS_S, ZC_SHAPE_SYMMETRIC)
-SYMV(Dsymv, double, BLAS_D, ZC_SHAPE_SYMMETRIC)
-SYMV(Csymv, cuComplex, BLAS_C, ZC_SHAPE_SYMMETRIC)
-SYMV(Zsymv, cuDoubleComplex, BLAS_Z, ZC_SHAPE_SYMMETRIC)
-SYMV(Chemv, cuComplex, BLAS_C, ZC_SHAPE_HERMITIAN)
-SYMV(Zhemv, cuDoubleComplex, BLAS_Z, ZC_SHAPE_HERMITIAN)
+COMPLEX_SYMV(Csymv, cuComplex, BLAS_C)
+COMPLEX_SYMV(Zsymv, cuDoubleComplex, BLAS_Z)
 
 #define GER(name, T, type, conj)                                                                \
 	cublasStatus_t cublas##name(cublasHandle_t h, int m, int n, const T *alpha, const T *x,     \

@@ -1,8 +1,8 @@
 // cuBLAS v2 routines against host references computed here in double precision.
 // Helpers: handle, version, status names, pointer and math modes, streams, Set/Get Vector and
 // Matrix (strided, padded, async) and an invalid argument. Level 1, level 2 and level 3 in the
-// S, D, C, Z (and H) variants, GemmEx in the usual type combinations, batched and strided-batched
-// GEMM, batched TRSM. Inputs are small integers from a fixed-seed LCG, so most results are exact,
+// S, D, C, Z (and H) variants (level 2's band and packed forms too), GemmEx in the usual type
+// combinations, batched and strided-batched GEMM, batched TRSM. Inputs are small integers from a fixed-seed LCG, so most results are exact,
 // but every comparison allows a relative tolerance so that a library with another summation
 // order also passes. Triangular and symmetric inputs hold garbage in the triangle the routine must
 // not read; routines that write one triangle must leave the other one as it was. Level 1 and 2 run
@@ -748,6 +748,154 @@ static void test_her(const char *name, const char *name2,
         }
 }
 
+// ---- level 2: band and packed storage ---------------------------------------------------------
+// Zeroes what lies outside the band of kl sub- and ku superdiagonals (garbage of a triangle not
+// stored included), so that the dense references see the band matrix.
+template <typename T> static void limit_band(std::vector<T> &A, int m, int n, int lda, int kl, int ku) {
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++)
+            if (i - j > kl || j - i > ku) A[i + (size_t)j * lda] = fromc<T>(0);
+}
+// BLAS's band storage of A (element (i, j) at row ku + i - j), ld ldab, the unused corners garbage.
+template <typename T>
+static std::vector<T> to_band(const std::vector<T> &A, int m, int n, int lda, int kl, int ku, int ldab) {
+    std::vector<T> B((size_t)ldab * n, garbage<T>());
+    for (int j = 0; j < n; j++)
+        for (int i = std::max(0, j - ku); i < std::min(m, j + kl + 1); i++) B[ku + i - j + (size_t)j * ldab] = A[i + (size_t)j * lda];
+    return B;
+}
+// BLAS's packed storage of A's uplo triangle: its columns one after another.
+template <typename T> static std::vector<T> to_packed(const std::vector<T> &A, int n, int lda, cublasFillMode_t uplo) {
+    std::vector<T> P;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (in_tri(uplo, i, j)) P.push_back(A[i + (size_t)j * lda]);
+    return P;
+}
+enum Storage { BANDED, PACKED };
+
+// gbmv: y = alpha op(A) x + beta y for a band A (kl 3, ku 5) of 37 x 29.
+template <typename T>
+static void test_gbmv(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasOperation_t, int, int, int, int, const T *,
+                                                             const T *, int, const T *, int, const T *, T *, int)) {
+    const int m = 37, n = 29, kl = 3, ku = 5, ldab = kl + ku + 3;
+    for (int o = 0; o < nops<T>(); o++) {
+        cublasOperation_t op = OPS[o];
+        int incx = 1 + o % 2, incy = 1 + o, xl = op == CUBLAS_OP_N ? n : m, yl = op == CUBLAS_OP_N ? m : n;
+        std::vector<T> A = rvec<T>((size_t)m * n), x = rvec<T>(xl * incx), y = rvec<T>(yl * incy);
+        limit_band(A, m, n, m, kl, ku);
+        std::vector<cd> Ac = tocv(A), want = tocv(y);
+        T alpha = alpha_of<T>(), beta = beta_of<T>();
+        for (int i = 0; i < yl; i++) {
+            cd s = 0;
+            for (int j = 0; j < xl; j++) s += opel(Ac.data(), m, op, i, j) * toc(x[j * incx]);
+            want[i * incy] = toc(alpha) * s + toc(beta) * want[i * incy];
+        }
+        Dev<T> dA(to_band(A, m, n, m, kl, ku, ldab)), dx(x), dy(y);
+        CB(fn(H, op, m, n, kl, ku, &alpha, dA.p, ldab, dx.p, incx, &beta, dy.p, incy));
+        check_vec(name, strf("op=%c incx=%d incy=%d", opc(op), incx, incy), dy.get(), want, Ty<T>::tol());
+    }
+}
+
+// sbmv, hbmv (band, k 4) and spmv, hpmv (packed): y = alpha A x + beta y, A symmetric (Hermitian).
+// call(uplo, n, k, alpha, A, lda, x, incx, beta, y, incy).
+template <typename T, typename Call> static void test_symv_stored(const char *name, Storage st, bool herm, Call call) {
+    const int n = 45, lda = 48, k = 4, ldab = k + 3;
+    for (cublasFillMode_t uplo : FILLS)
+        for (int var = 0; var < 2; var++) {
+            bool lower = uplo == CUBLAS_FILL_MODE_LOWER;
+            int incx = var ? 2 : 1, incy = var ? 3 : 1;
+            std::vector<T> A = tri_input<T>(n, lda, uplo, false, false, herm), x = rvec<T>(n * incx), y = rvec<T>(n * incy);
+            if (st == BANDED) limit_band(A, n, n, lda, lower ? k : 0, lower ? 0 : k);
+            std::vector<cd> S = sym_dense(tocv(A), n, lda, uplo, herm), want = tocv(y);
+            T alpha = alpha_of<T>(), beta = beta_of<T>();
+            for (int i = 0; i < n; i++) {
+                cd s = 0;
+                for (int j = 0; j < n; j++) s += S[i + j * n] * toc(x[j * incx]);
+                want[i * incy] = toc(alpha) * s + toc(beta) * want[i * incy];
+            }
+            Dev<T> dA(st == BANDED ? to_band(A, n, n, lda, lower ? k : 0, lower ? 0 : k, ldab) : to_packed(A, n, lda, uplo));
+            Dev<T> dx(x), dy(y);
+            CB(call(uplo, n, k, &alpha, dA.p, ldab, dx.p, incx, &beta, dy.p, incy));
+            check_vec(name, strf("uplo=%c incx=%d incy=%d", fillc(uplo), incx, incy), dy.get(), want, Ty<T>::tol());
+        }
+}
+template <typename T>
+static void test_sbmv(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, int, int, const T *, const T *,
+                                                             int, const T *, int, const T *, T *, int),
+                      bool herm) {
+    test_symv_stored<T>(name, BANDED, herm, [&](auto u, int n, int k, auto al, auto A, int lda, auto x, int ix, auto be,
+                                                auto y, int iy) { return fn(H, u, n, k, al, A, lda, x, ix, be, y, iy); });
+}
+template <typename T>
+static void test_spmv(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, int, const T *, const T *,
+                                                             const T *, int, const T *, T *, int),
+                      bool herm) {
+    test_symv_stored<T>(name, PACKED, herm, [&](auto u, int n, int, auto al, auto A, int, auto x, int ix, auto be, auto y,
+                                                int iy) { return fn(H, u, n, al, A, x, ix, be, y, iy); });
+}
+
+// tbmv, tbsv (band, k 4) and tpmv, tpsv (packed): x = op(A) x or the solve of op(A) x = b, every
+// uplo / trans / diag. call(uplo, op, diag, n, k, A, lda, x, incx).
+template <typename T, typename Call> static void test_trxv_stored(const char *name, Storage st, bool solve, Call call) {
+    const int n = 45, lda = 48, k = 4, ldab = k + 2;
+    int count = 0;
+    for (cublasFillMode_t uplo : FILLS)
+        for (int o = 0; o < nops<T>(); o++)
+            for (cublasDiagType_t diag : DIAGS) {
+                cublasOperation_t op = OPS[o];
+                bool lower = uplo == CUBLAS_FILL_MODE_LOWER;
+                int incx = count++ % 2 ? 2 : 1;
+                std::vector<T> A = tri_input<T>(n, lda, uplo, diag == CUBLAS_DIAG_UNIT, solve, false), x = rvec<T>(n * incx);
+                if (st == BANDED) limit_band(A, n, n, lda, lower ? k : 0, lower ? 0 : k);
+                std::vector<cd> M = tri_dense(tocv(A), n, lda, uplo, op, diag), b(n), want = tocv(x), r(n);
+                for (int i = 0; i < n; i++) b[i] = toc(x[i * incx]);
+                if (solve) r = solve_tri(M, n, eff_lower(uplo, op), b);
+                else
+                    for (int i = 0; i < n; i++)
+                        for (int j = 0; j < n; j++) r[i] += M[i + j * n] * b[j];
+                for (int i = 0; i < n; i++) want[i * incx] = r[i];
+                Dev<T> dA(st == BANDED ? to_band(A, n, n, lda, lower ? k : 0, lower ? 0 : k, ldab) : to_packed(A, n, lda, uplo));
+                Dev<T> dx(x);
+                CB(call(uplo, op, diag, n, k, dA.p, ldab, dx.p, incx));
+                check_vec(name, strf("uplo=%c trans=%c diag=%c incx=%d", fillc(uplo), opc(op), diagc(diag), incx), dx.get(),
+                          want, solve ? Ty<T>::stol() : Ty<T>::tol(), solve ? max_abs(r) : 0);
+            }
+}
+template <typename T>
+static void test_tbxv(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, cublasOperation_t,
+                                                             cublasDiagType_t, int, int, const T *, int, T *, int),
+                      bool solve) {
+    test_trxv_stored<T>(name, BANDED, solve, [&](auto u, auto o, auto d, int n, int k, auto A, int lda, auto x, int ix) {
+        return fn(H, u, o, d, n, k, A, lda, x, ix);
+    });
+}
+template <typename T>
+static void test_tpxv(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, cublasOperation_t,
+                                                             cublasDiagType_t, int, const T *, T *, int),
+                      bool solve) {
+    test_trxv_stored<T>(name, PACKED, solve, [&](auto u, auto o, auto d, int n, int, auto A, int, auto x, int ix) {
+        return fn(H, u, o, d, n, A, x, ix);
+    });
+}
+
+static void level2_stored() {
+    test_gbmv("Sgbmv", cublasSgbmv); test_gbmv("Dgbmv", cublasDgbmv); test_gbmv("Cgbmv", cublasCgbmv);
+    test_gbmv("Zgbmv", cublasZgbmv);
+    test_sbmv("Ssbmv", cublasSsbmv, false); test_sbmv("Dsbmv", cublasDsbmv, false); test_sbmv("Chbmv", cublasChbmv, true);
+    test_sbmv("Zhbmv", cublasZhbmv, true);
+    test_spmv("Sspmv", cublasSspmv, false); test_spmv("Dspmv", cublasDspmv, false); test_spmv("Chpmv", cublasChpmv, true);
+    test_spmv("Zhpmv", cublasZhpmv, true);
+    test_tbxv("Stbmv", cublasStbmv, false); test_tbxv("Dtbmv", cublasDtbmv, false); test_tbxv("Ctbmv", cublasCtbmv, false);
+    test_tbxv("Ztbmv", cublasZtbmv, false);
+    test_tbxv("Stbsv", cublasStbsv, true); test_tbxv("Dtbsv", cublasDtbsv, true); test_tbxv("Ctbsv", cublasCtbsv, true);
+    test_tbxv("Ztbsv", cublasZtbsv, true);
+    test_tpxv("Stpmv", cublasStpmv, false); test_tpxv("Dtpmv", cublasDtpmv, false); test_tpxv("Ctpmv", cublasCtpmv, false);
+    test_tpxv("Ztpmv", cublasZtpmv, false);
+    test_tpxv("Stpsv", cublasStpsv, true); test_tpxv("Dtpsv", cublasDtpsv, true); test_tpxv("Ctpsv", cublasCtpsv, true);
+    test_tpxv("Ztpsv", cublasZtpsv, true);
+}
+
 static void level2() {
     test_gemv("Sgemv", cublasSgemv); test_gemv("Dgemv", cublasDgemv); test_gemv("Cgemv", cublasCgemv);
     test_gemv("Zgemv", cublasZgemv);
@@ -762,6 +910,7 @@ static void level2() {
     test_syr2("Zsyr2", cublasZsyr2);
     test_her<cuComplex>("Cher", "Cher2", cublasCher, cublasCher2);
     test_her<cuDoubleComplex>("Zher", "Zher2", cublasZher, cublasZher2);
+    level2_stored();
 }
 
 // ---- level 3: gemm ----------------------------------------------------------------------------
