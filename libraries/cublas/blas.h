@@ -60,6 +60,12 @@ const char *blas_status_string(cublasStatus_t status);
 /* Checks a handle and makes its context current; the routine's name for the trace. */
 cublasStatus_t blas_begin(cublasHandle_t h, const char *routine);
 
+/* A scalar argument the library must read itself (her2 and her2k need conj(alpha), herkx
+ * a real beta made complex): from the device, once the stream's work is done, in device
+ * pointer mode. */
+cublasStatus_t blas_host_scalar(cublasHandle_t h, const char *routine, const void *p,
+                                void *value, size_t size);
+
 /* A scalar argument of SIZE bytes as the handle's pointer mode passes it. */
 struct zc_scalar blas_scalar(cublasHandle_t h, const void *p, size_t size);
 

@@ -214,8 +214,8 @@ __device__ inline void finish(const zc_gemm_args &g, int64_t b, int64_t row, int
 	if (row >= g.m || col >= g.n ||
 	    (g.fill != ZC_FILL_ALL && (g.fill == ZC_FILL_LOWER ? row < col : row > col)))
 		return;
-	const TC *in = batch_base<TC>(g.c, b) + row * g.c.inc + col * g.c.ld;
-	TC *out = (TC *)batch_base<TC>(g.d, b) + row * g.d.inc + col * g.d.ld;
+	const TC *in = batch_base<TC>(g.c, b) + position(g.c, row, col);
+	TC *out = (TC *)batch_base<TC>(g.d, b) + position(g.d, row, col);
 	Mid r = mul(alpha, convert<Mid>(sum));
 	if (!is_zero(beta))
 		r = add(r, mul(beta, convert<Mid>(*in)));

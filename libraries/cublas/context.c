@@ -34,6 +34,21 @@ cublasStatus_t blas_begin(cublasHandle_t h, const char *routine)
 	return CUBLAS_STATUS_SUCCESS;
 }
 
+cublasStatus_t blas_host_scalar(cublasHandle_t h, const char *routine, const void *p,
+                                void *value, size_t size)
+{
+	if (!p)
+		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, "NULL scalar");
+	if (h->pointer_mode == CUBLAS_POINTER_MODE_HOST) {
+		memcpy(value, p, size);
+		return CUBLAS_STATUS_SUCCESS;
+	}
+	if (cuStreamSynchronize(h->stream) != CUDA_SUCCESS ||
+	    cuMemcpyDtoH(value, (CUdeviceptr)(uintptr_t)p, size) != CUDA_SUCCESS)
+		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, routine, "cannot read a scalar");
+	return CUBLAS_STATUS_SUCCESS;
+}
+
 struct zc_scalar blas_scalar(cublasHandle_t h, const void *p, size_t size)
 {
 	struct zc_scalar s = {{0}, NULL};

@@ -81,12 +81,13 @@ static struct zc_matrix packed(struct zc_matrix m, int64_t n)
  * of a Hermitian matrix, whose diagonal stays real (her with its real alpha, her2). */
 enum rank1_kind { RANK1_GENERAL, RANK1_TRIANGLE, RANK1_HERMITIAN, RANK1_HERMITIAN_REAL_ALPHA };
 
-/* A = alpha x op(y) + A over the fill triangle FILL; alpha is already the scalar the kernel
- * reads (blas_scalar). */
+/* A = alpha x op(y) + A over the fill triangle FILL, A in full storage (its leading
+ * dimension at least MIN_LDA) or packed; alpha is already the scalar the kernel reads
+ * (blas_scalar). */
 static cublasStatus_t rank1(cublasHandle_t h, const char *routine, enum blas_type t, int64_t m,
                             int64_t n, struct zc_scalar alpha, const void *x, int64_t incx,
-                            const void *y, int64_t incy, bool conjugate, void *a, int64_t lda,
-                            enum rank1_kind kind, cublasFillMode_t uplo)
+                            const void *y, int64_t incy, bool conjugate, struct zc_matrix a,
+                            int64_t min_lda, enum rank1_kind kind, cublasFillMode_t uplo)
 {
 	cublasStatus_t s = blas_begin(h, routine);
 	bool real_alpha = kind == RANK1_HERMITIAN_REAL_ALPHA;
@@ -96,10 +97,10 @@ static cublasStatus_t rank1(cublasHandle_t h, const char *routine, enum blas_typ
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return s;
 	if ((kind != RANK1_GENERAL && bad_fill(uplo)) || m < 0 || n < 0 || incx == 0 || incy == 0 ||
-	    lda < (m > 1 ? m : 1))
+	    a.ld < (min_lda > 1 ? min_lda : 1))
 		return INVALID(routine, "uplo %d, m %lld, n %lld, incx %lld, incy %lld, lda %lld", uplo,
 		               (long long)m, (long long)n, (long long)incx, (long long)incy,
-		               (long long)lda);
+		               (long long)a.ld);
 	memset(&g, 0, sizeof(g));
 	g.m = m, g.n = n, g.k = 1, g.batch = 1;
 	g.alpha = alpha;
@@ -107,29 +108,12 @@ static cublasStatus_t rank1(cublasHandle_t h, const char *routine, enum blas_typ
 	g.a = blas_vector(x, m, incx, blas_size(t));
 	g.b = blas_vector(y, n, incy, blas_size(t));
 	g.b.op = conjugate ? ZC_OP_C : ZC_OP_T;
-	g.c = blas_matrix(a, lda, CUBLAS_OP_N);
+	g.c = a;
 	g.fill = kind == RANK1_GENERAL ? ZC_FILL_ALL
 	         : uplo == CUBLAS_FILL_MODE_LOWER ? ZC_FILL_LOWER : ZC_FILL_UPPER;
 	g.hermitian_result = kind >= RANK1_HERMITIAN;
 	snprintf(name, sizeof(name), "%s%s", blas_suffix(t), real_alpha ? "_real_scale" : "");
 	return blas_gemm(h, name, &g);
-}
-
-/* A scalar argument the library must read itself (her2 needs conj(alpha)): from the
- * device, once the stream's work is done, in device pointer mode. */
-static cublasStatus_t host_scalar(cublasHandle_t h, const char *routine, const void *p,
-                                  void *value, size_t size)
-{
-	if (!p)
-		return INVALID(routine, "NULL scalar");
-	if (h->pointer_mode == CUBLAS_POINTER_MODE_HOST) {
-		memcpy(value, p, size);
-		return CUBLAS_STATUS_SUCCESS;
-	}
-	if (cuStreamSynchronize(h->stream) != CUDA_SUCCESS ||
-	    cuMemcpyDtoH(value, (CUdeviceptr)(uintptr_t)p, size) != CUDA_SUCCESS)
-		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, routine, "cannot read alpha");
-	return CUBLAS_STATUS_SUCCESS;
 }
 
 /* The arguments of trmv, trsv and their band and packed forms; A's leading dimension must
@@ -328,7 +312,8 @@ COMPLEX_SYMV(Zsymv, cuDoubleComplex, BLAS_Z)
 		if (!alpha)                                                                             \
 			return INVALID("cublas" #name, "NULL scalar");                                      \
 		return rank1(h, "cublas" #name, type, m, n, blas_scalar(h, alpha, sizeof(T)), x, incx,  \
-		             y, incy, conj, a, lda, RANK1_GENERAL, CUBLAS_FILL_MODE_LOWER);             \
+		             y, incy, conj, blas_matrix(a, lda, CUBLAS_OP_N), m, RANK1_GENERAL,         \
+		             CUBLAS_FILL_MODE_LOWER);                                                   \
 	}
 GER(Sger, float, BLAS_S, false)
 GER(Dger, double, BLAS_D, false)
@@ -337,7 +322,52 @@ GER(Cgerc, cuComplex, BLAS_C, true)
 GER(Zgeru, cuDoubleComplex, BLAS_Z, false)
 GER(Zgerc, cuDoubleComplex, BLAS_Z, true)
 
-/* syr: A = alpha x x^T + A; syr2: A = alpha x y^T + alpha y x^T + A; one triangle. */
+/* One triangle of an N x N matrix, written by a rank update: in full storage, or packed. */
+static struct zc_matrix triangle(void *a, int64_t lda, cublasFillMode_t uplo)
+{
+	struct zc_matrix m = blas_matrix(a, lda, CUBLAS_OP_N);
+
+	m.lower = uplo == CUBLAS_FILL_MODE_LOWER;
+	return m;
+}
+#define PACKED_TRIANGLE(a, uplo, n) packed(triangle(a, 1, uplo), n)
+
+/* syr2, her2 and their packed forms: A = alpha x y' + alpha' y x' + A, ' being ^T, or for
+ * her2 ^H with alpha' = conj(alpha); one triangle. */
+static cublasStatus_t rank2(cublasHandle_t h, const char *routine, enum blas_type t,
+                            bool hermitian, cublasFillMode_t uplo, int64_t n, const void *alpha,
+                            const void *x, int64_t incx, const void *y, int64_t incy,
+                            struct zc_matrix a, int64_t min_lda)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	enum rank1_kind kind = hermitian ? RANK1_HERMITIAN : RANK1_TRIANGLE;
+	size_t size = blas_size(t);
+	struct zc_scalar first, second;
+
+	if (s)
+		return s;
+	if (!alpha)
+		return INVALID(routine, "NULL scalar");
+	first = second = blas_scalar(h, alpha, size);
+	if (hermitian) {
+		memset(&second, 0, sizeof(second));
+		if ((s = blas_host_scalar(h, routine, alpha, second.value, size)))
+			return s;
+		/* conj(alpha): the imaginary half negated */
+		if (t == BLAS_C)
+			((float *)second.value)[1] = -((float *)second.value)[1];
+		else
+			((double *)second.value)[1] = -((double *)second.value)[1];
+	}
+	if ((s = rank1(h, routine, t, n, n, first, x, incx, y, incy, hermitian, a, min_lda, kind,
+	               uplo)))
+		return s;
+	return rank1(h, routine, t, n, n, second, y, incy, x, incx, hermitian, a, min_lda, kind,
+	             uplo);
+}
+
+/* syr: A = alpha x x^T + A; syr2: A = alpha x y^T + alpha y x^T + A; one triangle, in full
+ * storage or packed (spr, spr2: S and D only, as cuBLAS has them). */
 #define SYR(P, T, type)                                                                          \
 	cublasStatus_t cublas##P##syr(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha, \
 	                              const T *x, int incx, T *a, int lda)                           \
@@ -345,28 +375,42 @@ GER(Zgerc, cuDoubleComplex, BLAS_Z, true)
 		if (!alpha)                                                                              \
 			return INVALID("cublas" #P "syr", "NULL scalar");                                    \
 		return rank1(h, "cublas" #P "syr", type, n, n, blas_scalar(h, alpha, sizeof(T)), x, incx, \
-		             x, incx, false, a, lda, RANK1_TRIANGLE, uplo);                              \
+		             x, incx, false, triangle(a, lda, uplo), n, RANK1_TRIANGLE, uplo);           \
 	}                                                                                            \
 	cublasStatus_t cublas##P##syr2(cublasHandle_t h, cublasFillMode_t uplo, int n,               \
 	                               const T *alpha, const T *x, int incx, const T *y, int incy,   \
 	                               T *a, int lda)                                                \
 	{                                                                                            \
-		cublasStatus_t s;                                                                        \
-		if (!alpha)                                                                              \
-			return INVALID("cublas" #P "syr2", "NULL scalar");                                   \
-		if ((s = rank1(h, "cublas" #P "syr2", type, n, n, blas_scalar(h, alpha, sizeof(T)), x,   \
-		               incx, y, incy, false, a, lda, RANK1_TRIANGLE, uplo)))                     \
-			return s;                                                                            \
-		return rank1(h, "cublas" #P "syr2", type, n, n, blas_scalar(h, alpha, sizeof(T)), y,     \
-		             incy, x, incx, false, a, lda, RANK1_TRIANGLE, uplo);                        \
+		return rank2(h, "cublas" #P "syr2", type, false, uplo, n, alpha, x, incx, y, incy,       \
+		             triangle(a, lda, uplo), n);                                                 \
 	}
 SYR(S, float, BLAS_S)
 SYR(D, double, BLAS_D)
 SYR(C, cuComplex, BLAS_C)
 SYR(Z, cuDoubleComplex, BLAS_Z)
 
+#define SPR(P, T, type)                                                                          \
+	cublasStatus_t cublas##P##spr(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha, \
+	                              const T *x, int incx, T *ap)                                   \
+	{                                                                                            \
+		if (!alpha)                                                                              \
+			return INVALID("cublas" #P "spr", "NULL scalar");                                    \
+		return rank1(h, "cublas" #P "spr", type, n, n, blas_scalar(h, alpha, sizeof(T)), x, incx, \
+		             x, incx, false, PACKED_TRIANGLE(ap, uplo, n), 1, RANK1_TRIANGLE, uplo);     \
+	}                                                                                            \
+	cublasStatus_t cublas##P##spr2(cublasHandle_t h, cublasFillMode_t uplo, int n,               \
+	                               const T *alpha, const T *x, int incx, const T *y, int incy,   \
+	                               T *ap)                                                        \
+	{                                                                                            \
+		return rank2(h, "cublas" #P "spr2", type, false, uplo, n, alpha, x, incx, y, incy,       \
+		             PACKED_TRIANGLE(ap, uplo, n), 1);                                           \
+	}
+SPR(S, float, BLAS_S)
+SPR(D, double, BLAS_D)
+
 /* her: A = alpha x x^H + A, alpha real; her2: A = alpha x y^H + conj(alpha) y x^H + A; one
- * triangle of a Hermitian A, whose diagonal comes out real. */
+ * triangle of a Hermitian A, whose diagonal comes out real, in full storage or packed (hpr,
+ * hpr2). */
 #define HER(P, T, R, type)                                                                       \
 	cublasStatus_t cublas##P##her(cublasHandle_t h, cublasFillMode_t uplo, int n, const R *alpha, \
 	                              const T *x, int incx, T *a, int lda)                           \
@@ -374,27 +418,30 @@ SYR(Z, cuDoubleComplex, BLAS_Z)
 		if (!alpha)                                                                              \
 			return INVALID("cublas" #P "her", "NULL scalar");                                    \
 		return rank1(h, "cublas" #P "her", type, n, n, blas_scalar(h, alpha, sizeof(R)), x, incx, \
-		             x, incx, true, a, lda, RANK1_HERMITIAN_REAL_ALPHA, uplo);                   \
+		             x, incx, true, triangle(a, lda, uplo), n, RANK1_HERMITIAN_REAL_ALPHA, uplo); \
+	}                                                                                            \
+	cublasStatus_t cublas##P##hpr(cublasHandle_t h, cublasFillMode_t uplo, int n, const R *alpha, \
+	                              const T *x, int incx, T *ap)                                   \
+	{                                                                                            \
+		if (!alpha)                                                                              \
+			return INVALID("cublas" #P "hpr", "NULL scalar");                                    \
+		return rank1(h, "cublas" #P "hpr", type, n, n, blas_scalar(h, alpha, sizeof(R)), x, incx, \
+		             x, incx, true, PACKED_TRIANGLE(ap, uplo, n), 1,                             \
+		             RANK1_HERMITIAN_REAL_ALPHA, uplo);                                          \
 	}                                                                                            \
 	cublasStatus_t cublas##P##her2(cublasHandle_t h, cublasFillMode_t uplo, int n,               \
 	                               const T *alpha, const T *x, int incx, const T *y, int incy,   \
 	                               T *a, int lda)                                                \
 	{                                                                                            \
-		const char *routine = "cublas" #P "her2";                                                \
-		cublasStatus_t s = blas_begin(h, routine);                                               \
-		T value, conjugate;                                                                      \
-		struct zc_scalar first = {{0}, NULL}, second = {{0}, NULL};                              \
-		if (s || (s = host_scalar(h, routine, alpha, &value, sizeof(T))))                        \
-			return s;                                                                            \
-		conjugate = value;                                                                       \
-		conjugate.y = -conjugate.y;                                                              \
-		memcpy(first.value, &value, sizeof(T));                                                  \
-		memcpy(second.value, &conjugate, sizeof(T));                                             \
-		if ((s = rank1(h, routine, type, n, n, first, x, incx, y, incy, true, a, lda,            \
-		               RANK1_HERMITIAN, uplo)))                                                  \
-			return s;                                                                            \
-		return rank1(h, routine, type, n, n, second, y, incy, x, incx, true, a, lda,             \
-		             RANK1_HERMITIAN, uplo);                                                     \
+		return rank2(h, "cublas" #P "her2", type, true, uplo, n, alpha, x, incx, y, incy,        \
+		             triangle(a, lda, uplo), n);                                                 \
+	}                                                                                            \
+	cublasStatus_t cublas##P##hpr2(cublasHandle_t h, cublasFillMode_t uplo, int n,               \
+	                               const T *alpha, const T *x, int incx, const T *y, int incy,   \
+	                               T *ap)                                                        \
+	{                                                                                            \
+		return rank2(h, "cublas" #P "hpr2", type, true, uplo, n, alpha, x, incx, y, incy,        \
+		             PACKED_TRIANGLE(ap, uplo, n), 1);                                           \
 	}
 HER(C, cuComplex, float, BLAS_C)
 HER(Z, cuDoubleComplex, double, BLAS_Z)

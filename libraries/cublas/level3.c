@@ -185,24 +185,32 @@ cublasStatus_t cublasSgemmEx(cublasHandle_t h, cublasOperation_t transa, cublasO
 	               beta, c_type, ldc, CUBLAS_COMPUTE_32F, single(a, b, c));
 }
 
-/* C = alpha op(A) op(A)^T + beta C (syrk), or with op(A)^H and real scalars (herk), over
- * the fill triangle; syr2k adds the product with A and B swapped. */
+/* The rank-k updates, C = alpha op(A) op(B)' + beta C over the fill triangle, ' being ^T,
+ * or ^H for the Hermitian ones, whose diagonal comes out real: syrk and herk (B is A),
+ * syrkx and herkx (B given), syr2k and her2k (B given, and then the product with A and B
+ * swapped added, times conj(alpha) for her2k). herk's scalars are real, herkx's and her2k's
+ * beta is. */
+enum rank_kind { RANK_K, RANK_KX, RANK_2K };
+
 static cublasStatus_t rank_k(cublasHandle_t h, const char *routine, enum blas_type t,
-                             bool hermitian, cublasFillMode_t uplo, cublasOperation_t trans,
-                             int64_t n, int64_t k, const void *alpha, const void *a, int64_t lda,
-                             const void *b, int64_t ldb, const void *beta, void *c, int64_t ldc)
+                             enum rank_kind kind, bool hermitian, cublasFillMode_t uplo,
+                             cublasOperation_t trans, int64_t n, int64_t k, const void *alpha,
+                             const void *a, int64_t lda, const void *b, int64_t ldb,
+                             const void *beta, void *c, int64_t ldc)
 {
 	cublasStatus_t s = blas_begin(h, routine);
 	cublasOperation_t other = trans == CUBLAS_OP_N ? (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T)
 	                                               : CUBLAS_OP_N;
 	int64_t rows_a = trans == CUBLAS_OP_N ? n : k;
-	/* herk's scalars are real: a complex type's half. */
-	size_t scale_size = hermitian ? blas_size(t) / 2 : blas_size(t);
+	bool real_scale = hermitian && kind == RANK_K;
+	size_t size = blas_size(t), real = size / 2;
 	char name[32];
 	struct zc_gemm_args g;
 
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return s;
+	if (kind != RANK_K && !b)
+		return INVALID(routine, "NULL B");
 	if (bad_fill(uplo) || bad_op(trans) || (hermitian ? trans == CUBLAS_OP_T : trans == CUBLAS_OP_C && t >= BLAS_C) ||
 	    n < 0 || k < 0 || lda < at_least_1(rows_a) || (b && ldb < at_least_1(rows_a)) ||
 	    ldc < at_least_1(n))
@@ -210,18 +218,38 @@ static cublasStatus_t rank_k(cublasHandle_t h, const char *routine, enum blas_ty
 		               trans, (long long)n, (long long)k, (long long)lda, (long long)ldc);
 	if (!alpha || !beta)
 		return INVALID(routine, "NULL scalar");
-	snprintf(name, sizeof(name), "%s%s", blas_suffix(t), hermitian ? "_real_scale" : "");
+	snprintf(name, sizeof(name), "%s%s", blas_suffix(t), real_scale ? "_real_scale" : "");
 	memset(&g, 0, sizeof(g));
 	g.m = n, g.n = n, g.k = k, g.batch = 1;
-	g.alpha = blas_scalar(h, alpha, scale_size);
-	g.beta = blas_scalar(h, beta, scale_size);
+	if (hermitian && !real_scale) {
+		/* A real beta with a complex alpha: the kernel's complex scale, made here. */
+		memset(g.beta.value, 0, sizeof(g.beta.value));
+		if ((s = blas_host_scalar(h, routine, beta, g.beta.value, real)))
+			return s;
+		g.alpha = blas_scalar(h, alpha, size);
+	} else {
+		g.alpha = blas_scalar(h, alpha, real_scale ? real : size);
+		g.beta = blas_scalar(h, beta, real_scale ? real : size);
+	}
 	g.a = blas_matrix(a, lda, trans);
-	g.b = blas_matrix(b ? b : a, b ? ldb : lda, other);
+	g.b = blas_matrix(kind == RANK_K ? a : b, kind == RANK_K ? lda : ldb, other);
 	g.c = blas_matrix(c, ldc, CUBLAS_OP_N);
 	g.fill = uplo == CUBLAS_FILL_MODE_LOWER ? ZC_FILL_LOWER : ZC_FILL_UPPER;
 	g.hermitian_result = hermitian;
-	if (n == 0 || (s = blas_gemm(h, name, &g)) || !b)
+	if (n == 0 || (s = blas_gemm(h, name, &g)) || kind != RANK_2K)
 		return s;
+	if (hermitian) {
+		unsigned char value[16];
+		if ((s = blas_host_scalar(h, routine, alpha, value, size)))
+			return s;
+		memset(&g.alpha, 0, sizeof(g.alpha));
+		memcpy(g.alpha.value, value, size);
+		/* conj(alpha): the imaginary half negated */
+		if (t == BLAS_C)
+			((float *)g.alpha.value)[1] = -((float *)g.alpha.value)[1];
+		else
+			((double *)g.alpha.value)[1] = -((double *)g.alpha.value)[1];
+	}
 	g.a = blas_matrix(b, ldb, trans);
 	g.b = blas_matrix(a, lda, other);
 	g.beta = blas_value(1, t);
@@ -233,31 +261,53 @@ static cublasStatus_t rank_k(cublasHandle_t h, const char *routine, enum blas_ty
 	                               cublasOperation_t trans, int n, int k, const T *alpha,        \
 	                               const T *a, int lda, const T *beta, T *c, int ldc)            \
 	{                                                                                            \
-		return rank_k(h, "cublas" #P "syrk", type, false, uplo, trans, n, k, alpha, a, lda,      \
-		              NULL, 0, beta, c, ldc);                                                    \
+		return rank_k(h, "cublas" #P "syrk", type, RANK_K, false, uplo, trans, n, k, alpha, a,   \
+		              lda, NULL, 0, beta, c, ldc);                                               \
+	}                                                                                            \
+	cublasStatus_t cublas##P##syrkx(cublasHandle_t h, cublasFillMode_t uplo,                     \
+	                                cublasOperation_t trans, int n, int k, const T *alpha,       \
+	                                const T *a, int lda, const T *b, int ldb, const T *beta,     \
+	                                T *c, int ldc)                                               \
+	{                                                                                            \
+		return rank_k(h, "cublas" #P "syrkx", type, RANK_KX, false, uplo, trans, n, k, alpha, a, \
+		              lda, b, ldb, beta, c, ldc);                                                \
 	}                                                                                            \
 	cublasStatus_t cublas##P##syr2k(cublasHandle_t h, cublasFillMode_t uplo,                     \
 	                                cublasOperation_t trans, int n, int k, const T *alpha,       \
 	                                const T *a, int lda, const T *b, int ldb, const T *beta,     \
 	                                T *c, int ldc)                                               \
 	{                                                                                            \
-		if (!b)                                                                                  \
-			return INVALID("cublas" #P "syr2k", "NULL B");                                       \
-		return rank_k(h, "cublas" #P "syr2k", type, false, uplo, trans, n, k, alpha, a, lda, b, \
-		              ldb, beta, c, ldc);                                                        \
+		return rank_k(h, "cublas" #P "syr2k", type, RANK_2K, false, uplo, trans, n, k, alpha, a, \
+		              lda, b, ldb, beta, c, ldc);                                                \
 	}
 SYRK(S, float, BLAS_S)
 SYRK(D, double, BLAS_D)
 SYRK(C, cuComplex, BLAS_C)
 SYRK(Z, cuDoubleComplex, BLAS_Z)
 
-#define HERK(P, T, R, type)                                                                   \
-	cublasStatus_t cublas##P##herk(cublasHandle_t h, cublasFillMode_t uplo,                   \
-	                               cublasOperation_t trans, int n, int k, const R *alpha,     \
-	                               const T *a, int lda, const R *beta, T *c, int ldc)         \
-	{                                                                                         \
-		return rank_k(h, "cublas" #P "herk", type, true, uplo, trans, n, k, alpha, a, lda,    \
-		              NULL, 0, beta, c, ldc);                                                 \
+#define HERK(P, T, R, type)                                                                       \
+	cublasStatus_t cublas##P##herk(cublasHandle_t h, cublasFillMode_t uplo,                       \
+	                               cublasOperation_t trans, int n, int k, const R *alpha,         \
+	                               const T *a, int lda, const R *beta, T *c, int ldc)             \
+	{                                                                                             \
+		return rank_k(h, "cublas" #P "herk", type, RANK_K, true, uplo, trans, n, k, alpha, a,     \
+		              lda, NULL, 0, beta, c, ldc);                                                \
+	}                                                                                             \
+	cublasStatus_t cublas##P##herkx(cublasHandle_t h, cublasFillMode_t uplo,                      \
+	                                cublasOperation_t trans, int n, int k, const T *alpha,        \
+	                                const T *a, int lda, const T *b, int ldb, const R *beta,      \
+	                                T *c, int ldc)                                                \
+	{                                                                                             \
+		return rank_k(h, "cublas" #P "herkx", type, RANK_KX, true, uplo, trans, n, k, alpha, a,   \
+		              lda, b, ldb, beta, c, ldc);                                                 \
+	}                                                                                             \
+	cublasStatus_t cublas##P##her2k(cublasHandle_t h, cublasFillMode_t uplo,                      \
+	                                cublasOperation_t trans, int n, int k, const T *alpha,        \
+	                                const T *a, int lda, const T *b, int ldb, const R *beta,      \
+	                                T *c, int ldc)                                                \
+	{                                                                                             \
+		return rank_k(h, "cublas" #P "her2k", type, RANK_2K, true, uplo, trans, n, k, alpha, a,   \
+		              lda, b, ldb, beta, c, ldc);                                                 \
 	}
 HERK(C, cuComplex, float, BLAS_C)
 HERK(Z, cuDoubleComplex, double, BLAS_Z)

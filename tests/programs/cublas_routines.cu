@@ -879,6 +879,67 @@ static void test_tpxv(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cub
     });
 }
 
+// spr, spr2 (kind 0, 1) and hpr, hpr2 (kind 2, 3) on a packed triangle, checked as the packed
+// triangle of the dense update; hpr's alpha is real and the diagonal comes out real. The
+// upper triangle runs in device pointer mode.
+template <typename T, typename Call> static void test_packed_rank(const char *name, int kind, Call call) {
+    typedef typename Ty<T>::Real R;
+    const int n = 33, incx = 2, incy = 3;
+    for (cublasFillMode_t uplo : FILLS) {
+        bool dev = uplo == CUBLAS_FILL_MODE_UPPER, herm = kind >= 2;
+        std::vector<T> A = rvec<T>(n * n), x = rvec<T>(n * incx), y = rvec<T>(n * incy);
+        if (herm)
+            for (int i = 0; i < n; i++) A[i + i * n] = fromc<T>(cd(toc(A[i + i * n]).real(), 0));
+        T alpha = alpha_of<T>();
+        R real_alpha = 3;
+        std::vector<cd> want = tocv(A);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                cd xi = toc(x[i * incx]), xj = toc(x[j * incx]), yi = toc(y[i * incy]), yj = toc(y[j * incy]);
+                cd a = toc(alpha), &w = want[i + j * n];
+                if (kind == 0) w += a * xi * xj;
+                else if (kind == 1) w += a * (xi * yj + yi * xj);
+                else if (kind == 2) w += (double)real_alpha * xi * std::conj(xj);
+                else w += a * xi * std::conj(yj) + std::conj(a) * yi * std::conj(xj);
+                if (herm && i == j) w = w.real();
+            }
+        Dev<T> dA(to_packed(A, n, n, uplo)), dx(x), dy(y), dalpha(std::vector<T>{alpha});
+        Dev<R> dreal(std::vector<R>{real_alpha});
+        set_mode(dev);
+        CB(call(uplo, n, kind == 2 ? (const void *)(dev ? dreal.p : &real_alpha) : (const void *)(dev ? dalpha.p : &alpha),
+                dx.p, incx, dy.p, incy, dA.p));
+        set_mode(false);
+        check_vec(name, strf("uplo=%c, %s", fillc(uplo), mode_name(dev)), dA.get(), to_packed(want, n, n, uplo),
+                  Ty<T>::tol());
+    }
+}
+template <typename T>
+static void test_spr(const char *name, const char *name2,
+                     cublasStatus_t (*spr)(cublasHandle_t, cublasFillMode_t, int, const T *, const T *, int, T *),
+                     cublasStatus_t (*spr2)(cublasHandle_t, cublasFillMode_t, int, const T *, const T *, int, const T *, int,
+                                            T *)) {
+    test_packed_rank<T>(name, 0, [&](auto u, int n, const void *al, auto x, int ix, auto, int, auto ap) {
+        return spr(H, u, n, (const T *)al, x, ix, ap);
+    });
+    test_packed_rank<T>(name2, 1, [&](auto u, int n, const void *al, auto x, int ix, auto y, int iy, auto ap) {
+        return spr2(H, u, n, (const T *)al, x, ix, y, iy, ap);
+    });
+}
+template <typename T>
+static void test_hpr(const char *name, const char *name2,
+                     cublasStatus_t (*hpr)(cublasHandle_t, cublasFillMode_t, int, const typename Ty<T>::Real *, const T *,
+                                           int, T *),
+                     cublasStatus_t (*hpr2)(cublasHandle_t, cublasFillMode_t, int, const T *, const T *, int, const T *, int,
+                                            T *)) {
+    typedef typename Ty<T>::Real R;
+    test_packed_rank<T>(name, 2, [&](auto u, int n, const void *al, auto x, int ix, auto, int, auto ap) {
+        return hpr(H, u, n, (const R *)al, x, ix, ap);
+    });
+    test_packed_rank<T>(name2, 3, [&](auto u, int n, const void *al, auto x, int ix, auto y, int iy, auto ap) {
+        return hpr2(H, u, n, (const T *)al, x, ix, y, iy, ap);
+    });
+}
+
 static void level2_stored() {
     test_gbmv("Sgbmv", cublasSgbmv); test_gbmv("Dgbmv", cublasDgbmv); test_gbmv("Cgbmv", cublasCgbmv);
     test_gbmv("Zgbmv", cublasZgbmv);
@@ -894,6 +955,9 @@ static void level2_stored() {
     test_tpxv("Ztpmv", cublasZtpmv, false);
     test_tpxv("Stpsv", cublasStpsv, true); test_tpxv("Dtpsv", cublasDtpsv, true); test_tpxv("Ctpsv", cublasCtpsv, true);
     test_tpxv("Ztpsv", cublasZtpsv, true);
+    test_spr("Sspr", "Sspr2", cublasSspr, cublasSspr2); test_spr("Dspr", "Dspr2", cublasDspr, cublasDspr2);
+    test_hpr<cuComplex>("Chpr", "Chpr2", cublasChpr, cublasChpr2);
+    test_hpr<cuDoubleComplex>("Zhpr", "Zhpr2", cublasZhpr, cublasZhpr2);
 }
 
 static void level2() {
@@ -1106,33 +1170,39 @@ static void test_gemm_ex() {
 
 // ---- level 3: rank-k updates ------------------------------------------------------------------
 // The uplo triangle of C = alpha (op(A) op(B)^T [+ op(B) op(A)^T]) + beta C, op(X) n x k;
-// kind 0 syrk (B = A), 1 herk (^H, real diagonal), 2 syr2k.
+// kind 0 syrk (B = A), 1 herk (^H, real diagonal), 2 syr2k, 3 syrkx (B given), 4 herkx (^H,
+// real diagonal), 5 her2k (alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H, real diagonal).
 static void ref_rank_k(cublasFillMode_t uplo, cublasOperation_t op, int n, int k, cd alpha, const cd *A, int lda,
                        const cd *B, int ldb, cd beta, cd *C, int ldc, int kind) {
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) {
             if (!in_tri(uplo, i, j)) continue;
-            cd s = 0;
+            cd s = 0, s2 = 0;
             for (int l = 0; l < k; l++) {
                 cd ai = opel(A, lda, op, i, l), aj = opel(A, lda, op, j, l);
+                cd bi = opel(B, ldb, op, i, l), bj = opel(B, ldb, op, j, l);
                 if (kind == 0) s += ai * aj;
                 else if (kind == 1) s += ai * std::conj(aj);
-                else s += ai * opel(B, ldb, op, j, l) + opel(B, ldb, op, i, l) * aj;
+                else if (kind == 2) s += ai * bj + bi * aj;
+                else if (kind == 3) s += ai * bj;
+                else if (kind == 4) s += ai * std::conj(bj);
+                else s += ai * std::conj(bj), s2 += bi * std::conj(aj);
             }
             cd &c = C[i + (size_t)j * ldc];
-            c = alpha * s + beta * c;
-            if (kind == 1 && i == j) c = c.real();
+            c = alpha * s + std::conj(alpha) * s2 + beta * c;
+            if ((kind == 1 || kind >= 4) && i == j) c = c.real();
         }
 }
 // syrk, herk or syr2k over both fill modes and both ops (N and T, or N and C for herk); all of C is
 // compared, so the other triangle must be unchanged. For herk C's diagonal starts with nonzero
 // imaginary parts, which the result must not have.
-template <typename T, typename S, typename Call>
-static void rank_k_case(const char *name, int kind, cublasFillMode_t uplo, cublasOperation_t op, S alpha, S beta, Call call) {
+template <typename T, typename SA, typename SB, typename Call>
+static void rank_k_case(const char *name, int kind, cublasFillMode_t uplo, cublasOperation_t op, SA alpha, SB beta,
+                        Call call) {
     const int n = 45, k = 33, ldc = n + 1;
     int lda = op == CUBLAS_OP_N ? n + 3 : k + 2, acols = op == CUBLAS_OP_N ? k : n;
     std::vector<T> A = rvec<T>(lda * acols), B = rvec<T>(lda * acols), C = rvec<T>(ldc * n);
-    if (kind == 1)
+    if (kind == 1 || kind >= 4)
         for (int i = 0; i < n; i++) C[i + i * ldc] = fromc<T>(cd(toc(C[i + i * ldc]).real(), 3));
     std::vector<cd> Ac = tocv(A), Bc = tocv(B), want = tocv(C);
     ref_rank_k(uplo, op, n, k, toc(alpha), Ac.data(), lda, Bc.data(), lda, toc(beta), want.data(), ldc, kind);
@@ -1169,6 +1239,30 @@ static void test_syr2k(const char *name,
     for (cublasFillMode_t uplo : FILLS)
         for (cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_T})
             rank_k_case<T>(name, 2, uplo, op, alpha_of<T>(), beta_of<T>(),
+                           [&](auto u, auto o, int n, int k, auto al, auto A, int lda, auto B, int ldb, auto be, auto C,
+                               int ldc) { return fn(H, u, o, n, k, al, A, lda, B, ldb, be, C, ldc); });
+}
+
+// syrkx: C = alpha op(A) op(B)^T + beta C on the uplo triangle.
+template <typename T>
+static void test_syrkx(const char *name,
+                       cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const T *,
+                                            const T *, int, const T *, int, const T *, T *, int)) {
+    for (cublasFillMode_t uplo : FILLS)
+        for (cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_T})
+            rank_k_case<T>(name, 3, uplo, op, alpha_of<T>(), beta_of<T>(),
+                           [&](auto u, auto o, int n, int k, auto al, auto A, int lda, auto B, int ldb, auto be, auto C,
+                               int ldc) { return fn(H, u, o, n, k, al, A, lda, B, ldb, be, C, ldc); });
+}
+// herkx (kind 4) and her2k (kind 5): a complex alpha, a real beta, the diagonal real.
+template <typename T>
+static void test_herkx(const char *name, int kind,
+                       cublasStatus_t (*fn)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const T *,
+                                            const T *, int, const T *, int, const typename Ty<T>::Real *, T *, int)) {
+    typedef typename Ty<T>::Real R;
+    for (cublasFillMode_t uplo : FILLS)
+        for (cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_C})
+            rank_k_case<T>(name, kind, uplo, op, alpha_of<T>(), (R)0.5,
                            [&](auto u, auto o, int n, int k, auto al, auto A, int lda, auto B, int ldb, auto be, auto C,
                                int ldc) { return fn(H, u, o, n, k, al, A, lda, B, ldb, be, C, ldc); });
 }
@@ -1374,6 +1468,10 @@ static void level3() {
     test_herk("Cherk", cublasCherk); test_herk("Zherk", cublasZherk);
     test_syr2k("Ssyr2k", cublasSsyr2k); test_syr2k("Dsyr2k", cublasDsyr2k); test_syr2k("Csyr2k", cublasCsyr2k);
     test_syr2k("Zsyr2k", cublasZsyr2k);
+    test_syrkx("Ssyrkx", cublasSsyrkx); test_syrkx("Dsyrkx", cublasDsyrkx); test_syrkx("Csyrkx", cublasCsyrkx);
+    test_syrkx("Zsyrkx", cublasZsyrkx);
+    test_herkx("Cherkx", 4, cublasCherkx); test_herkx("Zherkx", 4, cublasZherkx);
+    test_herkx("Cher2k", 5, cublasCher2k); test_herkx("Zher2k", 5, cublasZher2k);
     test_trsm("Strsm", cublasStrsm); test_trsm("Dtrsm", cublasDtrsm); test_trsm("Ctrsm", cublasCtrsm);
     test_trsm("Ztrsm", cublasZtrsm);
     test_strsm_batched();
