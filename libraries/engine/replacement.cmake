@@ -67,6 +67,7 @@ function(add_replacement_library target soname title status exports unsupported)
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/libraries
     LINK_DEPENDS ${map}
     SKIP_BUILD_RPATH ON)
+  zc_strip_placed(${target})
   set_property(SOURCE ${ZC_ENGINE_DIR}/trampolines.S ${ZC_ENGINE_DIR}/engine.c APPEND PROPERTY
                OBJECT_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${exports}
                ${CMAKE_CURRENT_SOURCE_DIR}/${unsupported})
