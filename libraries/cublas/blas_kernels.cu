@@ -475,6 +475,20 @@ template <class T, class C, class S> __device__ void rot(const zc_vector_args &v
 	}
 }
 
+// (x, y) = H (x, y) for the modified Givens matrix H whose rows the host gives in alpha's
+// and beta's bytes (rotm).
+template <class T> __device__ void rotm(const zc_vector_args &v)
+{
+	const T *h1 = (const T *)v.alpha.value, *h2 = (const T *)v.beta.value;
+	T *x = (T *)v.x, *y = (T *)v.y;
+	int64_t n = v.n;
+	FOR_EACH(i, n) {
+		T xi = AT(x, i, v.incx), yi = AT(y, i, v.incy);
+		AT(x, i, v.incx) = h1[0] * xi + h1[1] * yi;
+		AT(y, i, v.incy) = h2[0] * xi + h2[1] * yi;
+	}
+}
+
 #define VECTOR(name, body) \
 	extern "C" __global__ void zc_##name(zc_vector_args v) { body; }
 #define FOR_TYPES(op, kernel) \
@@ -495,6 +509,8 @@ VECTOR(rot_c, (rot<c32, float, c32>(v)))
 VECTOR(rot_cs, (rot<c32, float, float>(v)))
 VECTOR(rot_z, (rot<c64, double, c64>(v)))
 VECTOR(rot_zd, (rot<c64, double, double>(v)))
+VECTOR(rotm_s, rotm<float>(v))
+VECTOR(rotm_d, rotm<double>(v))
 
 // Reductions run in one block of REDUCE_THREADS threads, so that the result does not
 // depend on the grid and needs no second pass.

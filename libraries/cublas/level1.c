@@ -276,3 +276,151 @@ REAL_ROTG(Drotg, double)
 	}
 COMPLEX_ROTG(Crotg, cuComplex, float)
 COMPLEX_ROTG(Zrotg, cuDoubleComplex, double)
+
+/* The modified Givens matrix [h11 h12; h21 h22] that rotm's param encodes by its flag
+ * (param[0]: -1 all four given, 0 a unit diagonal, 1 h12 = 1 and h21 = -1); false for -2,
+ * the identity. */
+static bool modified_givens(const double p[5], double m[4])
+{
+	if (p[0] == -2)
+		return false;
+	m[0] = p[0] == 0 ? 1 : p[1];
+	m[1] = p[0] > 0 ? 1 : p[3];
+	m[2] = p[0] > 0 ? -1 : p[2];
+	m[3] = p[0] == 0 ? 1 : p[4];
+	return true;
+}
+
+/* The reference BLAS's rotmg: the modified Givens transformation that zeroes the second
+ * component of (sqrt(d1) x1, sqrt(d2) y1), rescaling d1 and d2 by gamma^2 = 4096^2 to keep
+ * them in range. */
+static void reference_rotmg(double *d1, double *d2, double *x1, double y1, double p[5])
+{
+	const double gam = 4096, gamsq = gam * gam, rgamsq = 1 / gamsq;
+	double flag, h11 = 0, h12 = 0, h21 = 0, h22 = 0, p1, p2, q1, q2, u;
+
+	if (*d1 < 0) {
+		flag = -1;
+		*d1 = *d2 = *x1 = 0;
+	} else {
+		if ((p2 = *d2 * y1) == 0) {
+			p[0] = -2;
+			return;
+		}
+		p1 = *d1 * *x1;
+		q2 = p2 * y1;
+		q1 = p1 * *x1;
+		if (fabs(q1) > fabs(q2)) {
+			h21 = -y1 / *x1;
+			h12 = p2 / p1;
+			u = 1 - h12 * h21;
+			if (u > 0) {
+				flag = 0;
+				*d1 /= u;
+				*d2 /= u;
+				*x1 *= u;
+			} else {
+				flag = -1;
+				h11 = h12 = h21 = h22 = 0;
+				*d1 = *d2 = *x1 = 0;
+			}
+		} else if (q2 < 0) {
+			flag = -1;
+			*d1 = *d2 = *x1 = 0;
+		} else {
+			double t;
+			flag = 1;
+			h11 = p1 / p2;
+			h22 = *x1 / y1;
+			u = 1 + h11 * h22;
+			t = *d2 / u;
+			*d2 = *d1 / u;
+			*d1 = t;
+			*x1 = y1 * u;
+		}
+		while (*d1 != 0 && (*d1 <= rgamsq || *d1 >= gamsq)) {
+			if (flag == 0)
+				h11 = h22 = 1;
+			else
+				h21 = -1, h12 = 1;
+			flag = -1;
+			if (*d1 <= rgamsq) {
+				*d1 *= gamsq, *x1 /= gam, h11 /= gam, h12 /= gam;
+			} else {
+				*d1 /= gamsq, *x1 *= gam, h11 *= gam, h12 *= gam;
+			}
+		}
+		while (*d2 != 0 && (fabs(*d2) <= rgamsq || fabs(*d2) >= gamsq)) {
+			if (flag == 0)
+				h11 = h22 = 1;
+			else
+				h21 = -1, h12 = 1;
+			flag = -1;
+			if (fabs(*d2) <= rgamsq)
+				*d2 *= gamsq, h21 /= gam, h22 /= gam;
+			else
+				*d2 /= gamsq, h21 *= gam, h22 *= gam;
+		}
+	}
+	if (flag < 0)
+		p[1] = h11, p[2] = h21, p[3] = h12, p[4] = h22;
+	else if (flag == 0)
+		p[2] = h21, p[3] = h12;
+	else
+		p[1] = h11, p[4] = h22;
+	p[0] = flag;
+}
+
+/* rotm: (x, y) = H (x, y) elementwise, H read from param on the host (in device pointer
+ * mode once the stream's work is done); rotmg on the host, as rotg. */
+#define ROTM(P, T, k)                                                                              \
+	cublasStatus_t cublas##P##rotm(cublasHandle_t h, int n, T *x, int incx, T *y, int incy,      \
+	                               const T *param)                                               \
+	{                                                                                            \
+		const char *routine = "cublas" #P "rotm";                                                \
+		cublasStatus_t st = blas_begin(h, routine);                                              \
+		struct zc_vector_args v;                                                                 \
+		T in[5], h_rows[4];                                                                      \
+		double p[5], m[4];                                                                       \
+		if (st || (st = scalars_in(h, routine, in, param, sizeof(in))))                          \
+			return st;                                                                           \
+		for (int i = 0; i < 5; i++)                                                              \
+			p[i] = in[i];                                                                        \
+		if (n <= 0 || !modified_givens(p, m))                                                    \
+			return CUBLAS_STATUS_SUCCESS;                                                        \
+		for (int i = 0; i < 4; i++)                                                              \
+			h_rows[i] = (T)m[i];                                                                 \
+		memset(&v, 0, sizeof(v));                                                                \
+		memcpy(v.alpha.value, h_rows, 2 * sizeof(T));                                            \
+		memcpy(v.beta.value, h_rows + 2, 2 * sizeof(T));                                         \
+		v.n = n, v.x = x, v.incx = incx, v.y = y, v.incy = incy;                                 \
+		return blas_launch(h, "zc_rotm_" k, blas_blocks(n, THREADS), 1, 1, THREADS, &v);        \
+	}                                                                                            \
+	cublasStatus_t cublas##P##rotmg(cublasHandle_t h, T *d1, T *d2, T *x1, const T *y1,          \
+	                                T *param)                                                    \
+	{                                                                                            \
+		const char *routine = "cublas" #P "rotmg";                                               \
+		cublasStatus_t st = blas_begin(h, routine);                                              \
+		T in[4], out[5];                                                                         \
+		double dd1, dd2, dx1, p[5];                                                              \
+		if (st || (st = scalars_in(h, routine, &in[0], d1, sizeof(T))) ||                       \
+		    (st = scalars_in(h, routine, &in[1], d2, sizeof(T))) ||                             \
+		    (st = scalars_in(h, routine, &in[2], x1, sizeof(T))) ||                             \
+		    (st = scalars_in(h, routine, &in[3], y1, sizeof(T))) ||                             \
+		    (st = scalars_in(h, routine, out, param, sizeof(out))))                              \
+			return st;                                                                           \
+		dd1 = in[0], dd2 = in[1], dx1 = in[2];                                                   \
+		for (int i = 0; i < 5; i++)                                                              \
+			p[i] = out[i];                                                                       \
+		reference_rotmg(&dd1, &dd2, &dx1, in[3], p);                                             \
+		in[0] = (T)dd1, in[1] = (T)dd2, in[2] = (T)dx1;                                          \
+		for (int i = 0; i < 5; i++)                                                              \
+			out[i] = (T)p[i];                                                                    \
+		if ((st = scalar_out(h, routine, d1, &in[0], sizeof(T))) ||                             \
+		    (st = scalar_out(h, routine, d2, &in[1], sizeof(T))) ||                             \
+		    (st = scalar_out(h, routine, x1, &in[2], sizeof(T))))                               \
+			return st;                                                                           \
+		return scalar_out(h, routine, param, out, sizeof(out));                                  \
+	}
+ROTM(S, float, "s")
+ROTM(D, double, "d")

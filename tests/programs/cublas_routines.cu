@@ -520,6 +520,72 @@ template <typename R> static void test_rotg_real(const char *name, cublasStatus_
         check_scalar(name, what + " s", gs, s, tol);
     }
 }
+// rotm: (x, y) <- H (x, y) for each flag's H (param [flag, h11, h21, h12, h22]; -2 is the
+// identity), increments 1 and 1, then 2 and -3 with param in device memory.
+template <typename R>
+static void test_rotm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, R *, int, R *, int, const R *)) {
+    const int n = 37;
+    for (double flag : {-1.0, 0.0, 1.0, -2.0})
+        for (int var = 0; var < 2; var++) {
+            int incx = var ? 2 : 1, incy = var ? -3 : 1;
+            R param[5] = {(R)flag, 2, -3, 5, -1};
+            double h11 = flag == 0 ? 1 : param[1], h21 = flag == 1 ? -1 : param[2];
+            double h12 = flag == 1 ? 1 : param[3], h22 = flag == 0 ? 1 : param[4];
+            if (flag == -2) h11 = h22 = 1, h12 = h21 = 0;
+            std::vector<R> x = rvec<R>(n * incx), y = rvec<R>(n * -incy > 0 ? n * -incy : n * incy);
+            std::vector<cd> wx = tocv(x), wy = tocv(y);
+            int ay = abs(incy);
+            for (int i = 0; i < n; i++) {
+                int yi = incy > 0 ? i * ay : (n - 1 - i) * ay;
+                cd xv = toc(x[i * incx]), yv = toc(y[yi]);
+                wx[i * incx] = h11 * xv + h12 * yv;
+                wy[yi] = h21 * xv + h22 * yv;
+            }
+            Dev<R> dx(x), dy(y), dp(std::vector<R>(param, param + 5));
+            set_mode(var);
+            CB(fn(H, n, dx.p, incx, dy.p, incy, var ? dp.p : param));
+            set_mode(false);
+            std::string what = strf("flag=%g incx=%d incy=%d %s", flag, incx, incy, mode_name(var));
+            check_vec(name, what + " x", dx.get(), wx, Ty<R>::tol());
+            check_vec(name, what + " y", dy.get(), wy, Ty<R>::tol());
+        }
+}
+// rotmg, checked by what it promises rather than by its steps: H (from the flag) maps
+// (x1, y1) to (x1', 0), and d1 x1^2 + d2 y1^2 = d1' x1'^2; y1 = 0 gives flag -2, a negative
+// d1 flag -1 with everything zeroed; a tiny d1 is rescaled back into range (flag -1).
+template <typename R>
+static void test_rotmg(const char *name, cublasStatus_t (*fn)(cublasHandle_t, R *, R *, R *, const R *, R *)) {
+    const double in[][4] = {{2, 3, 5, 1}, {1, 4, 1, 3}, {3, 1, -2, 4}, {2, 3, 5, 0}, {-1, 2, 3, 4}, {1e-9, 1, 1, 1e-6}};
+    for (int c = 0; c < (int)(sizeof in / sizeof in[0]); c++) {
+        const double *v = in[c];
+        R d1 = (R)v[0], d2 = (R)v[1], x1 = (R)v[2], y1 = (R)v[3], p[5] = {-7, 0, 0, 0, 0};
+        CB(fn(H, &d1, &d2, &x1, &y1, p));
+        CHECK(cudaDeviceSynchronize());
+        std::string what = strf("d1=%g d2=%g x1=%g y1=%g", v[0], v[1], v[2], v[3]);
+        double flag = p[0], tol = Ty<R>::tol();
+        if (v[3] == 0) {
+            check_scalar(name, what + " flag", flag, -2, 0);
+            continue;
+        }
+        if (v[0] < 0) {
+            check_scalar(name, what + " flag", flag, -1, 0);
+            for (double z : {(double)p[1], (double)p[2], (double)p[3], (double)p[4], (double)d1, (double)d2, (double)x1})
+                check_scalar(name, what + " zeroed", z, 0, 0);
+            continue;
+        }
+        if (flag != -1 && flag != 0 && flag != 1) {
+            fail(name, strf("%s: flag %g", what.c_str(), flag));
+            continue;
+        }
+        if (c == 5) check_scalar(name, what + " flag (rescaled)", flag, -1, 0);
+        double h11 = flag == 0 ? 1 : p[1], h21 = flag == 1 ? -1 : p[2], h12 = flag == 1 ? 1 : p[3], h22 = flag == 0 ? 1 : p[4];
+        double x = h11 * v[2] + h12 * v[3], y = h21 * v[2] + h22 * v[3];
+        check_scalar(name, what + " x1'", x1, x, tol);
+        check_scalar(name, what + " zeroed y", y / (fabs(v[2]) + fabs(v[3])), 0, tol);
+        double before = v[0] * v[2] * v[2] + v[1] * v[3] * v[3], after = (double)d1 * x1 * x1;
+        check_scalar(name, what + " norm", after / before, 1, tol);
+    }
+}
 // Complex: c = |a| / norm, s = (a / |a|) conj(b) / norm, a <- (a / |a|) norm.
 template <typename T>
 static void test_rotg_cplx(const char *name, cublasStatus_t (*fn)(cublasHandle_t, T *, T *, typename Ty<T>::Real *, T *)) {
@@ -563,6 +629,8 @@ static void level1() {
     test_rot("Zrot", cublasZrot); test_rot("Zdrot", cublasZdrot);
     test_rotg_real("Srotg", cublasSrotg); test_rotg_real("Drotg", cublasDrotg);
     test_rotg_cplx("Crotg", cublasCrotg); test_rotg_cplx("Zrotg", cublasZrotg);
+    test_rotm("Srotm", cublasSrotm); test_rotm("Drotm", cublasDrotm);
+    test_rotmg("Srotmg", cublasSrotmg); test_rotmg("Drotmg", cublasDrotmg);
 }
 
 // ---- level 2 ----------------------------------------------------------------------------------
