@@ -98,4 +98,16 @@ struct zc_elementwise_args {
 	int32_t right;
 };
 
+/* The batched LU routines, one block a matrix: getrf factors A in place (P A = L U, pivots
+ * 1-based, NULL for none; info the first zero pivot's 1-based column, or 0); getrs solves
+ * op(A) X = B with A's factors in place of B; with identity set, B is first made the
+ * identity (getri: B becomes inv(A), info as getrf's); copy copies A into B. */
+struct zc_lu_args {
+	int64_t n, nrhs, batch;
+	struct zc_matrix a, b;
+	int *pivots;
+	int *info;
+	int32_t op, identity;
+};
+
 #endif

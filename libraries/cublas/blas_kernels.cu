@@ -673,3 +673,154 @@ ROW_SUMS(s, float)
 ROW_SUMS(d, double)
 ROW_SUMS(h, __half)
 ROW_SUMS(bf, __nv_bfloat16)
+
+// The batched LU routines (zc_lu_args), one block of LU_THREADS threads a matrix. getrf is
+// LAPACK's getf2: the pivot is the first largest |re| + |im| of the column's rest, a zero
+// pivot is recorded in info and leaves its column unscaled.
+#define LU_THREADS 256
+template <class T> __device__ void getrf(const zc_lu_args &l)
+{
+	__shared__ double best[LU_THREADS];
+	__shared__ int64_t where[LU_THREADS];
+	int64_t n = l.n, lda = l.a.ld;
+	int t = threadIdx.x;
+
+	for (int64_t b = blockIdx.x; b < l.batch; b += gridDim.x) {
+		T *a = (T *)batch_base<T>(l.a, b);
+		int info = 0;
+		for (int64_t k = 0; k < n; k++) {
+			if (l.pivots) {
+				double m = -1;
+				int64_t at = k;
+				for (int64_t i = k + t; i < n; i += LU_THREADS)
+					if (magnitude1(a[i + k * lda]) > m)
+						m = magnitude1(a[i + k * lda]), at = i;
+				best[t] = m, where[t] = at;
+				__syncthreads();
+				for (int s = LU_THREADS / 2; s > 0; s >>= 1) {
+					if (t < s && (best[t + s] > best[t] ||
+					              (best[t + s] == best[t] && where[t + s] < where[t])))
+						best[t] = best[t + s], where[t] = where[t + s];
+					__syncthreads();
+				}
+				int64_t p = where[0];
+				if (t == 0)
+					l.pivots[b * n + k] = (int)(p + 1);
+				for (int64_t j = t; p != k && j < n; j += LU_THREADS) {
+					T x = a[k + j * lda];
+					a[k + j * lda] = a[p + j * lda];
+					a[p + j * lda] = x;
+				}
+				__syncthreads();
+			}
+			T pivot = a[k + k * lda];
+			if (is_zero(pivot)) {
+				if (!info)
+					info = (int)(k + 1);
+			} else {
+				for (int64_t i = k + 1 + t; i < n; i += LU_THREADS)
+					a[i + k * lda] = div(a[i + k * lda], pivot);
+			}
+			__syncthreads();
+			int64_t rest = n - k - 1;
+			for (int64_t e = t; e < rest * rest; e += LU_THREADS) {
+				int64_t i = k + 1 + e % rest, j = k + 1 + e / rest;
+				a[i + j * lda] = sub(a[i + j * lda], mul(a[i + k * lda], a[k + j * lda]));
+			}
+			__syncthreads();
+		}
+		if (t == 0)
+			l.info[b] = info;
+		__syncthreads();
+	}
+}
+
+// op(A) X = B from getrf's factors, a thread a column of B: for N the row swaps, L (unit)
+// and U; for T and C op(U), op(L) and the swaps undone in reverse.
+template <class T> __device__ void getrs(const zc_lu_args &l)
+{
+	int64_t n = l.n, lda = l.a.ld;
+	bool conj = l.op == ZC_OP_C;
+
+	for (int64_t b = blockIdx.x; b < l.batch; b += gridDim.x) {
+		const T *a = batch_base<T>(l.a, b);
+		T *x = (T *)batch_base<T>(l.b, b);
+		const int *piv = l.pivots ? l.pivots + b * n : NULL;
+		if (l.identity && threadIdx.x == 0) {
+			int info = 0;
+			for (int64_t i = 0; i < n && !info; i++)
+				if (is_zero(a[i + i * lda]))
+					info = (int)(i + 1);
+			l.info[b] = info;
+		}
+		for (int64_t c = threadIdx.x; c < l.nrhs; c += LU_THREADS) {
+			T *col = x + c * l.b.ld;
+			if (l.identity)
+				for (int64_t i = 0; i < n; i++)
+					col[i] = i == c ? one<T>() : zero<T>();
+			if (l.op == ZC_OP_N) {
+				for (int64_t k = 0; piv && k < n; k++) {
+					T s = col[k];
+					col[k] = col[piv[k] - 1];
+					col[piv[k] - 1] = s;
+				}
+				for (int64_t i = 0; i < n; i++)
+					for (int64_t k = 0; k < i; k++)
+						col[i] = sub(col[i], mul(a[i + k * lda], col[k]));
+				for (int64_t i = n - 1; i >= 0; i--) {
+					for (int64_t k = i + 1; k < n; k++)
+						col[i] = sub(col[i], mul(a[i + k * lda], col[k]));
+					col[i] = div(col[i], a[i + i * lda]);
+				}
+			} else {
+				for (int64_t i = 0; i < n; i++) {
+					for (int64_t k = 0; k < i; k++) {
+						T u = a[k + i * lda];
+						col[i] = sub(col[i], mul(conj ? conjugate(u) : u, col[k]));
+					}
+					T d = a[i + i * lda];
+					col[i] = div(col[i], conj ? conjugate(d) : d);
+				}
+				for (int64_t i = n - 1; i >= 0; i--)
+					for (int64_t k = i + 1; k < n; k++) {
+						T m = a[k + i * lda];
+						col[i] = sub(col[i], mul(conj ? conjugate(m) : m, col[k]));
+					}
+				for (int64_t k = n - 1; piv && k >= 0; k--) {
+					T s = col[k];
+					col[k] = col[piv[k] - 1];
+					col[piv[k] - 1] = s;
+				}
+			}
+		}
+		__syncthreads();
+	}
+}
+
+template <class T> __device__ void lu_copy(const zc_lu_args &l)
+{
+	for (int64_t b = blockIdx.x; b < l.batch; b += gridDim.x) {
+		const T *a = batch_base<T>(l.a, b);
+		T *to = (T *)batch_base<T>(l.b, b);
+		for (int64_t e = threadIdx.x; e < l.n * l.n; e += LU_THREADS)
+			to[e % l.n + e / l.n * l.b.ld] = a[e % l.n + e / l.n * l.a.ld];
+	}
+}
+
+#define LU(name, T)                                                                             \
+	extern "C" __global__ void __launch_bounds__(LU_THREADS) zc_getrf_##name(zc_lu_args l)    \
+	{                                                                                         \
+		getrf<T>(l);                                                                          \
+	}                                                                                         \
+	extern "C" __global__ void __launch_bounds__(LU_THREADS) zc_getrs_##name(zc_lu_args l)    \
+	{                                                                                         \
+		getrs<T>(l);                                                                          \
+	}                                                                                         \
+	extern "C" __global__ void __launch_bounds__(LU_THREADS) zc_lu_copy_##name(zc_lu_args l)  \
+	{                                                                                         \
+		lu_copy<T>(l);                                                                        \
+	}
+LU(s, float)
+LU(d, double)
+LU(c, c32)
+LU(z, c64)

@@ -15,6 +15,7 @@
 #include <cuda_bf16.h>
 #include <algorithm>
 #include <complex>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -1520,6 +1521,124 @@ static void test_dgmm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cub
     }
 }
 
+// ---- batched LU: getrf, getrs, getri, matinv ---------------------------------------------------
+// Checked by what they promise, not by their steps: getrf's P A = L U (the swaps its pivots
+// name applied to A), info 0, and for a matrix with a zero column a positive info; getrs's
+// op(A) X = B for N, T (and C); getri's and matinv's A C = I, matinv leaving A as it was;
+// getrf without pivoting on a diagonally dominant A. Three matrices of 7 x 7, padded.
+template <typename T> static std::vector<cd> times(const std::vector<cd> &A, int lda, const std::vector<cd> &B, int ldb,
+                                                  int n, int cols, cublasOperation_t op = CUBLAS_OP_N) {
+    std::vector<cd> C((size_t)n * cols);
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < n; i++)
+            for (int l = 0; l < n; l++) C[i + j * n] += opel(A.data(), lda, op, i, l) * B[l + (size_t)j * ldb];
+    return C;
+}
+template <typename T>
+static void test_batched_lu(const char *name,
+                            cublasStatus_t (*getrf)(cublasHandle_t, int, T *const[], int, int *, int *, int),
+                            cublasStatus_t (*getrs)(cublasHandle_t, cublasOperation_t, int, int, const T *const[], int,
+                                                    const int *, T *const[], int, int *, int),
+                            cublasStatus_t (*getri)(cublasHandle_t, int, const T *const[], int, const int *, T *const[], int,
+                                                    int *, int),
+                            cublasStatus_t (*matinv)(cublasHandle_t, int, const T *const[], int, T *const[], int, int *,
+                                                     int)) {
+    const int n = 7, lda = 9, nrhs = 3, ldb = 8, batch = 3;
+    std::string rs = std::string(name) + "getrsBatched", ri = std::string(name) + "getriBatched";
+    std::string rf = std::string(name) + "getrfBatched", mi = std::string(name) + "matinvBatched";
+    for (int pivoting = 1; pivoting >= 0; pivoting--) {
+        std::vector<std::vector<T>> A(batch);
+        for (int b = 0; b < batch; b++) {
+            A[b] = rvec<T>((size_t)lda * n);
+            if (!pivoting)
+                for (int i = 0; i < n; i++) A[b][i + i * lda] = fromc<T>(cd(40 + i, 0));
+        }
+        std::vector<std::unique_ptr<Dev<T>>> dA;
+        std::vector<T *> pa;
+        for (int b = 0; b < batch; b++) dA.emplace_back(new Dev<T>(A[b])), pa.push_back(dA[b]->p);
+        Dev<T *> dpa(pa);
+        Dev<int> dpiv((size_t)n * batch), dinfo(batch);
+        CB(getrf(H, n, dpa.p, lda, pivoting ? dpiv.p : nullptr, dinfo.p, batch));
+        std::vector<int> piv = dpiv.get(), info = dinfo.get();
+        std::vector<std::vector<cd>> LU(batch);
+        for (int b = 0; b < batch; b++) {
+            LU[b] = tocv(dA[b]->get());
+            std::vector<cd> L(n * n), U(n * n), PA = tocv(A[b]);
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++) {
+                    L[i + j * n] = i == j ? cd(1) : i > j ? LU[b][i + j * lda] : cd(0);
+                    U[i + j * n] = i <= j ? LU[b][i + j * lda] : cd(0);
+                }
+            for (int k = 0; pivoting && k < n; k++)
+                for (int j = 0; j < n; j++) std::swap(PA[k + j * lda], PA[piv[b * n + k] - 1 + j * lda]);
+            std::vector<cd> want(n * n);
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++) want[i + j * n] = PA[i + j * lda];
+            check_mat(rf.c_str(), strf("%s batch %d: P A = L U", pivoting ? "pivoting" : "no pivoting", b),
+                      times<T>(L, n, U, n, n, n), want, n, n, n, Ty<T>::stol(), 10);
+            if (info[b] != 0) fail(rf.c_str(), strf("batch %d: info %d for a regular matrix", b, info[b]));
+        }
+        // solves with the factors, every op
+        for (int o = 0; o < nops<T>(); o++) {
+            cublasOperation_t op = OPS[o];
+            std::vector<std::vector<T>> B(batch);
+            std::vector<std::unique_ptr<Dev<T>>> dB;
+            std::vector<T *> pb;
+            for (int b = 0; b < batch; b++) B[b] = rvec<T>((size_t)ldb * nrhs), dB.emplace_back(new Dev<T>(B[b])), pb.push_back(dB[b]->p);
+            Dev<T *> dpb(pb);
+            int host_info = -99;
+            CB(getrs(H, op, n, nrhs, (const T *const *)dpa.p, lda, pivoting ? dpiv.p : nullptr, dpb.p, ldb, &host_info,
+                     batch));
+            if (host_info != 0) fail(rs.c_str(), strf("info %d", host_info));
+            for (int b = 0; b < batch; b++) {
+                std::vector<cd> X = tocv(dB[b]->get()), want(n * nrhs);
+                for (int j = 0; j < nrhs; j++)
+                    for (int i = 0; i < n; i++) want[i + j * n] = toc(B[b][i + j * ldb]);
+                check_mat(rs.c_str(), strf("%s op=%c batch %d: op(A) X = B", pivoting ? "pivoting" : "no pivoting", opc(op), b),
+                          times<T>(tocv(A[b]), lda, X, ldb, n, nrhs, op), want, n, nrhs, n, Ty<T>::stol(), 10);
+            }
+        }
+        // the inverse from the factors, and of A itself
+        std::vector<std::unique_ptr<Dev<T>>> dC;
+        std::vector<T *> pc;
+        for (int b = 0; b < batch; b++) dC.emplace_back(new Dev<T>(rvec<T>((size_t)ldb * n))), pc.push_back(dC[b]->p);
+        Dev<T *> dpc(pc);
+        std::vector<cd> I(n * n);
+        for (int i = 0; i < n; i++) I[i + i * n] = 1;
+        for (int m = 0; m < 2; m++) {
+            if (m == 0) {
+                CB(getri(H, n, (const T *const *)dpa.p, lda, pivoting ? dpiv.p : nullptr, dpc.p, ldb, dinfo.p, batch));
+            } else {
+                for (int b = 0; b < batch; b++) dA[b]->put(A[b]);
+                CB(matinv(H, n, (const T *const *)dpa.p, lda, dpc.p, ldb, dinfo.p, batch));
+            }
+            info = dinfo.get();
+            for (int b = 0; b < batch; b++) {
+                const char *r = m ? mi.c_str() : ri.c_str();
+                check_mat(r, strf("%s batch %d: A inv(A) = I", pivoting ? "pivoting" : "no pivoting", b),
+                          times<T>(tocv(A[b]), lda, tocv(dC[b]->get()), ldb, n, n), I, n, n, n, Ty<T>::stol(), 10);
+                if (info[b] != 0) fail(r, strf("batch %d: info %d", b, info[b]));
+                if (m) check_mat(r, strf("batch %d: A unchanged", b), dA[b]->get(), tocv(A[b]), n, n, lda, 0);
+            }
+        }
+    }
+    // a singular matrix among regular ones: its info names a zero pivot, the others' stay 0
+    std::vector<std::unique_ptr<Dev<T>>> dS;
+    std::vector<T *> ps;
+    for (int b = 0; b < batch; b++) {
+        std::vector<T> S = rvec<T>((size_t)lda * n);
+        if (b == 1)
+            for (int i = 0; i < n; i++) S[i + 2 * lda] = fromc<T>(0);
+        dS.emplace_back(new Dev<T>(S)), ps.push_back(dS[b]->p);
+    }
+    Dev<T *> dps(ps);
+    Dev<int> dpiv((size_t)n * batch), dinfo(batch);
+    CB(getrf(H, n, dps.p, lda, dpiv.p, dinfo.p, batch));
+    std::vector<int> info = dinfo.get();
+    if (info[0] != 0 || info[1] < 1 || info[1] > n || info[2] != 0)
+        fail(rf.c_str(), strf("a zero third column in batch 1: info %d %d %d", info[0], info[1], info[2]));
+}
+
 static void level3() {
     test_gemm("Sgemm", cublasSgemm); test_gemm("Dgemm", cublasDgemm); test_gemm("Cgemm", cublasCgemm);
     test_gemm("Zgemm", cublasZgemm); test_gemm("Hgemm", cublasHgemm); test_gemm("Sgemm", cublasSgemm, true);
@@ -1551,6 +1670,12 @@ static void level3() {
     test_geam("Zgeam", cublasZgeam);
     test_dgmm("Sdgmm", cublasSdgmm); test_dgmm("Ddgmm", cublasDdgmm); test_dgmm("Cdgmm", cublasCdgmm);
     test_dgmm("Zdgmm", cublasZdgmm);
+    test_batched_lu<float>("S", cublasSgetrfBatched, cublasSgetrsBatched, cublasSgetriBatched, cublasSmatinvBatched);
+    test_batched_lu<double>("D", cublasDgetrfBatched, cublasDgetrsBatched, cublasDgetriBatched, cublasDmatinvBatched);
+    test_batched_lu<cuComplex>("C", cublasCgetrfBatched, cublasCgetrsBatched, cublasCgetriBatched,
+                               cublasCmatinvBatched);
+    test_batched_lu<cuDoubleComplex>("Z", cublasZgetrfBatched, cublasZgetrsBatched, cublasZgetriBatched,
+                                     cublasZmatinvBatched);
 }
 
 int main() {
