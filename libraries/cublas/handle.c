@@ -1,6 +1,9 @@
 /* cuBLAS's handles and the helpers around them: streams, pointer, math and atomics modes,
  * workspace, versions, status strings, logging. */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "blas.h"
 
@@ -115,9 +118,96 @@ cublasStatus_t cublasSetWorkspace(cublasHandle_t h, void *workspace, size_t size
 	return blas_begin(h, "cublasSetWorkspace");
 }
 
+/* The logger: cublasLoggerConfigure's destinations (stdout, stderr, a file) and the
+ * program's callback, which turns logging on by itself; CUBLAS_LOGINFO_DBG=1 turns it on
+ * when the library loads, to CUBLAS_LOGDEST_DBG (stdout, stderr, or a file's name), as
+ * NVIDIA's cuBLAS reads them. One line a call, naming the function (not its arguments). */
+static struct {
+	pthread_mutex_t lock;
+	bool to_stdout, to_stderr;
+	FILE *file;
+	cublasLogCallback callback;
+} logger = {PTHREAD_MUTEX_INITIALIZER, false, false, NULL, NULL};
+
+static void update_logging(void)
+{
+	bool on = logger.to_stdout || logger.to_stderr || logger.file || logger.callback;
+
+	__atomic_store_n(&zc_engine_logging, on, __ATOMIC_RELEASE);
+}
+
+void zc_library_log(const char *name)
+{
+	char line[192];
+	cublasLogCallback callback;
+
+	snprintf(line, sizeof(line), "I! cuBLAS (v%d.%d) function %s() called\n", ZC_CUBLAS_MAJOR,
+	         BLAS_VERSION_MINOR, name);
+	pthread_mutex_lock(&logger.lock);
+	if (logger.to_stdout)
+		fputs(line, stdout);
+	if (logger.to_stderr)
+		fputs(line, stderr);
+	if (logger.file) {
+		fputs(line, logger.file);
+		fflush(logger.file);
+	}
+	callback = logger.callback;
+	pthread_mutex_unlock(&logger.lock);
+	if (callback)
+		callback(line);
+}
+
+static cublasStatus_t configure(bool on, bool to_stdout, bool to_stderr, const char *file_name)
+{
+	FILE *file = NULL;
+
+	if (on && file_name && !(file = fopen(file_name, "a")))
+		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasLoggerConfigure",
+		                 "cannot open the log file %s", file_name);
+	pthread_mutex_lock(&logger.lock);
+	if (logger.file)
+		fclose(logger.file);
+	logger.file = file;
+	logger.to_stdout = on && to_stdout;
+	logger.to_stderr = on && to_stderr;
+	update_logging();
+	pthread_mutex_unlock(&logger.lock);
+	return CUBLAS_STATUS_SUCCESS;
+}
+
+__attribute__((constructor)) static void logging_from_environment(void)
+{
+	const char *on = getenv("CUBLAS_LOGINFO_DBG"), *to = getenv("CUBLAS_LOGDEST_DBG");
+
+	if (!on || strcmp(on, "1") != 0 || !to || !*to)
+		return;
+	configure(true, strcmp(to, "stdout") == 0, strcmp(to, "stderr") == 0,
+	          strcmp(to, "stdout") == 0 || strcmp(to, "stderr") == 0 ? NULL : to);
+}
+
 cublasStatus_t cublasLoggerConfigure(int log_on, int log_to_stdout, int log_to_stderr,
                                      const char *file_name)
 {
+	return configure(log_on, log_to_stdout, log_to_stderr, file_name);
+}
+
+cublasStatus_t cublasSetLoggerCallback(cublasLogCallback callback)
+{
+	pthread_mutex_lock(&logger.lock);
+	logger.callback = callback;
+	update_logging();
+	pthread_mutex_unlock(&logger.lock);
+	return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGetLoggerCallback(cublasLogCallback *callback)
+{
+	if (!callback)
+		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGetLoggerCallback", "NULL pointer");
+	pthread_mutex_lock(&logger.lock);
+	*callback = logger.callback;
+	pthread_mutex_unlock(&logger.lock);
 	return CUBLAS_STATUS_SUCCESS;
 }
 

@@ -178,6 +178,8 @@ static bool amd_declined(int status, const char *routine)
 #define AMD_CALL(name, own, fn, args, own_args)                                                    \
 	do {                                                                                       \
 		cublasStatus_t begun = blas_begin(h, name);                                        \
+		if (zc_engine_logging)                                                             \
+			zc_library_log(name);                                                          \
 		roc_handle roc_h;                                                                  \
 		int status;                                                                        \
 		if (begun != CUBLAS_STATUS_SUCCESS)                                                \

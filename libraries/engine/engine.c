@@ -156,6 +156,17 @@ void zc_engine_trace(const char *routine, const char *fmt, ...)
 	}
 }
 
+char zc_engine_logging;
+
+/* trampolines.S, before the project's implementation of export N when zc_engine_logging is
+ * set. */
+void zc_engine_log(unsigned n);
+void zc_engine_log(unsigned n)
+{
+	if (zc_library_log && n < EXPORT_COUNT)
+		zc_library_log(export_names[n]);
+}
+
 /* What the trampoline of a function the library lacks calls (its arguments are the
  * caller's; only the name is ours). */
 int zc_unsupported(const char *name);

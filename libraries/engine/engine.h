@@ -40,6 +40,12 @@ CUresult zc_kernels_launch(CUmodule module, const char *kernel, unsigned grid_x,
                            unsigned grid_y, unsigned grid_z, unsigned block_x, CUstream stream,
                            const void *args);
 
+/* The calls of the library's API, for a library that logs them (cuBLAS's logger): while
+ * zc_engine_logging is set, each call of an export the project implements is first handed
+ * to zc_library_log with the export's name. */
+extern char zc_engine_logging;
+void zc_library_log(const char *name) __attribute__((weak));
+
 /* Whether ZLUDA_CONVERT_TRACE asks for traces, and one trace line: "zluda-convert: TITLE:
  * ROUTINE: message (STATUS)", the status left out when NULL. */
 bool zc_engine_tracing(void);

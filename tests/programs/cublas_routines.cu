@@ -13,6 +13,8 @@
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <complex>
 #include <memory>
@@ -244,7 +246,56 @@ static std::vector<T> tri_input(int n, int lda, cublasFillMode_t uplo, bool unit
 }
 
 // ---- helpers ----------------------------------------------------------------------------------
+// The logger: a callback set turns logging on and hears of each call (the function's name in
+// the message); cleared, it hears no more; cublasLoggerConfigure logs to a file until turned off.
+static std::vector<std::string> g_log;
+static void on_log(const char *msg) { g_log.push_back(msg); }
+static bool logged(const std::vector<std::string> &lines, const char *name) {
+    for (const std::string &l : lines)
+        if (l.find(name) != std::string::npos) return true;
+    return false;
+}
+static void test_logger() {
+    cublasLogCallback cb = on_log;
+    float alpha = 2;
+    double dalpha = 2;
+    Dev<float> dx(rvec<float>(8));
+    Dev<double> dy(rvec<double>(8));
+    CB(cublasGetLoggerCallback(&cb));
+    if (cb) fail("cublasGetLoggerCallback", "a callback before any was set");
+    CB(cublasSetLoggerCallback(on_log));
+    CB(cublasGetLoggerCallback(&cb));
+    if (cb != on_log) fail("cublasGetLoggerCallback", "not the callback set");
+    CB(cublasSscal(H, 8, &alpha, dx.p, 1));
+    CB(cublasSetLoggerCallback(nullptr));
+    size_t heard = g_log.size();
+    CB(cublasDscal(H, 8, &dalpha, dy.p, 1));
+    if (!logged(g_log, "cublasSscal")) fail("cublasSetLoggerCallback", strf("no message names cublasSscal (%zu messages)", g_log.size()));
+    if (g_log.size() != heard || logged(g_log, "cublasDscal")) fail("cublasSetLoggerCallback", "messages after the callback was cleared");
+    char path[] = "/tmp/cublas_logXXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        fail("cublasLoggerConfigure", "no temporary file");
+        return;
+    }
+    close(fd);
+    CB(cublasLoggerConfigure(1, 0, 0, path));
+    CB(cublasSscal(H, 8, &alpha, dx.p, 1));
+    CB(cublasLoggerConfigure(0, 0, 0, nullptr));
+    CB(cublasDscal(H, 8, &dalpha, dy.p, 1));
+    std::vector<std::string> lines;
+    if (FILE *f = fopen(path, "r")) {
+        char buf[512];
+        while (fgets(buf, sizeof buf, f)) lines.push_back(buf);
+        fclose(f);
+    }
+    unlink(path);
+    if (!logged(lines, "cublasSscal")) fail("cublasLoggerConfigure", strf("the log file names no cublasSscal (%zu lines)", lines.size()));
+    if (logged(lines, "cublasDscal")) fail("cublasLoggerConfigure", "logged after being turned off");
+}
+
 static void test_helpers(cudaStream_t st) {
+    test_logger();
     int ver = 0;
     CB(cublasGetVersion(H, &ver));
     if (ver <= 0) fail("cublasGetVersion", strf("version %d", ver));
@@ -1525,7 +1576,8 @@ static void test_dgmm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cub
 // Checked by what they promise, not by their steps: getrf's P A = L U (the swaps its pivots
 // name applied to A), info 0, and for a matrix with a zero column a positive info; getrs's
 // op(A) X = B for N, T (and C); getri's and matinv's A C = I, matinv leaving A as it was;
-// getrf without pivoting on a diagonally dominant A. Three matrices of 7 x 7, padded.
+// getrf without pivoting on a diagonally dominant A. Three matrices of 7 x 7, padded, each with a
+// large entry a column, which with pivoting lies off the diagonal.
 template <typename T> static std::vector<cd> times(const std::vector<cd> &A, int lda, const std::vector<cd> &B, int ldb,
                                                   int n, int cols, cublasOperation_t op = CUBLAS_OP_N) {
     std::vector<cd> C((size_t)n * cols);
@@ -1549,9 +1601,10 @@ static void test_batched_lu(const char *name,
     for (int pivoting = 1; pivoting >= 0; pivoting--) {
         std::vector<std::vector<T>> A(batch);
         for (int b = 0; b < batch; b++) {
+            // well conditioned: a large entry a column, on the diagonal without pivoting, else
+            // on a permuted one, which the pivots must find (column j's at row 3j + 1 mod 7)
             A[b] = rvec<T>((size_t)lda * n);
-            if (!pivoting)
-                for (int i = 0; i < n; i++) A[b][i + i * lda] = fromc<T>(cd(40 + i, 0));
+            for (int j = 0; j < n; j++) A[b][(pivoting ? (3 * j + 1) % n : j) + j * lda] = fromc<T>(cd(40 + j, b));
         }
         std::vector<std::unique_ptr<Dev<T>>> dA;
         std::vector<T *> pa;
