@@ -5,6 +5,7 @@ missing from the lists would be exported under its own name and never reach NVID
 no name is in both.
 
 usage: check_exports.py LIBRARY EXPORTS_INC UNSUPPORTED_INC"""
+import os
 import re
 import subprocess
 import sys
@@ -15,7 +16,17 @@ nm = subprocess.run(["nm", "-D", "--defined-only", library], capture_output=True
 symbols = [line.split() for line in nm.splitlines() if line.split()]
 # A version node (type A) is no function.
 exported = {f[-1].split("@")[0] for f in symbols if f[1] != "A"}
-implemented = set(re.findall(r"^ZC_EXPORT\((\w+)\)", open(listing).read(), re.M))
+
+
+def listed_in(path):
+    """The list's text, with the lists it includes (#include "NAME", beside it)."""
+    text = open(path).read()
+    for name in re.findall(r'^#include "([^"]+)"', text, re.M):
+        text += listed_in(os.path.join(os.path.dirname(path), name))
+    return text
+
+
+implemented = set(re.findall(r"^ZC_EXPORT\((\w+)\)", listed_in(listing), re.M))
 refused = set(re.findall(r"^ZC_UNSUPPORTED\((\w+)\)", open(unsupported).read(), re.M))
 both = implemented & refused
 for name in sorted(both):
