@@ -158,23 +158,8 @@ INDEX_REDUCTION(d, double, "d")
 INDEX_REDUCTION(c, cuComplex, "c")
 INDEX_REDUCTION(z, cuDoubleComplex, "z")
 
-/* rotg is a few scalar operations, done here on the host; in device pointer mode its
- * arguments are fetched once the stream's work is done and written back. */
-static cublasStatus_t scalars_in(cublasHandle_t h, const char *routine, void *host,
-                                 const void *p, size_t size)
-{
-	if (!p)
-		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, "NULL argument");
-	if (h->pointer_mode == CUBLAS_POINTER_MODE_HOST) {
-		memcpy(host, p, size);
-		return CUBLAS_STATUS_SUCCESS;
-	}
-	if (cuStreamSynchronize(h->stream) != CUDA_SUCCESS ||
-	    cuMemcpyDtoH(host, (CUdeviceptr)(uintptr_t)p, size) != CUDA_SUCCESS)
-		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, routine, "cannot read its arguments");
-	return CUBLAS_STATUS_SUCCESS;
-}
-
+/* rotg, rotmg and rotm's param are a few scalars, read on the host (blas_host_scalar) and
+ * written back once computed there. */
 static cublasStatus_t scalar_out(cublasHandle_t h, const char *routine, void *p,
                                  const void *host, size_t size)
 {
@@ -236,8 +221,8 @@ static void complex_rotg(double a[2], const double b[2], double *c, double s[2])
 		cublasStatus_t st = blas_begin(h, routine);                                      \
 		T in[2], out[2];                                                                 \
 		double da, db, dc, ds;                                                           \
-		if (st || (st = scalars_in(h, routine, &in[0], a, sizeof(T))) ||               \
-		    (st = scalars_in(h, routine, &in[1], b, sizeof(T))))                        \
+		if (st || (st = blas_host_scalar(h, routine, a, &in[0], sizeof(T))) ||         \
+		    (st = blas_host_scalar(h, routine, b, &in[1], sizeof(T))))                  \
 			return st;                                                               \
 		if (!c || !s)                                                                    \
 			return blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, "NULL argument"); \
@@ -261,8 +246,8 @@ REAL_ROTG(Drotg, double)
 		T ha, hb, hs;                                                                    \
 		R hc;                                                                            \
 		double da[2], db[2], dc, ds[2];                                                  \
-		if (st || (st = scalars_in(h, routine, &ha, a, sizeof(T))) ||                   \
-		    (st = scalars_in(h, routine, &hb, b, sizeof(T))))                           \
+		if (st || (st = blas_host_scalar(h, routine, a, &ha, sizeof(T))) ||             \
+		    (st = blas_host_scalar(h, routine, b, &hb, sizeof(T))))                     \
 			return st;                                                               \
 		if (!c || !s)                                                                    \
 			return blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, "NULL argument"); \
@@ -382,7 +367,7 @@ static void reference_rotmg(double *d1, double *d2, double *x1, double y1, doubl
 		struct zc_vector_args v;                                                                 \
 		T in[5], h_rows[4];                                                                      \
 		double p[5], m[4];                                                                       \
-		if (st || (st = scalars_in(h, routine, in, param, sizeof(in))))                          \
+		if (st || (st = blas_host_scalar(h, routine, param, in, sizeof(in))))                    \
 			return st;                                                                           \
 		for (int i = 0; i < 5; i++)                                                              \
 			p[i] = in[i];                                                                        \
@@ -403,11 +388,11 @@ static void reference_rotmg(double *d1, double *d2, double *x1, double y1, doubl
 		cublasStatus_t st = blas_begin(h, routine);                                              \
 		T in[4], out[5];                                                                         \
 		double dd1, dd2, dx1, p[5];                                                              \
-		if (st || (st = scalars_in(h, routine, &in[0], d1, sizeof(T))) ||                       \
-		    (st = scalars_in(h, routine, &in[1], d2, sizeof(T))) ||                             \
-		    (st = scalars_in(h, routine, &in[2], x1, sizeof(T))) ||                             \
-		    (st = scalars_in(h, routine, &in[3], y1, sizeof(T))) ||                             \
-		    (st = scalars_in(h, routine, out, param, sizeof(out))))                              \
+		if (st || (st = blas_host_scalar(h, routine, d1, &in[0], sizeof(T))) ||                 \
+		    (st = blas_host_scalar(h, routine, d2, &in[1], sizeof(T))) ||                       \
+		    (st = blas_host_scalar(h, routine, x1, &in[2], sizeof(T))) ||                       \
+		    (st = blas_host_scalar(h, routine, y1, &in[3], sizeof(T))) ||                       \
+		    (st = blas_host_scalar(h, routine, param, out, sizeof(out))))                        \
 			return st;                                                                           \
 		dd1 = in[0], dd2 = in[1], dx1 = in[2];                                                   \
 		for (int i = 0; i < 5; i++)                                                              \

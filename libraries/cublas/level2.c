@@ -254,10 +254,10 @@ TYPED(C, cuComplex, BLAS_C)
 TYPED(Z, cuDoubleComplex, BLAS_Z)
 
 /* symv and hemv: gemv of a matrix read from one triangle; sbmv and hbmv of a band of it,
- * spmv and hpmv of it packed. */
+ * spmv and hpmv of it packed (complex symv has neither in cuBLAS). */
 #define SYMMETRIC(a, lda, uplo, shape)                                                            \
 	shaped(a, lda, CUBLAS_OP_N, shape, uplo, CUBLAS_DIAG_NON_UNIT)
-#define SYMV(sy, sb, sp, T, type, shape)                                                           \
+#define SYMV_FULL(sy, T, type, shape)                                                              \
 	cublasStatus_t cublas##sy(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,     \
 	                          const T *a, int lda, const T *x, int incx, const T *beta, T *y,     \
 	                          int incy)                                                           \
@@ -266,7 +266,9 @@ TYPED(Z, cuDoubleComplex, BLAS_Z)
 			return INVALID("cublas" #sy, "uplo %d", uplo);                                        \
 		return gemv(h, "cublas" #sy, type, CUBLAS_OP_N, n, n, alpha,                              \
 		            SYMMETRIC(a, lda, uplo, shape), n, x, incx, beta, y, incy);                   \
-	}                                                                                             \
+	}
+#define SYMV(sy, sb, sp, T, type, shape)                                                           \
+	SYMV_FULL(sy, T, type, shape)                                                                 \
 	cublasStatus_t cublas##sb(cublasHandle_t h, cublasFillMode_t uplo, int n, int k,              \
 	                          const T *alpha, const T *a, int lda, const T *x, int incx,          \
 	                          const T *beta, T *y, int incy)                                      \
@@ -290,20 +292,8 @@ SYMV(Ssymv, Ssbmv, Sspmv, float, BLAS_S, ZC_SHAPE_SYMMETRIC)
 SYMV(Dsymv, Dsbmv, Dspmv, double, BLAS_D, ZC_SHAPE_SYMMETRIC)
 SYMV(Chemv, Chbmv, Chpmv, cuComplex, BLAS_C, ZC_SHAPE_HERMITIAN)
 SYMV(Zhemv, Zhbmv, Zhpmv, cuDoubleComplex, BLAS_Z, ZC_SHAPE_HERMITIAN)
-
-/* Complex symv has no band or packed forms in cuBLAS. */
-#define COMPLEX_SYMV(name, T, type)                                                               \
-	cublasStatus_t cublas##name(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,   \
-	                            const T *a, int lda, const T *x, int incx, const T *beta, T *y,   \
-	                            int incy)                                                         \
-	{                                                                                             \
-		if (bad_fill(uplo))                                                                       \
-			return INVALID("cublas" #name, "uplo %d", uplo);                                      \
-		return gemv(h, "cublas" #name, type, CUBLAS_OP_N, n, n, alpha,                            \
-		            SYMMETRIC(a, lda, uplo, ZC_SHAPE_SYMMETRIC), n, x, incx, beta, y, incy);      \
-	}
-COMPLEX_SYMV(Csymv, cuComplex, BLAS_C)
-COMPLEX_SYMV(Zsymv, cuDoubleComplex, BLAS_Z)
+SYMV_FULL(Csymv, cuComplex, BLAS_C, ZC_SHAPE_SYMMETRIC)
+SYMV_FULL(Zsymv, cuDoubleComplex, BLAS_Z, ZC_SHAPE_SYMMETRIC)
 
 #define GER(name, T, type, conj)                                                                \
 	cublasStatus_t cublas##name(cublasHandle_t h, int m, int n, const T *alpha, const T *x,     \

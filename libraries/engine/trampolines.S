@@ -43,20 +43,17 @@ name:                                                        \
 	.text;                                                   \
 	.size name, . - name;
 
-	.text
-/* Chooses the engine with the caller's arguments kept (the integer and vector argument
- * registers), then enters the trampoline in rax again. */
-	.p2align 4
-	.type choose_then_retry, @function
-choose_then_retry:
-	pushq %rax
+/* The caller's argument registers, integer and vector, kept on the stack across a call of
+ * the engine's C code; FRAME bytes (128, or 136 to keep the stack 16-byte aligned after an
+ * odd number of pushes before) hold the vector ones. */
+.macro save_arguments frame
 	pushq %rdi
 	pushq %rsi
 	pushq %rdx
 	pushq %rcx
 	pushq %r8
 	pushq %r9
-	subq $128, %rsp
+	subq $\frame, %rsp
 	movdqu %xmm0, 0(%rsp)
 	movdqu %xmm1, 16(%rsp)
 	movdqu %xmm2, 32(%rsp)
@@ -65,7 +62,8 @@ choose_then_retry:
 	movdqu %xmm5, 80(%rsp)
 	movdqu %xmm6, 96(%rsp)
 	movdqu %xmm7, 112(%rsp)
-	call zc_engine_choose_now
+.endm
+.macro restore_arguments frame
 	movdqu 0(%rsp), %xmm0
 	movdqu 16(%rsp), %xmm1
 	movdqu 32(%rsp), %xmm2
@@ -74,13 +72,25 @@ choose_then_retry:
 	movdqu 80(%rsp), %xmm5
 	movdqu 96(%rsp), %xmm6
 	movdqu 112(%rsp), %xmm7
-	addq $128, %rsp
+	addq $\frame, %rsp
 	popq %r9
 	popq %r8
 	popq %rcx
 	popq %rdx
 	popq %rsi
 	popq %rdi
+.endm
+
+	.text
+/* Chooses the engine with the caller's arguments kept (the integer and vector argument
+ * registers), then enters the trampoline in rax again. */
+	.p2align 4
+	.type choose_then_retry, @function
+choose_then_retry:
+	pushq %rax
+	save_arguments 128
+	call zc_engine_choose_now
+	restore_arguments 128
 	popq %rax
 	jmp *%rax
 	.size choose_then_retry, . - choose_then_retry
@@ -92,38 +102,10 @@ choose_then_retry:
 log_then_continue:
 	pushq %r11
 	pushq %rax
-	pushq %rdi
-	pushq %rsi
-	pushq %rdx
-	pushq %rcx
-	pushq %r8
-	pushq %r9
-	subq $136, %rsp
-	movdqu %xmm0, 0(%rsp)
-	movdqu %xmm1, 16(%rsp)
-	movdqu %xmm2, 32(%rsp)
-	movdqu %xmm3, 48(%rsp)
-	movdqu %xmm4, 64(%rsp)
-	movdqu %xmm5, 80(%rsp)
-	movdqu %xmm6, 96(%rsp)
-	movdqu %xmm7, 112(%rsp)
+	save_arguments 136
 	movl %r10d, %edi
 	call zc_engine_log
-	movdqu 0(%rsp), %xmm0
-	movdqu 16(%rsp), %xmm1
-	movdqu 32(%rsp), %xmm2
-	movdqu 48(%rsp), %xmm3
-	movdqu 64(%rsp), %xmm4
-	movdqu 80(%rsp), %xmm5
-	movdqu 96(%rsp), %xmm6
-	movdqu 112(%rsp), %xmm7
-	addq $136, %rsp
-	popq %r9
-	popq %r8
-	popq %rcx
-	popq %rdx
-	popq %rsi
-	popq %rdi
+	restore_arguments 136
 	popq %rax
 	popq %r11
 	jmp *%r11

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "standin_hip.h"
+
 typedef double complex cplx;
 
 static const double PI = 3.14159265358979323846;
@@ -20,7 +22,6 @@ static const double PI = 3.14159265358979323846;
 enum { SUCCESS = 0, INVALID_PLAN = 1, ALLOC_FAILED = 2, INVALID_TYPE = 3, INVALID_VALUE = 4,
        EXEC_FAILED = 6, INVALID_SIZE = 8, NOT_IMPLEMENTED = 14 };
 enum { R2C = 0x2a, C2R = 0x2c, C2C = 0x29, D2Z = 0x6a, Z2D = 0x6c, Z2Z = 0x69 };
-enum { TO_DEVICE = 1, TO_HOST = 2 };
 
 struct plan {
 	int made, rank, type;
@@ -30,31 +31,6 @@ struct plan {
 typedef struct plan *plan;
 
 #define EXPORT __attribute__((visibility("default")))
-
-static struct {
-	int (*memcpy_2d_async)(void *, size_t, const void *, size_t, size_t, size_t, int, void *);
-	int (*stream_synchronize)(void *);
-} hip;
-
-static int hip_loaded(void)
-{
-	const char *path = getenv("ZLUDA_CONVERT_HIP_PATH");
-	void *lib;
-
-	if (hip.memcpy_2d_async)
-		return 1;
-	if (!path || !(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
-		return 0;
-	*(void **)&hip.memcpy_2d_async = dlsym(lib, "hipMemcpy2DAsync");
-	*(void **)&hip.stream_synchronize = dlsym(lib, "hipStreamSynchronize");
-	return hip.memcpy_2d_async && hip.stream_synchronize;
-}
-
-static int copy(void *dst, const void *src, size_t bytes, int kind, void *stream)
-{
-	return hip.memcpy_2d_async(dst, bytes, src, bytes, bytes, 1, kind, stream) ||
-	       hip.stream_synchronize(stream);
-}
 
 static void log_line(const char *fmt, int a, long long b)
 {

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "standin_hip.h"
+
 typedef double complex cplx;
 
 enum { NONE = 111, TRANS = 112, CONJ = 113 };
@@ -24,7 +26,6 @@ enum { F16 = 150, F32 = 151, F64 = 152, C16 = 153, C32 = 154, C64 = 155, I8 = 16
        I32 = 162, BF16 = 168 };
 enum { SUCCESS = 0, INVALID_HANDLE = 1, NOT_IMPLEMENTED = 2, INVALID_POINTER = 3,
        INVALID_SIZE = 4, MEMORY_ERROR = 5, INVALID_VALUE = 11 };
-enum { TO_DEVICE = 1, TO_HOST = 2 };
 
 struct handle {
 	void *stream;
@@ -34,34 +35,8 @@ typedef struct handle *handle;
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* The HIP runtime's functions the stand-in copies with (the emulator's has no hipMemcpy). */
-static struct {
-	int (*memcpy_2d_async)(void *, size_t, const void *, size_t, size_t, size_t, int, void *);
-	int (*stream_synchronize)(void *);
-} hip;
-
-static int hip_loaded(void)
-{
-	const char *path = getenv("ZLUDA_CONVERT_HIP_PATH");
-	void *lib;
-
-	if (hip.memcpy_2d_async)
-		return 1;
-	if (!path || !(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
-		return 0;
-	*(void **)&hip.memcpy_2d_async = dlsym(lib, "hipMemcpy2DAsync");
-	*(void **)&hip.stream_synchronize = dlsym(lib, "hipStreamSynchronize");
-	return hip.memcpy_2d_async && hip.stream_synchronize;
-}
-
-/* The stream the routine runs on: copies are ordered by it. */
+/* The stream the routine runs on: its copies are ordered by it. */
 static void *current_stream;
-
-static int copy(void *dst, const void *src, size_t bytes, int kind)
-{
-	return hip.memcpy_2d_async(dst, bytes, src, bytes, bytes, 1, kind, current_stream) ||
-	       hip.stream_synchronize(current_stream);
-}
 
 static void log_call(const char *name)
 {
@@ -162,7 +137,7 @@ static int fetch(struct mat *m, const void *dev, int t, int64_t rows, int64_t co
 	m->len = rows;
 	m->bytes = rows > 0 && cols > 0 ? (size_t)((cols - 1) * ld + rows) * type_size(t) : 0;
 	m->host = malloc(m->bytes ? m->bytes : 1);
-	return m->host && (!m->bytes || copy(m->host, dev, m->bytes, TO_HOST) == 0);
+	return m->host && (!m->bytes || copy(m->host, dev, m->bytes, TO_HOST, current_stream) == 0);
 }
 
 static int fetch_vector(struct mat *m, const void *dev, int t, int64_t len, int64_t inc)
@@ -177,7 +152,7 @@ static int fetch_vector(struct mat *m, const void *dev, int t, int64_t len, int6
 
 static int put_back(struct mat *m)
 {
-	int ok = !m->bytes || copy(m->dev, m->host, m->bytes, TO_DEVICE) == 0;
+	int ok = !m->bytes || copy(m->dev, m->host, m->bytes, TO_DEVICE, current_stream) == 0;
 
 	free(m->host);
 	return ok;
@@ -210,7 +185,7 @@ static int scalar(handle h, const void *p, int t, cplx *out)
 
 	if (!p)
 		return 0;
-	if (h->pointer_mode && copy(buf, p, type_size(t), TO_HOST) != 0)
+	if (h->pointer_mode && copy(buf, p, type_size(t), TO_HOST, current_stream) != 0)
 		return 0;
 	*out = load(h->pointer_mode ? buf : p, 0, t);
 	return 1;
@@ -268,7 +243,7 @@ static void **pointers(const void *array, int count)
 {
 	void **p = calloc(count > 0 ? count : 1, sizeof(void *));
 
-	if (p && count > 0 && copy(p, array, count * sizeof(void *), TO_HOST) != 0) {
+	if (p && count > 0 && copy(p, array, count * sizeof(void *), TO_HOST, current_stream) != 0) {
 		free(p);
 		return NULL;
 	}
