@@ -291,13 +291,14 @@ static bool amd_declined(int status, const char *routine)
 		         (h, uplo, op, n, k, alpha, A, lda, beta, C, ldc));                        \
 	}
 
-#define SYR2K(amd_name, name, own, symbol, T)                                                      \
+/* syr2k, syrkx and, with a real beta (S), her2k and herkx. */
+#define SYR2K(amd_name, name, own, symbol, T, S)                                           \
 	static int (*symbol)(roc_handle, int, int, int, int, const T *, const T *, int, const T *, \
-	                     int, const T *, T *, int);                                            \
+	                     int, const S *, T *, int);                                            \
 	static cublasStatus_t amd_name(cublasHandle_t h, cublasFillMode_t uplo,                    \
 	                                    cublasOperation_t op, int n, int k, const T *alpha,    \
 	                                    const T *A, int lda, const T *B, int ldb,              \
-	                                    const T *beta, T *C, int ldc)                          \
+	                                    const S *beta, T *C, int ldc)                          \
 	{                                                                                          \
 		AMD_CALL(name, own, symbol,                                                        \
 		         (roc_h, roc_fill(uplo), roc_op(op), n, k, alpha, A, lda, B, ldb, beta, C, ldc), \
@@ -390,10 +391,18 @@ static bool amd_declined(int status, const char *routine)
 	X(SYRK, cublasZsyrk_v2, rocblas_zsyrk, cuDoubleComplex, cuDoubleComplex)                   \
 	X(SYRK, cublasCherk_v2, rocblas_cherk, cuComplex, float)                                   \
 	X(SYRK, cublasZherk_v2, rocblas_zherk, cuDoubleComplex, double)                            \
-	X(SYR2K, cublasSsyr2k_v2, rocblas_ssyr2k, float)                                           \
-	X(SYR2K, cublasDsyr2k_v2, rocblas_dsyr2k, double)                                          \
-	X(SYR2K, cublasCsyr2k_v2, rocblas_csyr2k, cuComplex)                                       \
-	X(SYR2K, cublasZsyr2k_v2, rocblas_zsyr2k, cuDoubleComplex)                                 \
+	X(SYR2K, cublasSsyr2k_v2, rocblas_ssyr2k, float, float)                                    \
+	X(SYR2K, cublasDsyr2k_v2, rocblas_dsyr2k, double, double)                                  \
+	X(SYR2K, cublasCsyr2k_v2, rocblas_csyr2k, cuComplex, cuComplex)                            \
+	X(SYR2K, cublasZsyr2k_v2, rocblas_zsyr2k, cuDoubleComplex, cuDoubleComplex)                \
+	X(SYR2K, cublasSsyrkx, rocblas_ssyrkx, float, float)                                       \
+	X(SYR2K, cublasDsyrkx, rocblas_dsyrkx, double, double)                                     \
+	X(SYR2K, cublasCsyrkx, rocblas_csyrkx, cuComplex, cuComplex)                               \
+	X(SYR2K, cublasZsyrkx, rocblas_zsyrkx, cuDoubleComplex, cuDoubleComplex)                   \
+	X(SYR2K, cublasCherkx, rocblas_cherkx, cuComplex, float)                                   \
+	X(SYR2K, cublasCher2k_v2, rocblas_cher2k, cuComplex, float)                                \
+	X(SYR2K, cublasZherkx, rocblas_zherkx, cuDoubleComplex, double)                            \
+	X(SYR2K, cublasZher2k_v2, rocblas_zher2k, cuDoubleComplex, double)                         \
 	X(SYMM, cublasSsymm_v2, rocblas_ssymm, float)                                              \
 	X(SYMM, cublasDsymm_v2, rocblas_dsymm, double)                                             \
 	X(SYMM, cublasCsymm_v2, rocblas_csymm, cuComplex)                                          \

@@ -33,6 +33,7 @@ ROCBLAS_CALLS = {
         "strmm", "dtrmm", "ctrmm", "ztrmm",
         "ssyrk", "dsyrk", "csyrk", "zsyrk", "cherk", "zherk",
         "ssyr2k", "dsyr2k", "csyr2k", "zsyr2k",
+        "ssyrkx", "dsyrkx", "csyrkx", "zsyrkx", "cherkx", "zherkx", "cher2k", "zher2k",
         "ssymm", "dsymm", "csymm", "zsymm", "chemm", "zhemm",
         "sgeam", "dgeam", "cgeam", "zgeam",
         "sdgmm", "ddgmm", "cdgmm", "zdgmm",
@@ -47,7 +48,7 @@ HIPFFT_CALLS = {"plan rank 1 batch 1", "plan rank 2 batch 1", "refused rank 3 (b
 ENGINES = {
     # variable, log variable, trace of the stand-in taken, of what it declines, of no library
     "rocblas": ("ZLUDA_CONVERT_ROCBLAS_PATH", "ZC_ROCBLAS_STANDIN_LOG",
-                "zluda-convert: cuBLAS: rocBLAS: {lib} takes 60 routines",
+                "zluda-convert: cuBLAS: rocBLAS: {lib} takes 68 routines",
                 "zluda-convert: cuBLAS: cublasGemmEx: rocBLAS has no implementation for these "
                 "arguments (status 2): the project's kernels run it",
                 "zluda-convert: cuBLAS: rocBLAS: cannot load {lib} (",

@@ -483,49 +483,54 @@ static int trmm(handle h, int side, int uplo, int op, int diag, int m, int n,
 	return put_back(&c) && ok ? SUCCESS : MEMORY_ERROR;
 }
 
-/* syrk and herk (HERM), and with B syr2k: the UPLO triangle of C = alpha op(A) op(B)^T
- * (+ alpha op(B) op(A)^T) + beta C, ^T conjugating for herk, whose diagonal comes out real. */
+/* The rank-k updates: the UPLO triangle of C = alpha op(A) op(B)' + beta C, ' being ^T or,
+ * for the Hermitian ones (HERM), ^H with the diagonal real. KIND 0: B is A (syrk, herk, whose
+ * alpha is real too); 1: B given (syrkx, herkx); 2: plus alpha' op(B) op(A)', alpha' being
+ * conj(alpha) for her2k (syr2k, her2k). The Hermitian ones' beta is real. */
 static int rank_k(handle h, int uplo, int op, int n, int k, const void *alpha_p,
                   const void *A, int lda, const void *B, int ldb, const void *beta_p, void *C,
-                  int ldc, int t, int herm)
+                  int ldc, int t, int herm, int kind)
 {
 	int64_t rows = op == NONE ? n : k, cols = op == NONE ? k : n;
-	int st = herm ? real_of(t) : t;
 	struct mat a, b, c;
 	cplx alpha, beta;
 	int ok;
 
-	if (n < 0 || k < 0 || lda < rows || lda < 1 || (B && (ldb < rows || ldb < 1)) || ldc < n ||
-	    ldc < 1)
+	if (n < 0 || k < 0 || lda < rows || lda < 1 || (kind && (ldb < rows || ldb < 1)) ||
+	    ldc < n || ldc < 1)
 		return INVALID_SIZE;
 	if (!n)
 		return SUCCESS;
-	if (!scalar(h, alpha_p, st, &alpha) || !scalar(h, beta_p, st, &beta))
+	if (!scalar(h, alpha_p, herm && !kind ? real_of(t) : t, &alpha) ||
+	    !scalar(h, beta_p, herm ? real_of(t) : t, &beta))
 		return INVALID_POINTER;
 	ok = fetch(&a, A, t, rows, cols, lda) & fetch(&c, C, t, n, n, ldc);
-	if (B)
+	if (kind)
 		ok &= fetch(&b, B, t, rows, cols, ldb);
+	else
+		b = a;
 	for (int64_t j = 0; ok && j < n; j++)
 		for (int64_t i = 0; i < n; i++) {
-			cplx sum = 0, v;
+			cplx sum = 0, sum2 = 0, v;
 			if (uplo == UPPER ? i > j : i < j)
 				continue;
 			for (int64_t l = 0; l < k; l++) {
 				cplx ai = op == NONE ? at(&a, i, l) : at(&a, l, i);
 				cplx aj = op == NONE ? at(&a, j, l) : at(&a, l, j);
-				if (herm)
-					sum += op == NONE ? ai * conj(aj) : conj(ai) * aj;
-				else if (B)
-					sum += ai * (op == NONE ? at(&b, j, l) : at(&b, l, j)) +
-					       (op == NONE ? at(&b, i, l) : at(&b, l, i)) * aj;
-				else
-					sum += ai * aj;
+				cplx bi = op == NONE ? at(&b, i, l) : at(&b, l, i);
+				cplx bj = op == NONE ? at(&b, j, l) : at(&b, l, j);
+				if (herm && op != NONE) /* op(X) = X^H: conjugate what is read */
+					ai = conj(ai), aj = conj(aj), bi = conj(bi), bj = conj(bj);
+				sum += ai * (herm ? conj(bj) : bj);
+				sum2 += bi * (herm ? conj(aj) : aj);
 			}
 			v = alpha * sum + (beta == 0 ? 0 : beta * at(&c, i, j));
+			if (kind == 2)
+				v += (herm ? conj(alpha) : alpha) * sum2;
 			set(&c, i, j, herm && i == j ? creal(v) : v);
 		}
 	free(a.host);
-	if (B)
+	if (kind)
 		free(b.host);
 	return put_back(&c) && ok ? SUCCESS : MEMORY_ERROR;
 }
@@ -674,14 +679,21 @@ static int gemv(handle h, int op, int m, int n, const void *alpha_p, const void 
 	                             const T *A, int lda, const T *beta, T *C, int ldc)             \
 	{                                                                                            \
 		int s = begin(h, "rocblas_" #p "syrk");                                                  \
-		return s ? s : rank_k(h, uplo, op, n, k, alpha, A, lda, NULL, 0, beta, C, ldc, t, 0);   \
+		return s ? s : rank_k(h, uplo, op, n, k, alpha, A, lda, NULL, 0, beta, C, ldc, t, 0, 0); \
 	}                                                                                            \
 	EXPORT int rocblas_##p##syr2k(handle h, int uplo, int op, int n, int k, const T *alpha,     \
 	                              const T *A, int lda, const T *B, int ldb, const T *beta,      \
 	                              T *C, int ldc)                                                 \
 	{                                                                                            \
 		int s = begin(h, "rocblas_" #p "syr2k");                                                 \
-		return s ? s : rank_k(h, uplo, op, n, k, alpha, A, lda, B, ldb, beta, C, ldc, t, 0);    \
+		return s ? s : rank_k(h, uplo, op, n, k, alpha, A, lda, B, ldb, beta, C, ldc, t, 0, 2); \
+	}                                                                                            \
+	EXPORT int rocblas_##p##syrkx(handle h, int uplo, int op, int n, int k, const T *alpha,     \
+	                              const T *A, int lda, const T *B, int ldb, const T *beta,      \
+	                              T *C, int ldc)                                                 \
+	{                                                                                            \
+		int s = begin(h, "rocblas_" #p "syrkx");                                                 \
+		return s ? s : rank_k(h, uplo, op, n, k, alpha, A, lda, B, ldb, beta, C, ldc, t, 0, 1); \
 	}                                                                                            \
 	EXPORT int rocblas_##p##symm(handle h, int side, int uplo, int m, int n, const T *alpha,    \
 	                             const T *A, int lda, const T *B, int ldb, const T *beta, T *C, \
@@ -719,7 +731,21 @@ TYPED(z, void, C64)
 	                             const T *A, int lda, const R *beta, T *C, int ldc)             \
 	{                                                                                            \
 		int s = begin(h, "rocblas_" #p "herk");                                                  \
-		return s ? s : rank_k(h, uplo, op, n, k, alpha, A, lda, NULL, 0, beta, C, ldc, t, 1);   \
+		return s ? s : rank_k(h, uplo, op, n, k, alpha, A, lda, NULL, 0, beta, C, ldc, t, 1, 0); \
+	}                                                                                            \
+	EXPORT int rocblas_##p##herkx(handle h, int uplo, int op, int n, int k, const T *alpha,     \
+	                              const T *A, int lda, const T *B, int ldb, const R *beta,      \
+	                              T *C, int ldc)                                                 \
+	{                                                                                            \
+		int s = begin(h, "rocblas_" #p "herkx");                                                 \
+		return s ? s : rank_k(h, uplo, op, n, k, alpha, A, lda, B, ldb, beta, C, ldc, t, 1, 1); \
+	}                                                                                            \
+	EXPORT int rocblas_##p##her2k(handle h, int uplo, int op, int n, int k, const T *alpha,     \
+	                              const T *A, int lda, const T *B, int ldb, const R *beta,      \
+	                              T *C, int ldc)                                                 \
+	{                                                                                            \
+		int s = begin(h, "rocblas_" #p "her2k");                                                 \
+		return s ? s : rank_k(h, uplo, op, n, k, alpha, A, lda, B, ldb, beta, C, ldc, t, 1, 2); \
 	}                                                                                            \
 	EXPORT int rocblas_##p##hemm(handle h, int side, int uplo, int m, int n, const T *alpha,    \
 	                             const T *A, int lda, const T *B, int ldb, const T *beta, T *C, \
