@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static cublasHandle_t handle;
+static cublasHandle_t legacy_handle;
 static cublasStatus_t last_error = CUBLAS_STATUS_SUCCESS;
 
 /* The same type as cublas.h's NAME: the definition below is what programs call by it. */
@@ -31,14 +31,20 @@ static void record(cublasStatus_t s)
 /* The library's handle, or NULL (the error recorded) before cublasInit. */
 static cublasHandle_t legacy(void)
 {
-	cublasHandle_t h = __atomic_load_n(&handle, __ATOMIC_ACQUIRE);
+	cublasHandle_t h = __atomic_load_n(&legacy_handle, __ATOMIC_ACQUIRE);
 
 	if (!h)
 		record(CUBLAS_STATUS_NOT_INITIALIZED);
 	return h;
 }
 
-#define CALL(v2) record(legacy() ? (v2) : CUBLAS_STATUS_NOT_INITIALIZED)
+/* The v2 call, on the handle read once (legacy() has recorded its absence). */
+#define CALL(v2)                                                                                  \
+	do {                                                                                         \
+		cublasHandle_t handle = legacy();                                                        \
+		if (handle)                                                                              \
+			record(v2);                                                                          \
+	} while (0)
 
 static cublasOperation_t op(char c)
 {
@@ -71,10 +77,10 @@ cublasStatus zc_impl_cublasInit(void)
 	cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
 
 	pthread_mutex_lock(&lock);
-	if (!handle) {
+	if (!legacy_handle) {
 		cublasHandle_t h;
 		if ((s = cublasCreate_v2(&h)) == CUBLAS_STATUS_SUCCESS)
-			__atomic_store_n(&handle, h, __ATOMIC_RELEASE);
+			__atomic_store_n(&legacy_handle, h, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&lock);
 	return s;
@@ -87,9 +93,9 @@ cublasStatus zc_impl_cublasShutdown(void)
 	cublasStatus_t s = CUBLAS_STATUS_NOT_INITIALIZED;
 
 	pthread_mutex_lock(&lock);
-	if (handle) {
-		s = cublasDestroy_v2(handle);
-		__atomic_store_n(&handle, NULL, __ATOMIC_RELEASE);
+	if (legacy_handle) {
+		s = cublasDestroy_v2(legacy_handle);
+		__atomic_store_n(&legacy_handle, NULL, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&lock);
 	return s;

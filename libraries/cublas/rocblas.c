@@ -177,11 +177,12 @@ static bool amd_declined(int status, const char *routine)
  * handle (roc_h), else the project's implementation OWN with OWN_ARGS. */
 #define AMD_CALL(name, own, fn, args, own_args)                                                    \
 	do {                                                                                       \
-		cublasStatus_t begun = blas_begin(h, name);                                        \
-		if (zc_engine_logging)                                                             \
-			zc_library_log(name);                                                          \
+		cublasStatus_t begun;                                                              \
 		roc_handle roc_h;                                                                  \
 		int status;                                                                        \
+		if (zc_engine_logging) /* as the trampolines log the project's, before anything */ \
+			zc_library_log(name);                                                          \
+		begun = blas_begin(h, name);                                                       \
 		if (begun != CUBLAS_STATUS_SUCCESS)                                                \
 			return begun;                                                              \
 		if ((roc_h = amd_begin(h, name)) && !amd_declined(status = fn args, name))         \

@@ -1578,12 +1578,11 @@ static void test_dgmm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, cub
 // op(A) X = B for N, T (and C); getri's and matinv's A C = I, matinv leaving A as it was;
 // getrf without pivoting on a diagonally dominant A. Three matrices of 7 x 7, padded, each with a
 // large entry a column, which with pivoting lies off the diagonal.
-template <typename T> static std::vector<cd> times(const std::vector<cd> &A, int lda, const std::vector<cd> &B, int ldb,
-                                                  int n, int cols, cublasOperation_t op = CUBLAS_OP_N) {
+// op(A) B for n x n A (ld lda) and n x cols B (ld ldb), into an n x cols matrix (ld n).
+static std::vector<cd> product(const std::vector<cd> &A, int lda, const std::vector<cd> &B, int ldb, int n, int cols,
+                               cublasOperation_t op = CUBLAS_OP_N) {
     std::vector<cd> C((size_t)n * cols);
-    for (int j = 0; j < cols; j++)
-        for (int i = 0; i < n; i++)
-            for (int l = 0; l < n; l++) C[i + j * n] += opel(A.data(), lda, op, i, l) * B[l + (size_t)j * ldb];
+    ref_gemm(op, CUBLAS_OP_N, n, cols, n, 1, A.data(), lda, B.data(), ldb, 0, C.data(), n);
     return C;
 }
 template <typename T>
@@ -1628,7 +1627,7 @@ static void test_batched_lu(const char *name,
             for (int j = 0; j < n; j++)
                 for (int i = 0; i < n; i++) want[i + j * n] = PA[i + j * lda];
             check_mat(rf.c_str(), strf("%s batch %d: P A = L U", pivoting ? "pivoting" : "no pivoting", b),
-                      times<T>(L, n, U, n, n, n), want, n, n, n, Ty<T>::stol(), 10);
+                      product(L, n, U, n, n, n), want, n, n, n, Ty<T>::stol(), 10);
             if (info[b] != 0) fail(rf.c_str(), strf("batch %d: info %d for a regular matrix", b, info[b]));
         }
         // solves with the factors, every op
@@ -1648,7 +1647,7 @@ static void test_batched_lu(const char *name,
                 for (int j = 0; j < nrhs; j++)
                     for (int i = 0; i < n; i++) want[i + j * n] = toc(B[b][i + j * ldb]);
                 check_mat(rs.c_str(), strf("%s op=%c batch %d: op(A) X = B", pivoting ? "pivoting" : "no pivoting", opc(op), b),
-                          times<T>(tocv(A[b]), lda, X, ldb, n, nrhs, op), want, n, nrhs, n, Ty<T>::stol(), 10);
+                          product(tocv(A[b]), lda, X, ldb, n, nrhs, op), want, n, nrhs, n, Ty<T>::stol(), 10);
             }
         }
         // the inverse from the factors, and of A itself
@@ -1669,7 +1668,7 @@ static void test_batched_lu(const char *name,
             for (int b = 0; b < batch; b++) {
                 const char *r = m ? mi.c_str() : ri.c_str();
                 check_mat(r, strf("%s batch %d: A inv(A) = I", pivoting ? "pivoting" : "no pivoting", b),
-                          times<T>(tocv(A[b]), lda, tocv(dC[b]->get()), ldb, n, n), I, n, n, n, Ty<T>::stol(), 10);
+                          product(tocv(A[b]), lda, tocv(dC[b]->get()), ldb, n, n), I, n, n, n, Ty<T>::stol(), 10);
                 if (info[b] != 0) fail(r, strf("batch %d: info %d", b, info[b]));
                 if (m) check_mat(r, strf("batch %d: A unchanged", b), dA[b]->get(), tocv(A[b]), n, n, lda, 0);
             }
