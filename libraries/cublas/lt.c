@@ -5,7 +5,9 @@
 #include "blas.h"
 
 #include <cublasLt.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +35,15 @@ struct matmul_desc {
 	int32_t compute, scale, pointer_mode, transa, transb, transc, fill;
 	uint32_t epilogue;
 	int32_t sm_count, aux_type, bias_type;
-	int8_t fast_accum;
 	void *bias, *aux;
 	int64_t bias_stride, aux_ld, aux_stride, alpha_stride;
 	/* the scaling of 8-bit types, which nothing here provides: any set pointer refuses */
 	void *scales[7];
-	int32_t scale_modes[6];
 	void *emulation;
+	/* int32 attributes kept in a byte each, so that the descriptor fits CUDA 11's storage
+	 * (cublasLtMatmulDescOpaque_t of 184 bytes; CUDA 12's and 13's are larger) */
+	int8_t scale_modes[6];
+	int8_t fast_accum;
 };
 
 struct preference {
@@ -56,17 +60,23 @@ struct transform_desc {
 
 _Static_assert(sizeof(struct layout) <= sizeof(cublasLtMatrixLayoutOpaque_t), "layout size");
 _Static_assert(sizeof(struct matmul_desc) <= sizeof(cublasLtMatmulDescOpaque_t), "desc size");
+/* CUDA 11's cublasLt.h gives a matmul descriptor 23 words (its other descriptors are as large
+ * as CUDA 13's or larger); a program built with it passes that size to the Init functions */
+_Static_assert(sizeof(struct matmul_desc) <= 23 * sizeof(uint64_t), "CUDA 11 desc size");
 _Static_assert(sizeof(struct preference) <= sizeof(cublasLtMatmulPreferenceOpaque_t), "pref size");
 _Static_assert(sizeof(struct transform_desc) <= sizeof(cublasLtMatrixTransformDescOpaque_t),
                "transform size");
 
-/* An attribute: where it lives in its descriptor and its size, which a set must match. */
+/* An attribute: where it lives in its descriptor and its size, which a set must match;
+ * a byte-sized field holds an int32 attribute whose values fit a byte. */
 struct attribute {
 	int id;
 	size_t offset, size;
+	bool int32_in_byte;
 };
 
-#define FIELD(id, type, field) {id, offsetof(type, field), sizeof(((type *)0)->field)}
+#define FIELD(id, type, field) {id, offsetof(type, field), sizeof(((type *)0)->field), false}
+#define INT32_IN_BYTE(id, type, field) {id, offsetof(type, field), sizeof(int32_t), true}
 
 static const struct attribute layout_attributes[] = {
 	FIELD(CUBLASLT_MATRIX_LAYOUT_TYPE, struct layout, type),
@@ -96,24 +106,22 @@ static const struct attribute desc_attributes[] = {
 	FIELD(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE, struct matmul_desc, aux_stride),
 	FIELD(CUBLASLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE, struct matmul_desc, alpha_stride),
 	FIELD(CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, struct matmul_desc, sm_count),
-	{CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, offsetof(struct matmul_desc, scales[0]), sizeof(void *)},
-	{CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, offsetof(struct matmul_desc, scales[1]), sizeof(void *)},
-	{CUBLASLT_MATMUL_DESC_C_SCALE_POINTER, offsetof(struct matmul_desc, scales[2]), sizeof(void *)},
-	{CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, offsetof(struct matmul_desc, scales[3]), sizeof(void *)},
-	{CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, offsetof(struct matmul_desc, scales[4]), sizeof(void *)},
+	FIELD(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, struct matmul_desc, scales[0]),
+	FIELD(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, struct matmul_desc, scales[1]),
+	FIELD(CUBLASLT_MATMUL_DESC_C_SCALE_POINTER, struct matmul_desc, scales[2]),
+	FIELD(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, struct matmul_desc, scales[3]),
+	FIELD(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, struct matmul_desc, scales[4]),
 	FIELD(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE, struct matmul_desc, aux_type),
-	{CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER, offsetof(struct matmul_desc, scales[5]),
-	 sizeof(void *)},
-	{CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER, offsetof(struct matmul_desc, scales[6]),
-	 sizeof(void *)},
+	FIELD(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER, struct matmul_desc, scales[5]),
+	FIELD(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER, struct matmul_desc, scales[6]),
 	FIELD(CUBLASLT_MATMUL_DESC_FAST_ACCUM, struct matmul_desc, fast_accum),
 	FIELD(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, struct matmul_desc, bias_type),
-	{CUBLASLT_MATMUL_DESC_A_SCALE_MODE, offsetof(struct matmul_desc, scale_modes[0]), 4},
-	{CUBLASLT_MATMUL_DESC_B_SCALE_MODE, offsetof(struct matmul_desc, scale_modes[1]), 4},
-	{CUBLASLT_MATMUL_DESC_C_SCALE_MODE, offsetof(struct matmul_desc, scale_modes[2]), 4},
-	{CUBLASLT_MATMUL_DESC_D_SCALE_MODE, offsetof(struct matmul_desc, scale_modes[3]), 4},
-	{CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_MODE, offsetof(struct matmul_desc, scale_modes[4]), 4},
-	{CUBLASLT_MATMUL_DESC_D_OUT_SCALE_MODE, offsetof(struct matmul_desc, scale_modes[5]), 4},
+	INT32_IN_BYTE(CUBLASLT_MATMUL_DESC_A_SCALE_MODE, struct matmul_desc, scale_modes[0]),
+	INT32_IN_BYTE(CUBLASLT_MATMUL_DESC_B_SCALE_MODE, struct matmul_desc, scale_modes[1]),
+	INT32_IN_BYTE(CUBLASLT_MATMUL_DESC_C_SCALE_MODE, struct matmul_desc, scale_modes[2]),
+	INT32_IN_BYTE(CUBLASLT_MATMUL_DESC_D_SCALE_MODE, struct matmul_desc, scale_modes[3]),
+	INT32_IN_BYTE(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_MODE, struct matmul_desc, scale_modes[4]),
+	INT32_IN_BYTE(CUBLASLT_MATMUL_DESC_D_OUT_SCALE_MODE, struct matmul_desc, scale_modes[5]),
 	FIELD(CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR, struct matmul_desc, emulation),
 };
 
@@ -121,10 +129,10 @@ static const struct attribute preference_attributes[] = {
 	FIELD(CUBLASLT_MATMUL_PREF_SEARCH_MODE, struct preference, search_mode),
 	FIELD(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, struct preference, max_workspace),
 	FIELD(CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, struct preference, reduction_mask),
-	{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, offsetof(struct preference, alignment[0]), 4},
-	{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, offsetof(struct preference, alignment[1]), 4},
-	{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, offsetof(struct preference, alignment[2]), 4},
-	{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, offsetof(struct preference, alignment[3]), 4},
+	FIELD(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, struct preference, alignment[0]),
+	FIELD(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, struct preference, alignment[1]),
+	FIELD(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, struct preference, alignment[2]),
+	FIELD(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, struct preference, alignment[3]),
 	FIELD(CUBLASLT_MATMUL_PREF_MAX_WAVES_COUNT, struct preference, max_waves),
 	FIELD(CUBLASLT_MATMUL_PREF_IMPL_MASK, struct preference, impl_mask),
 };
@@ -158,6 +166,14 @@ static cublasStatus_t set_attribute(const char *routine, void *object, uint32_t 
 		return INVALID(routine, "attribute %d", id);
 	if (!buf || size != a->size)
 		return INVALID(routine, "attribute %d takes %zu bytes, not %zu", id, a->size, size);
+	if (a->int32_in_byte) {
+		int32_t value;
+		memcpy(&value, buf, sizeof(value));
+		if (value < INT8_MIN || value > INT8_MAX)
+			return INVALID(routine, "attribute %d: value %d", id, value);
+		*((int8_t *)object + a->offset) = (int8_t)value;
+		return CUBLAS_STATUS_SUCCESS;
+	}
 	memcpy((char *)object + a->offset, buf, size);
 	return CUBLAS_STATUS_SUCCESS;
 }
@@ -179,7 +195,12 @@ static cublasStatus_t get_attribute(const char *routine, const void *object, uin
 	}
 	if (!buf || size < a->size)
 		return INVALID(routine, "attribute %d needs %zu bytes, not %zu", id, a->size, size);
-	memcpy(buf, (const char *)object + a->offset, a->size);
+	if (a->int32_in_byte) {
+		int32_t value = *((const int8_t *)object + a->offset);
+		memcpy(buf, &value, sizeof(value));
+	} else {
+		memcpy(buf, (const char *)object + a->offset, a->size);
+	}
 	if (written)
 		*written = a->size;
 	return CUBLAS_STATUS_SUCCESS;
