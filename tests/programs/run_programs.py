@@ -2,7 +2,7 @@
 """Build, optionally convert, and run the self-checking CUDA programs.
 
 Usage:
-  run_programs.py BUILD_DIR [-j N] [--only REGEX] [--nvcc PATH]
+  run_programs.py BUILD_DIR [-j N] [--only REGEX] [--nvcc PATH] [--nvcc-flags FLAGS]
                   [--convert TEMPLATE] [--check TEMPLATE] [--timeout S]
 
 Each program listed in programs.txt is built with nvcc into BUILD_DIR/<name>/
@@ -217,6 +217,9 @@ def main():
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--only", help="run only programs whose name matches REGEX (re.search)")
     ap.add_argument("--nvcc", default=os.environ.get("NVCC", DEFAULT_NVCC))
+    ap.add_argument("--nvcc-flags", default="",
+                    help="flags added after each program's own (a shell-quoted string), "
+                    "e.g. another compiler's host compiler and library directories")
     ap.add_argument("--convert", help="converter command template with {in} and {out}")
     ap.add_argument("--check", help="command run on each converted file ({out}); must exit 0")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per program run")
@@ -241,6 +244,8 @@ def main():
     if args.only:
         rx = re.compile(args.only)
         programs = [p for p in programs if rx.search(p.name)]
+    for prog in programs:
+        prog.flags += shlex.split(args.nvcc_flags)
     build_dir = os.path.abspath(args.build_dir)
     os.makedirs(build_dir, exist_ok=True)
 
