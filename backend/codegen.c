@@ -2,6 +2,7 @@
  * host entry points), default<O3> with the target machine, object emission. */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,6 +410,45 @@ typedef struct {
 	ZcBytes *out;
 } ZcStep;
 
+/* The SLP vectoriser's time grows with the square of a block's length in LLVM 22: each bundle
+ * it forms renumbers the block for its order queries. A kernel fully unrolled into one block
+ * (NVIDIA's tensor-core GEMM sample: 2,053 wmma.mma, a block of 586,000 lowered instructions)
+ * spent 95 of its 112 seconds there for gfx1100. A function with a block longer than this is
+ * optimised without it: noimplicitfloat, which the SLP and loop vectorisers honour, held only
+ * for the middle end, since the load/store vectoriser of code generation honours it too. */
+enum { ZC_SLP_MAX_BLOCK = 50000 };
+
+static bool zc_has_huge_block(LLVMValueRef function)
+{
+	for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(function); b; b = LLVMGetNextBasicBlock(b)) {
+		unsigned n = 0;
+		for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+			if (++n > ZC_SLP_MAX_BLOCK)
+				return true;
+	}
+	return false;
+}
+
+static unsigned zc_no_implicit_float(void)
+{
+	return LLVMGetEnumAttributeKindForName("noimplicitfloat", strlen("noimplicitfloat"));
+}
+
+static void zc_hold_vectorisers(LLVMModuleRef module)
+{
+	LLVMAttributeRef hold = LLVMCreateEnumAttribute(LLVMGetModuleContext(module), zc_no_implicit_float(), 0);
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f))
+		if (zc_has_huge_block(f))
+			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, hold);
+}
+
+static void zc_release_vectorisers(LLVMModuleRef module)
+{
+	for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f))
+		LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, zc_no_implicit_float());
+}
+
 static int zc_optimize_step(void *arg, char **error)
 {
 	const ZcStep *s = arg;
@@ -441,9 +481,11 @@ static int zc_optimize_step(void *arg, char **error)
 		return backend_fail_llvm(error, "invalid LLVM IR", message);
 	LLVMDisposeMessage(message);
 
+	zc_hold_vectorisers(module);
 	LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
 	LLVMErrorRef failed = LLVMRunPasses(module, "default<O3>", s->machine, pass_options);
 	LLVMDisposePassBuilderOptions(pass_options);
+	zc_release_vectorisers(module);
 	if (failed)
 		return backend_fail_llvm(error, "optimisation", LLVMGetErrorMessage(failed));
 	return 0;
