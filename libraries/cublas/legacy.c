@@ -1,7 +1,7 @@
 /* cuBLAS's legacy API (cublas.h), for programs that still use it: no handle, scalars by
  * value, characters for the operations, the last error kept for cublasGetError. Each
  * function is its v2 form called on a handle of the library's own (host pointer mode, the
- * stream cublasSetKernelStream chose), made by cublasInit. cublas_v2.h would take these
+ * stream cublasSetKernelStream chose), made by cublasInit or the first call. cublas_v2.h would take these
  * names for the v2 functions, so this file includes cublas.h alone, defines each function
  * as zc_impl_NAME (legacy_exports.inc exports it under NAME) and checks it against
  * cublas.h's prototype. */
@@ -28,17 +28,22 @@ static void record(cublasStatus_t s)
 		__atomic_store_n(&last_error, s, __ATOMIC_RELAXED);
 }
 
-/* The library's handle, or NULL (the error recorded) before cublasInit. */
+cublasStatus zc_impl_cublasInit(void);
+
+/* The library's handle, made on the first call when the program has not called cublasInit,
+ * as NVIDIA's library does (measured on an H200, cuBLAS 13: a call before cublasInit runs);
+ * NULL, the error recorded, when it cannot be made. */
 static cublasHandle_t legacy(void)
 {
 	cublasHandle_t h = __atomic_load_n(&legacy_handle, __ATOMIC_ACQUIRE);
+	cublasStatus_t s;
 
-	if (!h)
-		record(CUBLAS_STATUS_NOT_INITIALIZED);
-	return h;
+	if (!h && (s = zc_impl_cublasInit()) != CUBLAS_STATUS_SUCCESS)
+		record(s);
+	return h ? h : __atomic_load_n(&legacy_handle, __ATOMIC_ACQUIRE);
 }
 
-/* The v2 call, on the handle read once (legacy() has recorded its absence). */
+/* The v2 call, on the handle read once (legacy() has recorded why there is none). */
 #define CALL(v2)                                                                                  \
 	do {                                                                                         \
 		cublasHandle_t handle = legacy();                                                        \
@@ -71,7 +76,6 @@ static cublasSideMode_t side(char c)
 	       : c == 'R' || c == 'r' ? CUBLAS_SIDE_RIGHT : (cublasSideMode_t)-1;
 }
 
-cublasStatus zc_impl_cublasInit(void);
 cublasStatus zc_impl_cublasInit(void)
 {
 	cublasStatus_t s = CUBLAS_STATUS_SUCCESS;

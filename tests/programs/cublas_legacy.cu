@@ -1,6 +1,6 @@
 // cuBLAS's legacy API (cublas.h: no handle, scalars by value, characters for operations) as
 // old programs use it, against host references in double precision: a call before
-// cublasInit is NOT_INITIALIZED in cublasGetError (which then resets), cublasAlloc and
+// cublasInit runs (the library initialises itself, as NVIDIA's does), cublasAlloc and
 // cublasFree, Set/GetVector and Set/GetMatrix, level 1 (axpy, scal, dot, nrm2, asum,
 // isamax, copy, swap, rot), level 2 (gemv, ger, trsv) and level 3 (gemm in S, D, C and Z,
 // trsm, syrk, symm, herk) on the stream cublasSetKernelStream chose, a bad operation
@@ -204,10 +204,16 @@ static void level2_3(cudaStream_t st) {
 }
 
 int main() {
-    float *p = nullptr;
-    // before cublasInit: not initialized
-    cublasSscal(1, 1.0f, p, 1);
-    expect_status("before cublasInit", cublasGetError(), CUBLAS_STATUS_NOT_INITIALIZED);
+    // before cublasInit: the call runs, as on NVIDIA's library (an H200 with cuBLAS 13)
+    float early[4] = {1, -2, 3, -4}, *d_early;
+    CHECK(cudaMalloc(&d_early, sizeof early));
+    CHECK(cudaMemcpy(d_early, early, sizeof early, cudaMemcpyHostToDevice));
+    cublasSscal(4, 3.0f, d_early, 1);
+    expect_status("cublasSscal before cublasInit", cublasGetError(), CUBLAS_STATUS_SUCCESS);
+    CHECK(cudaMemcpy(early, d_early, sizeof early, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 4; i++)
+        close_to("cublasSscal before cublasInit", early[i], 3.0 * (i % 2 ? -(i + 1) : i + 1), 0);
+    CHECK(cudaFree(d_early));
     expect_status("cublasInit", cublasInit(), CUBLAS_STATUS_SUCCESS);
     no_error("cublasInit");
     cudaStream_t st;
