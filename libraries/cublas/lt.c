@@ -492,6 +492,26 @@ static const char *matmul_refusal(const struct matmul_desc *d, const struct layo
 	return NULL;
 }
 
+/* A leading dimension shorter than the matrix's columns (column order) or rows (row order):
+ * cuBLASLt's heuristic query and matmul answer INVALID_VALUE (measured on an H200). */
+static const char *short_leading_dimension(const struct layout *const layouts[4])
+{
+	static const char *const names[] = {"A", "B", "C", "D"};
+	static char why[96];
+
+	for (int i = 0; i < 4; i++) {
+		const struct layout *l = layouts[i];
+		uint64_t line = l->order == CUBLASLT_ORDER_ROW ? l->cols : l->rows;
+		if (l->ld < 1 || (uint64_t)l->ld < line) {
+			snprintf(why, sizeof(why), "%s's leading dimension %lld under its %s %llu", names[i],
+			         (long long)l->ld, l->order == CUBLASLT_ORDER_ROW ? "columns" : "rows",
+			         (unsigned long long)line);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 /* cuBLASLt's bias gradients: row sums of D (DGELU_BGRAD), of op(A) (BGRADA) or of op(B)'s
  * transpose (BGRADB), into the bias vector. */
 static cublasStatus_t bias_gradient(struct cublasContext *h, const struct matmul_desc *d,
@@ -543,6 +563,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t lt, cublasLtMatmulDesc_t desc, co
 		return INVALID(routine, "a descriptor or layout not made by this library");
 	if (!alpha || !beta)
 		return INVALID(routine, "NULL scalar");
+	if ((why = short_leading_dimension((const struct layout *const[]){a, b, c, dl})))
+		return INVALID(routine, "%s", why);
 	if ((why = matmul_refusal(d, a, b, c, dl, &kernel, &scale_size)))
 		return REFUSED(routine, "%s", why);
 	m = (int64_t)dl->rows, n = (int64_t)dl->cols;
@@ -618,6 +640,9 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t lt, cublasLtMatmu
 	    !as_layout(d))
 		return INVALID(routine, "a descriptor or layout not made by this library");
 	*returned = 0;
+	if ((why = short_leading_dimension((const struct layout *const[]){as_layout(a), as_layout(b),
+	                                                                  as_layout(c), as_layout(d)})))
+		return INVALID(routine, "%s", why);
 	if ((why = matmul_refusal(md, as_layout(a), as_layout(b), as_layout(c), as_layout(d),
 	                          &kernel, &scale_size)))
 		return REFUSED(routine, "%s", why);
