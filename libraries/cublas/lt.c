@@ -492,7 +492,7 @@ static const char *matmul_refusal(const struct matmul_desc *d, const struct layo
 	return NULL;
 }
 
-/* A leading dimension shorter than the matrix's columns (column order) or rows (row order):
+/* A leading dimension shorter than the matrix's rows (column order) or columns (row order):
  * cuBLASLt's heuristic query and matmul answer INVALID_VALUE (measured on an H200). */
 static const char *short_leading_dimension(const struct layout *const layouts[4])
 {
