@@ -1110,6 +1110,130 @@ static void wmma_by_instruction(struct lower *L, unsigned form, const struct wmm
 	}
 }
 
+/* What a wmma.mma computes, for the product by lanes. */
+struct wmma_product {
+	struct wmma_shape s;
+	struct wmma_fragment a, b, d;
+	enum ptx_type ct, dt;
+	bool integer, binary, popc_and, satfinite;
+	LLVMTypeRef word;          /* of a register of A, B, C and D: i32, or i64 for f64 */
+};
+
+/* D's registers from A's, B's and C's by shuffles and products in this lane, as the
+ * comment of lower_wmma_mma says. */
+static void wmma_by_lanes(struct lower *L, const struct wmma_product *p, const LLVMValueRef *a,
+                          const LLVMValueRef *b, const LLVMValueRef *c, LLVMValueRef *d)
+{
+	const struct wmma_fragment *fa = &p->a, *fb = &p->b, *fd = &p->d;
+	LLVMTypeRef i32 = ll_int(L, 32);
+	LLVMValueRef words_a[16], words_b[8][16], acc[8], lane, first, row;
+
+	lane = call_builtin(L, "__zc_laneid", i32, NULL, 0);
+	first = mul32(L, lane, fd->count);
+	row = LLVMBuildLShr(L->b, first, const32(L, log2u(p->s.n)), "");
+	wmma_line(L, fa, a, p->s.k, row, words_a);
+	for (unsigned e = 0; e < fd->count; e++) {
+		LLVMValueRef column = LLVMBuildAdd(L->b, LLVMBuildAnd(L->b, first, const32(L, p->s.n - 1), ""),
+		                                   const32(L, e), "");
+		wmma_line(L, fb, b, p->s.k, column, words_b[e]);
+		if (p->integer)  /* the products' sum, C added at the end */
+			acc[e] = const32(L, 0);
+		else if (p->ct == PTX_TYPE_F16)
+			acc[e] = half_as_float(L, c[e / 2], e % 2, false);
+		else
+			acc[e] = LLVMBuildBitCast(L->b, c[e], ll_type(L, p->ct), "");
+	}
+	for (unsigned kk = 0; kk < p->s.k; kk += p->binary ? fa->per_reg : 1) {
+		LLVMValueRef x = p->binary ? NULL : wmma_element(L, words_a[kk / fa->per_reg], kk % fa->per_reg, fa);
+
+		for (unsigned e = 0; e < fd->count; e++) {
+			if (p->binary) {  /* 32 products at once: the bits' xor or and, counted */
+				LLVMValueRef wa = words_a[kk / fa->per_reg], wb = words_b[e][kk / fb->per_reg];
+				LLVMValueRef bits = p->popc_and ? LLVMBuildAnd(L->b, wa, wb, "") : LLVMBuildXor(L->b, wa, wb, "");
+				acc[e] = LLVMBuildAdd(L->b, acc[e], call_intrinsic(L, "llvm.ctpop", &i32, 1, &bits, 1), "");
+				continue;
+			}
+			LLVMValueRef y = wmma_element(L, words_b[e][kk / fb->per_reg], kk % fb->per_reg, fb);
+
+			if (p->integer)
+				acc[e] = LLVMBuildAdd(L->b, acc[e], LLVMBuildMul(L->b, x, y, ""), "");
+			else
+				acc[e] = product_step(L, rounding_mode_of(L), x, y, acc[e]);
+		}
+	}
+	for (unsigned e = 0; e < fd->count; e++) {
+		if (p->integer) {
+			/* at most 32 products of 4 or 8 bits, or 128 of one: exact in 32 bits */
+			LLVMValueRef args[2] = { c[e], acc[e] };
+			d[e] = p->satfinite ? call_intrinsic(L, "llvm.sadd.sat", &i32, 1, args, 2)
+			                    : LLVMBuildAdd(L->b, args[0], args[1], "");
+		} else if (p->dt == PTX_TYPE_F16) {
+			if (e % 2)
+				d[e / 2] = LLVMBuildOr(L->b, float_as_half(L, acc[e - 1]),
+				                       LLVMBuildShl(L->b, float_as_half(L, acc[e]), const32(L, 16), ""), "");
+		} else {
+			d[e] = LLVMBuildBitCast(L->b, acc[e], p->word, "");
+		}
+	}
+}
+
+/* The product by lanes as a function of the module, one for each form (named by the
+ * instruction's shape and types: its layouts do not change the fragments), called where the
+ * instruction is. Inline, a kernel of a few thousand unrolled products (tensor-core GEMMs
+ * unroll their K loop) is one basic block of millions of instructions, for which LLVM's
+ * passes take minutes and gigabytes; the call costs little beside the product's shuffles
+ * and K x 8 multiply-adds. */
+static LLVMValueRef wmma_product_function(struct lower *L, const struct wmma_product *p, unsigned na,
+                                          unsigned nb, unsigned nc, unsigned nd)
+{
+	char name[256] = "zc.wmma";
+	size_t used = strlen(name);
+
+	static const char *const unnamed[] = { "mma", "sync", "aligned", "row", "col" };
+	for (uint32_t i = 0; i < L->insn->nmods; i++) {
+		size_t u = 0;
+		while (u < sizeof unnamed / sizeof unnamed[0] && strcmp(L->insn->mods[i], unnamed[u]))
+			u++;
+		if (u == sizeof unnamed / sizeof unnamed[0])
+			used += (size_t)snprintf(name + used, used < sizeof name ? sizeof name - used : 0, ".%s",
+			                         L->insn->mods[i]);
+	}
+	if (used >= sizeof name)
+		lower_fail(L, "internal: wmma form name too long");
+
+	LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
+	if (fn)
+		return fn;
+
+	LLVMTypeRef params[40], results[8];
+	for (unsigned i = 0; i < na + nb + nc; i++)
+		params[i] = p->word;
+	for (unsigned i = 0; i < nd; i++)
+		results[i] = p->word;
+	fn = LLVMAddFunction(L->mod, name, LLVMFunctionType(LLVMStructTypeInContext(L->ctx, results, nd, 0),
+	                                                    params, na + nb + nc, 0));
+	LLVMSetLinkage(fn, LLVMInternalLinkage);
+	static const char *const attributes[] = { "noinline", "convergent" };
+	for (size_t i = 0; i < sizeof attributes / sizeof attributes[0]; i++)
+		LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(L->ctx,
+		                        LLVMGetEnumAttributeKindForName(attributes[i], strlen(attributes[i])), 0));
+
+	LLVMBuilderRef saved = L->b;
+	LLVMBasicBlockRef saved_entry = L->entry;
+	LLVMValueRef args[40], d[8];
+	L->b = LLVMCreateBuilderInContext(L->ctx);
+	L->entry = LLVMAppendBasicBlockInContext(L->ctx, fn, "");
+	LLVMPositionBuilderAtEnd(L->b, L->entry);
+	for (unsigned i = 0; i < na + nb + nc; i++)
+		args[i] = LLVMGetParam(fn, i);
+	wmma_by_lanes(L, p, args, args + na, args + na + nb, d);
+	LLVMBuildAggregateRet(L->b, d, nd);
+	LLVMDisposeBuilder(L->b);
+	L->b = saved;
+	L->entry = saved_entry;
+	return fn;
+}
+
 /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c (f16 A and B) and
  * .shape.dtype.atype.btype.ctype{.satfinite} (bf16, tf32, s8, u8; f64 with .rn): D = A B +
  * C. The layouts name how A and B were stored; the fragments do not depend on them. Each
@@ -1128,8 +1252,6 @@ static bool lower_wmma_mma(struct lower *L)
 	enum ptx_type bt = sub ? PTX_TYPE_NONE : four ? mod_type(L, 2) : at, ct = mod_type(L, four ? 3 : 1);
 	bool integer = sub || at == PTX_TYPE_S8 || at == PTX_TYPE_U8, f64 = at == PTX_TYPE_F64;
 	bool popc_and = has_mod(L, "and");
-	LLVMTypeRef i32 = ll_int(L, 32);
-	LLVMValueRef a[16], b[16], words_a[16], words_b[8][16], acc[8], lane, first, row;
 
 	if (!has_mod(L, "mma") || (at == PTX_TYPE_F16 && four) || (sub && sub_bits[0] != sub_bits[1]) ||
 	    (binary != (has_mod(L, "popc") && (popc_and || has_mod(L, "xor")))) ||
@@ -1143,77 +1265,34 @@ static bool lower_wmma_mma(struct lower *L)
 	if (has_mod(L, "satfinite") && !integer)
 		lower_fail(L, "wmma.mma with a floating-point type and .satfinite was removed in PTX ISA 6.5 "
 		           "(ptxas refuses it; before, it warns of unexpected results on sm_70 and later)");
-	struct wmma_fragment fa = wmma_fragment(L, 'a', s, at, sub_bits[0], sub_signed[0]);
-	struct wmma_fragment fb = wmma_fragment(L, 'b', s, bt, sub_bits[1], sub_signed[1]);
-	struct wmma_fragment fc = wmma_fragment(L, 'c', s, ct, 0, false), fd = wmma_fragment(L, 'c', s, dt, 0, false);
+	struct wmma_product p = {
+		.s = s, .ct = ct, .dt = dt, .integer = integer, .binary = binary, .popc_and = popc_and,
+		.satfinite = has_mod(L, "satfinite"), .word = ll_int(L, f64 ? 64 : 32),
+		.a = wmma_fragment(L, 'a', s, at, sub_bits[0], sub_signed[0]),
+		.b = wmma_fragment(L, 'b', s, bt, sub_bits[1], sub_signed[1]),
+		.d = wmma_fragment(L, 'c', s, dt, 0, false),
+	};
+	struct wmma_fragment fc = wmma_fragment(L, 'c', s, ct, 0, false);
+	unsigned na = p.a.count / p.a.per_reg, nb = p.b.count / p.b.per_reg;
+	unsigned nc = fc.count / fc.per_reg, nd = p.d.count / p.d.per_reg;
 	expect_operands(L, 4);
-	const struct ptx_operand *d = registers(L, 0, fd.count / fd.per_reg);
-	const struct ptx_operand *ao = registers(L, 1, fa.count / fa.per_reg);
-	const struct ptx_operand *bo = registers(L, 2, fb.count / fb.per_reg);
-	const struct ptx_operand *co = registers(L, 3, fc.count / fc.per_reg);
+	const struct ptx_operand *d = registers(L, 0, nd), *ao = registers(L, 1, na);
+	const struct ptx_operand *bo = registers(L, 2, nb), *co = registers(L, 3, nc);
 	enum ptx_type word_type = f64 ? PTX_TYPE_B64 : PTX_TYPE_B32;
 	unsigned form = wmma_form(L, s, 'a', at);
 
 	if (form) {
-		wmma_by_instruction(L, form | (has_mod(L, "satfinite") ? ZC_WMMA_SATFINITE : 0), &fa, d, ao, bo, co,
-		                    ct, dt);
+		wmma_by_instruction(L, form | (p.satfinite ? ZC_WMMA_SATFINITE : 0), &p.a, d, ao, bo, co, ct, dt);
 		return true;
 	}
 
-	for (unsigned i = 0; i < fa.count / fa.per_reg; i++)
-		a[i] = operand_value(L, &ao->items[i], word_type);
-	for (unsigned i = 0; i < fb.count / fb.per_reg; i++)
-		b[i] = operand_value(L, &bo->items[i], word_type);
-	lane = call_builtin(L, "__zc_laneid", ll_int(L, 32), NULL, 0);
-	first = mul32(L, lane, fd.count);
-	row = LLVMBuildLShr(L->b, first, const32(L, log2u(s.n)), "");
-	wmma_line(L, &fa, a, s.k, row, words_a);
-	for (unsigned e = 0; e < fd.count; e++) {
-		LLVMValueRef column = LLVMBuildAdd(L->b, LLVMBuildAnd(L->b, first, const32(L, s.n - 1), ""),
-		                                   const32(L, e), "");
-		wmma_line(L, &fb, b, s.k, column, words_b[e]);
-		if (integer)  /* the products' sum, C added at the end */
-			acc[e] = const32(L, 0);
-		else if (ct == PTX_TYPE_F16)
-			acc[e] = half_as_float(L, operand_value(L, &co->items[e / 2], PTX_TYPE_B32), e % 2, false);
-		else
-			acc[e] = operand_value(L, &co->items[e], ct);
-	}
-	for (unsigned kk = 0; kk < s.k; kk += binary ? fa.per_reg : 1) {
-		LLVMValueRef x = binary ? NULL : wmma_element(L, words_a[kk / fa.per_reg], kk % fa.per_reg, &fa);
-
-		for (unsigned e = 0; e < fd.count; e++) {
-			if (binary) {  /* 32 products at once: the bits' xor or and, counted */
-				LLVMValueRef wa = words_a[kk / fa.per_reg], wb = words_b[e][kk / fb.per_reg];
-				LLVMValueRef bits = popc_and ? LLVMBuildAnd(L->b, wa, wb, "") : LLVMBuildXor(L->b, wa, wb, "");
-				acc[e] = LLVMBuildAdd(L->b, acc[e], call_intrinsic(L, "llvm.ctpop", &i32, 1, &bits, 1), "");
-				continue;
-			}
-			LLVMValueRef y = wmma_element(L, words_b[e][kk / fb.per_reg], kk % fb.per_reg, &fb);
-
-			if (integer) {
-				acc[e] = LLVMBuildAdd(L->b, acc[e], LLVMBuildMul(L->b, x, y, ""), "");
-			} else {
-				acc[e] = product_step(L, rounding_mode_of(L), x, y, acc[e]);
-			}
-		}
-	}
-	for (unsigned e = 0; e < fd.count; e++) {
-		if (integer) {
-			/* at most 32 products of 4 or 8 bits, or 128 of one: exact in 32 bits */
-			LLVMValueRef args[2] = { operand_value(L, &co->items[e], PTX_TYPE_S32), acc[e] };
-			LLVMValueRef v = has_mod(L, "satfinite") ? call_intrinsic(L, "llvm.sadd.sat", &i32, 1, args, 2)
-			                                         : LLVMBuildAdd(L->b, args[0], args[1], "");
-			operand_store(L, &d->items[e], v, PTX_TYPE_S32);
-		} else if (dt == PTX_TYPE_F16) {
-			if (e % 2)
-				operand_store(L, &d->items[e / 2], LLVMBuildOr(L->b, float_as_half(L, acc[e - 1]),
-				              LLVMBuildShl(L->b, float_as_half(L, acc[e]), const32(L, 16), ""), ""),
-				              PTX_TYPE_B32);
-		} else {
-			operand_store(L, &d->items[e], acc[e], dt);
-		}
-	}
+	LLVMValueRef fn = wmma_product_function(L, &p, na, nb, nc, nd), args[40], result;
+	for (unsigned i = 0; i < na + nb + nc; i++)
+		args[i] = operand_value(L, i < na ? &ao->items[i] : i < na + nb ? &bo->items[i - na]
+		                        : &co->items[i - na - nb], word_type);
+	result = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, args, na + nb + nc, "");
+	for (unsigned i = 0; i < nd; i++)
+		operand_store(L, &d->items[i], LLVMBuildExtractValue(L->b, result, i, ""), word_type);
 	return true;
 }
 
