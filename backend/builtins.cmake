@@ -21,13 +21,19 @@ function(zc_add_builtins target ident)
   foreach(source IN LISTS arg_SOURCES)
     get_filename_component(stem ${source} NAME_WE)
     get_filename_component(source ${source} ABSOLUTE)
+    file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${source})
     set(bc ${dir}/${stem}.bc)
+    # From the source tree, by relative names: the bitcode, which the tool embeds, names
+    # no path of the build machine (its module names and debug information).
     add_custom_command(OUTPUT ${bc}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
       COMMAND ${ZC_CLANG} ${arg_FLAGS} -std=c17 -O2 -ffreestanding -fno-math-errno
-              -Wall -Wextra -Werror -I${ZC_BACKEND_DIR} -I${ZC_ABI_DIR} -emit-llvm -c ${source} -o ${bc}
+              -Wall -Wextra -Werror -I${ZC_BACKEND_DIR} -I${ZC_ABI_DIR}
+              -ffile-prefix-map=${PROJECT_SOURCE_DIR}=. -ffile-prefix-map=${PROJECT_BINARY_DIR}=.
+              -fdebug-compilation-dir=. -emit-llvm -c ${relative} -o ${bc}
       DEPENDS ${source} ${ZC_BACKEND_DIR}/builtins.h ${ZC_ABI_DIR}/host_abi.h
               ${arg_DEPENDS}
+      WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
       COMMENT "Building builtins ${stem}.c for ${ident}"
       VERBATIM)
     list(APPEND bitcodes ${bc})

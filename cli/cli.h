@@ -49,6 +49,18 @@ void input_write_json(const Input *in, Json *j);
 enum driver_file { DRIVER_FILE_MISSING, DRIVER_FILE_OURS, DRIVER_FILE_OTHER, DRIVER_FILE_DAMAGED };
 enum driver_file driver_file_state(const char *path);
 
+/* tool_files.c */
+typedef struct {
+	const char *version, *commit;
+	char llvm[32]; /* the version of the LLVM library loaded */
+} ToolVersion;
+void tool_version(ToolVersion *v);
+void tool_version_json(Json *j); /* "tool": {name, version, commit, llvm} */
+/* The file NAME that zluda-convert places or loads (libcuda.so.1, nvcuda.dll, a library
+ * replacement, the emulator's HIP runtime), found where the tool is installed or built, into
+ * PATH. */
+bool find_tool_file(const char *name, char *path, size_t size);
+
 int cmd_inspect(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_convert(int argc, char **argv);

@@ -16,12 +16,6 @@
 #include "convert.h"
 #include "embed.h"
 
-#ifndef ZC_STUB_BUILD_DIR
-#define ZC_STUB_BUILD_DIR ""
-#endif
-#ifndef ZC_NVCUDA_BUILD_DIR
-#define ZC_NVCUDA_BUILD_DIR ""
-#endif
 
 static const char *take_value(int argc, char **argv, int *i, const char *flag)
 {
@@ -314,30 +308,6 @@ static void check_driver_place(const Input *in, const ConvertOptions *o)
 		           "away, or --replace-driver)");
 }
 
-bool find_beside_tool(const char *name, const char *build_dir, char *path, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	const char *candidates[3] = {build_dir, NULL, NULL};
-	char installed[PATH_MAX + 32], sibling[PATH_MAX + 32];
-
-	if (n > 0) {
-		exe[n] = '\0';
-		snprintf(installed, sizeof(installed), "%s/../lib/zluda-convert", dirname(exe));
-		snprintf(sibling, sizeof(sibling), "%s/../runtime_stub", exe);
-		candidates[1] = installed;
-		candidates[2] = sibling;
-	}
-	for (size_t i = 0; i < 3; i++) {
-		if (!candidates[i] || !*candidates[i])
-			continue;
-		snprintf(path, size, "%s/%s", candidates[i], name);
-		if (access(path, R_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
 /* design decision 8: libcuda.so.1 beside the output, found through its $ORIGIN path; on
  * Windows nvcuda.dll beside it, which the loader searches first. */
 static void place_stub(const Input *in, const ConvertOptions *o)
@@ -346,7 +316,7 @@ static void place_stub(const Input *in, const ConvertOptions *o)
 	char *dir = output_directory(o->out);
 
 	if (in->bin.format != BIN_ELF) {
-		if (find_beside_tool("nvcuda.dll", ZC_NVCUDA_BUILD_DIR, stub, sizeof(stub))) {
+		if (find_tool_file("nvcuda.dll", stub, sizeof(stub))) {
 			snprintf(dest, sizeof(dest), "%s/nvcuda.dll", dir);
 			if (!copy_file(stub, dest))
 				fail_input(dest, "cannot write: %s", strerror(errno));
@@ -358,7 +328,7 @@ static void place_stub(const Input *in, const ConvertOptions *o)
 		free(dir);
 		return;
 	}
-	if (!find_beside_tool("libcuda.so.1", ZC_STUB_BUILD_DIR, stub, sizeof(stub)))
+	if (!find_tool_file("libcuda.so.1", stub, sizeof(stub)))
 		fail_input(o->out, "cannot find the runtime stub libcuda.so.1 to place beside it");
 	snprintf(dest, sizeof(dest), "%s/libcuda.so.1", dir);
 	snprintf(link, sizeof(link), "%s/libcuda.so", dir);
@@ -552,6 +522,7 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 		fail_input(o->report, "cannot write: %s", strerror(errno));
 	json_init(&j, f);
 	json_object_begin(&j);
+	tool_version_json(&j);
 	json_field_string(&j, "input", o->in);
 	json_field_string(&j, "output", o->out);
 	json_key(&j, "targets");

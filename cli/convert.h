@@ -100,11 +100,6 @@ uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOption
  * could not. */
 bool copy_file(const char *from, const char *to);
 
-/* The files zluda-convert places beside what it converts (the runtime stub libcuda.so.1 or
- * nvcuda.dll, the library replacements) live next to the tool: in the build tree
- * (build_dir), or installed beside it. */
-bool find_beside_tool(const char *name, const char *build_dir, char *path, size_t size);
-
 /* convert_libraries.c: converts the libraries the program o->in loads that carry fatbins,
  * beside o->out; false when one of them failed. */
 bool convert_libraries(const ConvertOptions *o);

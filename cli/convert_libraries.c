@@ -206,7 +206,7 @@ static int replacement(const char *name, char *path, size_t size)
 
 		if (strncmp(name, replacements[i].stem, n) == 0 && name[n] &&
 		    strspn(name + n, "0123456789") == strlen(name + n) &&
-		    find_beside_tool(name, ZC_LIBRARIES_BUILD_DIR, path, size))
+		    find_tool_file(name, path, size))
 			return (int)i;
 	}
 	return -1;

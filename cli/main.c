@@ -177,7 +177,10 @@ bool take_global_option(const char *a)
 		print_help();
 		exit(0);
 	} else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
-		printf("zluda-convert %s\n", ZC_VERSION);
+		ToolVersion v;
+
+		tool_version(&v);
+		printf("zluda-convert %s (commit %s, LLVM %s)\n", v.version, v.commit, v.llvm);
 		exit(0);
 	} else if (strcmp(a, "--verbose") == 0) {
 		verbosity++;

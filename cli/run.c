@@ -15,38 +15,7 @@
 #include "emulator.h"
 #include "backend.h" /* its target.h: the target table */
 
-#ifndef ZC_EMU_HIP_BUILD_DIR
-#define ZC_EMU_HIP_BUILD_DIR ""
-#endif
-
 #define EMU_HIP_LIBRARY "libzc-emu-hip.so"
-
-/* The emulator's HIP runtime lives next to the tool, as the runtime stub does: in the
- * build tree, or installed beside it. Its absolute path goes into PATH. */
-static bool find_emu_hip(char *path)
-{
-	char exe[PATH_MAX], candidate[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	const char *dirs[3] = {ZC_EMU_HIP_BUILD_DIR, NULL, NULL};
-	char installed[PATH_MAX + 32], sibling[PATH_MAX + 32];
-
-	if (n > 0) {
-		exe[n] = '\0';
-		const char *dir = dirname(exe);
-		snprintf(installed, sizeof(installed), "%s/../lib/zluda-convert", dir);
-		snprintf(sibling, sizeof(sibling), "%s/../amdgpu_emulator/hip", dir);
-		dirs[1] = installed;
-		dirs[2] = sibling;
-	}
-	for (size_t i = 0; i < 3; i++) {
-		if (!dirs[i] || !*dirs[i])
-			continue;
-		snprintf(candidate, sizeof(candidate), "%s/%s", dirs[i], EMU_HIP_LIBRARY);
-		if (access(candidate, R_OK) == 0 && realpath(candidate, path))
-			return true;
-	}
-	return false;
-}
 
 /* The converter's targets the emulator runs, for the message about one it does not. */
 static void emulated_names(char *buf, size_t size)
@@ -100,7 +69,7 @@ static bool is_shared_library(const char *path)
 int cmd_run(int argc, char **argv)
 {
 	const char *processor = "gfx1100";
-	char library[PATH_MAX];
+	char library[PATH_MAX], found[PATH_MAX];
 	int i;
 
 	for (i = 0; i < argc; i++) {
@@ -130,7 +99,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (i >= argc)
 		fail_usage("run: no program given");
-	if (!find_emu_hip(library)) {
+	/* its absolute path goes into the environment */
+	if (!find_tool_file(EMU_HIP_LIBRARY, found, sizeof(found)) || !realpath(found, library)) {
 		fprintf(stderr, "zluda-convert: run: cannot find the emulator's HIP runtime %s\n",
 		        EMU_HIP_LIBRARY);
 		return 1;

@@ -68,6 +68,7 @@ function(add_replacement_library target soname title status exports unsupported)
     LINK_DEPENDS ${map}
     SKIP_BUILD_RPATH ON)
   zc_strip_placed(${target})
+  install(FILES $<TARGET_FILE:${target}> DESTINATION ${ZC_RUNTIME_INSTALL_DIR})
   set_property(SOURCE ${ZC_ENGINE_DIR}/trampolines.S ${ZC_ENGINE_DIR}/engine.c APPEND PROPERTY
                OBJECT_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${exports}
                ${CMAKE_CURRENT_SOURCE_DIR}/${unsupported})

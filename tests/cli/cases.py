@@ -1,6 +1,7 @@
 """CLI cases: arguments, and the exact exit code, stdout and stderr each must give.
 In expectations, {fatbin} is a synthetic bare fatbin (synth.py), {ptx} its PTX as a file,
-{elf} a Linux program (zluda-convert itself) and {tmp} a scratch folder."""
+{elf} a Linux program (zluda-convert itself), {tmp} a scratch folder and {build} what
+--version says the tool was built from: the commit of this checkout and LLVM's version."""
 
 TRY = "Try 'zluda-convert --help' for more information.\n"
 
@@ -55,8 +56,8 @@ CORRUPT = ("{fatbin_corrupt}: fatbin 0: warning: not translated: fatbin 0 entry 
 
 CASES = {
     "no_arguments": ([], 2, "", "zluda-convert: no command given\n" + TRY),
-    "version": (["--version"], 0, "zluda-convert 0.1.0\n", ""),
-    "version_short_anywhere": (["inspect", "-V"], 0, "zluda-convert 0.1.0\n", ""),
+    "version": (["--version"], 0, "zluda-convert 0.1.0 ({build})\n", ""),
+    "version_short_anywhere": (["inspect", "-V"], 0, "zluda-convert 0.1.0 ({build})\n", ""),
     "unknown_option": (["--frobnicate"], 2, "", "zluda-convert: convert: unknown option '--frobnicate'\n" + TRY),
     "inspect_no_file": (["inspect"], 2, "", "zluda-convert: inspect: no input file\n" + TRY),
     "inspect_two_files": (["inspect", "a", "b"], 2, "",

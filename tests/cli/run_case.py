@@ -12,6 +12,20 @@ import synth
 from cases import CASES
 
 
+def build_description():
+    """The commit of the checkout these tests are in (as cmake/commit.cmake names it) and the
+    version of LLVM 22 installed."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    git = lambda *a: subprocess.run(["git", "-C", here] + list(a), capture_output=True, text=True)
+    head = git("rev-parse", "--short=12", "HEAD")
+    commit = "unknown"
+    if head.returncode == 0:
+        dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
+        commit = head.stdout.strip() + ("-dirty" if dirty else "")
+    llvm = subprocess.run(["llvm-config-22", "--version"], capture_output=True, text=True).stdout.strip()
+    return "commit %s, LLVM %s" % (commit, llvm)
+
+
 def main():
     tool, name = sys.argv[1], sys.argv[2]
     args, want_rc, want_out, want_err = CASES[name]
@@ -39,7 +53,8 @@ def main():
                            .replace("{fatbin_corrupt}", fatbin_corrupt).replace("{shlib}", shlib)
                            .replace("{ptx_left_out}", ptx_left_out)
                            .replace("{ptx_too_much_stack}", ptx_too_much_stack)
-                           .replace("{elf}", tool).replace("{tmp}", tmp))
+                           .replace("{elf}", tool).replace("{tmp}", tmp)
+                           .replace("{build}", build_description() if "{build}" in s else ""))
         if name.startswith("convert_driver_not_ours"):  # a link to another driver there
             os.symlink("/nonexistent/libcuda.so.1", os.path.join(tmp, "libcuda.so.1"))
         if name == "convert_link_not_ours":  # a libcuda.so that is not ours, even dangling
