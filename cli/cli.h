@@ -58,7 +58,7 @@ void tool_version(ToolVersion *v);
 void tool_version_json(Json *j); /* "tool": {name, version, commit, llvm} */
 /* The file NAME that zluda-convert places or loads (libcuda.so.1, nvcuda.dll, a library
  * replacement, the emulator's HIP runtime), found where the tool is installed or built, into
- * PATH. */
+ * PATH as an absolute path. */
 bool find_tool_file(const char *name, char *path, size_t size);
 
 int cmd_inspect(int argc, char **argv);

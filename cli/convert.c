@@ -334,10 +334,18 @@ static void place_stub(const Input *in, const ConvertOptions *o)
 	snprintf(link, sizeof(link), "%s/libcuda.so", dir);
 	if (!copy_file(stub, dest))
 		fail_input(dest, "cannot write: %s", strerror(errno));
-	unlink(link);
-	if (symlink("libcuda.so.1", link) != 0)
+	/* made beside it, then renamed over it: conversions of a tree's files into one
+	 * directory place it at once */
+	char *made = NULL;
+	if (asprintf(&made, "%s.tmp%ld", link, (long)getpid()) < 0)
+		fail_input(link, "out of memory");
+	unlink(made);
+	if (symlink("libcuda.so.1", made) != 0 || rename(made, link) != 0) {
 		inform(1, "zluda-convert: %s: warning: cannot create the libcuda.so link: %s", link,
 		       strerror(errno));
+		unlink(made);
+	}
+	free(made);
 	free(dir);
 }
 
@@ -690,6 +698,9 @@ int cmd_convert(int argc, char **argv)
 	ConvertSummary summary;
 
 	parse_options(argc, argv, &o);
+	struct stat st;
+	if (stat(o.in, &st) == 0 && S_ISDIR(st.st_mode))
+		return convert_tree(&o);
 	if (o.save_temps && mkdir(o.save_temps, 0777) != 0 && errno != EEXIST)
 		fail_input(o.save_temps, "cannot create directory: %s", strerror(errno));
 	char why[128];

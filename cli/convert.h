@@ -88,6 +88,10 @@ typedef struct {
 /* The output's directory, "." for a bare name; the caller frees it. */
 char *output_directory(const char *out);
 void convert_file(const ConvertOptions *o, ConvertSummary *summary);
+
+/* convert_tree.c: o->in is a directory, converted into the new directory o->out; the exit
+ * status. */
+int convert_tree(const ConvertOptions *o);
 /* Why --strict writes nothing for a conversion that summary describes; NULL when it may:
  * translation failures, damaged PTX, or fatbins with SASS only all cost kernels. */
 const char *strict_refusal(const ConvertSummary *summary, char *buf, size_t size);

@@ -104,6 +104,12 @@ void json_null(Json *j)
 	fputs("null", j->out);
 }
 
+void json_raw(Json *j, const char *text)
+{
+	value_prefix(j);
+	fputs(text, j->out);
+}
+
 void json_field_string(Json *j, const char *key, const char *s)
 {
 	json_key(j, key);

@@ -23,6 +23,7 @@ void json_string(Json *j, const char *s); /* NULL writes null */
 void json_uint(Json *j, uint64_t v);
 void json_bool(Json *j, bool v);
 void json_null(Json *j);
+void json_raw(Json *j, const char *text); /* a value written elsewhere, as it is */
 void json_field_string(Json *j, const char *key, const char *s);
 void json_field_uint(Json *j, const char *key, uint64_t v);
 void json_field_bool(Json *j, const char *key, bool v);

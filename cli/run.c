@@ -69,7 +69,7 @@ static bool is_shared_library(const char *path)
 int cmd_run(int argc, char **argv)
 {
 	const char *processor = "gfx1100";
-	char library[PATH_MAX], found[PATH_MAX];
+	char library[PATH_MAX];
 	int i;
 
 	for (i = 0; i < argc; i++) {
@@ -99,8 +99,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (i >= argc)
 		fail_usage("run: no program given");
-	/* its absolute path goes into the environment */
-	if (!find_tool_file(EMU_HIP_LIBRARY, found, sizeof(found)) || !realpath(found, library)) {
+	if (!find_tool_file(EMU_HIP_LIBRARY, library, sizeof(library))) {
 		fprintf(stderr, "zluda-convert: run: cannot find the emulator's HIP runtime %s\n",
 		        EMU_HIP_LIBRARY);
 		return 1;

@@ -7,6 +7,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -39,9 +40,15 @@ void tool_version_json(Json *j)
 	json_object_end(j);
 }
 
+/* DIR/SUB/NAME, readable, into PATH as an absolute path without links or dot-dots (what
+ * messages show and the environment of `run` carries). */
 static bool readable(char *path, size_t size, const char *dir, const char *sub, const char *name)
 {
-	return (size_t)snprintf(path, size, "%s/%s/%s", dir, sub, name) < size && access(path, R_OK) == 0;
+	char joined[PATH_MAX + 64], resolved[PATH_MAX];
+
+	return (size_t)snprintf(joined, sizeof joined, "%s/%s/%s", dir, sub, name) < sizeof joined &&
+	       access(joined, R_OK) == 0 && realpath(joined, resolved) &&
+	       (size_t)snprintf(path, size, "%s", resolved) < size;
 }
 
 bool find_tool_file(const char *name, char *path, size_t size)

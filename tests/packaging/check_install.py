@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """The installed tool, as a package maintainer gets it from `cmake --install`.
 
-Usage: check_install.py SOURCE_DIR BUILD_DIR RUNTIME_DIR NVCC PLACED_FILE...
+Usage: check_install.py SOURCE_DIR BUILD_DIR SANITIZED RUNTIME_DIR NVCC PLACED_FILE...
 
 Installs BUILD_DIR into a temporary prefix, then moves the prefix elsewhere (an installed
 tool finds its files relative to itself), and checks:
 - every file is where the GNU layout puts it: the tool, the man page, bash completion, the
   docs, and in RUNTIME_DIR (relative to the prefix) the driver, the emulator's HIP runtime
   and every PLACED_FILE's name (the files convert places beside its output);
-- the tool names no path of the build machine (SOURCE_DIR, BUILD_DIR): it cannot reach the
-  build tree;
+- the tool never reads the build tree: with a file of its runtime directory removed, it says
+  that file is missing; and (unless SANITIZED is ON: the sanitizers keep their sources'
+  paths) it names no path of the build machine (SOURCE_DIR, BUILD_DIR);
 - --version names the version, the commit and LLVM's version;
 - the installed tool converts the bundled example (built by NVCC) with a report that names
   the tool, places the installed libcuda.so.1 beside it, and the converted program passes on
@@ -45,7 +46,7 @@ def help_options(text):
 
 
 def main():
-    source, build, runtime_dir, nvcc, *placed = sys.argv[1:]
+    source, build, sanitized, runtime_dir, nvcc, *placed = sys.argv[1:]
     work = tempfile.mkdtemp(prefix="zc-install-")
     try:
         installed = os.path.join(work, "staged", "usr")
@@ -69,10 +70,11 @@ def main():
         if failures:
             return 1
 
-        with open(tool, "rb") as f:
-            data = f.read()
-        for root in {os.path.realpath(source), os.path.realpath(build)}:
-            check(root.encode() not in data, f"the tool names no build path ({root})")
+        if sanitized != "ON":  # ASan and UBSan keep their sources' paths for their reports
+            with open(tool, "rb") as f:
+                data = f.read()
+            for root in {os.path.realpath(source), os.path.realpath(build)}:
+                check(root.encode() not in data, f"the tool names no build path ({root})")
 
         version = run([tool, "--version"]).stdout.strip()
         check(re.fullmatch(r"zluda-convert \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown|\S+), "
@@ -101,6 +103,12 @@ def main():
         result = run([tool, "run", "--emulate=gfx1100", "--", out], env=env)
         check(result.returncode == 0 and result.stdout.startswith("PASS"),
               "the converted example on the emulator: " + (result.stdout + result.stderr).strip()[-300:])
+
+        os.unlink(os.path.join(runtime, "libzc-emu-hip.so"))
+        result = run([tool, "run", "--", out], env=env)
+        check((result.returncode, result.stderr) ==
+              (1, "zluda-convert: run: cannot find the emulator's HIP runtime libzc-emu-hip.so\n"),
+              f"without its runtime directory's libzc-emu-hip.so, the tool finds none: {result.stderr}")
 
         result = run(["groff", "-man", "-Tutf8", "-ww", "-z", man], env=dict(os.environ, LC_ALL="C.UTF-8"))
         check(result.returncode == 0 and not result.stderr, "the man page renders without warnings "
