@@ -11,3 +11,8 @@ set(CMAKE_FIND_ROOT_PATH /usr/${ZC_MINGW_PREFIX})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+# The host's flags in the environment (a Debian package build's dpkg-buildflags: ELF-only
+# linker options, hardening for glibc) are not for this target.
+foreach(variable CFLAGS CPPFLAGS LDFLAGS ASMFLAGS)
+  unset(ENV{${variable}})
+endforeach()

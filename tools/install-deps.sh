@@ -3,7 +3,7 @@
 set -e
 apt-get update
 apt-get install -y --no-install-recommends \
-	cmake ninja-build pkg-config python3 gcc g++ git groff-base \
+	cmake ninja-build pkg-config python3 gcc g++ git groff-base debhelper lintian \
 	llvm-22-dev clang-22 lld-22 liblld-22-dev llvm-22-tools libclang-rt-22-dev \
 	libelf-dev libzstd-dev liblz4-dev libxxhash-dev \
 	gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 patchelf libamdhip64-5 libamdhip64-dev wine wine64 wine64-tools \
