@@ -3,7 +3,7 @@
 # source tree (its tracked files as they are now), lintian without an error, then the
 # packages installed (as root, with apt: the machine's own packages satisfy their
 # dependencies; they are removed again unless they were installed before) or, as another
-# user, unpacked into a scratch root; the installed tool converts the bundled example, which
+# user, unpacked into a scratch root; with the build tree gone, the installed tool converts the bundled example, which
 # passes on the CPU driver and, through `run`, on the emulator, and its man page is found.
 # Usage: check_deb.sh SOURCE_DIR NVCC
 set -e
@@ -38,6 +38,8 @@ if grep -q '^E: ' "$work/lintian.log"; then
 	fail "lintian reports errors"
 fi
 echo "ok lintian: no errors ($(grep -c '^W: ' "$work/lintian.log" || true) warnings)"
+cd "$work"
+rm -rf "$work/src" # the packages work with the tree they were built in gone
 
 if [ "$(id -u)" = 0 ] && ! dpkg -s zluda-convert >/dev/null 2>&1; then
 	installed_here=yes

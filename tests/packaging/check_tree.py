@@ -3,11 +3,11 @@
 
 Usage: check_tree.py TOOL NVCC SOURCE_DIR
 
-Builds a small unpacked package with NVCC: bin/app (its own kernel, and one in lib/libscale.so
-it loads through $ORIGIN/../lib), a program without GPU code, a shell script, data, a link, a
+Builds a small unpacked package with NVCC: bin/app and bin/app2 (their own kernel, and one in
+lib/libscale.so they load through $ORIGIN/../lib), a program without GPU code, a shell script, data, a link, a
 module file, then converts the tree with `TOOL TREE -o OUT --report=R`. Checks the summary line,
 a runtime in each directory with converted programs or libraries and none elsewhere, every other file and
-link unchanged (bytes and modes), the program passing on the CPU driver and on the emulator
+link unchanged (bytes and modes), both programs passing on the CPU driver and on the emulator
 from the converted tree, the report, the input untouched, a file that fails under --strict, and the refusals: an output that is
 not empty, an output inside the tree, --dump on a tree.
 """
@@ -46,7 +46,11 @@ int main() {
     cudaMemcpy(h, x, sizeof h, cudaMemcpyDeviceToHost);
     for (int i = 0; i < n; i++)
         if (h[i] != 3.0f * i) { printf("FAIL: x[%d] = %g\n", i, h[i]); return 1; }
+#ifdef SECOND
+    printf("PASS: %d elements, the second program\n", n);
+#else
     printf("PASS: %d elements\n", n);
+#endif
     return 0;
 }
 """
@@ -101,8 +105,10 @@ def build_tree(work, nvcc):
     steps = [[nvcc, "-arch=sm_80", "-shared", "-Xcompiler", "-fPIC", "-o", lib, os.path.join(work, "scale.cu")],
              [nvcc, "-arch=sm_80", "-o", os.path.join(tree, "bin", "app"), os.path.join(work, "app.cu"),
               "-L" + os.path.dirname(lib), "-lscale", "-Xlinker", "-rpath=$ORIGIN/../lib"],
+             [nvcc, "-arch=sm_80", "-o", os.path.join(tree, "bin", "app2"), os.path.join(work, "app.cu"),
+              "-L" + os.path.dirname(lib), "-lscale", "-Xlinker", "-rpath=$ORIGIN/../lib", "-DSECOND"],
              ["cc", "-o", os.path.join(tree, "bin", "plain"), os.path.join(work, "plain.c")]]
-    for name, step in zip(("lib/libscale.so", "bin/app", "bin/plain"), steps):
+    for name, step in zip(("lib/libscale.so", "bin/app", "bin/app2", "bin/plain"), steps):
         result = run(step)
         check(result.returncode == 0, "builds " + name + " " + result.stderr[-300:])
     with open(os.path.join(tree, "bin", "run-app.sh"), "w") as f:
@@ -130,13 +136,13 @@ def main():
         result = run([tool, tree, "-o", out, "--offload-arch=gfx1100,host", "--report=" + report, "-j2"])
         summary = re.sub(r" \(\d+\.\d s\)$", "", result.stderr.strip().splitlines()[-1] if result.stderr else "")
         check(result.returncode == 0, f"the tree converts (exit {result.returncode}) {result.stderr[-500:]}")
-        check(summary == f"{out}: 3 files converted, 3 copied unchanged (1 of them programs or libraries "
+        check(summary == f"{out}: 4 files converted, 3 copied unchanged (1 of them programs or libraries "
               "without GPU code), 1 links, 5 directories, 0 failed", "the summary line: " + summary)
         check(files_of(tree) == before, "the input tree is untouched")
 
         after = files_of(out)
         for rel, what in before.items():
-            if rel in ("bin/app", "lib/libscale.so", "share/modules/nothing.ptx"):
+            if rel in ("bin/app", "bin/app2", "lib/libscale.so", "share/modules/nothing.ptx"):
                 check(after.get(rel, ("",))[0] == "file" and after[rel][1] == what[1] and after[rel][2] != what[2],
                       f"{rel} converted, its mode kept")
             else:
@@ -153,6 +159,9 @@ def main():
         result = run([tool, "run", "--emulate=gfx1100", "--", os.path.join(out, "bin", "app")], env=env)
         check(result.returncode == 0 and result.stdout.startswith("PASS"),
               "the converted app on the emulator: " + (result.stdout + result.stderr).strip()[-300:])
+        result = run([os.path.join(out, "bin", "app2")], env=dict(env, ZLUDA_CONVERT_DRIVER="host"))
+        check(result.returncode == 0 and result.stdout.startswith("PASS") and "second" in result.stdout,
+              "the second converted program on the CPU driver: " + (result.stdout + result.stderr).strip()[-300:])
 
         with open(report) as f:
             r = json.load(f)
