@@ -2,7 +2,8 @@
 // Helpers: handle, version, status names, pointer and math modes, streams, Set/Get Vector and
 // Matrix (strided, padded, async) and an invalid argument. Level 1, level 2 and level 3 in the
 // S, D, C, Z (and H) variants (level 2's band and packed forms too), GemmEx in the usual type
-// combinations, batched and strided-batched GEMM, batched TRSM. Inputs are small integers from a fixed-seed LCG, so most results are exact,
+// combinations, batched and strided-batched GEMM, batched TRSM; with cuBLAS 12 and later, a sample
+// of the _64 forms (64-bit sizes) through the same checks. Inputs are small integers from a fixed-seed LCG, so most results are exact,
 // but every comparison allows a relative tolerance so that a library with another summation
 // order also passes. Triangular and symmetric inputs hold garbage in the triangle the routine must
 // not read; routines that write one triangle must leave the other one as it was. Level 1 and 2 run
@@ -1730,6 +1731,42 @@ static void level3() {
                                      cublasZmatinvBatched);
 }
 
+#if CUBLAS_VER_MAJOR >= 12
+// ---- the _64 forms (cuBLAS 12): 64-bit sizes, leading dimensions, increments and counts ---------
+// Each through the check of its 32-bit routine, the sizes widened on the way.
+static void wide_forms() {
+    test_axpy<float>("Saxpy_v2_64", +[](cublasHandle_t h, int n, const float *a, const float *x, int ix, float *y, int iy) {
+        return cublasSaxpy_v2_64(h, n, a, x, ix, y, iy);
+    });
+    test_dot<double>("Ddot_v2_64", +[](cublasHandle_t h, int n, const double *x, int ix, const double *y, int iy, double *r) {
+        return cublasDdot_v2_64(h, n, x, ix, y, iy, r);
+    }, false);
+    test_reduce<cuComplex, float>("Scnrm2_v2_64", +[](cublasHandle_t h, int n, const cuComplex *x, int ix, float *r) {
+        return cublasScnrm2_v2_64(h, n, x, ix, r);
+    }, false);
+    test_gemv<double>("Dgemv_v2_64", +[](cublasHandle_t h, cublasOperation_t op, int m, int n, const double *a,
+                                          const double *A, int lda, const double *x, int ix, const double *b, double *y,
+                                          int iy) { return cublasDgemv_v2_64(h, op, m, n, a, A, lda, x, ix, b, y, iy); });
+    test_gemm<float>("Sgemm_v2_64", +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                                         const float *a, const float *A, int lda, const float *B, int ldb, const float *b,
+                                         float *C, int ldc) {
+        return cublasSgemm_v2_64(h, ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc);
+    });
+    test_gemm<cuDoubleComplex>("Zgemm_v2_64", +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                                                   int k, const cuDoubleComplex *a, const cuDoubleComplex *A, int lda,
+                                                   const cuDoubleComplex *B, int ldb, const cuDoubleComplex *b,
+                                                   cuDoubleComplex *C, int ldc) {
+        return cublasZgemm_v2_64(h, ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc);
+    }, true);
+    test_gemm_strided<float>("SgemmStridedBatched_64",
+        +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const float *a,
+            const float *A, int lda, long long sa, const float *B, int ldb, long long sb, const float *b, float *C, int ldc,
+            long long sc, int batch) {
+            return cublasSgemmStridedBatched_64(h, ta, tb, m, n, k, a, A, lda, sa, B, ldb, sb, b, C, ldc, sc, batch);
+        });
+}
+#endif
+
 int main() {
     if (cublasCreate(&H) != CUBLAS_STATUS_SUCCESS) {
         printf("FAIL: cublasCreate\n");
@@ -1743,6 +1780,9 @@ int main() {
     level2();
     CB(cublasSetStream(H, st));  // level 3 on the created stream
     level3();
+#if CUBLAS_VER_MAJOR >= 12
+    wide_forms();
+#endif
     CHECK(cudaStreamSynchronize(st));
     CB(cublasSetStream(H, 0));
     CB(cublasDestroy(H));
