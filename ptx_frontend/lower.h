@@ -67,6 +67,8 @@ struct lower {
 	                                  * is built where used) */
 	bool has_reserved_smem;
 	bool matrix_instructions;        /* ptx_lower_options.matrix_instructions */
+	const struct ptx_func *products_of; /* the function whose wmma.mma products are counted */
+	unsigned products;                  /* (lower_matrix.c), how many */
 	jmp_buf fail;
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;

@@ -1179,10 +1179,35 @@ static void wmma_by_lanes(struct lower *L, const struct wmma_product *p, const L
 
 /* The product by lanes as a function of the module, one for each form (named by the
  * instruction's shape and types: its layouts do not change the fragments), called where the
- * instruction is. Inline, a kernel of a few thousand unrolled products (tensor-core GEMMs
- * unroll their K loop) is one basic block of millions of instructions, for which LLVM's
- * passes take minutes and gigabytes; the call costs little beside the product's shuffles
- * and K x 8 multiply-adds. */
+ * instruction is, in functions of more than WMMA_INLINE_PRODUCTS products. Inline, a kernel
+ * of a few thousand unrolled products (tensor-core GEMMs unroll their K loop) is one basic
+ * block of millions of instructions, for which LLVM's passes take minutes and gigabytes;
+ * the call costs 5 to 8 % more instructions executed (bench/wmma_instructions.sh, gfx1030),
+ * which a function of few products is spared. */
+enum { WMMA_INLINE_PRODUCTS = 32 };
+
+static unsigned products_in(const struct ptx_stmt *s)
+{
+	unsigned n = 0;
+
+	for (; s; s = s->next)
+		if (s->kind == PTX_STMT_BLOCK)
+			n += products_in(s->u.block);
+		else if (s->kind == PTX_STMT_INSN && strcmp(s->u.insn.opcode, "wmma") == 0)
+			for (uint32_t i = 0; i < s->u.insn.nmods; i++)
+				n += strcmp(s->u.insn.mods[i], "mma") == 0;
+	return n;
+}
+
+static bool products_inline(struct lower *L)
+{
+	if (L->products_of != L->func) {
+		L->products_of = L->func;
+		L->products = products_in(L->func->body);
+	}
+	return L->products <= WMMA_INLINE_PRODUCTS;
+}
+
 static LLVMValueRef wmma_product_function(struct lower *L, const struct wmma_product *p, unsigned na,
                                           unsigned nb, unsigned nc, unsigned nd)
 {
@@ -1286,13 +1311,20 @@ static bool lower_wmma_mma(struct lower *L)
 		return true;
 	}
 
-	LLVMValueRef fn = wmma_product_function(L, &p, na, nb, nc, nd), args[40], result;
+	LLVMValueRef args[40], words[8];
 	for (unsigned i = 0; i < na + nb + nc; i++)
 		args[i] = operand_value(L, i < na ? &ao->items[i] : i < na + nb ? &bo->items[i - na]
 		                        : &co->items[i - na - nb], word_type);
-	result = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, args, na + nb + nc, "");
+	if (products_inline(L)) {
+		wmma_by_lanes(L, &p, args, args + na, args + na + nb, words);
+	} else {
+		LLVMValueRef fn = wmma_product_function(L, &p, na, nb, nc, nd);
+		LLVMValueRef result = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, args, na + nb + nc, "");
+		for (unsigned i = 0; i < nd; i++)
+			words[i] = LLVMBuildExtractValue(L->b, result, i, "");
+	}
 	for (unsigned i = 0; i < nd; i++)
-		operand_store(L, &d->items[i], LLVMBuildExtractValue(L->b, result, i, ""), word_type);
+		operand_store(L, &d->items[i], words[i], word_type);
 	return true;
 }
 
