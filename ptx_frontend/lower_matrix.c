@@ -964,6 +964,31 @@ static LLVMValueRef mul32(struct lower *L, LLVMValueRef v, unsigned n)
  * by default the matrix's width or height. Sub-byte elements (A .row, B .col, as the ISA
  * requires) lie consecutive in memory, a register's worth at once, the first element in the
  * low bits. */
+static unsigned gcd(unsigned a, unsigned b)
+{
+	while (b) {
+		unsigned t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The alignment of register j of a lane's fragment f (nregs registers of `bytes` each),
+ * loaded whole from a line (of `line` elements) in the portable layout: a lane's elements run
+ * along the line from lane x count (modulo the line), so register j starts at a multiple of
+ * the fragment's size (where PTX puts each line), of count elements when they are fewer than
+ * the line's, and of j registers. */
+static unsigned portable_alignment(const struct wmma_fragment *f, unsigned nregs, unsigned line, unsigned j,
+                                   unsigned bytes)
+{
+	unsigned align = nregs * bytes;
+
+	if (f->count < line)
+		align = gcd(align, f->count * f->bits / 8);
+	return j ? gcd(align, j * bytes) : align;
+}
+
 static bool lower_wmma_ldst(struct lower *L, bool store)
 {
 	char matrix = store ? (has_mod(L, "d") ? 'c' : 0)
@@ -993,7 +1018,14 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 	unsigned form = wmma_form(L, wmma_shape(L), matrix, f.type);
 	if (!form)  /* the portable layout: lane l's elements start at l times their count */
 		first = mul32(L, lane, f.count);
-	unsigned access_bits = sub_bits ? 32 : f.bits, accesses = sub_bits ? 1 : f.per_reg;
+	/* A by rows and B by columns lie along their lines in memory, where a register's
+	 * elements are consecutive in every layout (the portable one and those of
+	 * __zc_wmma_element): one access of the register, 4-byte aligned as each line starts at
+	 * a multiple of the fragment's size (PTX's rule) and a register at a multiple of 4 bytes
+	 * into it. Sub-byte elements come only so. */
+	bool whole_registers = sub_bits || (matrix != 'c' && row == (matrix == 'a'));
+	unsigned access_bits = whole_registers ? f.per_reg * f.bits : f.bits;
+	unsigned accesses = whole_registers ? 1 : f.per_reg;
 	reg_type = ll_int(L, f.bits == 64 ? 64 : 32);
 	element_type = ll_int(L, access_bits);
 	bytes = access_bits / 8;
@@ -1024,7 +1056,9 @@ static bool lower_wmma_ldst(struct lower *L, bool store)
 				LLVMSetAlignment(LLVMBuildStore(L->b, v, p), bytes);
 			} else {
 				LLVMValueRef v = LLVMBuildLoad2(L->b, element_type, p, "");
-				LLVMSetAlignment(v, bytes);
+				LLVMSetAlignment(v, whole_registers && !form
+				                    ? portable_alignment(&f, nregs, f.column_order ? f.rows : f.cols, j, bytes)
+				                    : bytes);
 				value = LLVMBuildOr(L->b, value, LLVMBuildShl(L->b, LLVMBuildZExt(L->b, v, reg_type, ""),
 				                                               shift, ""), "");
 			}
