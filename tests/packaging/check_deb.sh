@@ -21,13 +21,19 @@ trap cleanup EXIT
 fail() { echo "FAIL $*"; echo "check_deb: failed"; exit 1; }
 
 mkdir "$work/src"
-(cd "$source" && git ls-files -z | xargs -0 cp -P --parents -t "$work/src") ||
-	fail "copying the source tree"
-# the copy is no git checkout: the commit --version names comes from the source's
-commit=$(git -C "$source" rev-parse --short=12 HEAD)
-[ -z "$(git -C "$source" status --porcelain --untracked-files=no)" ] || commit=$commit-dirty
+# the tracked files of a git checkout, else the tree without its build folders
+if commit=$(git -C "$source" rev-parse --short=12 HEAD 2>/dev/null); then
+	(cd "$source" && git ls-files -z | xargs -0 cp -P --parents -t "$work/src") ||
+		fail "copying the source tree"
+	# the copy is no git checkout: the commit --version names comes from the source's
+	[ -z "$(git -C "$source" status --porcelain --untracked-files=no)" ] || commit=$commit-dirty
+else
+	commit=unknown
+	tar -C "$source" --exclude='./build*' --exclude='./obj-*' --exclude='./.git' -cf - . |
+		tar -C "$work/src" -xf - || fail "copying the source tree"
+fi
 cd "$work/src"
-ZC_COMMIT=$commit DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -b -us -uc >"$work/build.log" 2>&1 ||
+ZC_COMMIT=$([ "$commit" = unknown ] || echo "$commit") DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -b -us -uc >"$work/build.log" 2>&1 ||
 	{ tail -30 "$work/build.log"; fail "dpkg-buildpackage -b"; }
 echo "ok dpkg-buildpackage -b"
 tool_deb=$(ls "$work"/zluda-convert_*_amd64.deb)
