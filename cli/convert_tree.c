@@ -126,11 +126,25 @@ static void check_tree_output(const ConvertOptions *o)
 		fail_usage("convert: the output %s is inside the tree %s", o->out, o->in);
 }
 
-/* The argument list of the child that converts entry i into to, its report in reports. */
-static char **child_arguments(const ConvertOptions *o, const char *from, const char *to,
-                              const char *report)
+/* The command line of the child that converts FROM into TO, its report in REPORT. */
+typedef struct {
+	char *argv[16];
+	char *owned[3]; /* the arguments made for it, freed after */
+} ChildArguments;
+
+static char *made(const ConvertOptions *o, const char *fmt, const char *value)
 {
-	char **argv = zc_alloc(16 * sizeof(char *)), *targets = NULL;
+	char *s;
+
+	if (asprintf(&s, fmt, value) < 0)
+		fail_input(o->in, "out of memory");
+	return s;
+}
+
+static void child_arguments(ChildArguments *c, const ConvertOptions *o, const char *from, const char *to,
+                            const char *report)
+{
+	char *targets = NULL;
 	size_t n = 0, len = 0;
 	FILE *f = open_memstream(&targets, &len);
 
@@ -140,32 +154,37 @@ static char **child_arguments(const ConvertOptions *o, const char *from, const c
 	for (size_t t = 0; t < o->ntargets; t++)
 		fprintf(f, "%s%s", t ? "," : "", o->targets[t]->name);
 	fclose(f);
-	argv[n++] = "zluda-convert";
-	argv[n++] = "convert";
-	argv[n++] = (char *)from;
-	argv[n++] = "-o";
-	argv[n++] = (char *)to;
-	argv[n++] = "-j1";
-	argv[n++] = targets;
-	argv[n++] = verbosity == 0 ? "-q" : verbosity >= 2 ? "-v" : "--";
-	if (strcmp(argv[n - 1], "--") == 0)
-		n--;
+	*c = (ChildArguments){.owned = {targets}};
+	c->argv[n++] = "zluda-convert";
+	c->argv[n++] = "convert";
+	c->argv[n++] = (char *)from;
+	c->argv[n++] = "-o";
+	c->argv[n++] = (char *)to;
+	c->argv[n++] = "-j1";
+	c->argv[n++] = targets;
+	if (verbosity != 1)
+		c->argv[n++] = verbosity == 0 ? "-q" : "-v";
 	if (o->strict)
-		argv[n++] = "--strict";
+		c->argv[n++] = "--strict";
 	if (o->no_line_info)
-		argv[n++] = "--no-line-info";
+		c->argv[n++] = "--no-line-info";
 	if (o->portable_matrix)
-		argv[n++] = "--portable-matrix";
+		c->argv[n++] = "--portable-matrix";
 	if (o->replace_driver)
-		argv[n++] = "--replace-driver";
+		c->argv[n++] = "--replace-driver";
 	if (o->with_libraries && !o->library_patterns)
-		argv[n++] = "--with-libraries";
-	if (o->library_patterns && asprintf(&argv[n++], "--with-libraries=%s", o->library_patterns) < 0)
-		fail_input(o->in, "out of memory");
-	if (report && asprintf(&argv[n++], "--report=%s", report) < 0)
-		fail_input(o->in, "out of memory");
-	argv[n] = NULL;
-	return argv;
+		c->argv[n++] = "--with-libraries";
+	if (o->library_patterns)
+		c->argv[n++] = c->owned[1] = made(o, "--with-libraries=%s", o->library_patterns);
+	if (report)
+		c->argv[n++] = c->owned[2] = made(o, "--report=%s", report);
+	c->argv[n] = NULL;
+}
+
+static void child_arguments_free(ChildArguments *c)
+{
+	for (size_t i = 0; i < sizeof c->owned / sizeof c->owned[0]; i++)
+		free(c->owned[i]);
 }
 
 static char *report_of(const char *reports, size_t i)
@@ -214,17 +233,19 @@ static void convert_files(const ConvertOptions *o, const char *reports)
 		while (running >= jobs)
 			wait_for_child(&running);
 		char *from = joined(o->in, e->path), *to = joined(o->out, e->path), *report = report_of(reports, i);
-		char **argv = child_arguments(o, from, to, report);
+		ChildArguments arguments;
+		child_arguments(&arguments, o, from, to, report);
 		fflush(NULL);
 		e->child = fork();
 		if (e->child == 0) {
-			execv("/proc/self/exe", argv);
+			execv("/proc/self/exe", arguments.argv);
 			fprintf(stderr, "zluda-convert: %s: cannot run the conversion: %s\n", from, strerror(errno));
 			_exit(127);
 		}
 		if (e->child < 0)
 			fail_input(from, "cannot start its conversion: %s", strerror(errno));
 		running++;
+		child_arguments_free(&arguments);
 		free(from);
 		free(to);
 		free(report);
@@ -413,5 +434,9 @@ int convert_tree(const ConvertOptions *o)
 			fprintf(stderr, "zluda-convert: %s/%s: not converted (exit status %d)\n", o->in,
 			        e->path, e->status);
 	}
+	for (size_t i = 0; i < walk.count; i++)
+		free(walk.entries[i].path);
+	free(walk.entries);
+	memset(&walk, 0, sizeof walk);
 	return failed ? 1 : 0;
 }
