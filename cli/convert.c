@@ -521,18 +521,33 @@ static void kernel_notes(Json *j, const char *key, const Unit *u, const char *co
 	json_array_end(j);
 }
 
-static void write_report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds)
+FILE *report_begin(const ConvertOptions *o, Json *j)
 {
 	FILE *f = fopen(o->report, "w");
-	Json j;
 
 	if (!f)
 		fail_input(o->report, "cannot write: %s", strerror(errno));
-	json_init(&j, f);
-	json_object_begin(&j);
-	tool_version_json(&j);
-	json_field_string(&j, "input", o->in);
-	json_field_string(&j, "output", o->out);
+	json_init(j, f);
+	json_object_begin(j);
+	tool_version_json(j);
+	json_field_string(j, "input", o->in);
+	json_field_string(j, "output", o->out);
+	return f;
+}
+
+void report_end(const ConvertOptions *o, FILE *f, Json *j)
+{
+	json_object_end(j);
+	json_finish(j);
+	if (fclose(f) != 0)
+		fail_input(o->report, "cannot write: %s", strerror(errno));
+}
+
+static void write_report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds)
+{
+	Json j;
+	FILE *f = report_begin(o, &j);
+
 	json_key(&j, "targets");
 	json_array_begin(&j);
 	for (size_t t = 0; t < o->ntargets; t++)
@@ -570,10 +585,7 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 	json_array_end(&j);
 	json_key(&j, "seconds");
 	fprintf(f, "%.3f", seconds);
-	json_object_end(&j);
-	json_finish(&j);
-	if (fclose(f) != 0)
-		fail_input(o->report, "cannot write: %s", strerror(errno));
+	report_end(o, f, &j);
 }
 
 /* XXH3-64 of the converter's own executable: any rebuild of it may make other code. */

@@ -88,6 +88,10 @@ typedef struct {
 /* The output's directory, "." for a bare name; the caller frees it. */
 char *output_directory(const char *out);
 void convert_file(const ConvertOptions *o, ConvertSummary *summary);
+/* The --report file opened, its object begun with the tool, the input and the output; and
+ * that object ended and the file closed. */
+FILE *report_begin(const ConvertOptions *o, Json *j);
+void report_end(const ConvertOptions *o, FILE *f, Json *j);
 
 /* convert_tree.c: o->in is a directory, converted into the new directory o->out; the exit
  * status. */

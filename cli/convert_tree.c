@@ -288,16 +288,9 @@ static char *report_text(const char *path)
 
 static void write_tree_report(const ConvertOptions *o, const char *reports)
 {
-	FILE *f = fopen(o->report, "w");
 	Json j;
+	FILE *f = report_begin(o, &j);
 
-	if (!f)
-		fail_input(o->report, "cannot write: %s", strerror(errno));
-	json_init(&j, f);
-	json_object_begin(&j);
-	tool_version_json(&j);
-	json_field_string(&j, "input", o->in);
-	json_field_string(&j, "output", o->out);
 	json_key(&j, "files");
 	json_array_begin(&j);
 	for (size_t i = 0; i < walk.count; i++) {
@@ -319,10 +312,7 @@ static void write_tree_report(const ConvertOptions *o, const char *reports)
 		json_object_end(&j);
 	}
 	json_array_end(&j);
-	json_object_end(&j);
-	json_finish(&j);
-	if (fclose(f) != 0)
-		fail_input(o->report, "cannot write: %s", strerror(errno));
+	report_end(o, f, &j);
 }
 
 static void remove_reports(const char *reports)

@@ -23,21 +23,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-failures = []
+from checks import check, failures, run, summary
 
-
-def check(ok, what):
-    print(("ok " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def run(args, **kw):
-    return subprocess.run(args, capture_output=True, text=True, **kw)
 
 
 def help_options(text):
@@ -132,8 +122,7 @@ def main():
             check(option in offered, f"completion offers {option}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"check_install: {len(failures)} failures")
-    return 1 if failures else 0
+    return summary("check_install")
 
 
 if __name__ == "__main__":

@@ -16,11 +16,10 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-failures = []
+from checks import check, failures, run, summary
 
 LIBRARY = r"""
 __global__ void scale(float *x, float by, int n) {
@@ -61,16 +60,6 @@ MODULE = r"""
 .address_size 64
 .visible .entry nothing() { ret; }
 """
-
-
-def check(ok, what):
-    print(("ok " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def run(args, **kw):
-    return subprocess.run(args, capture_output=True, text=True, **kw)
 
 
 def files_of(root):
@@ -134,10 +123,10 @@ def main():
         out = os.path.join(work, "pkg-amd")
         report = os.path.join(work, "report.json")
         result = run([tool, tree, "-o", out, "--offload-arch=gfx1100,host", "--report=" + report, "-j2"])
-        summary = re.sub(r" \(\d+\.\d s\)$", "", result.stderr.strip().splitlines()[-1] if result.stderr else "")
+        last_line = re.sub(r" \(\d+\.\d s\)$", "", result.stderr.strip().splitlines()[-1] if result.stderr else "")
         check(result.returncode == 0, f"the tree converts (exit {result.returncode}) {result.stderr[-500:]}")
-        check(summary == f"{out}: 4 files converted, 3 copied unchanged (1 of them programs or libraries "
-              "without GPU code), 1 links, 5 directories, 0 failed", "the summary line: " + summary)
+        check(last_line == f"{out}: 4 files converted, 3 copied unchanged (1 of them programs or libraries "
+              "without GPU code), 1 links, 5 directories, 0 failed", "the summary line: " + last_line)
         check(files_of(tree) == before, "the input tree is untouched")
 
         after = files_of(out)
@@ -199,8 +188,7 @@ def main():
               f"--dump on a tree is refused: {result.stderr}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"check_tree: {len(failures)} failures")
-    return 1 if failures else 0
+    return summary("check_tree")
 
 
 if __name__ == "__main__":

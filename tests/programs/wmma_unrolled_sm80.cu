@@ -13,36 +13,21 @@ using namespace nvcuda;
 
 static const int STEPS = 40;
 
-// A by rows (16 x K), B by columns (K x 16), D by rows (16 x 16).
-__global__ void unrolled_f16(const half *A, const half *B, float *D) {
-    const int K = 16 * STEPS;
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
-    wmma::fill_fragment(c, 0.0f);
+// A by rows (S x K), B by columns (K x S), D by rows (S x S), K = STEPS x the shape's k.
+template <typename In, typename Out, int S, int KS>
+__global__ void unrolled(const In *A, const In *B, Out *D) {
+    const int K = KS * STEPS;
+    wmma::fragment<wmma::accumulator, S, S, KS, Out> c;
+    wmma::fill_fragment(c, (Out)0);
 #pragma unroll
-    for (int k = 0; k < K; k += 16) {
-        wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
-        wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> b;
+    for (int k = 0; k < K; k += KS) {
+        wmma::fragment<wmma::matrix_a, S, S, KS, In, wmma::row_major> a;
+        wmma::fragment<wmma::matrix_b, S, S, KS, In, wmma::col_major> b;
         wmma::load_matrix_sync(a, A + k, K);
         wmma::load_matrix_sync(b, B + k, K);
         wmma::mma_sync(c, a, b, c);
     }
-    wmma::store_matrix_sync(D, c, 16, wmma::mem_row_major);
-}
-
-// A by rows (8 x K), B by columns (K x 8), D by rows (8 x 8).
-__global__ void unrolled_f64(const double *A, const double *B, double *D) {
-    const int K = 4 * STEPS;
-    wmma::fragment<wmma::accumulator, 8, 8, 4, double> c;
-    wmma::fill_fragment(c, 0.0);
-#pragma unroll
-    for (int k = 0; k < K; k += 4) {
-        wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> a;
-        wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> b;
-        wmma::load_matrix_sync(a, A + k, K);
-        wmma::load_matrix_sync(b, B + k, K);
-        wmma::mma_sync(c, a, b, c);
-    }
-    wmma::store_matrix_sync(D, c, 8, wmma::mem_row_major);
+    wmma::store_matrix_sync(D, c, S, wmma::mem_row_major);
 }
 
 template <typename In, typename Out>
@@ -85,8 +70,8 @@ static half to_half(float v) { return __float2half(v); }
 static double to_double(float v) { return v; }
 
 int main() {
-    int bad = check<half, float>("f16 m16n16k16", 16, 16 * STEPS, unrolled_f16, to_half) +
-              check<double, double>("f64 m8n8k4", 8, 4 * STEPS, unrolled_f64, to_double);
+    int bad = check<half, float>("f16 m16n16k16", 16, 16 * STEPS, unrolled<half, float, 16, 16>, to_half) +
+              check<double, double>("f64 m8n8k4", 8, 4 * STEPS, unrolled<double, double, 8, 4>, to_double);
     printf(bad ? "FAIL\n" : "PASS\n");
     return bad != 0;
 }
