@@ -1,4 +1,5 @@
 /* Level 1: vector operations and reductions, every type each has. */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -157,6 +158,49 @@ INDEX_REDUCTION(s, float, "s")
 INDEX_REDUCTION(d, double, "d")
 INDEX_REDUCTION(c, cuComplex, "c")
 INDEX_REDUCTION(z, cuDoubleComplex, "z")
+
+/* The _64 forms of the index reductions (the others are generated: gen_wide.py): the index,
+ * 1-based and at most n, as an int64_t. In device memory the 32-bit routine writes its low
+ * word (little-endian) and the high word is zeroed after it on the handle's stream. */
+static cublasStatus_t wide_index(cublasHandle_t h, const char *routine, int64_t n, int64_t incx,
+                                 int64_t *result,
+                                 cublasStatus_t (*narrow)(cublasHandle_t, int, const void *, int, int *),
+                                 const void *x)
+{
+	if (n < INT_MIN || n > INT_MAX || incx < INT_MIN || incx > INT_MAX)
+		return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine, "n or incx beyond 2^31 - 1");
+	if (!h || h->magic != BLAS_HANDLE_MAGIC || h->pointer_mode != CUBLAS_POINTER_MODE_DEVICE) {
+		int index = 0;
+		cublasStatus_t status = narrow(h, (int)n, x, (int)incx, &index);
+		if (status == CUBLAS_STATUS_SUCCESS)
+			*result = index;
+		return status;
+	}
+	cublasStatus_t status = narrow(h, (int)n, x, (int)incx, (int *)result);
+	if (status == CUBLAS_STATUS_SUCCESS &&
+	    cuMemsetD32Async((CUdeviceptr)(uintptr_t)result + 4, 0, 1, h->stream) != CUDA_SUCCESS)
+		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, routine, "zeroing the index's high word failed");
+	return status;
+}
+
+#define WIDE_INDEX(P, T, which)                                                                    \
+	static cublasStatus_t narrow_I##P##which(cublasHandle_t h, int n, const void *x, int incx, int *r) \
+	{                                                                                               \
+		return cublasI##P##which(h, n, (const T *)x, incx, r);                                     \
+	}                                                                                               \
+	cublasStatus_t cublasI##P##which##_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx,   \
+	                                         int64_t *result)                                        \
+	{                                                                                               \
+		return wide_index(h, "cublasI" #P #which "_v2_64", n, incx, result, narrow_I##P##which, x); \
+	}
+WIDE_INDEX(s, float, amax)
+WIDE_INDEX(d, double, amax)
+WIDE_INDEX(c, cuComplex, amax)
+WIDE_INDEX(z, cuDoubleComplex, amax)
+WIDE_INDEX(s, float, amin)
+WIDE_INDEX(d, double, amin)
+WIDE_INDEX(c, cuComplex, amin)
+WIDE_INDEX(z, cuDoubleComplex, amin)
 
 /* rotg, rotmg and rotm's param are a few scalars, read on the host (blas_host_scalar) and
  * written back once computed there. */

@@ -491,8 +491,10 @@ static void test_reduce(const char *name, cublasStatus_t (*fn)(cublasHandle_t, i
 // i(amax|amin): 1-based index of the first element with the largest (smallest) |re| + |im|. The extreme
 // value appears twice; for complex x an earlier decoy would win if the modulus were used instead;
 // the gaps of a strided x hold values that would win if they were read.
-template <typename T>
-static void test_iamax(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, const T *, int, int *), bool max) {
+// I: the index's type (int64_t for the _64 forms, whose result in device memory starts as all
+// ones, so that a half-written index shows).
+template <typename T, typename I = int>
+static void test_iamax(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, const T *, int, I *), bool max) {
     for (const VCase &c : VCASES) {
         std::vector<T> x(c.n * c.incx);
         for (size_t e = 0; e < x.size(); e++) {
@@ -518,13 +520,13 @@ static void test_iamax(const char *name, cublasStatus_t (*fn)(cublasHandle_t, in
             if (i == 0 || (max ? a > best : a < best)) best = a, want = i + 1;
         }
         Dev<T> dx(x);
-        Dev<int> dr(1);
-        int res = -1;
+        Dev<I> dr(std::vector<I>(1, (I)-1));
+        I res = -1;
         set_mode(c.dev);
         CB(fn(H, c.n, dx.p, c.incx, c.dev ? dr.p : &res));
         set_mode(false);
         if (c.dev) res = dr.get()[0];
-        if (res != want) fail(name, strf("%s: %d, want %d", vdesc(c).c_str(), res, want));
+        if (res != want) fail(name, strf("%s: %lld, want %d", vdesc(c).c_str(), (long long)res, want));
     }
 }
 
@@ -1744,6 +1746,12 @@ static void wide_forms() {
     test_reduce<cuComplex, float>("Scnrm2_v2_64", +[](cublasHandle_t h, int n, const cuComplex *x, int ix, float *r) {
         return cublasScnrm2_v2_64(h, n, x, ix, r);
     }, false);
+    test_iamax<float, int64_t>("Isamax_v2_64", +[](cublasHandle_t h, int n, const float *x, int ix, int64_t *r) {
+        return cublasIsamax_v2_64(h, n, x, ix, r);
+    }, true);
+    test_iamax<cuDoubleComplex, int64_t>("Izamin_v2_64", +[](cublasHandle_t h, int n, const cuDoubleComplex *x, int ix,
+                                                              int64_t *r) { return cublasIzamin_v2_64(h, n, x, ix, r); },
+                                         false);
     test_gemv<double>("Dgemv_v2_64", +[](cublasHandle_t h, cublasOperation_t op, int m, int n, const double *a,
                                           const double *A, int lda, const double *x, int ix, const double *b, double *y,
                                           int iy) { return cublasDgemv_v2_64(h, op, m, n, a, A, lda, x, ix, b, y, iy); });
