@@ -267,10 +267,12 @@ bool copy_file(const char *from, const char *to)
 			close(in);
 		return false;
 	}
+	zc_temporary_add(tmp);
 	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
 	ok = out >= 0;
 	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
-		ok = write(out, buf, (size_t)n) == n;
+		for (ssize_t done = 0, w; ok && done < n; done += w)  /* a write may take part */
+			ok = (w = write(out, buf + done, (size_t)(n - done))) > 0;
 	ok = ok && n == 0;
 	close(in);
 	if (out >= 0)
@@ -282,6 +284,7 @@ bool copy_file(const char *from, const char *to)
 		unlink(tmp);
 		errno = why;
 	}
+	zc_temporary_forget(tmp);
 	free(tmp);
 	return ok;
 }
@@ -340,11 +343,13 @@ static void place_stub(const Input *in, const ConvertOptions *o)
 	if (asprintf(&made, "%s.tmp%ld", link, (long)getpid()) < 0)
 		fail_input(link, "out of memory");
 	unlink(made);
+	zc_temporary_add(made);
 	if (symlink("libcuda.so.1", made) != 0 || rename(made, link) != 0) {
 		inform(1, "zluda-convert: %s: warning: cannot create the libcuda.so link: %s", link,
 		       strerror(errno));
 		unlink(made);
 	}
+	zc_temporary_forget(made);
 	free(made);
 	free(dir);
 }
@@ -709,6 +714,7 @@ int cmd_convert(int argc, char **argv)
 	ConvertOptions o = {0};
 	ConvertSummary summary;
 
+	zc_temporaries_on_signals();
 	parse_options(argc, argv, &o);
 	struct stat st;
 	if (stat(o.in, &st) == 0 && S_ISDIR(st.st_mode))

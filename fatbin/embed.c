@@ -44,6 +44,8 @@ static bool write_atomically(const char *out_path, const uint8_t *bytes, uint64_
 	memcpy(tmp, out_path, len);
 	memcpy(tmp + len, ".tmp-XXXXXX", sizeof(".tmp-XXXXXX"));
 	fd = mkstemp(tmp);
+	if (fd >= 0)
+		zc_temporary_add(tmp);
 	if (fd < 0) {
 		zc_fail(err, "%s: cannot create a temporary file beside it: %s", out_path,
 		        strerror(errno));
@@ -59,6 +61,7 @@ static bool write_atomically(const char *out_path, const uint8_t *bytes, uint64_
 		ok = zc_fail(err, "%s: cannot rename to %s: %s", tmp, out_path, strerror(errno));
 	if (!ok)
 		unlink(tmp);
+	zc_temporary_forget(tmp);
 	free(tmp);
 	return ok;
 }

@@ -183,7 +183,7 @@ static cublasStatus_t wide_index(cublasHandle_t h, const char *routine, int64_t 
 	return status;
 }
 
-#define WIDE_INDEX(P, T, which)                                                                    \
+#define WIDE_INDEX_OF(P, T, which)                                                                 \
 	static cublasStatus_t narrow_I##P##which(cublasHandle_t h, int n, const void *x, int incx, int *r) \
 	{                                                                                               \
 		return cublasI##P##which(h, n, (const T *)x, incx, r);                                     \
@@ -193,14 +193,11 @@ static cublasStatus_t wide_index(cublasHandle_t h, const char *routine, int64_t 
 	{                                                                                               \
 		return wide_index(h, "cublasI" #P #which "_v2_64", n, incx, result, narrow_I##P##which, x); \
 	}
-WIDE_INDEX(s, float, amax)
-WIDE_INDEX(d, double, amax)
-WIDE_INDEX(c, cuComplex, amax)
-WIDE_INDEX(z, cuDoubleComplex, amax)
-WIDE_INDEX(s, float, amin)
-WIDE_INDEX(d, double, amin)
-WIDE_INDEX(c, cuComplex, amin)
-WIDE_INDEX(z, cuDoubleComplex, amin)
+#define WIDE_INDEX(P, T) WIDE_INDEX_OF(P, T, amax) WIDE_INDEX_OF(P, T, amin)
+WIDE_INDEX(s, float)
+WIDE_INDEX(d, double)
+WIDE_INDEX(c, cuComplex)
+WIDE_INDEX(z, cuDoubleComplex)
 
 /* rotg, rotmg and rotm's param are a few scalars, read on the host (blas_host_scalar) and
  * written back once computed there. */
