@@ -526,12 +526,26 @@ static void kernel_notes(Json *j, const char *key, const Unit *u, const char *co
 	json_array_end(j);
 }
 
+/* Written beside the report's name, renamed to it at the end: a report is whole or absent. */
+static char *report_temporary(const ConvertOptions *o)
+{
+	static char path[PATH_MAX + 32];
+
+	if ((size_t)snprintf(path, sizeof path, "%s.tmp%ld", o->report, (long)getpid()) >= sizeof path)
+		fail_input(o->report, "the name is too long");
+	return path;
+}
+
 FILE *report_begin(const ConvertOptions *o, Json *j)
 {
-	FILE *f = fopen(o->report, "w");
+	const char *temporary = report_temporary(o);
+	zc_temporary_add(temporary);
+	FILE *f = fopen(temporary, "w");
 
-	if (!f)
+	if (!f) {
+		zc_temporary_forget(temporary);
 		fail_input(o->report, "cannot write: %s", strerror(errno));
+	}
 	json_init(j, f);
 	json_object_begin(j);
 	tool_version_json(j);
@@ -542,10 +556,17 @@ FILE *report_begin(const ConvertOptions *o, Json *j)
 
 void report_end(const ConvertOptions *o, FILE *f, Json *j)
 {
+	const char *temporary = report_temporary(o);
+
 	json_object_end(j);
 	json_finish(j);
-	if (fclose(f) != 0)
-		fail_input(o->report, "cannot write: %s", strerror(errno));
+	bool written = fclose(f) == 0 && rename(temporary, o->report) == 0;
+	int why = errno;
+	if (!written)
+		unlink(temporary);
+	zc_temporary_forget(temporary);
+	if (!written)
+		fail_input(o->report, "cannot write: %s", strerror(why));
 }
 
 static void write_report(const ConvertOptions *o, const Unit *units, size_t nunits, double seconds)
