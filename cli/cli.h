@@ -44,8 +44,8 @@ void input_free(Input *in);
 void input_entry_failed(Input *in, size_t ci, size_t ei, const char *why);
 void input_write_json(const Input *in, Json *j);
 
-/* driver_file.c: a driver file beside a converted program. A link is never ours (it leads
- * to NVIDIA's driver or elsewhere); a copy of ours cut short is damaged. */
+/* driver_file.c: a driver file beside a converted program. A link is ours when the file it
+ * leads to is (NVIDIA's driver or nothing is not); a copy of ours cut short is damaged. */
 enum driver_file { DRIVER_FILE_MISSING, DRIVER_FILE_OURS, DRIVER_FILE_OTHER, DRIVER_FILE_DAMAGED };
 enum driver_file driver_file_state(const char *path);
 

@@ -40,6 +40,10 @@ enum driver_file driver_file_state(const char *path)
 
 	if (lstat(path, &st) != 0)
 		return errno == ENOENT ? DRIVER_FILE_MISSING : DRIVER_FILE_OTHER;
+	/* a link counts by the file it leads to (zluda-convert-runtime's copy, shared by a
+	 * converted package); one that leads nowhere is not ours */
+	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+		return DRIVER_FILE_OTHER;
 	if (!S_ISREG(st.st_mode))
 		return DRIVER_FILE_OTHER;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -3,8 +3,10 @@
 # source tree (its tracked files as they are now), lintian without an error, then the
 # packages installed (as root, with apt: the machine's own packages satisfy their
 # dependencies; they are removed again unless they were installed before) or, as another
-# user, unpacked into a scratch root; with the build tree gone, the installed tool converts the bundled example, which
-# passes on the CPU driver and, through `run`, on the emulator, and its man page is found.
+# user, unpacked into a scratch root; with the build tree gone, the installed tool converts
+# the bundled example, which passes on the CPU driver and, through `run`, on the emulator, and
+# again with its libcuda.so.1 a link to the runtime package's (doctor taking it for ours);
+# the man page is found.
 # Usage: check_deb.sh SOURCE_DIR NVCC
 set -e
 source=$(cd "$1" && pwd)
@@ -52,6 +54,7 @@ if [ "$(id -u)" = 0 ] && ! dpkg -s zluda-convert >/dev/null 2>&1; then
 	apt-get install -y -q "$tool_deb" "$runtime_deb" >"$work/install.log" 2>&1 ||
 		{ tail -20 "$work/install.log"; fail "apt-get install of the packages"; }
 	tool=/usr/bin/zluda-convert
+	runtime=$(dirname "$(dpkg -L zluda-convert-runtime | grep '/libcuda.so.1$')")
 	man -w zluda-convert >/dev/null || fail "man finds no zluda-convert(1)"
 	echo "ok the packages install; man finds zluda-convert(1)"
 else
@@ -59,6 +62,7 @@ else
 	dpkg-deb -x "$tool_deb" "$work/root"
 	dpkg-deb -x "$runtime_deb" "$work/root"
 	tool=$work/root/usr/bin/zluda-convert
+	runtime=$(dirname "$(find "$work/root" -name libcuda.so.1)")
 	[ -f "$work/root/usr/share/man/man1/zluda-convert.1.gz" ] || fail "no man page in the package"
 	echo "ok the packages unpack"
 fi
@@ -77,4 +81,12 @@ out=$(ZLUDA_CONVERT_DRIVER=host "$work/out/vector_add") || fail "the example on 
 case $out in PASS*) echo "ok the example on the CPU driver: $out" ;; *) fail "the example: $out" ;; esac
 out=$("$tool" run --emulate=gfx1100 -- "$work/out/vector_add") || fail "the example on the emulator: $out"
 case $out in PASS*) echo "ok the example on the emulator: $out" ;; *) fail "the example: $out" ;; esac
+# a converted package may share the runtime package's driver instead of its own copy
+ln -sf "$runtime/libcuda.so.1" "$work/out/libcuda.so.1"
+out=$(ZLUDA_CONVERT_DRIVER=host "$work/out/vector_add") || fail "the example with the shared driver: $out"
+case $out in PASS*) echo "ok the example with a link to the runtime package's driver: $out" ;;
+*) fail "the example with the shared driver: $out" ;; esac
+doctor=$("$tool" doctor "$work/out/vector_add" 2>&1 || true)
+case $doctor in *"not zluda-convert's"*) fail "doctor takes the shared driver for another: $doctor" ;; esac
+echo "ok doctor takes the link for zluda-convert's driver"
 echo "check_deb: passed"
