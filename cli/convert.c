@@ -16,7 +16,6 @@
 #include "convert.h"
 #include "embed.h"
 
-
 static const char *take_value(int argc, char **argv, int *i, const char *flag)
 {
 	size_t n = strlen(flag);
@@ -254,20 +253,42 @@ static void write_output(const Input *in, const ConvertOptions *o, Unit *units, 
 	free(image);
 }
 
+/* The temporary a file is written as before it is renamed to PATH: beside it (one file
+ * system) and named by the process. temporary_for also has a signal that ends the process
+ * remove it, until temporary_done. */
+static char *temporary_name(const char *path)
+{
+	char *tmp;
+
+	if (asprintf(&tmp, "%s.tmp%ld", path, (long)getpid()) < 0)
+		fail_input(path, "out of memory");
+	return tmp;
+}
+
+static char *temporary_for(const char *path)
+{
+	char *tmp = temporary_name(path);
+
+	zc_temporary_add(tmp);
+	return tmp;
+}
+
+static void temporary_done(char *tmp)
+{
+	zc_temporary_forget(tmp);
+	free(tmp);
+}
+
 bool copy_file(const char *from, const char *to)
 {
 	char buf[65536];
-	char *tmp = NULL;
 	ssize_t n = 0;
 	int in = open(from, O_RDONLY | O_CLOEXEC), out;
 	bool ok;
 
-	if (in < 0 || asprintf(&tmp, "%s.tmp%ld", to, (long)getpid()) < 0) {
-		if (in >= 0)
-			close(in);
+	if (in < 0)
 		return false;
-	}
-	zc_temporary_add(tmp);
+	char *tmp = temporary_for(to);
 	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
 	ok = out >= 0;
 	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
@@ -284,8 +305,7 @@ bool copy_file(const char *from, const char *to)
 		unlink(tmp);
 		errno = why;
 	}
-	zc_temporary_forget(tmp);
-	free(tmp);
+	temporary_done(tmp);
 	return ok;
 }
 
@@ -339,18 +359,14 @@ static void place_stub(const Input *in, const ConvertOptions *o)
 		fail_input(dest, "cannot write: %s", strerror(errno));
 	/* made beside it, then renamed over it: conversions of a tree's files into one
 	 * directory place it at once */
-	char *made = NULL;
-	if (asprintf(&made, "%s.tmp%ld", link, (long)getpid()) < 0)
-		fail_input(link, "out of memory");
+	char *made = temporary_for(link);
 	unlink(made);
-	zc_temporary_add(made);
 	if (symlink("libcuda.so.1", made) != 0 || rename(made, link) != 0) {
 		inform(1, "zluda-convert: %s: warning: cannot create the libcuda.so link: %s", link,
 		       strerror(errno));
 		unlink(made);
 	}
-	zc_temporary_forget(made);
-	free(made);
+	temporary_done(made);
 	free(dir);
 }
 
@@ -526,26 +542,18 @@ static void kernel_notes(Json *j, const char *key, const Unit *u, const char *co
 	json_array_end(j);
 }
 
-/* Written beside the report's name, renamed to it at the end: a report is whole or absent. */
-static char *report_temporary(const ConvertOptions *o)
-{
-	static char path[PATH_MAX + 32];
-
-	if ((size_t)snprintf(path, sizeof path, "%s.tmp%ld", o->report, (long)getpid()) >= sizeof path)
-		fail_input(o->report, "the name is too long");
-	return path;
-}
-
+/* The report is written beside its name and renamed to it at the end: whole or absent. */
 FILE *report_begin(const ConvertOptions *o, Json *j)
 {
-	const char *temporary = report_temporary(o);
-	zc_temporary_add(temporary);
+	char *temporary = temporary_for(o->report);
 	FILE *f = fopen(temporary, "w");
 
 	if (!f) {
-		zc_temporary_forget(temporary);
-		fail_input(o->report, "cannot write: %s", strerror(errno));
+		int why = errno;
+		temporary_done(temporary);
+		fail_input(o->report, "cannot write: %s", strerror(why));
 	}
+	free(temporary); /* still registered: report_end names it again */
 	json_init(j, f);
 	json_object_begin(j);
 	tool_version_json(j);
@@ -556,7 +564,7 @@ FILE *report_begin(const ConvertOptions *o, Json *j)
 
 void report_end(const ConvertOptions *o, FILE *f, Json *j)
 {
-	const char *temporary = report_temporary(o);
+	char *temporary = temporary_name(o->report);
 
 	json_object_end(j);
 	json_finish(j);
@@ -564,7 +572,7 @@ void report_end(const ConvertOptions *o, FILE *f, Json *j)
 	int why = errno;
 	if (!written)
 		unlink(temporary);
-	zc_temporary_forget(temporary);
+	temporary_done(temporary);
 	if (!written)
 		fail_input(o->report, "cannot write: %s", strerror(why));
 }

@@ -67,7 +67,7 @@ bool find_tool_file(const char *name, char *path, size_t size)
 	if (!readable(marker, sizeof(marker), dir, "..", "CMakeCache.txt"))
 		return false;
 	for (size_t i = 0; i < sizeof build_tree / sizeof build_tree[0]; i++)
-		if (*build_tree[i] && readable(path, size, dir, build_tree[i], name))
+		if (readable(path, size, dir, build_tree[i], name))
 			return true;
 	return false;
 }
