@@ -329,13 +329,34 @@ struct zc_image {
 	AotImage aot;
 	char path[];
 };
-/* The image and module holding the code for a wrapper, fatbin or PTX pointer;
- * CUDA_ERROR_NO_BINARY_FOR_GPU, and the reason in the trace, when there is none. */
-CUresult zc_image_find(const void *code, struct zc_image **image, uint32_t *module);
+/* What a load that may translate code no image holds knows (cuModuleLoadData*,
+ * cuLibraryLoad*, cuModuleLoad): the device it translates for, and the log buffers of its JIT
+ * options (NULL: none), how much of each it filled and how long translating took. */
+struct zc_jit {
+	int ordinal;
+	char *info, *error;
+	size_t info_size, error_size;
+	size_t info_used, error_used;
+	float wall_ms;
+};
+/* The image and module holding the code for a wrapper, fatbin or PTX pointer; where no image
+ * holds a PTX text or fatbin and jit is not NULL, the converted module file translate.c
+ * makes of it. CUDA_ERROR_NO_BINARY_FOR_GPU, and the reason in the trace, when there is none. */
+CUresult zc_image_find(const void *code, struct zc_jit *jit, struct zc_image **image,
+                       uint32_t *module);
 /* The same for the contents of a module file read from `path`: NUL-terminated, size bytes
  * before the NUL added. */
-CUresult zc_image_find_file(const char *path, const uint8_t *bytes, size_t size,
+CUresult zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct zc_jit *jit,
                             struct zc_image **image, uint32_t *module);
+/* translate.c: a converted module file for `size` bytes of code (a PTX text without its NUL,
+ * or a fatbin) and jit's device, in the cache (*path names it, *target the device's code
+ * target): the one there, unless `again` (it was damaged), else translated now by the
+ * zluda-convert tool. */
+CUresult zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct zc_jit *jit,
+                      char *path, size_t path_size, char *target, size_t target_size);
+/* A line of jit's info or error log (cut where the buffer ends), and of the trace. */
+void zc_jit_note(struct zc_jit *jit, bool error, const char *fmt, ...)
+	__attribute__((format(ZC_PRINTF_FORMAT, 3, 4)));
 /* library.c: a lazily loaded module for a wrapper or fatbin, as the dark API hands them;
  * `slot` names the caller in the trace. */
 CUresult zc_module_from_cubin(const char *slot, CUmodule *module, const void *code);

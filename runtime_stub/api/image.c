@@ -155,12 +155,13 @@ key_of_container(const uint8_t *code, size_t size, AotKeyKind *kind, uint64_t *h
 /* The same for a pointer a program hands over, whose extent is unknown; a wrapper is
  * followed to its container. */
 static CUresult
-key_of(const void *code, AotKeyKind *kind, uint64_t *hash, const void **container)
+key_of(const void *code, AotKeyKind *kind, uint64_t *hash, const void **container, bool *wrapped)
 {
 	uint32_t magic;
 
 	memcpy(&magic, code, 4);
-	if (magic == WRAPPER_MAGIC) {
+	*wrapped = magic == WRAPPER_MAGIC;
+	if (*wrapped) {
 		memcpy(&code, (const char *)code + 8, sizeof code);
 		if (!code)
 			return stub_fail(CUDA_ERROR_INVALID_IMAGE, "a fatbin wrapper without data");
@@ -232,9 +233,74 @@ zc_images_have_cpu_code(const char *target)
 	return found;
 }
 
+/* What of a module translated at run time was not, in jit's logs: the error log when the
+ * target has no code at all (CUDA_ERROR_INVALID_PTX, as when ptxas fails), else the info log
+ * (a kernel left out fails when it is asked for). */
+static CUresult
+explain_untranslated(struct zc_jit *jit, const struct zc_image *image, uint32_t module,
+                     const char *target)
+{
+	AotModule m = aot_module(&image->aot, module);
+	AotCodeObject co;
+	bool none = !aot_find_code_object(&image->aot, module, target, &co);
+
+	for (uint32_t i = 0; i < m.nuntranslated; i++) {
+		AotUntranslated u = aot_untranslated(&image->aot, m.first_untranslated + i);
+
+		if (!u.target || !u.target[0] || strcmp(u.target, target) == 0)
+			zc_jit_note(jit, none, "zluda-convert: %s%s%s", u.what && u.what[0] ? u.what : "",
+			            u.what && u.what[0] ? ": " : "", u.reason);
+	}
+	if (none)
+		return stub_fail(CUDA_ERROR_INVALID_PTX, "%s: no code for %s", image->path, target);
+	return CUDA_SUCCESS;
+}
+
+/* Code no image holds, translated at run time (translate.c): the converted module file the
+ * cache has or the translation writes, opened as any other; one damaged in the cache is
+ * translated again. Called without the cache lock: translating takes seconds. */
+static CUresult
+translated(const uint8_t *container, size_t size, AotKeyKind kind, uint64_t hash,
+           struct zc_jit *jit, struct zc_image **image, uint32_t *module)
+{
+	char path[ZC_PATH_MAX], target[64];
+	CUresult r = CUDA_SUCCESS;
+	bool found = false;
+
+	for (int again = 0; again < 2 && !found && r == CUDA_SUCCESS; again++) {
+		r = zc_translate(container, size, kind == AOT_KEY_FATBIN, again, jit, path, sizeof path,
+		                 target, sizeof target);
+		if (r != CUDA_SUCCESS)
+			break;
+		pthread_mutex_lock(&cache.lock);
+		/* a file written again is a new file: its image is read anew */
+		*image = again ? open_image(path) : image_of_file(path);
+		found = *image && (*image)->found && aot_find_module(&(*image)->aot, kind, hash, module);
+		pthread_mutex_unlock(&cache.lock);
+	}
+	if (r == CUDA_SUCCESS && !found)
+		r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: translated, yet its image holds no module "
+		              "for the code", path);
+	if (r == CUDA_SUCCESS)
+		r = explain_untranslated(jit, *image, *module, target);
+	return r;
+}
+
+/* How many bytes of a container keyed as `kind` the translator gets. */
+static size_t
+container_size(const uint8_t *container, AotKeyKind kind)
+{
+	uint64_t fat_size;
+
+	if (kind != AOT_KEY_FATBIN)
+		return strlen((const char *)container);
+	memcpy(&fat_size, container + 8, 8);
+	return FATBIN_HEADER_SIZE + fat_size;
+}
+
 CUresult
-zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct zc_image **image,
-                   uint32_t *module)
+zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct zc_jit *jit,
+                   struct zc_image **image, uint32_t *module)
 {
 	char real[ZC_PATH_MAX];
 	AotKeyKind kind = AOT_KEY_PTX;
@@ -253,6 +319,8 @@ zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct z
 	pthread_mutex_unlock(&cache.lock);
 	if (found)
 		return CUDA_SUCCESS;
+	if (jit)
+		return translated(bytes, container_size(bytes, kind), kind, hash, jit, image, module);
 	if (!converted)
 		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
 		                 "%s: not converted by zluda-convert (no AOT image); run "
@@ -263,15 +331,15 @@ zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct z
 }
 
 CUresult
-zc_image_find(const void *code, struct zc_image **image, uint32_t *module)
+zc_image_find(const void *code, struct zc_jit *jit, struct zc_image **image, uint32_t *module)
 {
 	char path[ZC_PATH_MAX];
 	bool in_file;
 	const void *container = code;
 	AotKeyKind kind = AOT_KEY_PTX;
 	uint64_t hash = 0;
-	bool found, converted;
-	CUresult r = key_of(code, &kind, &hash, &container);
+	bool found, converted, wrapped;
+	CUresult r = key_of(code, &kind, &hash, &container, &wrapped);
 
 	if (r != CUDA_SUCCESS)
 		return r;
@@ -286,6 +354,11 @@ zc_image_find(const void *code, struct zc_image **image, uint32_t *module)
 	pthread_mutex_unlock(&cache.lock);
 	if (found)
 		return CUDA_SUCCESS;
+	/* a wrapper is cudart registering a binary's own fatbin, which conversion translates
+	 * ahead of time: only code handed over otherwise is made or read at run time */
+	if (jit && !wrapped)
+		return translated(container, container_size(container, kind), kind, hash, jit, image,
+		                  module);
 	if (!in_file)
 		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
 		                 "a %s in memory (hash %016llx) that no converted file of the process "

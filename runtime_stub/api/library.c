@@ -145,9 +145,43 @@ make_library(struct zc_library **out, CUresult found, struct zc_image *image, ui
 	return CUDA_SUCCESS;
 }
 
-static CUresult
-load(struct zc_library **out, const void *code, bool eager)
+/* The JIT options a load honours: where the translator's messages go. It reports how much
+ * of each log it filled and how long translating took; the other options shape ptxas's code
+ * and do not apply. */
+static void
+jit_options_read(struct zc_jit *jit, unsigned n, const CUjit_option *options, void *const *values)
 {
+	for (unsigned i = 0; options && values && i < n; i++) {
+		switch (options[i]) {
+		case CU_JIT_INFO_LOG_BUFFER: jit->info = values[i]; break;
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: jit->info_size = (uintptr_t)values[i]; break;
+		case CU_JIT_ERROR_LOG_BUFFER: jit->error = values[i]; break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: jit->error_size = (uintptr_t)values[i]; break;
+		}
+	}
+	if (jit->info && jit->info_size)
+		jit->info[0] = 0;
+	if (jit->error && jit->error_size)
+		jit->error[0] = 0;
+}
+
+static void
+jit_options_write(const struct zc_jit *jit, unsigned n, const CUjit_option *options, void **values)
+{
+	for (unsigned i = 0; options && values && i < n; i++) {
+		switch (options[i]) {
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: values[i] = (void *)(uintptr_t)jit->info_used; break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: values[i] = (void *)(uintptr_t)jit->error_used; break;
+		/* a float in the option's slot, as NVIDIA's driver writes it */
+		case CU_JIT_WALL_TIME: memcpy(&values[i], &jit->wall_ms, sizeof jit->wall_ms); break;
+		}
+	}
+}
+
+static CUresult
+load(struct zc_library **out, const void *code, bool eager, struct zc_jit *jit)
+{
+	struct zc_context *ctx;
 	struct zc_image *image = NULL;
 	uint32_t module = 0;
 	CUresult r = zc_initialized();
@@ -156,8 +190,23 @@ load(struct zc_library **out, const void *code, bool eager)
 		return r;
 	if (!out || !code)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module or code");
-	r = zc_image_find(code, &image, &module);
+	if (jit)
+		jit->ordinal = zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->device : 0;
+	r = zc_image_find(code, jit, &image, &module);
 	return make_library(out, r, image, module, eager);
+}
+
+/* load for a call with JIT options, which it fills in. */
+static CUresult
+load_with_options(struct zc_library **out, const void *code, bool eager, unsigned n,
+                  CUjit_option *options, void **values)
+{
+	struct zc_jit jit = { 0 };
+
+	jit_options_read(&jit, n, options, values);
+	CUresult r = load(out, code, eager, &jit);
+	jit_options_write(&jit, n, options, values);
+	return r;
 }
 
 /* Module files are fatbins or PTX texts, megabytes at most; this bounds a wrong path. */
@@ -213,6 +262,8 @@ read_module_file(const char *path, uint8_t **bytes, size_t *size)
 static CUresult
 load_file(struct zc_library **out, const char *path, bool eager)
 {
+	struct zc_context *ctx;
+	struct zc_jit jit = { 0 };
 	struct zc_image *image = NULL;
 	uint32_t module = 0;
 	uint8_t *bytes;
@@ -225,7 +276,8 @@ load_file(struct zc_library **out, const char *path, bool eager)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module or file name");
 	if ((r = read_module_file(path, &bytes, &size)) != CUDA_SUCCESS)
 		return r;
-	r = zc_image_find_file(path, bytes, size, &image, &module);
+	jit.ordinal = zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->device : 0;
+	r = zc_image_find_file(path, bytes, size, &jit, &image, &module);
 	stub_free(bytes);
 	/* A file that is not there, or not converted, fails now even when lazy. */
 	if (r != CUDA_SUCCESS)
@@ -470,9 +522,10 @@ cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions
                   CUlibraryOption *libraryOptions, void **libraryOptionValues,
                   unsigned int numLibraryOptions)
 {
-	CUresult r = load(library, code, false);
+	CUresult r = load_with_options(library, code, false, numJitOptions, jitOptions, jitOptionsValues);
 
-	return TRACE(r, "%p -> %p", code, r == CUDA_SUCCESS ? (void *)*library : NULL);
+	return TRACE(r, "%p, %u options -> %p", code, numJitOptions,
+	             r == CUDA_SUCCESS ? (void *)*library : NULL);
 }
 
 ZC_EXPORT CUresult
@@ -499,7 +552,7 @@ cuModuleLoad(CUmodule *module, const char *fname)
 CUresult
 zc_module_from_cubin(const char *slot, CUmodule *module, const void *code)
 {
-	CUresult r = load(module, code, false);
+	CUresult r = load(module, code, false, NULL);
 
 	return zc_tracing ? zc_trace_call(slot, r, "%p -> %p", code,
 	                                  r == CUDA_SUCCESS ? (void *)*module : NULL)
@@ -509,7 +562,8 @@ zc_module_from_cubin(const char *slot, CUmodule *module, const void *code)
 ZC_EXPORT CUresult
 cuModuleLoadData(CUmodule *module, const void *image)
 {
-	CUresult r = load(module, image, true);
+	struct zc_jit jit = { 0 };
+	CUresult r = load(module, image, true, &jit);
 
 	return TRACE(r, "%p -> %p", image, r == CUDA_SUCCESS ? (void *)*module : NULL);
 }
@@ -518,8 +572,7 @@ ZC_EXPORT CUresult
 cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
                    CUjit_option *options, void **optionValues)
 {
-	/* JIT options do not apply: nothing is compiled. */
-	CUresult r = load(module, image, true);
+	CUresult r = load_with_options(module, image, true, numOptions, options, optionValues);
 
 	return TRACE(r, "%p, %u options -> %p", image, numOptions,
 	             r == CUDA_SUCCESS ? (void *)*module : NULL);
@@ -528,7 +581,8 @@ cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
 ZC_EXPORT CUresult
 cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 {
-	CUresult r = load(module, fatCubin, true);
+	struct zc_jit jit = { 0 };
+	CUresult r = load(module, fatCubin, true, &jit);
 
 	return TRACE(r, "%p -> %p", fatCubin, r == CUDA_SUCCESS ? (void *)*module : NULL);
 }

@@ -20,6 +20,9 @@ typedef enum CUresult {
 	CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
 	CUDA_ERROR_UNSUPPORTED_LIMIT = 215,
 	CUDA_ERROR_PEER_ACCESS_UNSUPPORTED = 217,
+	CUDA_ERROR_INVALID_PTX = 218,
+	CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
+	CUDA_ERROR_JIT_COMPILATION_DISABLED = 223,
 	CUDA_ERROR_INVALID_SOURCE = 300,
 	CUDA_ERROR_FILE_NOT_FOUND = 301,
 	CUDA_ERROR_SHARED_OBJECT_INIT_FAILED = 303,
@@ -67,6 +70,14 @@ typedef struct zc_library *CUmodule;
 typedef struct zc_function *CUfunction;
 typedef struct zc_function *CUkernel;
 typedef int CUjit_option;
+/* The JIT options the stub reads or writes. */
+enum {
+	CU_JIT_WALL_TIME = 2,
+	CU_JIT_INFO_LOG_BUFFER = 3,
+	CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+	CU_JIT_ERROR_LOG_BUFFER = 5,
+	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
 typedef int CUlibraryOption;
 
 /* Stream handles with a fixed meaning. */

@@ -45,6 +45,20 @@ FILE *zc_open_read(const char *path);
 const void *zc_map_file(const char *path, uint64_t offset, uint64_t size);
 void zc_unmap_file(const void *bytes, uint64_t size);
 
+/* Runs the program at argv[0] with argv (NULL-terminated), its standard output and error
+ * gathered into output (NUL-terminated; what does not fit is read and dropped), and waits
+ * for it. *status is its exit status, -1 when a signal ended it. False (errno set) when it
+ * could not be started. */
+bool zc_run_program(const char *const *argv, char *output, size_t size, int *status);
+/* The program NAME in the directories of PATH, as a shell finds it; false when none. */
+bool zc_find_in_path(const char *name, char *out, size_t size);
+/* The user's cache directory for the stub ($XDG_CACHE_HOME/zluda-convert, else
+ * ~/.cache/zluda-convert), made when missing; false (errno set) when there is none. */
+bool zc_user_cache_dir(char *out, size_t size);
+/* path, and every directory above it that is missing, made (private to the user); false
+ * (errno set) when one cannot be. */
+bool zc_make_directories(const char *path);
+
 /* The ids the INTEGRITY_CHECK hash takes (integrity.h): what NVIDIA's driver on the
  * platform puts there. */
 uint32_t zc_process_id(void);

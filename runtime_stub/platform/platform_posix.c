@@ -1,4 +1,5 @@
-/* platform.h on Linux: the dynamic loader (dlopen, dl_iterate_phdr), mmap, /proc. */
+/* platform.h on Linux: the dynamic loader (dlopen, dl_iterate_phdr), mmap, /proc,
+ * posix_spawn. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,9 +9,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <spawn.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <pthread.h>
+
+extern char **environ;
 
 #include "platform.h"
 
@@ -198,4 +203,109 @@ uint32_t
 zc_thread_id(void)
 {
 	return (uint32_t)pthread_self();
+}
+
+bool
+zc_run_program(const char *const *argv, char *output, size_t size, int *status)
+{
+	posix_spawn_file_actions_t actions;
+	char sink[4096];
+	size_t used = 0;
+	int out[2], wait_status, error;
+	pid_t pid, waited;
+
+	if (pipe2(out, O_CLOEXEC) != 0)
+		return false;
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+	posix_spawn_file_actions_adddup2(&actions, out[1], 2);
+	error = posix_spawn(&pid, argv[0], &actions, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	close(out[1]);
+	if (error) {
+		close(out[0]);
+		errno = error;
+		return false;
+	}
+	for (;;) {
+		bool room = used + 1 < size;
+		ssize_t got = read(out[0], room ? output + used : sink, room ? size - 1 - used : sizeof sink);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		if (room)
+			used += (size_t)got;
+	}
+	close(out[0]);
+	if (size)
+		output[used] = 0;
+	while ((waited = waitpid(pid, &wait_status, 0)) < 0 && errno == EINTR)
+		;
+	/* a program that ignores SIGCHLD has its children reaped for it: ECHILD, status unknown */
+	*status = waited < 0 ? (errno == ECHILD ? 0 : -1)
+	                     : WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+	return true;
+}
+
+bool
+zc_find_in_path(const char *name, char *out, size_t size)
+{
+	const char *path = getenv("PATH");
+
+	for (const char *dir = path; dir && *dir;) {
+		size_t length = strcspn(dir, ":");
+
+		if (length && (size_t)snprintf(out, size, "%.*s/%s", (int)length, dir, name) < size &&
+		    access(out, X_OK) == 0)
+			return true;
+		dir += length + (dir[length] == ':');
+	}
+	return false;
+}
+
+bool
+zc_make_directories(const char *path)
+{
+	char partial[ZC_PATH_MAX];
+	size_t length = strlen(path);
+
+	if (length >= sizeof partial) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	memcpy(partial, path, length + 1);
+	for (size_t i = 1; i <= length; i++) {
+		if (partial[i] != '/' && partial[i] != 0)
+			continue;
+		partial[i] = 0;
+		if (mkdir(partial, 0700) != 0 && errno != EEXIST)
+			return false;
+		partial[i] = path[i];
+	}
+	return true;
+}
+
+bool
+zc_user_cache_dir(char *out, size_t size)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int length;
+
+	/* a relative XDG_CACHE_HOME is to be ignored (the XDG base directory specification) */
+	if (xdg && xdg[0] == '/')
+		length = snprintf(out, size, "%s/zluda-convert", xdg);
+	else if (home && home[0] == '/')
+		length = snprintf(out, size, "%s/.cache/zluda-convert", home);
+	else {
+		errno = ENOENT;
+		return false;
+	}
+	if (length < 0 || (size_t)length >= size) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	return zc_make_directories(out);
 }

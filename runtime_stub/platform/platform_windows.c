@@ -245,3 +245,35 @@ zc_thread_id(void)
 {
 	return GetCurrentThreadId();
 }
+
+/* Code made at run time is not translated inside nvcuda.dll yet: no child, no cache. */
+bool
+zc_run_program(const char *const *argv, char *output, size_t size, int *status)
+{
+	(void)argv, (void)output, (void)size, (void)status;
+	errno = ENOSYS;
+	return false;
+}
+
+bool
+zc_find_in_path(const char *name, char *out, size_t size)
+{
+	(void)name, (void)out, (void)size;
+	return false;
+}
+
+bool
+zc_user_cache_dir(char *out, size_t size)
+{
+	(void)out, (void)size;
+	errno = ENOSYS;
+	return false;
+}
+
+bool
+zc_make_directories(const char *path)
+{
+	(void)path;
+	errno = ENOSYS;
+	return false;
+}

@@ -15,9 +15,9 @@ changed). Then, for each program:
     every converted file ({out}) and must exit 0;
   * without --convert, the nvcc binary itself is run (needs an NVIDIA GPU);
   * with --converted, nothing is built or converted: the converted binaries an
-    earlier --convert run left in BUILD_DIR/<name>/converted/ are run, with the
-    environment --env adds (the emulator's HIP runtime, say), and known gaps may
-    name a program as NAME or NAME@TAG, where TAG is --gap-tag.
+    earlier --convert run left in BUILD_DIR/<name>/converted/ are run, and known
+    gaps may name a program as NAME or NAME@TAG, where TAG is --gap-tag;
+  * every run gets the environment --env adds (the emulator's HIP runtime, say).
 A program passes when it exits 0, its last stdout line is exactly "PASS", and,
 when tests/programs/<name>.expected exists, its whole stdout equals that file.
 
@@ -262,7 +262,7 @@ def main():
             exe, err = convert(prog, products, args.convert, args.check, build_dir)
             if err:
                 return err
-        return run_program(prog, exe, args.timeout)
+        return run_program(prog, exe, args.timeout, env)
 
     passed = failed = skipped = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as pool:

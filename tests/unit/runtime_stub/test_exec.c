@@ -482,8 +482,9 @@ test_module_files(void)
 	CALL(CUDA_ERROR_FILE_NOT_FOUND, cuModuleLoad(&mod, "/"));
 	CALL(CUDA_ERROR_INVALID_VALUE, cuModuleLoad(&mod, NULL));
 	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoad(&mod, cubin_file));
-	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoad(&mod, unknown_file));
-	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU,
+	/* code no image holds, which the test's ZLUDA_CONVERT_TRANSLATE=0 forbids translating */
+	CALL(CUDA_ERROR_JIT_COMPILATION_DISABLED, cuModuleLoad(&mod, unknown_file));
+	CALL(CUDA_ERROR_JIT_COMPILATION_DISABLED,
 	     cuLibraryLoadFromFile(&lib, unknown_file, NULL, NULL, 0, NULL, NULL, 0));
 	CALL(CUDA_ERROR_INVALID_IMAGE, cuModuleLoad(&mod, short_file));
 	unlink(ptx_file);
@@ -504,7 +505,7 @@ run_main(void)
 	CALL(CUDA_SUCCESS, cuLibraryLoadData(&lib, &wrapper, NULL, NULL, 0, NULL, NULL, 0));
 	CALL(CUDA_SUCCESS, cuModuleLoadFatBinary(&by_fatbin, exec_fatbin));
 	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoadData(&missing, "// sass only\n"));
-	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoadData(&missing, "// not in the image\n"));
+	CALL(CUDA_ERROR_JIT_COMPILATION_DISABLED, cuModuleLoadData(&missing, "// not in the image\n"));
 	if (failures)
 		return 1;
 	CALL(CUDA_SUCCESS, cuLibraryGetKernel(&sum, lib, "zk_block_sum"));
@@ -560,14 +561,15 @@ run_unconverted(void)
 	CUlibrary lib;
 	CUkernel k;
 
-	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoadData(&mod, exec_ptx));
-	/* cudart loads every registered fatbin at start-up: the error waits for a use. */
+	CALL(CUDA_ERROR_JIT_COMPILATION_DISABLED, cuModuleLoadData(&mod, exec_ptx));
+	/* cudart loads every registered fatbin at start-up: the error waits for a use, and a
+	 * binary's own fatbin is never translated at run time. */
 	CALL(CUDA_SUCCESS, cuLibraryLoadData(&lib, &wrapper, NULL, NULL, 0, NULL, NULL, 0));
 	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuLibraryGetKernel(&k, lib, "zk_block_sum"));
 	CALL(CUDA_SUCCESS, cuLibraryUnload(lib));
 	char ptx_file[64];
 	write_temp(ptx_file, exec_ptx, strlen(exec_ptx));
-	CALL(CUDA_ERROR_NO_BINARY_FOR_GPU, cuModuleLoad(&mod, ptx_file));
+	CALL(CUDA_ERROR_JIT_COMPILATION_DISABLED, cuModuleLoad(&mod, ptx_file));
 	unlink(ptx_file);
 	return failures != 0;
 }

@@ -1,0 +1,273 @@
+/* Code the program makes while it runs (NVRTC's PTX, a PTX text or fatbin it builds or reads
+ * and hands to cuModuleLoadData*, an unconverted PTX file it loads with cuModuleLoad) is in
+ * no AOT image. It is translated when it is loaded, the one exception to design decision 7:
+ * the zluda-convert tool, run as a child process, converts it for the device's target into
+ * a converted module file in the cache, whose image the load then reads as any other.
+ *
+ * A child rather than the pipeline linked in: the stub loads no LLVM into the program
+ * (programs that carry their own, as Triton and XLA do, keep theirs untouched), stays
+ * small, and a translation that fails or crashes costs the load, never the program.
+ *
+ * A cached file is named by a hash of the code, the target and the translating tool's own
+ * bytes: a rebuilt or upgraded tool translates again. The tool writes its output through a
+ * temporary renamed into place, so processes translating the same code at once each end
+ * with a whole file; a damaged one is translated again. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api.h"
+#include "embed.h"
+#include "platform.h"
+
+/* What the tool prints is kept for the logs; more is of no use to anyone. */
+enum { TOOL_OUTPUT_LIMIT = 64 * 1024 };
+
+static struct {
+	pthread_mutex_t lock;
+	bool looked;
+	char tool[ZC_PATH_MAX];  /* empty: none found */
+	uint64_t tool_hash;
+} translator = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* ZLUDA_CONVERT_TRANSLATE=0 refuses run-time translation: every module then comes from a
+ * converted file or the cache (a deployment that must compile nothing). */
+static bool
+translation_refused(void)
+{
+	const char *value = getenv("ZLUDA_CONVERT_TRANSLATE");
+
+	return value && strcmp(value, "0") == 0;
+}
+
+static CUresult
+refused(const char *what)
+{
+	return stub_fail(CUDA_ERROR_JIT_COMPILATION_DISABLED,
+	                 "code made at run time that is not in the cache (%s), and "
+	                 "ZLUDA_CONVERT_TRANSLATE=0 refuses to translate it", what);
+}
+
+/* The stub's own folder, links resolved: a converted program's libcuda.so.1 may be a link
+ * to the installed runtime's. */
+static bool
+stub_directory(char *out, size_t size)
+{
+	char path[ZC_PATH_MAX];
+	char *slash;
+
+	if (!zc_file_of_address((const void *)stub_directory, path, sizeof path) ||
+	    !zc_real_path(path, out, size) || !(slash = strrchr(out, '/')))
+		return false;
+	*slash = 0;
+	return true;
+}
+
+static bool
+readable_file(const char *path)
+{
+	FILE *f = zc_open_read(path);
+
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+/* ZLUDA_CONVERT_TRANSLATOR, else the tool of the installation the stub belongs to (its
+ * runtime folder's ZC_TOOL_FROM_RUNTIME, or in the build tree the cli folder), else
+ * zluda-convert in PATH. */
+static bool
+find_tool(char *out, size_t size)
+{
+	const char *forced = getenv("ZLUDA_CONVERT_TRANSLATOR");
+	char dir[ZC_PATH_MAX], probe[ZC_PATH_MAX + 64];
+
+	if (forced && forced[0])
+		return snprintf(out, size, "%s", forced) < (int)size;
+	if (stub_directory(dir, sizeof dir)) {
+		snprintf(probe, sizeof probe, "%s/../CMakeCache.txt", dir);
+		bool build_tree = readable_file(probe);
+
+		snprintf(probe, sizeof probe, "%s/%s/zluda-convert", dir,
+		         build_tree ? "../cli" : ZC_TOOL_FROM_RUNTIME);
+		if (readable_file(probe) && zc_real_path(probe, out, size))
+			return true;
+	}
+	return zc_find_in_path("zluda-convert", out, size);
+}
+
+/* The tool's path and the hash of its bytes, found once. */
+static CUresult
+tool(const char **path, uint64_t *hash)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&translator.lock);
+	if (!translator.looked) {
+		translator.looked = true;
+		FILE *f = find_tool(translator.tool, sizeof translator.tool) ? zc_open_read(translator.tool) : NULL;
+		long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+		const void *bytes = size > 0 ? zc_map_file(translator.tool, 0, (uint64_t)size) : NULL;
+
+		if (f)
+			fclose(f);
+		if (bytes) {
+			translator.tool_hash = aot_hash(bytes, (size_t)size);
+			zc_unmap_file(bytes, (uint64_t)size);
+		} else {
+			translator.tool[0] = 0;
+		}
+	}
+	if (!translator.tool[0])
+		r = stub_fail(CUDA_ERROR_JIT_COMPILER_NOT_FOUND,
+		              "code made at run time needs the zluda-convert tool to translate it, "
+		              "and none was found (beside the runtime, in PATH, or in "
+		              "ZLUDA_CONVERT_TRANSLATOR)");
+	*path = translator.tool;
+	*hash = translator.tool_hash;
+	pthread_mutex_unlock(&translator.lock);
+	return r;
+}
+
+/* ZLUDA_CONVERT_CACHE_DIR, else the user's cache directory. */
+static CUresult
+cache_directory(char *out, size_t size)
+{
+	const char *forced = getenv("ZLUDA_CONVERT_CACHE_DIR");
+
+	if (forced && forced[0]) {
+		if (snprintf(out, size, "%s", forced) >= (int)size || !zc_make_directories(out))
+			return stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "ZLUDA_CONVERT_CACHE_DIR=%s: %s", forced,
+			                 strerror(errno));
+		return CUDA_SUCCESS;
+	}
+	if (!zc_user_cache_dir(out, size))
+		return stub_fail(CUDA_ERROR_OPERATING_SYSTEM,
+		                 "no cache directory for code translated at run time (%s); set "
+		                 "ZLUDA_CONVERT_CACHE_DIR", strerror(errno));
+	return CUDA_SUCCESS;
+}
+
+/* Appends to a log buffer the program gave, always NUL-terminated; what does not fit is
+ * cut, as NVIDIA's driver cuts its logs. */
+static void
+log_append(char *buffer, size_t size, size_t *used, const char *text)
+{
+	size_t room, length = strlen(text);
+
+	if (!buffer || !size || *used + 1 >= size)
+		return;
+	room = size - 1 - *used;
+	if (length > room)
+		length = room;
+	memcpy(buffer + *used, text, length);
+	*used += length;
+	buffer[*used] = 0;
+}
+
+void
+zc_jit_note(struct zc_jit *jit, bool error, const char *fmt, ...)
+{
+	char line[ZC_PATH_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line - 1, fmt, ap);
+	va_end(ap);
+	zc_trace_line("  %s", line);
+	strcat(line, "\n");
+	if (error)
+		log_append(jit->error, jit->error_size, &jit->error_used, line);
+	else
+		log_append(jit->info, jit->info_size, &jit->info_used, line);
+}
+
+static bool
+write_file(const char *path, const uint8_t *bytes, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(bytes, 1, size, f) == size;
+
+	if (f && fclose(f) != 0)
+		ok = false;
+	return ok;
+}
+
+/* The tool converts `input` into `output` for `target`; its messages go to the error log. */
+static CUresult
+run_tool(const char *tool_path, const char *input, const char *output, const char *target,
+         struct zc_jit *jit)
+{
+	char arch[96], *messages = stub_alloc(TOOL_OUTPUT_LIMIT);
+	const char *argv[] = { tool_path, "convert", input, "-o", output, arch, "-q", NULL };
+	int status = 0;
+	CUresult r = CUDA_SUCCESS;
+
+	if (!messages)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "the translator's messages");
+	snprintf(arch, sizeof arch, "--offload-arch=%s", target);
+	if (!zc_run_program(argv, messages, TOOL_OUTPUT_LIMIT, &status))
+		r = stub_fail(CUDA_ERROR_JIT_COMPILER_NOT_FOUND, "%s: cannot run it: %s", tool_path,
+		              strerror(errno));
+	else if (status != 0)
+		r = stub_fail(CUDA_ERROR_INVALID_PTX, "translating for %s failed: %s", target, messages);
+	log_append(jit->error, jit->error_size, &jit->error_used, messages);
+	stub_free(messages);
+	return r;
+}
+
+CUresult
+zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct zc_jit *jit,
+             char *path, size_t path_size, char *target, size_t target_size)
+{
+	char dir[ZC_PATH_MAX], input[ZC_PATH_MAX + 64];
+	const char *tool_path, *kind = fatbin ? "fatbin" : "ptx";
+	static unsigned serial;
+	uint64_t tool_hash, key[3];
+	struct timespec start, end;
+	CUresult r;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if ((r = zc_drv->code_target(jit->ordinal, target, target_size)) != CUDA_SUCCESS)
+		return r;
+	/* the cache is keyed by the tool, so without one only refusing is left to say */
+	if ((r = tool(&tool_path, &tool_hash)) != CUDA_SUCCESS)
+		return translation_refused() ? refused(fatbin ? "fatbin" : "PTX text") : r;
+	if ((r = cache_directory(dir, sizeof dir)) != CUDA_SUCCESS)
+		return r;
+	key[0] = aot_hash(code, size);
+	key[1] = aot_hash(target, strlen(target));
+	key[2] = tool_hash;
+	if (snprintf(path, path_size, "%s/%016llx-%s.%s", dir, (unsigned long long)aot_hash(key, sizeof key),
+	             target, kind) >= (int)path_size)
+		return stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: cache path too long", dir);
+	if (again) {
+		remove(path);
+	} else if (readable_file(path)) {
+		zc_jit_note(jit, false, "zluda-convert: the %s for %s from the cache: %s", kind, target, path);
+		return CUDA_SUCCESS;
+	}
+	if (translation_refused())
+		return refused(path);
+	pthread_mutex_lock(&translator.lock);
+	unsigned n = serial++;
+	pthread_mutex_unlock(&translator.lock);
+	snprintf(input, sizeof input, "%s.input-%u-%u.%s", path, zc_process_id(), n, kind);
+	if (!write_file(input, code, size)) {
+		r = stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: cannot write: %s", input, strerror(errno));
+		remove(input);
+		return r;
+	}
+	r = run_tool(tool_path, input, path, target, jit);
+	remove(input);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	jit->wall_ms = (float)((double)(end.tv_sec - start.tv_sec) * 1e3 +
+	                       (double)(end.tv_nsec - start.tv_nsec) / 1e6);
+	if (r == CUDA_SUCCESS)
+		zc_jit_note(jit, false, "zluda-convert: the %s translated for %s in %.0f ms: %s", kind,
+		            target, (double)jit->wall_ms, path);
+	return r;
+}
