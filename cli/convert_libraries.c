@@ -195,6 +195,8 @@ static const struct {
 	{"libcublasLt.so.", "NVIDIA's kernels ship as machine code only", true},
 	{"libcufft.so.", "NVIDIA's kernels for many sizes ship as machine code only", true},
 	{"libnvidia-ml.so.", "NVIDIA's is a part of NVIDIA's driver", false},
+	{"libnvrtc.so.", "NVIDIA's makes CUBINs, which no AMD GPU runs; it hands over PTX instead",
+	 false},
 };
 
 /* The project's replacement for library NAME, found beside the tool into PATH: its index
@@ -205,7 +207,7 @@ static int replacement(const char *name, char *path, size_t size)
 		size_t n = strlen(replacements[i].stem);
 
 		if (strncmp(name, replacements[i].stem, n) == 0 && name[n] &&
-		    strspn(name + n, "0123456789") == strlen(name + n) &&
+		    strspn(name + n, "0123456789.") == strlen(name + n) &&
 		    find_tool_file(name, path, size))
 			return (int)i;
 	}

@@ -1,8 +1,9 @@
 /* The engine behind a replacement's API, chosen at its first call: NVIDIA's own library of
- * this name (cuBLAS, cuBLASLt, NVML) when NVIDIA's driver runs the process (so that a
+ * this name (cuBLAS, cuBLASLt, NVML, NVRTC) when NVIDIA's driver runs the process (so that a
  * converted program runs there as the original does); under the HIP driver, AMD's library
- * for the functions the replacement maps to it (zc_engine_amd); else the project's
- * implementation over the stub's driver; and the traces of all. */
+ * for the functions the replacement maps to it (zc_engine_amd); NVIDIA's for those it hands
+ * on (zc_engine_forward); else the project's implementation over the stub's driver; and the
+ * traces of all. */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -76,39 +77,52 @@ static bool not_this_library(const char *path, void *arg)
 	return stat(path, &st) == 0 && !(st.st_dev == self->st_dev && st.st_ino == self->st_ino);
 }
 
-/* NVIDIA's library when NVIDIA's driver runs the process; no choice when no driver starts
- * (nothing could run either way). */
-static void choose(void)
+/* NVIDIA's library of this name, loaded; NULL (and why, traced) when there is none. */
+static void *nvidia_library(void)
 {
 	char path[4096];
 	struct stat self;
 	Dl_info info;
-	const char *driver;
 	void *nvidia;
 
-	if (cuInit(0) != CUDA_SUCCESS)
-		return;
-	if ((driver = zc_engine_driver())) {
-		if (strcmp(driver, "hip") == 0 && zc_engine_amd)
-			zc_engine_amd(export_names, zc_engine_functions, EXPORT_COUNT);
-		return;
-	}
-	if (!dladdr((void *)choose, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0 ||
+	if (!dladdr((void *)nvidia_library, &info) || !info.dli_fname ||
+	    stat(info.dli_fname, &self) != 0 ||
 	    !zc_find_library(ZC_LIBRARY_SONAME, not_this_library, &self, path, sizeof(path))) {
-		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process but NVIDIA's "
-		                "%s is not found: the project's own runs on it", ZC_LIBRARY_SONAME);
-		return;
+		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's %s is not found", ZC_LIBRARY_SONAME);
+		return NULL;
 	}
-	if (!(nvidia = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
-		zc_engine_trace(ZC_LIBRARY_SONAME, "cannot load %s (%s): the project's own runs on "
-		                "NVIDIA's driver", path, dlerror());
-		return;
+	if (!(nvidia = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+		zc_engine_trace(ZC_LIBRARY_SONAME, "cannot load %s: %s", path, dlerror());
+	else
+		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's is %s", path);
+	return nvidia;
+}
+
+/* NVIDIA's library when NVIDIA's driver runs the process (the project's own where it is not
+ * found); AMD's under the HIP driver where the replacement maps to it; and, wherever NVIDIA's
+ * does not take every call, what the replacement forwards to it. */
+static void choose(void)
+{
+	const char *driver = NULL;
+	bool started = cuInit(0) == CUDA_SUCCESS;
+	void *nvidia;
+
+	if (started && !(driver = zc_engine_driver())) {
+		if ((nvidia = nvidia_library())) {
+			zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process: NVIDIA's "
+			                "library takes every call");
+			/* What NVIDIA's lacks stays this library's, which refuses NVIDIA's handles. */
+			for (size_t i = 0; i < EXPORT_COUNT; i++)
+				zc_engine_functions[i] = dlsym(nvidia, export_names[i]);
+			return;
+		}
+		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process but not NVIDIA's "
+		                "library: the project's own runs on it");
 	}
-	zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process: NVIDIA's %s takes "
-	                "every call", path);
-	/* What NVIDIA's lacks stays this library's, which refuses NVIDIA's handles. */
-	for (size_t i = 0; i < EXPORT_COUNT; i++)
-		zc_engine_functions[i] = dlsym(nvidia, export_names[i]);
+	if (driver && strcmp(driver, "hip") == 0 && zc_engine_amd)
+		zc_engine_amd(export_names, zc_engine_functions, EXPORT_COUNT);
+	if (zc_engine_forward)
+		zc_engine_forward(nvidia_library(), export_names, zc_engine_functions, EXPORT_COUNT);
 }
 
 static void choose_once(void)

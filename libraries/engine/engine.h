@@ -22,6 +22,12 @@
  * leaving NULL those the project's implementation keeps. */
 void zc_engine_amd(const char *const *names, void **functions, size_t count)
 	__attribute__((weak));
+/* A replacement for a library NVIDIA's own serves on any machine (NVRTC compiles on the CPU)
+ * defines zc_engine_forward: wherever NVIDIA's library does not take every call, the engine
+ * hands it NVIDIA's, loaded (NULL when none is found), and the replacement sets
+ * FUNCTIONS[i] for the calls NVIDIA's takes, leaving NULL those it implements itself. */
+void zc_engine_forward(void *nvidia, const char *const *names, void **functions, size_t count)
+	__attribute__((weak));
 
 /* The name of the stub's driver running the process ("host", "hip"), or NULL when it is
  * NVIDIA's (whose libcuda.so.1 has no identity table, abi/driver_identity.h). */

@@ -15,6 +15,8 @@ tool finds its files relative to itself), and checks:
 - the installed tool converts the bundled example (built by NVCC) with a report that names
   the tool, places the installed libcuda.so.1 beside it, and the converted program passes on
   the CPU driver and, through `run`, on the emulator;
+- a converted program whose libcuda.so.1 links to the installed one translates a PTX file it
+  loads with the installed tool, which it finds with none in PATH;
 - the man page renders without a warning and names every option of --help and every
   environment variable of the user guide;
 - bash completion offers every option of convert's --help.
@@ -93,6 +95,33 @@ def main():
         result = run([tool, "run", "--emulate=gfx1100", "--", out], env=env)
         check(result.returncode == 0 and result.stdout.startswith("PASS"),
               "the converted example on the emulator: " + (result.stdout + result.stderr).strip()[-300:])
+
+        # A program whose driver is a link to the installed runtime's (as a converted package
+        # may have it) loads a PTX file nobody converted: the driver finds the installed tool
+        # beside its own directory, with none in PATH, and translates it.
+        module_dir = os.path.join(source, "tests", "module_files")
+        loader, ptx = os.path.join(work, "module_only"), os.path.join(work, "kernels.ptx")
+        result = run([nvcc, "-o", loader, os.path.join(module_dir, "module_only.c"), "-lcuda"])
+        check(result.returncode == 0, "nvcc builds module_only.c " + result.stderr[-300:])
+        result = run([nvcc, "-ptx", "-o", ptx, os.path.join(module_dir, "kernels.cu")])
+        check(result.returncode == 0, "nvcc -ptx kernels.cu " + result.stderr[-300:])
+        os.makedirs(os.path.join(work, "linked"))
+        converted = os.path.join(work, "linked", "module_only")
+        result = run([tool, loader, "-o", converted, "--offload-arch=host", "-q"])
+        check(result.returncode == 0, "the installed tool converts module_only " + result.stderr[-300:])
+        placed_driver = os.path.join(work, "linked", "libcuda.so.1")
+        os.unlink(placed_driver)
+        os.symlink(os.path.join(runtime, "libcuda.so.1"), placed_driver)
+        path = ":".join(d for d in env.get("PATH", "").split(":") if d and
+                        not os.path.exists(os.path.join(d, "zluda-convert")))
+        result = run([converted, ptx], env=dict(env, ZLUDA_CONVERT_DRIVER="host", PATH=path,
+                                                ZLUDA_CONVERT_CACHE_DIR=os.path.join(work, "cache")))
+        check(result.returncode == 0 and result.stdout.startswith("PASS"),
+              "a PTX file translated at run time by the installed tool: "
+              + (result.stdout + result.stderr).strip()[-300:])
+        check(any(name.endswith("-host.ptx") for name in os.listdir(os.path.join(work, "cache")))
+              if os.path.isdir(os.path.join(work, "cache")) else False,
+              "the translation is in the cache")
 
         os.unlink(os.path.join(runtime, "libzc-emu-hip.so"))
         result = run([tool, "run", "--", out], env=env)

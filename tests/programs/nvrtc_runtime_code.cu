@@ -3,7 +3,8 @@
 // through a name expression, and the driver loads that PTX in each way programs hand it
 // over: cuModuleLoadDataEx with JIT options (info and error log buffers, wall time, an
 // option that does not apply), cuModuleLoadData of the same text again, cuLibraryLoadData,
-// and cuModuleLoad of the PTX written to a file. Each module's kernels run and are checked
+// and cuModuleLoad of the PTX written to a file. NVRTC also compiles the source to a CUBIN
+// for the device's architecture (-arch sm_XY), which cuModuleLoadData loads. Each module's kernels run and are checked
 // against the host, a module-scope variable is set through cuModuleGetGlobal, and PTX that
 // does not compile fails with CUDA_ERROR_INVALID_PTX and a message in the error log.
 // Prints "PASS" or "FAIL: ...".
@@ -40,15 +41,18 @@ extern "C" __global__ void warp_sums(const int *x, int *sums) {
 )";
 
 struct Compiled {
-    std::string ptx, scale_name;
+    std::string ptx, scale_name;  // ptx: the CUBIN where one was asked for
 };
 
-static Compiled compile(CUdevice dev) {
+// PTX for the device's architecture (compute_XY), or a CUBIN for it (sm_XY, in two options
+// as programs may pass it) as NVIDIA's samples ask for.
+static Compiled compile(CUdevice dev, bool cubin) {
     int major = 0, minor = 0;
     CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
     CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
-    std::string arch = "--gpu-architecture=compute_" + std::to_string(major * 10 + minor);
-    const char *options[] = {arch.c_str(), "--std=c++17"};
+    std::string sm = std::to_string(major * 10 + minor);
+    std::string arch = cubin ? "sm_" + sm : "--gpu-architecture=compute_" + sm;
+    const char *options[] = {cubin ? "-arch" : "--std=c++17", arch.c_str()};
     nvrtcProgram prog;
     NVRTC(nvrtcCreateProgram(&prog, source, "runtime_code.cu", 0, nullptr, nullptr));
     NVRTC(nvrtcAddNameExpression(prog, "scale<float>"));
@@ -63,9 +67,15 @@ static Compiled compile(CUdevice dev) {
     }
     Compiled c;
     size_t size = 0;
-    NVRTC(nvrtcGetPTXSize(prog, &size));
-    c.ptx.resize(size);
-    NVRTC(nvrtcGetPTX(prog, &c.ptx[0]));
+    if (cubin) {
+        NVRTC(nvrtcGetCUBINSize(prog, &size));
+        c.ptx.resize(size);
+        NVRTC(nvrtcGetCUBIN(prog, &c.ptx[0]));
+    } else {
+        NVRTC(nvrtcGetPTXSize(prog, &size));
+        c.ptx.resize(size);
+        NVRTC(nvrtcGetPTX(prog, &c.ptx[0]));
+    }
     const char *lowered = nullptr;
     NVRTC(nvrtcGetLoweredName(prog, "scale<float>", &lowered));
     c.scale_name = lowered;
@@ -197,6 +207,14 @@ static void load_file(Checker &c, const Compiled &k) {
     CU(cuModuleUnload(module));
 }
 
+static void load_cubin(Checker &c, CUdevice dev) {
+    Compiled cubin = compile(dev, true);
+    CUmodule module;
+    CU(cuModuleLoadData(&module, cubin.ptx.data()));
+    run_module(c, "cuModuleLoadData of a CUBIN", module, cubin, 5);
+    CU(cuModuleUnload(module));
+}
+
 static void load_bad_ptx(Checker &c) {
     const char *bad = ".version 7.0\n.target sm_52\n.address_size 64\n"
                       ".visible .entry broken() {\n\tnot_an_instruction %r1;\n}\n";
@@ -220,11 +238,12 @@ int main() {
     CUcontext ctx;
     CU(cuDevicePrimaryCtxRetain(&ctx, dev));
     CU(cuCtxSetCurrent(ctx));
-    Compiled k = compile(dev);
+    Compiled k = compile(dev, false);
     load_with_options(c, k);
     load_twice(c, k);
     load_library(c, k);
     load_file(c, k);
+    load_cubin(c, dev);
     load_bad_ptx(c);
     CU(cuDevicePrimaryCtxRelease(dev));
     return c.finish();
