@@ -31,6 +31,7 @@ enum zc_handle_kind {
 	ZC_HANDLE_USER_OBJECT,
 	ZC_HANDLE_ARRAY,
 	ZC_HANDLE_MIPMAPPED_ARRAY,
+	ZC_HANDLE_LINK,
 };
 bool zc_handle_add(const void *handle, enum zc_handle_kind kind);
 void zc_handle_remove(const void *handle);
@@ -354,9 +355,19 @@ CUresult zc_image_find_file(const char *path, const uint8_t *bytes, size_t size,
  * zluda-convert tool. */
 CUresult zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct zc_jit *jit,
                       char *path, size_t path_size, char *target, size_t target_size);
+/* The JIT options a load (or a link) honours: where the translator's messages go; and, once
+ * it is done, how much of each log it filled and how long translating took, written back
+ * into the option values. The other options shape NVIDIA's code and do not apply. */
+void zc_jit_options_read(struct zc_jit *jit, unsigned n, const CUjit_option *options,
+                         void *const *values);
+void zc_jit_options_write(const struct zc_jit *jit, unsigned n, const CUjit_option *options,
+                          void **values);
 /* A line of jit's info or error log (cut where the buffer ends), and of the trace. */
 void zc_jit_note(struct zc_jit *jit, bool error, const char *fmt, ...)
 	__attribute__((format(ZC_PRINTF_FORMAT, 3, 4)));
+/* library.c: a module file's original bytes (a converted one's without what conversion
+ * appended), NUL-terminated; *size excludes the NUL. */
+CUresult zc_module_file_read(const char *path, uint8_t **bytes, size_t *size);
 /* library.c: a lazily loaded module for a wrapper or fatbin, as the dark API hands them;
  * `slot` names the caller in the trace. */
 CUresult zc_module_from_cubin(const char *slot, CUmodule *module, const void *code);

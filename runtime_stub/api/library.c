@@ -145,39 +145,6 @@ make_library(struct zc_library **out, CUresult found, struct zc_image *image, ui
 	return CUDA_SUCCESS;
 }
 
-/* The JIT options a load honours: where the translator's messages go. It reports how much
- * of each log it filled and how long translating took; the other options shape ptxas's code
- * and do not apply. */
-static void
-jit_options_read(struct zc_jit *jit, unsigned n, const CUjit_option *options, void *const *values)
-{
-	for (unsigned i = 0; options && values && i < n; i++) {
-		switch (options[i]) {
-		case CU_JIT_INFO_LOG_BUFFER: jit->info = values[i]; break;
-		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: jit->info_size = (uintptr_t)values[i]; break;
-		case CU_JIT_ERROR_LOG_BUFFER: jit->error = values[i]; break;
-		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: jit->error_size = (uintptr_t)values[i]; break;
-		}
-	}
-	if (jit->info && jit->info_size)
-		jit->info[0] = 0;
-	if (jit->error && jit->error_size)
-		jit->error[0] = 0;
-}
-
-static void
-jit_options_write(const struct zc_jit *jit, unsigned n, const CUjit_option *options, void **values)
-{
-	for (unsigned i = 0; options && values && i < n; i++) {
-		switch (options[i]) {
-		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: values[i] = (void *)(uintptr_t)jit->info_used; break;
-		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: values[i] = (void *)(uintptr_t)jit->error_used; break;
-		/* a float in the option's slot, as NVIDIA's driver writes it */
-		case CU_JIT_WALL_TIME: memcpy(&values[i], &jit->wall_ms, sizeof jit->wall_ms); break;
-		}
-	}
-}
-
 static CUresult
 load(struct zc_library **out, const void *code, bool eager, struct zc_jit *jit)
 {
@@ -203,9 +170,9 @@ load_with_options(struct zc_library **out, const void *code, bool eager, unsigne
 {
 	struct zc_jit jit = { 0 };
 
-	jit_options_read(&jit, n, options, values);
+	zc_jit_options_read(&jit, n, options, values);
 	CUresult r = load(out, code, eager, &jit);
-	jit_options_write(&jit, n, options, values);
+	zc_jit_options_write(&jit, n, options, values);
 	return r;
 }
 
@@ -228,9 +195,8 @@ original_size(FILE *file, size_t file_size)
 	return (size_t)original;
 }
 
-/* The file's original bytes, NUL-terminated; *size excludes the NUL. */
-static CUresult
-read_module_file(const char *path, uint8_t **bytes, size_t *size)
+CUresult
+zc_module_file_read(const char *path, uint8_t **bytes, size_t *size)
 {
 	struct stat st;
 	FILE *file = fopen(path, ZC_FOPEN_READ);
@@ -274,7 +240,7 @@ load_file(struct zc_library **out, const char *path, bool eager)
 		return r;
 	if (!out || !path)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module or file name");
-	if ((r = read_module_file(path, &bytes, &size)) != CUDA_SUCCESS)
+	if ((r = zc_module_file_read(path, &bytes, &size)) != CUDA_SUCCESS)
 		return r;
 	jit.ordinal = zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->device : 0;
 	r = zc_image_find_file(path, bytes, size, &jit, &image, &module);

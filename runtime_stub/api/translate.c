@@ -271,3 +271,33 @@ zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct z
 		            target, (double)jit->wall_ms, path);
 	return r;
 }
+
+void
+zc_jit_options_read(struct zc_jit *jit, unsigned n, const CUjit_option *options, void *const *values)
+{
+	for (unsigned i = 0; options && values && i < n; i++) {
+		switch (options[i]) {
+		case CU_JIT_INFO_LOG_BUFFER: jit->info = values[i]; break;
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: jit->info_size = (uintptr_t)values[i]; break;
+		case CU_JIT_ERROR_LOG_BUFFER: jit->error = values[i]; break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: jit->error_size = (uintptr_t)values[i]; break;
+		}
+	}
+	if (jit->info && jit->info_size)
+		jit->info[0] = 0;
+	if (jit->error && jit->error_size)
+		jit->error[0] = 0;
+}
+
+void
+zc_jit_options_write(const struct zc_jit *jit, unsigned n, const CUjit_option *options, void **values)
+{
+	for (unsigned i = 0; options && values && i < n; i++) {
+		switch (options[i]) {
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: values[i] = (void *)(uintptr_t)jit->info_used; break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: values[i] = (void *)(uintptr_t)jit->error_used; break;
+		/* a float in the option's slot, as NVIDIA's driver writes it */
+		case CU_JIT_WALL_TIME: memcpy(&values[i], &jit->wall_ms, sizeof jit->wall_ms); break;
+		}
+	}
+}

@@ -79,6 +79,15 @@ enum {
 	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
 };
 typedef int CUlibraryOption;
+typedef struct zc_link *CUlinkState;
+typedef enum CUjitInputType {
+	CU_JIT_INPUT_CUBIN = 0,
+	CU_JIT_INPUT_PTX = 1,
+	CU_JIT_INPUT_FATBINARY = 2,
+	CU_JIT_INPUT_OBJECT = 3,
+	CU_JIT_INPUT_LIBRARY = 4,
+	CU_JIT_INPUT_NVVM = 5,
+} CUjitInputType;
 
 /* Stream handles with a fixed meaning. */
 #define CU_STREAM_LEGACY ((CUstream)0x1)

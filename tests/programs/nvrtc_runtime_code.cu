@@ -3,11 +3,12 @@
 // through a name expression, and the driver loads that PTX in each way programs hand it
 // over: cuModuleLoadDataEx with JIT options (info and error log buffers, wall time, an
 // option that does not apply), cuModuleLoadData of the same text again, cuLibraryLoadData,
-// and cuModuleLoad of the PTX written to a file. NVRTC also compiles the source to a CUBIN
-// for the device's architecture (-arch sm_XY), which cuModuleLoadData loads. Each module's kernels run and are checked
-// against the host, a module-scope variable is set through cuModuleGetGlobal, and PTX that
-// does not compile fails with CUDA_ERROR_INVALID_PTX and a message in the error log.
-// Prints "PASS" or "FAIL: ...".
+// cuModuleLoad of the PTX written to a file, and cuModuleLoadData of what cuLink makes of
+// it (with its own log buffers). NVRTC also compiles the source to a CUBIN for the device's
+// architecture (-arch sm_XY), which cuModuleLoadData loads. Each module's kernels run and
+// are checked against the host, a module-scope variable is set through cuModuleGetGlobal,
+// and PTX that does not compile fails with CUDA_ERROR_INVALID_PTX and a message in the
+// error log. Prints "PASS" or "FAIL: ...".
 #include <nvrtc.h>
 #include <string>
 #include <unistd.h>
@@ -207,6 +208,30 @@ static void load_file(Checker &c, const Compiled &k) {
     CU(cuModuleUnload(module));
 }
 
+// cuLink of the PTX, its image loaded; the module outlives the link.
+static void link_ptx(Checker &c, const Compiled &k) {
+    char info[2048], error[2048];
+    CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                              CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {info, (void *)(uintptr_t)sizeof info, error, (void *)(uintptr_t)sizeof error};
+    CUlinkState link;
+    CU(cuLinkCreate(4, options, values, &link));
+    CU(cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)k.ptx.data(), k.ptx.size(), "runtime_code.ptx",
+                     0, nullptr, nullptr));
+    void *image = nullptr;
+    size_t size = 0;
+    CU(cuLinkComplete(link, &image, &size));
+    if (!image || !size) c.fail("cuLinkComplete: an empty image");
+    CUmodule module;
+    CU(cuModuleLoadData(&module, image));
+    CU(cuLinkDestroy(link));
+    check_log(c, "cuLink's info log", info, sizeof info, (uintptr_t)values[1]);
+    check_log(c, "cuLink's error log", error, sizeof error, (uintptr_t)values[3]);
+    if (error[0]) c.fail("a successful link has an error log: %s", error);
+    run_module(c, "cuLinkComplete", module, k, 6);
+    CU(cuModuleUnload(module));
+}
+
 static void load_cubin(Checker &c, CUdevice dev) {
     Compiled cubin = compile(dev, true);
     CUmodule module;
@@ -243,6 +268,7 @@ int main() {
     load_twice(c, k);
     load_library(c, k);
     load_file(c, k);
+    link_ptx(c, k);
     load_cubin(c, dev);
     load_bad_ptx(c);
     CU(cuDevicePrimaryCtxRelease(dev));

@@ -494,6 +494,56 @@ test_module_files(void)
 	unlink(short_file);
 }
 
+/* cuLink: the one PTX text it is given is the image, which loads as any; the device
+ * runtime is left out unread; machine code and a second text are refused, and say so in the
+ * error log. */
+static void
+test_link(void)
+{
+	static const uint8_t cubin[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 0 };
+	char error[512] = "";
+	CUjit_option options[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+	void *values[] = { error, (void *)(uintptr_t)sizeof error };
+	CUlinkState link;
+	void *image;
+	size_t size;
+	CUmodule mod;
+	CUfunction f;
+
+	CALL(CUDA_SUCCESS, cuLinkCreate_v2(2, options, values, &link));
+	CALL(CUDA_ERROR_INVALID_VALUE, cuLinkComplete(link, &image, &size));
+	CALL(CUDA_ERROR_NOT_SUPPORTED, cuLinkAddData_v2(link, CU_JIT_INPUT_CUBIN, (void *)cubin,
+	                                                sizeof cubin, "sass.cubin", 0, NULL, NULL));
+	CALL(CUDA_SUCCESS, cuLinkAddFile_v2(link, CU_JIT_INPUT_LIBRARY, "/nonexistent/libcudadevrt.a",
+	                                    0, NULL, NULL));
+	CALL(CUDA_SUCCESS, cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, (void *)exec_ptx,
+	                                    strlen(exec_ptx) + 1, "exec.ptx", 0, NULL, NULL));
+	CALL(CUDA_ERROR_NOT_SUPPORTED, cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, (void *)exec_ptx,
+	                                                strlen(exec_ptx), "again.ptx", 0, NULL, NULL));
+	CALL(CUDA_SUCCESS, cuLinkComplete(link, &image, &size));
+	if (size != strlen(exec_ptx) + 1 || memcmp(image, exec_ptx, size) != 0) {
+		printf("%s:%d: cuLinkComplete's image is not the PTX added\n", __FILE__, __LINE__);
+		failures++;
+	}
+	CALL(CUDA_SUCCESS, cuModuleLoadData(&mod, image));
+	CALL(CUDA_SUCCESS, cuLinkDestroy(link));
+	CALL(CUDA_ERROR_INVALID_HANDLE, cuLinkDestroy(link));
+	CALL(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, "zk_coords"));
+	CALL(CUDA_SUCCESS, cuModuleUnload(mod));
+	const char *wanted[] = { "nothing to link", "sass.cubin: a CUBIN", "again.ptx: linking it with exec.ptx" };
+	for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+		if (!strstr(error, wanted[i])) {
+			printf("%s:%d: the error log lacks \"%s\": %s\n", __FILE__, __LINE__, wanted[i], error);
+			failures++;
+		}
+	}
+	if ((uintptr_t)values[1] != strlen(error)) {
+		printf("%s:%d: the error log's size is %zu, not %zu\n", __FILE__, __LINE__,
+		       (size_t)(uintptr_t)values[1], strlen(error));
+		failures++;
+	}
+}
+
 static int
 run_main(void)
 {
@@ -520,6 +570,7 @@ run_main(void)
 	test_block_sum(sum);
 	test_dark_api_modules();
 	test_module_files();
+	test_link();
 	test_warp_ops(warp);
 	test_named_barriers_and_exit(named, exit_early);
 	test_activemask_groups(groups);
