@@ -151,6 +151,33 @@ cache_directory(char *out, size_t size)
 	return CUDA_SUCCESS;
 }
 
+/* ZLUDA_CONVERT_CACHE_MAX, in MiB: what the cache's entries may take before the least
+ * recently used go. */
+static uint64_t
+cache_limit(void)
+{
+	const char *value = getenv("ZLUDA_CONVERT_CACHE_MAX");
+	char *end;
+	unsigned long long mib = value ? strtoull(value, &end, 10) : 0;
+
+	if (!value || end == value || *end || mib == 0 || mib > (1ull << 40))
+		mib = 1024;
+	return (uint64_t)mib << 20;
+}
+
+/* A cache entry's name, as zc_translate makes them: 16 hex digits, '-', the target, and
+ * ".ptx" or ".fatbin". Nothing else in the directory is ever removed. */
+static bool
+cache_entry(const char *name)
+{
+	size_t n = strlen(name), hex = strspn(name, "0123456789abcdef");
+	const char *dot = strchr(name, '.');
+
+	return hex == 16 && name[16] == '-' && dot && dot > name + 17 &&
+	       strspn(name + 17, "abcdefghijklmnopqrstuvwxyz0123456789_-") == (size_t)(dot - name - 17) &&
+	       (strcmp(dot, ".ptx") == 0 || strcmp(dot, ".fatbin") == 0) && n < 200;
+}
+
 /* Appends to a log buffer the program gave, always NUL-terminated; what does not fit is
  * cut, as NVIDIA's driver cuts its logs. */
 static void
@@ -247,6 +274,7 @@ zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct z
 	if (again) {
 		remove(path);
 	} else if (readable_file(path)) {
+		zc_touch(path);  /* used: the last to go when the cache is trimmed */
 		zc_jit_note(jit, false, "zluda-convert: the %s for %s from the cache: %s", kind, target, path);
 		return CUDA_SUCCESS;
 	}
@@ -266,9 +294,11 @@ zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct z
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	jit->wall_ms = (float)((double)(end.tv_sec - start.tv_sec) * 1e3 +
 	                       (double)(end.tv_nsec - start.tv_nsec) / 1e6);
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS) {
 		zc_jit_note(jit, false, "zluda-convert: the %s translated for %s in %.0f ms: %s", kind,
 		            target, (double)jit->wall_ms, path);
+		zc_trim_directory(dir, cache_entry, cache_limit());
+	}
 	return r;
 }
 

@@ -59,6 +59,12 @@ bool zc_user_cache_dir(char *out, size_t size);
  * (errno set) when one cannot be. */
 bool zc_make_directories(const char *path);
 
+/* The file's modification time set to now (a cache entry used); false when it cannot be. */
+bool zc_touch(const char *path);
+/* The files of directory dir that `ours` accepts by name, the least recently modified first,
+ * removed until those left take at most `limit` bytes; the newest one is always kept. */
+void zc_trim_directory(const char *dir, bool (*ours)(const char *name), uint64_t limit);
+
 /* The ids the INTEGRITY_CHECK hash takes (integrity.h): what NVIDIA's driver on the
  * platform puts there. */
 uint32_t zc_process_id(void);

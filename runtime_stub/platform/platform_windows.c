@@ -277,3 +277,16 @@ zc_make_directories(const char *path)
 	errno = ENOSYS;
 	return false;
 }
+
+bool
+zc_touch(const char *path)
+{
+	(void)path;
+	return false;
+}
+
+void
+zc_trim_directory(const char *dir, bool (*ours)(const char *name), uint64_t limit)
+{
+	(void)dir, (void)ours, (void)limit;
+}

@@ -5,9 +5,10 @@ CUDA_ERROR_JIT_COMPILATION_DISABLED, and with no translator with
 CUDA_ERROR_JIT_COMPILER_NOT_FOUND; translated, the program passes and the cache
 (ZLUDA_CONVERT_CACHE_DIR) holds one converted module file per module; a later run passes
 from the cache with translation refused (the tool there, keying the cache, but not run) and
-rewrites nothing; a damaged entry is translated
-again; processes filling an empty cache at once all pass and leave one whole entry per
-module and no temporaries.
+rewrites nothing; a damaged entry is translated again; after a translation the cache is
+trimmed to ZLUDA_CONVERT_CACHE_MAX, least recently used entries first, never touching files
+that are no entries; processes filling an empty cache at once all pass and leave one whole
+entry per module and no temporaries.
 
 usage: check_translation_cache.py PROGRAM PTX FATBIN TOOL CACHE_DIR
 Prints "PASS" or the first failure, and exits 0 or 1."""
@@ -69,10 +70,10 @@ if entries():
 expect_pass("translated", ZLUDA_CONVERT_TRANSLATOR=tool)
 expect_entries("translated")
 before = entries()
+contents = {name: open(os.path.join(cache, name), "rb").read() for name in before}
 expect_pass("from the cache, translation refused", ZLUDA_CONVERT_TRANSLATE="0",
             ZLUDA_CONVERT_TRANSLATOR=tool)
-if {n: (s.st_mtime_ns, s.st_size) for n, s in entries().items()} != \
-        {n: (s.st_mtime_ns, s.st_size) for n, s in before.items()}:
+if {name: open(os.path.join(cache, name), "rb").read() for name in entries()} != contents:
     fail("a run from the cache rewrote it")
 
 for name, st in before.items():
@@ -82,6 +83,25 @@ expect_pass("damaged entries", ZLUDA_CONVERT_TRANSLATOR=tool)
 expect_entries("damaged entries, translated again")
 if {n: s.st_size for n, s in entries().items()} != {n: s.st_size for n, s in before.items()}:
     fail("the damaged entries were not written whole again")
+
+# Trimmed to ZLUDA_CONVERT_CACHE_MAX (MiB) after a translation, least recently used first:
+# two stale entries of more than 1 MiB each go, a file that is no entry stays.
+for name in entries():
+    os.unlink(os.path.join(cache, name))
+stale = ["0123456789abcdef-host.ptx", "fedcba9876543210-gfx1100.fatbin"]
+for age, name in enumerate(stale):
+    with open(os.path.join(cache, name), "wb") as f:
+        f.write(b"x" * (1100 << 10))
+    os.utime(os.path.join(cache, name), (1e9 + age, 1e9 + age))
+with open(os.path.join(cache, "notes.txt"), "wb") as f:
+    f.write(b"y" * (2 << 20))
+expect_pass("translated into a full cache", ZLUDA_CONVERT_TRANSLATOR=tool,
+            ZLUDA_CONVERT_CACHE_MAX="1")
+names = set(entries())
+if names & set(stale) or "notes.txt" not in names:
+    fail(f"trimmed to 1 MiB, the cache holds {sorted(names)}")
+os.unlink(os.path.join(cache, "notes.txt"))
+expect_entries("trimmed to 1 MiB")
 
 shutil.rmtree(cache)
 with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
