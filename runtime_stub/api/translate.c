@@ -8,8 +8,9 @@
  * (programs that carry their own, as Triton and XLA do, keep theirs untouched), stays
  * small, and a translation that fails or crashes costs the load, never the program.
  *
- * A cached file is named by a hash of the code, the target and the translating tool's own
- * bytes: a rebuilt or upgraded tool translates again. The tool writes its output through a
+ * A cached file is named by a hash of the code, the target and the translating tool's file
+ * (its inode, size and time: a rebuilt or upgraded tool translates again, and a cache hit
+ * reads nothing of it). The tool writes its output through a
  * temporary renamed into place, so processes translating the same code at once each end
  * with a whole file; a damaged one is translated again. */
 #include <errno.h>
@@ -30,7 +31,7 @@ static struct {
 	pthread_mutex_t lock;
 	bool looked;
 	char tool[ZC_PATH_MAX];  /* empty: none found */
-	uint64_t tool_hash;
+	uint64_t identity;
 } translator = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* ZLUDA_CONVERT_TRANSLATE=0 refuses run-time translation: every module then comes from a
@@ -99,27 +100,22 @@ find_tool(char *out, size_t size)
 	return zc_find_in_path("zluda-convert", out, size);
 }
 
-/* The tool's path and the hash of its bytes, found once. */
+/* The tool's path and what identifies its file, found once. */
 static CUresult
-tool(const char **path, uint64_t *hash)
+tool(const char **path, uint64_t *identity)
 {
 	CUresult r = CUDA_SUCCESS;
 
 	pthread_mutex_lock(&translator.lock);
 	if (!translator.looked) {
 		translator.looked = true;
-		FILE *f = find_tool(translator.tool, sizeof translator.tool) ? zc_open_read(translator.tool) : NULL;
-		long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-		const void *bytes = size > 0 ? zc_map_file(translator.tool, 0, (uint64_t)size) : NULL;
+		uint64_t words[ZC_FILE_IDENTITY_WORDS];
 
-		if (f)
-			fclose(f);
-		if (bytes) {
-			translator.tool_hash = aot_hash(bytes, (size_t)size);
-			zc_unmap_file(bytes, (uint64_t)size);
-		} else {
+		if (find_tool(translator.tool, sizeof translator.tool) &&
+		    zc_file_identity(translator.tool, words))
+			translator.identity = aot_hash(words, sizeof words);
+		else
 			translator.tool[0] = 0;
-		}
 	}
 	if (!translator.tool[0])
 		r = stub_fail(CUDA_ERROR_JIT_COMPILER_NOT_FOUND,
@@ -127,7 +123,7 @@ tool(const char **path, uint64_t *hash)
 		              "and none was found (beside the runtime, in PATH, or in "
 		              "ZLUDA_CONVERT_TRANSLATOR)");
 	*path = translator.tool;
-	*hash = translator.tool_hash;
+	*identity = translator.identity;
 	pthread_mutex_unlock(&translator.lock);
 	return r;
 }
@@ -253,7 +249,7 @@ zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct z
 	char dir[ZC_PATH_MAX], input[ZC_PATH_MAX + 64];
 	const char *tool_path, *kind = fatbin ? "fatbin" : "ptx";
 	static unsigned serial;
-	uint64_t tool_hash, key[3];
+	uint64_t tool_identity, key[3];
 	struct timespec start, end;
 	CUresult r;
 
@@ -261,13 +257,13 @@ zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct z
 	if ((r = zc_drv->code_target(jit->ordinal, target, target_size)) != CUDA_SUCCESS)
 		return r;
 	/* the cache is keyed by the tool, so without one only refusing is left to say */
-	if ((r = tool(&tool_path, &tool_hash)) != CUDA_SUCCESS)
+	if ((r = tool(&tool_path, &tool_identity)) != CUDA_SUCCESS)
 		return translation_refused() ? refused(fatbin ? "fatbin" : "PTX text") : r;
 	if ((r = cache_directory(dir, sizeof dir)) != CUDA_SUCCESS)
 		return r;
 	key[0] = aot_hash(code, size);
 	key[1] = aot_hash(target, strlen(target));
-	key[2] = tool_hash;
+	key[2] = tool_identity;
 	if (snprintf(path, path_size, "%s/%016llx-%s.%s", dir, (unsigned long long)aot_hash(key, sizeof key),
 	             target, kind) >= (int)path_size)
 		return stub_fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: cache path too long", dir);

@@ -59,6 +59,10 @@ bool zc_user_cache_dir(char *out, size_t size);
  * (errno set) when one cannot be. */
 bool zc_make_directories(const char *path);
 
+/* What identifies the file at path as it is now (device, inode, size, modification time);
+ * false when it cannot be read. */
+enum { ZC_FILE_IDENTITY_WORDS = 4 };
+bool zc_file_identity(const char *path, uint64_t identity[ZC_FILE_IDENTITY_WORDS]);
 /* The file's modification time set to now (a cache entry used); false when it cannot be. */
 bool zc_touch(const char *path);
 /* The files of directory dir that `ours` accepts by name, the least recently modified first,

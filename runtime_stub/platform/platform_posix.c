@@ -312,6 +312,20 @@ zc_user_cache_dir(char *out, size_t size)
 }
 
 bool
+zc_file_identity(const char *path, uint64_t identity[ZC_FILE_IDENTITY_WORDS])
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return false;
+	identity[0] = (uint64_t)st.st_dev;
+	identity[1] = (uint64_t)st.st_ino;
+	identity[2] = (uint64_t)st.st_size;
+	identity[3] = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+	return true;
+}
+
+bool
 zc_touch(const char *path)
 {
 	return utimensat(AT_FDCWD, path, NULL, 0) == 0;

@@ -290,3 +290,10 @@ zc_trim_directory(const char *dir, bool (*ours)(const char *name), uint64_t limi
 {
 	(void)dir, (void)ours, (void)limit;
 }
+
+bool
+zc_file_identity(const char *path, uint64_t identity[ZC_FILE_IDENTITY_WORDS])
+{
+	(void)path, (void)identity;
+	return false;
+}
