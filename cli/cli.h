@@ -65,6 +65,7 @@ int cmd_inspect(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 /* doctor on a Windows program (doctor_windows.c): exit status 0 when it is ready to copy. */
 int doctor_windows_program(const Input *in, bool as_json);

@@ -10,14 +10,15 @@ int verbosity = 1;
 
 /* The help: a usage line and a section per command, then what every command shares.
  * `zluda-convert --help` prints them all; `zluda-convert COMMAND --help` its own. */
-enum { CMD_CONVERT, CMD_INSPECT, CMD_EXTRACT, CMD_RUN, CMD_DOCTOR, CMD_COUNT };
+enum { CMD_CONVERT, CMD_INSPECT, CMD_EXTRACT, CMD_RUN, CMD_RECORD, CMD_DOCTOR, CMD_COUNT };
 static const char *const command_names[CMD_COUNT] = {"convert", "inspect", "extract", "run",
-                                                     "doctor"};
+                                                     "record", "doctor"};
 static const char *const command_usage[CMD_COUNT] = {
 "zluda-convert [convert] FILE -o OUT [OPTIONS]",
 "zluda-convert inspect FILE [--json]",
 "zluda-convert extract FILE -o DIR",
 "zluda-convert run [--emulate=PROCESSOR] [--] PROGRAM [ARGS...]",
+"zluda-convert record [--offload-arch=LIST] [--] PROGRAM [ARGS...]",
 "zluda-convert doctor [PROGRAM] [--json]",
 };
 static const char overview_text[] =
@@ -87,6 +88,15 @@ static const char *const command_help[CMD_COUNT] = {
 "                           status are the program's; an instruction the emulator does\n"
 "                           not implement fails the launch with a message saying which.\n"
 "                           Everything after PROGRAM goes to the program.\n",
+"record [--offload-arch=LIST] [--] PROGRAM [ARGS...]\n"
+"                           run a converted program here and keep the GPU code it makes\n"
+"                           while it runs (NVRTC, PTX it loads), then translate each\n"
+"                           piece for LIST (default gfx1030,gfx1100,gfx1200) into the\n"
+"                           folder zluda-convert-runtime-code beside PROGRAM, where the\n"
+"                           program finds it on any machine without translating at run\n"
+"                           time (ZLUDA_CONVERT_TRANSLATE=0 then forbids translating\n"
+"                           anything else). Recording again adds to what is there. Exit 0,\n"
+"                           or 1 when the program or a translation failed.\n",
 "doctor [PROGRAM] [--json]  what this machine gives a converted program: the HIP runtime\n"
 "                           and NVIDIA's driver found, their devices, the driver the\n"
 "                           program would use and why, and whether PROGRAM and the\n"
@@ -95,7 +105,7 @@ static const char *const command_help[CMD_COUNT] = {
 "                           run on a GPU here, 1 when not.\n",
 };
 static const char shared_text[] =
-"Options (anywhere on the command line; with run, before PROGRAM):\n"
+"Options (anywhere on the command line; with run and record, before PROGRAM):\n"
 "  -v, --verbose            say more (notes about skipped data, files written); repeatable\n"
 "  -q, --quiet              say less: only errors\n"
 "  -h, --help               show this help (with a command: that command's)\n"
@@ -214,8 +224,8 @@ static int take_global_options(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	/* run: what follows the program is the program's, options included, so only the
-	 * shared options before the command are taken. */
+	/* run, record: what follows the program is the program's, options included, so only
+	 * the shared options before the command are taken. */
 	int command = 1;
 
 	while (command < argc && is_global_option(argv[command]))
@@ -226,6 +236,10 @@ int main(int argc, char **argv)
 	if (command < argc && strcmp(argv[command], "run") == 0) {
 		take_global_options(command - 1, argv + 1);
 		return cmd_run(argc - command - 1, argv + command + 1);
+	}
+	if (command < argc && strcmp(argv[command], "record") == 0) {
+		take_global_options(command - 1, argv + 1);
+		return cmd_record(argc - command - 1, argv + command + 1);
 	}
 	argc = take_global_options(argc - 1, argv + 1);
 	argv++;

@@ -233,6 +233,22 @@ zc_images_have_cpu_code(const char *target)
 	return found;
 }
 
+/* Whether a module was converted for target: it has code for it, or says why not. */
+static bool
+converted_for(const struct zc_image *image, uint32_t module, const char *target)
+{
+	AotModule m = aot_module(&image->aot, module);
+	AotCodeObject co;
+
+	for (uint32_t i = 0; i < m.nuntranslated; i++) {
+		AotUntranslated u = aot_untranslated(&image->aot, m.first_untranslated + i);
+
+		if (!u.target || !u.target[0] || strcmp(u.target, target) == 0)
+			return true;
+	}
+	return aot_find_code_object(&image->aot, module, target, &co);
+}
+
 /* What of a module translated at run time was not, in jit's logs: the error log when the
  * target has no code at all (CUDA_ERROR_INVALID_PTX, as when ptxas fails), else the info log
  * (a kernel left out fails when it is asked for). */
@@ -256,27 +272,44 @@ explain_untranslated(struct zc_jit *jit, const struct zc_image *image, uint32_t 
 	return CUDA_SUCCESS;
 }
 
-/* Code no image holds, translated at run time (translate.c): the converted module file the
- * cache has or the translation writes, opened as any other; one damaged in the cache is
- * translated again. Called without the cache lock: translating takes seconds. */
+/* The image of a converted module file and the module in it for the code; `fresh`: the file
+ * was written again, so its image is read anew. */
+static bool
+module_in_file(const char *path, bool fresh, AotKeyKind kind, uint64_t hash,
+               struct zc_image **image, uint32_t *module)
+{
+	pthread_mutex_lock(&cache.lock);
+	*image = fresh ? open_image(path) : image_of_file(path);
+	bool found = *image && (*image)->found && aot_find_module(&(*image)->aot, kind, hash, module);
+	pthread_mutex_unlock(&cache.lock);
+	return found;
+}
+
+/* Code no image holds, made at run time: kept when the run is recorded; shipped beside the
+ * program, converted for the target; else translated at run time (translate.c), the
+ * converted module file the cache has or the translation writes opened as any other, and one
+ * damaged in the cache translated again. Called without the cache lock: translating takes
+ * seconds. */
 static CUresult
 translated(const uint8_t *container, size_t size, AotKeyKind kind, uint64_t hash,
            struct zc_jit *jit, struct zc_image **image, uint32_t *module)
 {
 	char path[ZC_PATH_MAX], target[64];
-	CUresult r = CUDA_SUCCESS;
-	bool found = false;
+	bool fatbin = kind == AOT_KEY_FATBIN, found = false;
+	CUresult r = zc_drv->code_target(jit->ordinal, target, sizeof target);
 
+	if (r != CUDA_SUCCESS)
+		return r;
+	zc_record_code(container, size, fatbin);
+	if (zc_shipped_code(container, size, fatbin, path, sizeof path) &&
+	    module_in_file(path, false, kind, hash, image, module) &&
+	    converted_for(*image, *module, target)) {
+		zc_jit_note(jit, false, "zluda-convert: shipped beside the program: %s", path);
+		return explain_untranslated(jit, *image, *module, target);
+	}
 	for (int again = 0; again < 2 && !found && r == CUDA_SUCCESS; again++) {
-		r = zc_translate(container, size, kind == AOT_KEY_FATBIN, again, jit, path, sizeof path,
-		                 target, sizeof target);
-		if (r != CUDA_SUCCESS)
-			break;
-		pthread_mutex_lock(&cache.lock);
-		/* a file written again is a new file: its image is read anew */
-		*image = again ? open_image(path) : image_of_file(path);
-		found = *image && (*image)->found && aot_find_module(&(*image)->aot, kind, hash, module);
-		pthread_mutex_unlock(&cache.lock);
+		r = zc_translate(container, size, fatbin, target, again, jit, path, sizeof path);
+		found = r == CUDA_SUCCESS && module_in_file(path, again, kind, hash, image, module);
 	}
 	if (r == CUDA_SUCCESS && !found)
 		r = stub_fail(CUDA_ERROR_INVALID_IMAGE, "%s: translated, yet its image holds no module "

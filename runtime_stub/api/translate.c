@@ -23,6 +23,7 @@
 #include "api.h"
 #include "embed.h"
 #include "platform.h"
+#include "runtime_code.h"
 
 /* What the tool prints is kept for the logs; more is of no use to anyone. */
 enum { TOOL_OUTPUT_LIMIT = 64 * 1024 };
@@ -242,9 +243,48 @@ run_tool(const char *tool_path, const char *input, const char *output, const cha
 	return r;
 }
 
+/* A file of code the stub was handed, named as abi/runtime_code.h says, in dir. */
+static bool
+code_file(const char *dir, const uint8_t *code, size_t size, bool fatbin, char *path,
+          size_t path_size)
+{
+	return snprintf(path, path_size, "%s/%016llx.%s", dir,
+	                (unsigned long long)aot_hash(code, size), fatbin ? "fatbin" : "ptx") <
+	       (int)path_size;
+}
+
+bool
+zc_shipped_code(const uint8_t *code, size_t size, bool fatbin, char *path, size_t path_size)
+{
+	char program[ZC_PATH_MAX], dir[ZC_PATH_MAX + 64];
+	char *slash;
+
+	if (!zc_real_path(zc_main_program(), program, sizeof program) || !(slash = strrchr(program, '/')))
+		return false;
+	*slash = 0;
+	snprintf(dir, sizeof dir, "%s/" ZC_RUNTIME_CODE_DIR, program);
+	return code_file(dir, code, size, fatbin, path, path_size) && readable_file(path);
+}
+
+void
+zc_record_code(const uint8_t *code, size_t size, bool fatbin)
+{
+	const char *dir = getenv(ZC_RECORD_VARIABLE);
+	char path[ZC_PATH_MAX], partial[ZC_PATH_MAX + 32];
+
+	if (!dir || !dir[0] || !code_file(dir, code, size, fatbin, path, sizeof path) ||
+	    readable_file(path))
+		return;
+	snprintf(partial, sizeof partial, "%s.%u.partial", path, zc_process_id());
+	if (!zc_make_directories(dir) || !write_file(partial, code, size) || rename(partial, path) != 0) {
+		remove(partial);
+		zc_trace_line("  cannot record %s: %s", path, strerror(errno));
+	}
+}
+
 CUresult
-zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct zc_jit *jit,
-             char *path, size_t path_size, char *target, size_t target_size)
+zc_translate(const uint8_t *code, size_t size, bool fatbin, const char *target, bool again,
+             struct zc_jit *jit, char *path, size_t path_size)
 {
 	char dir[ZC_PATH_MAX], input[ZC_PATH_MAX + 64];
 	const char *tool_path, *kind = fatbin ? "fatbin" : "ptx";
@@ -254,8 +294,6 @@ zc_translate(const uint8_t *code, size_t size, bool fatbin, bool again, struct z
 	CUresult r;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	if ((r = zc_drv->code_target(jit->ordinal, target, target_size)) != CUDA_SUCCESS)
-		return r;
 	/* the cache is keyed by the tool, so without one only refusing is left to say */
 	if ((r = tool(&tool_path, &tool_identity)) != CUDA_SUCCESS)
 		return translation_refused() ? refused(fatbin ? "fatbin" : "PTX text") : r;

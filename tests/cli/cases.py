@@ -35,7 +35,7 @@ inspect FILE [--json]      list every fatbin: where it is, whether a wrapper reg
                            the AOT image of a converted binary. --json prints one JSON
                            document on stdout and nothing else.
 
-Options (anywhere on the command line; with run, before PROGRAM):
+Options (anywhere on the command line; with run and record, before PROGRAM):
   -v, --verbose            say more (notes about skipped data, files written); repeatable
   -q, --quiet              say less: only errors
   -h, --help               show this help (with a command: that command's)
@@ -161,6 +161,17 @@ CASES = {
                                "zluda-convert: {tmp}/missing: cannot open: No such file or directory\n"),
     "run_unknown_option": (["run", "--emulat=gfx1100", "true"], 2, "",
                            "zluda-convert: run: unknown option '--emulat=gfx1100'\n" + TRY),
+    "record_no_program": (["record", "--offload-arch=host"], 2, "",
+                          "zluda-convert: record: no program given\n" + TRY),
+    "record_unknown_option": (["record", "--offload=gfx1100", "true"], 2, "",
+                              "zluda-convert: record: unknown option '--offload=gfx1100'\n" + TRY),
+    "record_missing_program": (["record", "--", "{tmp}/missing", "-v"], 127, "",
+                               "zluda-convert: {tmp}/missing: cannot run: No such file or directory\n"),
+    "record_failing_program": (["record", "--", "sh", "-c", "echo out; exit 3"], 1, "out\n",
+                               "zluda-convert: record: sh failed (exit status 3): nothing shipped\n"),
+    "record_nothing_made": (["record", "--", "sh", "-c", "test -z \"$ZLUDA_CONVERT_RECORD\" || echo recorded"],
+                            0, "recorded\n",
+                            "zluda-convert: record: sh made no GPU code while it ran: nothing to ship\n"),
     # the environment the program gets (the runtime's path absolute), its own arguments
     # (options included) and its exit status
     "run_environment": (["-q", "run", "--emulate=gfx1030:xnack-", "sh", "-c",
