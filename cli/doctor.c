@@ -1,7 +1,9 @@
 /* zluda-convert doctor [PROGRAM] [--json]: what this machine gives a converted program.
  * The HIP runtime and its devices, NVIDIA's driver and its devices, the driver the
  * program's libcuda.so.1 would choose (the same order as runtime_stub/exports/init.c), and for
- * PROGRAM and the converted libraries it loads, whether there is code for each device. */
+ * PROGRAM and the converted libraries it loads, whether there is code for each device; and how
+ * code PROGRAM makes while it runs reaches the device (shipped beside it, or translated). */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -13,6 +15,7 @@
 #include "cli.h"
 #include "find_driver.h"
 #include "libraries.h"
+#include "runtime_code.h"
 
 enum { MAX_DEVICES = 16 };
 
@@ -30,6 +33,24 @@ struct driver {
 	int ndevices;
 	struct device devices[MAX_DEVICES];
 };
+
+/* The pieces of code made at run time shipped beside PROGRAM (record), and their folder. */
+static size_t shipped_code(const char *program, char *dir, size_t size)
+{
+	char copy[4096];
+	DIR *d;
+	struct dirent *e;
+	size_t n = 0;
+
+	snprintf(copy, sizeof copy, "%s", program);
+	snprintf(dir, size, "%s/" ZC_RUNTIME_CODE_DIR, dirname(copy));
+	if (!(d = opendir(dir)))
+		return 0;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
 
 /* The library a dlopen'd handle is, by one of its symbols. */
 static void path_of(void *symbol, char *out, size_t size, const char *fallback)
@@ -376,10 +397,20 @@ int cmd_doctor(int argc, char **argv)
 			for (int i = 0; i < nv.ndevices; i++)
 				gpu &= files[f].nvidia_ok[i];
 	}
+	/* Code the program makes while it runs: shipped, else translated unless forbidden. */
+	char shipped_dir[4096 + 64];
+	size_t shipped = program ? shipped_code(program, shipped_dir, sizeof shipped_dir) : 0;
+	const char *translate = getenv("ZLUDA_CONVERT_TRANSLATE");
+	bool translation = !(translate && strcmp(translate, "0") == 0);
 	if (as_json) {
 		Json j;
 		json_init(&j, stdout);
 		json_object_begin(&j);
+		json_key(&j, "code_made_at_run_time");
+		json_object_begin(&j);
+		json_field_uint(&j, "shipped", shipped);
+		json_field_bool(&j, "translated", translation);
+		json_object_end(&j);
 		json_driver(&j, "hip", &hip);
 		json_driver(&j, "nvidia", &nv);
 		json_field_string(&j, "driver", choice);
@@ -430,6 +461,14 @@ int cmd_doctor(int argc, char **argv)
 				printf("  no code for NVIDIA device %d (%s): nvcc built it for other architectures\n", i,
 				       nv.devices[i].processor);
 	}
+	if (program && shipped)
+		printf("code made while it runs: %zu piece%s shipped in %s; ", shipped,
+		       shipped == 1 ? "" : "s", shipped_dir);
+	else if (program)
+		printf("code made while it runs: none shipped (zluda-convert record ships it); ");
+	if (program)
+		printf("%s\n", translation ? "other code is translated at its first load"
+		                            : "no other loads (ZLUDA_CONVERT_TRANSLATE=0)");
 	printf("%s\n", gpu ? "runs on a GPU here" : "does not run on a GPU here");
 	return gpu ? 0 : 1;
 }

@@ -3,10 +3,12 @@
 nothing where it is deployed: `zluda-convert record` runs a copy of it on the CPU driver and
 ships what it made, translated for host and gfx1100, in zluda-convert-runtime-code/ beside
 it; then, with translation forbidden (ZLUDA_CONVERT_TRANSLATE=0) and no tool to be found,
-the program passes on the CPU driver and on the emulated gfx1100 and leaves no cache.
+the program passes on the CPU driver and on the emulated gfx1100 and leaves no cache; doctor
+says so.
 
 usage: check_shipped.py TOOL CONVERTED_PROGRAM EMULATOR_HIP_RUNTIME
 Prints "PASS" or the first failure, and exits 0 or 1."""
+import json
 import os
 import shutil
 import subprocess
@@ -41,6 +43,12 @@ try:
     names = sorted(os.listdir(shipped))
     if len(names) != 2 or not all(n.endswith(".ptx") and len(n) == 20 for n in names):
         fail(f"record shipped {names}")
+
+    p = subprocess.run([tool, "doctor", "--json", exe], env=dict(env, ZLUDA_CONVERT_TRANSLATE="0"),
+                       capture_output=True, text=True, timeout=60)
+    said = json.loads(p.stdout).get("code_made_at_run_time") if p.stdout else None
+    if said != {"shipped": 2, "translated": False}:
+        fail(f"doctor --json says of the code made at run time: {said!r}")
 
     shutil.rmtree(cache)
     deployment = dict(env, ZLUDA_CONVERT_TRANSLATE="0", ZLUDA_CONVERT_CACHE_DIR=cache,
