@@ -11,4 +11,10 @@
 #define ZC_RUNTIME_CODE_DIR "zluda-convert-runtime-code"
 #define ZC_RECORD_VARIABLE "ZLUDA_CONVERT_RECORD"
 
+/* Several PTX texts a program links at run time (cuLink), handed over as one PTX text that
+ * the tool links as nvlink would: this first line, then each text after a line of its own
+ * ZC_LINK_INPUT. The module it makes is keyed by that whole text. */
+#define ZC_LINK_HEADER "// zluda-convert: PTX texts linked at run time\n"
+#define ZC_LINK_INPUT "//.zluda-convert-link-input\n"
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "runtime_code.h"
 
 /* Entry a is newer PTX than b: the newer arch, then the newer ISA (design decision 12). */
 bool entry_newer(const Entry *a, const Entry *b)
@@ -122,28 +123,51 @@ MemberName unit_member_name(const Unit *u, size_t m)
 {
 	MemberName n;
 
-	if (u->members[m] == MEMBER_PTX_FILE)
+	if (u->members[m] == MEMBER_PTX_FILE && u->nmembers > 1)
+		snprintf(n.text, sizeof(n.text), "PTX text %zu of the link", m + 1);
+	else if (u->members[m] == MEMBER_PTX_FILE)
 		snprintf(n.text, sizeof(n.text), "the PTX file");
 	else
 		snprintf(n.text, sizeof(n.text), "PTX of fatbin %zu", u->members[m]);
 	return n;
 }
 
-/* The text before the first NUL, as the CUDA driver reads it. */
+/* A member of the PTX file's unit: TEXT, LENGTH bytes of it, keyed by KEY. */
+static void add_ptx_text(Unit *u, const char *text, size_t length, uint64_t key)
+{
+	u->members = zc_realloc(u->members, (u->nmembers + 1) * sizeof(size_t));
+	u->ptx = zc_realloc(u->ptx, (u->nmembers + 1) * sizeof(Entry *));
+	u->texts = zc_realloc(u->texts, (u->nmembers + 1) * sizeof(char *));
+	u->ptx_hashes = zc_realloc(u->ptx_hashes, (u->nmembers + 1) * sizeof(uint64_t));
+	u->members[u->nmembers] = MEMBER_PTX_FILE;
+	u->ptx[u->nmembers] = NULL;
+	u->texts[u->nmembers] = zc_strndup(text, length);
+	u->ptx_hashes[u->nmembers] = key;
+	u->nmembers++;
+}
+
+/* The text before the first NUL, as the CUDA driver reads it: one PTX module, or the PTX
+ * texts a program linked at run time (abi/runtime_code.h), linked as an -rdc program's
+ * members are, the module keyed by the whole text. */
 static void add_ptx_file(const Input *in, Unit **units, size_t *nunits)
 {
 	const char *text = (const char *)in->bin.bytes;
-	Unit *u = add_unit(units, nunits, -1, "PTX file");
+	size_t length = strnlen(text, in->bin.size), marker = strlen(ZC_LINK_INPUT);
+	char *whole = zc_strndup(text, length);
+	uint64_t key = aot_hash_ptx(whole);
+	bool link = strncmp(whole, ZC_LINK_HEADER, strlen(ZC_LINK_HEADER)) == 0;
+	Unit *u = add_unit(units, nunits, -1, link ? "PTX link" : "PTX file");
 
-	u->members = zc_alloc(sizeof(size_t));
-	u->ptx = zc_alloc(sizeof(Entry *));
-	u->texts = zc_alloc(sizeof(char *));
-	u->members[0] = MEMBER_PTX_FILE;
-	u->ptx[0] = NULL;
-	u->texts[0] = zc_strndup(text, strnlen(text, in->bin.size));
-	u->ptx_hashes = zc_alloc(sizeof(uint64_t));
-	u->ptx_hashes[0] = aot_hash_ptx(u->texts[0]);
-	u->nmembers = 1;
+	for (const char *at = link ? strstr(whole, ZC_LINK_INPUT) : whole; at;) {
+		const char *start = link ? at + marker : at;
+		const char *next = link ? strstr(start, ZC_LINK_INPUT) : NULL;
+
+		add_ptx_text(u, start, next ? (size_t)(next - start) : strlen(start), key);
+		at = next;
+	}
+	if (u->nmembers == 0)
+		u->skip_reason = zc_strndup("a PTX link of no texts", 22);
+	free(whole);
 }
 
 void units_find(const Input *in, Unit **units, size_t *nunits)

@@ -1,20 +1,29 @@
 /* cuLink*: linking code made at run time into one image for cuModuleLoadData, as programs
- * do with NVRTC's PTX (NVIDIA's ptxjit sample, Numba). The stub links no machine code: the
- * image it completes is the one PTX text or fatbin among the inputs, which the load then
- * translates (translate.c). A LIBRARY input (CUDA's device runtime, libcudadevrt.a) is left
- * out: translated code brings its own. Machine code (a real CUBIN, an OBJECT), NVVM IR, and
- * several PTX or fatbin inputs to link together fail, naming what cannot be done. */
+ * do with NVRTC's PTX (NVIDIA's ptxjit sample, Numba, NVRTC's -rdc output). The stub links
+ * no machine code: the image it completes is the one PTX text or fatbin it was given, or
+ * several PTX texts in the form abi/runtime_code.h gives, which the tool links; the load
+ * then translates it (translate.c). A LIBRARY input (CUDA's device runtime, libcudadevrt.a)
+ * is left out: translated code brings its own. Machine code (a real CUBIN, an OBJECT), NVVM
+ * IR, and a fatbin with other inputs fail, naming what cannot be done. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api.h"
 #include "fatbin.h"
+#include "runtime_code.h"
+
+struct link_input {
+	uint8_t *code;   /* NUL-terminated */
+	size_t size;     /* without the NUL */
+	bool fatbin;
+	char name[128];  /* what the program called it */
+};
 
 struct zc_link {
-	uint8_t *code;   /* the input to load, NUL-terminated; NULL: none yet */
-	size_t size;     /* with the NUL */
-	char name[128];  /* what the program called it */
+	struct link_input *inputs;
+	size_t ninputs;
+	uint8_t *image;  /* what cuLinkComplete made */
 	/* cuLinkCreate's log buffers, reported at cuLinkComplete */
 	struct zc_jit jit;
 	unsigned noptions;
@@ -68,16 +77,66 @@ add(CUlinkState state, CUjitInputType type, const uint8_t *data, size_t size, co
 	if (magic == 0x464c457f)
 		return refuse(state, CUDA_ERROR_NOT_SUPPORTED, "%s: a CUBIN (machine code for an NVIDIA "
 		              "GPU) cannot be translated: only PTX can", name);
-	if (magic != FATBIN_MAGIC)
+	bool fatbin = magic == FATBIN_MAGIC;
+	struct link_input *grown = stub_alloc((state->ninputs + 1) * sizeof *grown);
+	uint8_t *code = stub_alloc(size + 1);
+
+	if (!fatbin)
 		size = strnlen((const char *)data, size);
-	if (state->code)
-		return refuse(state, CUDA_ERROR_NOT_SUPPORTED, "%s: linking it with %s: the stub links "
-		              "no two PTX texts or fatbins yet", name, state->name);
-	if (!(state->code = stub_alloc(size + 1)))
-		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu bytes", name, size);
-	memcpy(state->code, data, size);
-	state->size = magic == FATBIN_MAGIC ? size : size + 1;
-	snprintf(state->name, sizeof state->name, "%s", name);
+	if (!grown || !code) {
+		stub_free(grown);
+		stub_free(code);
+		return refuse(state, CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu bytes", name, size);
+	}
+	memcpy(code, data, size);
+	if (state->ninputs)
+		memcpy(grown, state->inputs, state->ninputs * sizeof *grown);
+	stub_free(state->inputs);
+	state->inputs = grown;
+	state->inputs[state->ninputs] = (struct link_input){ .code = code, .size = size, .fatbin = fatbin };
+	snprintf(state->inputs[state->ninputs++].name, sizeof grown->name, "%s", name);
+	return CUDA_SUCCESS;
+}
+
+/* The image of the inputs: the one there is, or the PTX texts in one text to link. */
+static CUresult
+make_image(CUlinkState state, size_t *size)
+{
+	size_t total = strlen(ZC_LINK_HEADER) + 1;
+
+	if (state->ninputs == 0)
+		return refuse(state, CUDA_ERROR_INVALID_VALUE, "nothing to link: no PTX or fatbin was added");
+	for (size_t i = 0; i < state->ninputs; i++) {
+		if (state->inputs[i].fatbin && state->ninputs > 1)
+			return refuse(state, CUDA_ERROR_NOT_SUPPORTED, "%s: a fatbin is linked with nothing "
+			              "else yet", state->inputs[i].name);
+		total += strlen(ZC_LINK_INPUT) + state->inputs[i].size + 1;
+	}
+	stub_free(state->image);
+	if (state->ninputs == 1) {
+		const struct link_input *in = &state->inputs[0];
+
+		*size = in->fatbin ? in->size : in->size + 1;
+		if (!(state->image = stub_alloc(*size)))
+			return refuse(state, CUDA_ERROR_OUT_OF_MEMORY, "%zu bytes", *size);
+		memcpy(state->image, in->code, *size);
+		return CUDA_SUCCESS;
+	}
+	char *text = stub_alloc(total);
+
+	if (!(state->image = (uint8_t *)text))
+		return refuse(state, CUDA_ERROR_OUT_OF_MEMORY, "%zu bytes of PTX", total);
+	strcpy(text, ZC_LINK_HEADER);
+	for (size_t i = 0; i < state->ninputs; i++) {
+		const char *input = (const char *)state->inputs[i].code;
+		size_t n = state->inputs[i].size;
+
+		strcat(text, ZC_LINK_INPUT);
+		strcat(text, input);
+		if (n && input[n - 1] != '\n')
+			strcat(text, "\n");
+	}
+	*size = strlen(text) + 1;
 	return CUDA_SUCCESS;
 }
 
@@ -145,21 +204,20 @@ ZC_EXPORT CUresult
 cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)
 {
 	CUresult r = check_state(state);
+	size_t size = 0;
 
 	if (r != CUDA_SUCCESS)
 		return TRACE(r, "%p", (void *)state);
-	if (!cubinOut || !sizeOut) {
+	if (!cubinOut || !sizeOut)
 		r = refuse(state, CUDA_ERROR_INVALID_VALUE, "cuLinkComplete: NULL output");
-	} else if (!state->code) {
-		r = refuse(state, CUDA_ERROR_INVALID_VALUE, "nothing to link: no PTX or fatbin was added");
-	} else {
-		*cubinOut = state->code;
-		*sizeOut = state->size;
-		zc_jit_note(&state->jit, false, "zluda-convert: %s is the image, translated when it "
-		            "is loaded", state->name);
+	else if ((r = make_image(state, &size)) == CUDA_SUCCESS) {
+		*cubinOut = state->image;
+		*sizeOut = size;
+		zc_jit_note(&state->jit, false, "zluda-convert: the image is made, translated when it is "
+		            "loaded");
 	}
 	zc_jit_options_write(&state->jit, state->noptions, state->options, state->values);
-	return TRACE(r, "%p -> %zu bytes", (void *)state, r == CUDA_SUCCESS ? *sizeOut : 0);
+	return TRACE(r, "%p -> %zu bytes", (void *)state, size);
 }
 
 ZC_EXPORT CUresult
@@ -169,7 +227,10 @@ cuLinkDestroy(CUlinkState state)
 
 	if (r == CUDA_SUCCESS) {
 		zc_handle_remove(state);
-		stub_free(state->code);
+		for (size_t i = 0; i < state->ninputs; i++)
+			stub_free(state->inputs[i].code);
+		stub_free(state->inputs);
+		stub_free(state->image);
 		stub_free(state);
 	}
 	return TRACE(r, "%p", (void *)state);

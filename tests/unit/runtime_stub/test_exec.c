@@ -19,6 +19,7 @@
 #include "drv_host.h"
 #include "exec_module.h"
 #include "exports.h"
+#include "runtime_code.h"
 
 static int failures;
 
@@ -494,9 +495,9 @@ test_module_files(void)
 	unlink(short_file);
 }
 
-/* cuLink: the one PTX text it is given is the image, which loads as any; the device
- * runtime is left out unread; machine code and a second text are refused, and say so in the
- * error log. */
+/* cuLink: the one PTX text it is given is the image, which loads as any; two texts make one
+ * text the tool links (abi/runtime_code.h); the device runtime is left out unread; machine
+ * code, and a fatbin with other inputs, are refused, and say so in the error log. */
 static void
 test_link(void)
 {
@@ -504,7 +505,7 @@ test_link(void)
 	char error[512] = "";
 	CUjit_option options[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
 	void *values[] = { error, (void *)(uintptr_t)sizeof error };
-	CUlinkState link;
+	CUlinkState link, two;
 	void *image;
 	size_t size;
 	CUmodule mod;
@@ -518,8 +519,6 @@ test_link(void)
 	                                    0, NULL, NULL));
 	CALL(CUDA_SUCCESS, cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, (void *)exec_ptx,
 	                                    strlen(exec_ptx) + 1, "exec.ptx", 0, NULL, NULL));
-	CALL(CUDA_ERROR_NOT_SUPPORTED, cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, (void *)exec_ptx,
-	                                                strlen(exec_ptx), "again.ptx", 0, NULL, NULL));
 	CALL(CUDA_SUCCESS, cuLinkComplete(link, &image, &size));
 	if (size != strlen(exec_ptx) + 1 || memcmp(image, exec_ptx, size) != 0) {
 		printf("%s:%d: cuLinkComplete's image is not the PTX added\n", __FILE__, __LINE__);
@@ -530,7 +529,7 @@ test_link(void)
 	CALL(CUDA_ERROR_INVALID_HANDLE, cuLinkDestroy(link));
 	CALL(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, "zk_coords"));
 	CALL(CUDA_SUCCESS, cuModuleUnload(mod));
-	const char *wanted[] = { "nothing to link", "sass.cubin: a CUBIN", "again.ptx: linking it with exec.ptx" };
+	const char *wanted[] = { "nothing to link", "sass.cubin: a CUBIN" };
 	for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
 		if (!strstr(error, wanted[i])) {
 			printf("%s:%d: the error log lacks \"%s\": %s\n", __FILE__, __LINE__, wanted[i], error);
@@ -542,6 +541,20 @@ test_link(void)
 		       (size_t)(uintptr_t)values[1], strlen(error));
 		failures++;
 	}
+
+	CALL(CUDA_SUCCESS, cuLinkCreate_v2(0, NULL, NULL, &two));
+	CALL(CUDA_SUCCESS, cuLinkAddData_v2(two, CU_JIT_INPUT_PTX, "// a", 4, "a.ptx", 0, NULL, NULL));
+	CALL(CUDA_SUCCESS, cuLinkAddData_v2(two, CU_JIT_INPUT_CUBIN, "// b\n", 6, "b.ptx", 0, NULL, NULL));
+	CALL(CUDA_SUCCESS, cuLinkComplete(two, &image, &size));
+	const char *linked = ZC_LINK_HEADER ZC_LINK_INPUT "// a\n" ZC_LINK_INPUT "// b\n";
+	if (size != strlen(linked) + 1 || memcmp(image, linked, size) != 0) {
+		printf("%s:%d: two PTX texts linked into \"%s\"\n", __FILE__, __LINE__, (char *)image);
+		failures++;
+	}
+	CALL(CUDA_SUCCESS, cuLinkAddData_v2(two, CU_JIT_INPUT_FATBINARY, (void *)exec_fatbin,
+	                                    sizeof exec_fatbin, "k.fatbin", 0, NULL, NULL));
+	CALL(CUDA_ERROR_NOT_SUPPORTED, cuLinkComplete(two, &image, &size));
+	CALL(CUDA_SUCCESS, cuLinkDestroy(two));
 }
 
 static int
