@@ -197,6 +197,8 @@ static const struct {
 	{"libnvidia-ml.so.", "NVIDIA's is a part of NVIDIA's driver", false},
 	{"libnvrtc.so.", "NVIDIA's makes CUBINs, which no AMD GPU runs; it hands over PTX instead",
 	 false},
+	{"libnvJitLink.so.", "NVIDIA's links CUBINs, which no AMD GPU runs; it links PTX instead",
+	 false},
 };
 
 /* The project's replacement for library NAME, found beside the tool into PATH: its index

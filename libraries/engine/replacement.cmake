@@ -4,11 +4,11 @@
 # One of NVIDIA's libraries replaced (docs/layers.md): a shared library of NVIDIA's SONAME
 # and symbol version (none with UNVERSIONED, as NVIDIA's NVML has none) exporting exactly
 # the functions of the two lists (EXPORTS implemented, UNSUPPORTED answered
-# UNSUPPORTED_STATUS; their names start with P, by default the SONAME's stem without lib)
-# through the engine's trampolines, its C sources compiled against NVIDIA's header with
-# the implementations renamed; and the test libraries.SONAME.exports that checks it. With
-# KERNELS, the library carries FATBIN (add_kernels_fatbin) as zc_kernels_fatbin, with
-# kernels.c to load and launch them.
+# UNSUPPORTED_STATUS; their names start with P, or one of the list P, by default the
+# SONAME's stem without lib) through the engine's trampolines, its C sources compiled
+# against NVIDIA's header with the implementations renamed; and the test
+# libraries.SONAME.exports that checks it. With KERNELS, the library carries FATBIN
+# (add_kernels_fatbin) as zc_kernels_fatbin, with kernels.c to load and launch them.
 set(ZC_ENGINE_DIR ${CMAKE_CURRENT_LIST_DIR})
 find_package(Threads REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
@@ -42,7 +42,11 @@ function(add_replacement_library target soname title status exports unsupported)
   if(arg_UNVERSIONED)
     set(node "")
   endif()
-  file(WRITE ${map}.tmp "${node} {\n\tglobal: ${prefix}*;\n\tlocal: *;\n};\n")
+  set(globs "")
+  foreach(p ${prefix})
+    string(APPEND globs "${p}*; ")
+  endforeach()
+  file(WRITE ${map}.tmp "${node} {\n\tglobal: ${globs}\n\tlocal: *;\n};\n")
   file(COPY_FILE ${map}.tmp ${map} ONLY_IF_DIFFERENT)
   add_library(${target} SHARED ${arg_SOURCES} ${ZC_ENGINE_DIR}/engine.c
               ${ZC_ENGINE_DIR}/trampolines.S ${rename}
