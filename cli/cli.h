@@ -15,6 +15,13 @@ void inform(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 /* Applies A if it is one of the options every command shares (-v, -q, -h, -V and their
  * long forms) and says whether it was. */
 bool take_global_option(const char *a);
+/* The options of a command that runs PROGRAM [ARGS...] (run, record), those before PROGRAM
+ * or up to "--": TAKE is offered each, argv[i], and answers how many arguments it used (0:
+ * none of its own, so it must be one every command shares). The index of PROGRAM; none is
+ * a usage error. */
+typedef int (*CommandOption)(int argc, char **argv, int i, void *state);
+int options_before_program(int argc, char **argv, const char *command, CommandOption take,
+                           void *state);
 
 typedef struct {
 	char **kernels;

@@ -205,6 +205,31 @@ bool take_global_option(const char *a)
 	return true;
 }
 
+int options_before_program(int argc, char **argv, const char *command, CommandOption take,
+                           void *state)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int used;
+
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0')
+			break;
+		if ((used = take(argc, argv, i, state)) > 0)
+			i += used - 1;
+		else if (!take_global_option(a))
+			fail_usage("%s: unknown option '%s'", command, a);
+	}
+	if (i >= argc)
+		fail_usage("%s: no program given", command);
+	return i;
+}
+
 /* Takes the options every command shares out of argv, wherever they are; returns the new argc. */
 static int take_global_options(int argc, char **argv)
 {

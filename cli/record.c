@@ -124,28 +124,22 @@ static size_t ship(const char *recorded, const char *shipped, const char *arch, 
 	return done;
 }
 
+/* --offload-arch=LIST */
+static int take_record_option(int argc, char **argv, int i, void *arch)
+{
+	(void)argc;
+	if (strncmp(argv[i], "--offload-arch=", 15) != 0 || !argv[i][15])
+		return 0;
+	*(const char **)arch = argv[i] + 15;
+	return 1;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	const char *arch = "gfx1030,gfx1100,gfx1200";
 	char program[PATH_MAX], shipped[PATH_MAX + 64], recorded[] = "/tmp/zluda-convert-record-XXXXXX";
-	int i;
+	int i = options_before_program(argc, argv, "record", take_record_option, &arch);
 
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || a[1] == '\0')
-			break;
-		if (strncmp(a, "--offload-arch=", 15) == 0 && a[15])
-			arch = a + 15;
-		else if (!take_global_option(a))
-			fail_usage("record: unknown option '%s'", a);
-	}
-	if (i >= argc)
-		fail_usage("record: no program given");
 	if (!find_program(argv[i], program)) {
 		int e = errno;
 

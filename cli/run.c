@@ -66,39 +66,33 @@ static bool is_shared_library(const char *path)
 	return library;
 }
 
+/* --emulate=PROCESSOR, or --emulate PROCESSOR. */
+static int take_run_option(int argc, char **argv, int i, void *processor)
+{
+	if (strncmp(argv[i], "--emulate=", 10) == 0) {
+		*(const char **)processor = argv[i] + 10;
+		return 1;
+	}
+	if (strcmp(argv[i], "--emulate") != 0)
+		return 0;
+	if (i + 1 == argc)
+		fail_usage("run: --emulate needs a processor");
+	*(const char **)processor = argv[i + 1];
+	return 2;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *processor = "gfx1100";
 	char library[PATH_MAX];
-	int i;
+	int i = options_before_program(argc, argv, "run", take_run_option, &processor);
 
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || a[1] == '\0')
-			break;
-		if (strncmp(a, "--emulate=", 10) == 0) {
-			processor = a + 10;
-		} else if (strcmp(a, "--emulate") == 0) {
-			if (i + 1 == argc)
-				fail_usage("run: --emulate needs a processor");
-			processor = argv[++i];
-		} else if (!take_global_option(a)) {
-			fail_usage("run: unknown option '%s'", a);
-		}
-	}
 	if (zc_emu_generation(processor) == 0) {
 		char names[2048];
 
 		emulated_names(names, sizeof(names));
 		fail_usage("run: unknown --emulate processor '%s'; valid: %s", processor, names);
 	}
-	if (i >= argc)
-		fail_usage("run: no program given");
 	if (!find_tool_file(EMU_HIP_LIBRARY, library, sizeof(library))) {
 		fprintf(stderr, "zluda-convert: run: cannot find the emulator's HIP runtime %s\n",
 		        EMU_HIP_LIBRARY);

@@ -357,76 +357,23 @@ nvJitLinkResult __nvJitLinkGetInfoLog_13_0(nvJitLinkHandle h, char *log)
 	return NVJITLINK_SUCCESS;
 }
 
-/* The unversioned names, for programs that look them up. */
-nvJitLinkResult nvJitLinkCreate(nvJitLinkHandle *handle, uint32_t numOptions, const char **options);
-nvJitLinkResult nvJitLinkCreate(nvJitLinkHandle *handle, uint32_t numOptions, const char **options)
-{
-	return __nvJitLinkCreate_13_0(handle, numOptions, options);
-}
-nvJitLinkResult nvJitLinkDestroy(nvJitLinkHandle *handle);
-nvJitLinkResult nvJitLinkDestroy(nvJitLinkHandle *handle)
-{
-	return __nvJitLinkDestroy_13_0(handle);
-}
-nvJitLinkResult nvJitLinkAddData(nvJitLinkHandle handle, nvJitLinkInputType inputType,
-                                 const void *data, size_t size, const char *name);
-nvJitLinkResult nvJitLinkAddData(nvJitLinkHandle handle, nvJitLinkInputType inputType,
-                                 const void *data, size_t size, const char *name)
-{
-	return __nvJitLinkAddData_13_0(handle, inputType, data, size, name);
-}
-nvJitLinkResult nvJitLinkAddFile(nvJitLinkHandle handle, nvJitLinkInputType inputType,
-                                 const char *fileName);
-nvJitLinkResult nvJitLinkAddFile(nvJitLinkHandle handle, nvJitLinkInputType inputType,
-                                 const char *fileName)
-{
-	return __nvJitLinkAddFile_13_0(handle, inputType, fileName);
-}
-nvJitLinkResult nvJitLinkComplete(nvJitLinkHandle handle);
-nvJitLinkResult nvJitLinkComplete(nvJitLinkHandle handle)
-{
-	return __nvJitLinkComplete_13_0(handle);
-}
-nvJitLinkResult nvJitLinkGetLinkedCubinSize(nvJitLinkHandle handle, size_t *size);
-nvJitLinkResult nvJitLinkGetLinkedCubinSize(nvJitLinkHandle handle, size_t *size)
-{
-	return __nvJitLinkGetLinkedCubinSize_13_0(handle, size);
-}
-nvJitLinkResult nvJitLinkGetLinkedCubin(nvJitLinkHandle handle, void *cubin);
-nvJitLinkResult nvJitLinkGetLinkedCubin(nvJitLinkHandle handle, void *cubin)
-{
-	return __nvJitLinkGetLinkedCubin_13_0(handle, cubin);
-}
-nvJitLinkResult nvJitLinkGetLinkedPtxSize(nvJitLinkHandle handle, size_t *size);
-nvJitLinkResult nvJitLinkGetLinkedPtxSize(nvJitLinkHandle handle, size_t *size)
-{
-	return __nvJitLinkGetLinkedPtxSize_13_0(handle, size);
-}
-nvJitLinkResult nvJitLinkGetLinkedPtx(nvJitLinkHandle handle, char *ptx);
-nvJitLinkResult nvJitLinkGetLinkedPtx(nvJitLinkHandle handle, char *ptx)
-{
-	return __nvJitLinkGetLinkedPtx_13_0(handle, ptx);
-}
-nvJitLinkResult nvJitLinkGetErrorLogSize(nvJitLinkHandle handle, size_t *size);
-nvJitLinkResult nvJitLinkGetErrorLogSize(nvJitLinkHandle handle, size_t *size)
-{
-	return __nvJitLinkGetErrorLogSize_13_0(handle, size);
-}
-nvJitLinkResult nvJitLinkGetErrorLog(nvJitLinkHandle handle, char *log);
-nvJitLinkResult nvJitLinkGetErrorLog(nvJitLinkHandle handle, char *log)
-{
-	return __nvJitLinkGetErrorLog_13_0(handle, log);
-}
-nvJitLinkResult nvJitLinkGetInfoLogSize(nvJitLinkHandle handle, size_t *size);
-nvJitLinkResult nvJitLinkGetInfoLogSize(nvJitLinkHandle handle, size_t *size)
-{
-	return __nvJitLinkGetInfoLogSize_13_0(handle, size);
-}
-nvJitLinkResult nvJitLinkGetInfoLog(nvJitLinkHandle handle, char *log);
-nvJitLinkResult nvJitLinkGetInfoLog(nvJitLinkHandle handle, char *log)
-{
-	return __nvJitLinkGetInfoLog_13_0(handle, log);
-}
+/* The unversioned names, for programs that look them up: the same functions (each name here
+ * is renamed by replacement_rename.h, so the aliases name the implementations). */
+#define SAME_AS_VERSIONED(name) \
+	extern __typeof__(__##name##_13_0) name __attribute__((alias("zc_impl___" #name "_13_0")));
+SAME_AS_VERSIONED(nvJitLinkCreate)
+SAME_AS_VERSIONED(nvJitLinkDestroy)
+SAME_AS_VERSIONED(nvJitLinkAddData)
+SAME_AS_VERSIONED(nvJitLinkAddFile)
+SAME_AS_VERSIONED(nvJitLinkComplete)
+SAME_AS_VERSIONED(nvJitLinkGetLinkedCubinSize)
+SAME_AS_VERSIONED(nvJitLinkGetLinkedCubin)
+SAME_AS_VERSIONED(nvJitLinkGetLinkedPtxSize)
+SAME_AS_VERSIONED(nvJitLinkGetLinkedPtx)
+SAME_AS_VERSIONED(nvJitLinkGetErrorLogSize)
+SAME_AS_VERSIONED(nvJitLinkGetErrorLog)
+SAME_AS_VERSIONED(nvJitLinkGetInfoLogSize)
+SAME_AS_VERSIONED(nvJitLinkGetInfoLog)
 
 nvJitLinkResult nvJitLinkVersion(unsigned int *major, unsigned int *minor)
 {

@@ -6,21 +6,9 @@
 // cuModuleLoadData, run, and checked against the host; an LTO-IR input without -lto is
 // refused. Prints "PASS" or "FAIL: ...".
 #include <nvJitLink.h>
-#include <nvrtc.h>
 #include <nvvm.h>
-#include <string>
-#include <vector>
-#include "test_util.h"
+#include "separate_compilation.h"
 
-#define NVRTC(call)                                                                      \
-    do {                                                                                 \
-        nvrtcResult r_ = (call);                                                         \
-        if (r_ != NVRTC_SUCCESS) {                                                       \
-            printf("FAIL: %s:%d: %s returned %s\n", __FILE__, __LINE__, #call,           \
-                   nvrtcGetErrorString(r_));                                             \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
 #define JITLINK(call)                                                                    \
     do {                                                                                 \
         nvJitLinkResult r_ = (call);                                                     \
@@ -63,32 +51,6 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 !1 = !{i32 2, i32 0}
 )";
 
-static const char *kernel_source = R"(
-extern __device__ float triple_minus(float v);
-extern __device__ int calls;
-extern "C" __global__ void apply(float *x, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) { x[i] = triple_minus(x[i]); atomicAdd(&calls, 1); }
-}
-)";
-static const char *function_source = R"(
-__device__ int calls;
-__device__ float triple_minus(float v) { return 3.0f * v - 2.0f; }
-)";
-
-static int sm(CUdevice dev) {
-    int major = 0, minor = 0;
-    CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
-    CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
-    return major * 10 + minor;
-}
-
-static std::vector<float> inputs(int n) {
-    std::vector<float> x(n);
-    for (int i = 0; i < n; i++) x[i] = (float)(i % 11) - 5.0f;
-    return x;
-}
-
 static void run_nvvm(Checker &c, CUdevice dev) {
     nvvmProgram prog;
     if (nvvmCreateProgram(&prog) != NVVM_SUCCESS ||
@@ -96,7 +58,7 @@ static void run_nvvm(Checker &c, CUdevice dev) {
         c.fail("libNVVM: cannot make the program");
         return;
     }
-    std::string arch = "-arch=compute_" + std::to_string(sm(dev));
+    std::string arch = "-arch=compute_" + std::to_string(device_sm(dev));
     const char *options[] = {arch.c_str()};
     if (nvvmCompileProgram(prog, 1, options) != NVVM_SUCCESS) {
         size_t size = 0;
@@ -116,7 +78,8 @@ static void run_nvvm(Checker &c, CUdevice dev) {
     CU(cuModuleLoadData(&module, ptx.c_str()));
     CU(cuModuleGetFunction(&f, module, "scale_add_one"));
     const int n = 500;
-    std::vector<float> x = inputs(n), got(n);
+    std::vector<float> x(n), got(n);
+    for (int i = 0; i < n; i++) x[i] = (float)(i % 11) - 5.0f;
     CUdeviceptr dx;
     CU(cuMemAlloc(&dx, n * sizeof(float)));
     CU(cuMemcpyHtoD(dx, x.data(), n * sizeof(float)));
@@ -134,78 +97,29 @@ static void run_nvvm(Checker &c, CUdevice dev) {
     CU(cuModuleUnload(module));
 }
 
-// NVRTC's output for separate compilation: PTX (-rdc) or LTO-IR (-dlto).
-static std::string compile(CUdevice dev, const char *src, const char *name, bool lto) {
-    std::string arch = "--gpu-architecture=compute_" + std::to_string(sm(dev));
-    const char *options[] = {arch.c_str(), "-rdc=true", "-dlto"};
-    nvrtcProgram prog;
-    NVRTC(nvrtcCreateProgram(&prog, src, name, 0, nullptr, nullptr));
-    NVRTC(nvrtcCompileProgram(prog, lto ? 3 : 2, options));
-    size_t size = 0;
-    std::string out;
-    if (lto) {
-        NVRTC(nvrtcGetLTOIRSize(prog, &size));
-        out.resize(size);
-        NVRTC(nvrtcGetLTOIR(prog, &out[0]));
-    } else {
-        NVRTC(nvrtcGetPTXSize(prog, &size));
-        out.resize(size);
-        NVRTC(nvrtcGetPTX(prog, &out[0]));
-    }
-    NVRTC(nvrtcDestroyProgram(&prog));
-    return out;
-}
-
-static void run_linked(Checker &c, const char *how, const std::vector<char> &cubin) {
-    CUmodule module;
-    CUfunction apply;
-    CU(cuModuleLoadData(&module, cubin.data()));
-    CU(cuModuleGetFunction(&apply, module, "apply"));
-    const int n = 400;
-    std::vector<float> x = inputs(n), got(n);
-    CUdeviceptr dx, calls;
-    CU(cuMemAlloc(&dx, n * sizeof(float)));
-    CU(cuMemcpyHtoD(dx, x.data(), n * sizeof(float)));
-    int count = n, made = 0;
-    void *args[] = {&dx, &count};
-    CU(cuLaunchKernel(apply, 4, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr));
-    CU(cuMemcpyDtoH(got.data(), dx, n * sizeof(float)));
-    for (int i = 0; i < n; i++)
-        if (got[i] != 3.0f * x[i] - 2.0f) {
-            c.fail("%s: apply[%d] = %g, want %g", how, i, got[i], 3.0f * x[i] - 2.0f);
-            break;
-        }
-    size_t bytes = 0;
-    CU(cuModuleGetGlobal(&calls, &bytes, module, "calls"));
-    CU(cuMemcpyDtoH(&made, calls, sizeof made));
-    if (made != n) c.fail("%s: %d calls counted, want %d", how, made, n);
-    CU(cuMemFree(dx));
-    CU(cuModuleUnload(module));
-}
-
+// The two sources of separate_compilation.h compiled apart, linked by nvJitLink.
 static void run_jitlink(Checker &c, CUdevice dev, bool lto) {
-    const char *how = lto ? "nvJitLink of LTO-IR" : "nvJitLink of PTX";
-    std::string a = compile(dev, kernel_source, "apply.cu", lto);
-    std::string b = compile(dev, function_source, "triple_minus.cu", lto);
-    std::string arch = "-arch=sm_" + std::to_string(sm(dev));
+    std::string a = compile_separately(dev, separate_kernel, "apply.cu", lto);
+    std::string b = compile_separately(dev, separate_function, "scale_bias.cu", lto);
+    std::string arch = "-arch=sm_" + std::to_string(device_sm(dev));
     const char *options[] = {arch.c_str(), "-lto"};
     nvJitLinkHandle link;
     nvJitLinkInputType type = lto ? NVJITLINK_INPUT_LTOIR : NVJITLINK_INPUT_PTX;
     JITLINK(nvJitLinkCreate(&link, lto ? 2 : 1, options));
     JITLINK(nvJitLinkAddData(link, type, a.data(), a.size(), "apply"));
-    JITLINK(nvJitLinkAddData(link, type, b.data(), b.size(), "triple_minus"));
+    JITLINK(nvJitLinkAddData(link, type, b.data(), b.size(), "scale_bias"));
     JITLINK(nvJitLinkComplete(link));
     size_t size = 0;
     JITLINK(nvJitLinkGetLinkedCubinSize(link, &size));
     std::vector<char> cubin(size);
     JITLINK(nvJitLinkGetLinkedCubin(link, cubin.data()));
     JITLINK(nvJitLinkDestroy(&link));
-    run_linked(c, how, cubin);
+    run_separately_linked(c, lto ? "nvJitLink of LTO-IR" : "nvJitLink of PTX", cubin.data());
 }
 
 static void refuse_ltoir_without_lto(Checker &c, CUdevice dev) {
-    std::string a = compile(dev, function_source, "triple_minus.cu", true);
-    std::string arch = "-arch=sm_" + std::to_string(sm(dev));
+    std::string a = compile_separately(dev, separate_function, "scale_bias.cu", true);
+    std::string arch = "-arch=sm_" + std::to_string(device_sm(dev));
     const char *options[] = {arch.c_str()};
     nvJitLinkHandle link;
     JITLINK(nvJitLinkCreate(&link, 1, options));

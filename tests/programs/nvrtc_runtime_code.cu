@@ -10,21 +10,10 @@
 // are checked against the host, a module-scope variable is set through cuModuleGetGlobal,
 // and PTX that does not compile fails with CUDA_ERROR_INVALID_PTX and a message in the
 // error log. Prints "PASS" or "FAIL: ...".
-#include <nvrtc.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
-#include "test_util.h"
-
-#define NVRTC(call)                                                                      \
-    do {                                                                                 \
-        nvrtcResult r_ = (call);                                                         \
-        if (r_ != NVRTC_SUCCESS) {                                                       \
-            printf("FAIL: %s:%d: %s returned %s\n", __FILE__, __LINE__, #call,           \
-                   nvrtcGetErrorString(r_));                                             \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "separate_compilation.h"
 
 static const char *source = R"(
 __device__ int offset;
@@ -49,10 +38,7 @@ struct Compiled {
 // PTX for the device's architecture (compute_XY), or a CUBIN for it (sm_XY, in two options
 // as programs may pass it) as NVIDIA's samples ask for.
 static Compiled compile(CUdevice dev, bool cubin) {
-    int major = 0, minor = 0;
-    CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
-    CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
-    std::string sm = std::to_string(major * 10 + minor);
+    std::string sm = std::to_string(device_sm(dev));
     std::string arch = cubin ? "sm_" + sm : "--gpu-architecture=compute_" + sm;
     const char *options[] = {cubin ? "-arch" : "--std=c++17", arch.c_str()};
     nvrtcProgram prog;
@@ -209,78 +195,21 @@ static void load_file(Checker &c, const Compiled &k) {
     CU(cuModuleUnload(module));
 }
 
-// Two sources compiled apart with -rdc (a kernel calling a function and counting into a
-// variable that the other defines), linked with cuLink: NVRTC's separate compilation.
-static const char *rdc_kernel = R"(
-extern __device__ float twice_plus(float v);
-extern __device__ int calls;
-extern "C" __global__ void apply(float *x, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) { x[i] = twice_plus(x[i]); atomicAdd(&calls, 1); }
-}
-)";
-static const char *rdc_function = R"(
-__device__ int calls;
-__device__ float bias = 0.5f;
-__device__ float twice_plus(float v) { return 2.0f * v + bias; }
-)";
-
-static std::string compile_rdc(CUdevice dev, const char *src, const char *name) {
-    int major = 0, minor = 0;
-    CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
-    CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
-    std::string arch = "--gpu-architecture=compute_" + std::to_string(major * 10 + minor);
-    const char *options[] = {arch.c_str(), "-rdc=true"};
-    nvrtcProgram prog;
-    NVRTC(nvrtcCreateProgram(&prog, src, name, 0, nullptr, nullptr));
-    NVRTC(nvrtcCompileProgram(prog, 2, options));
-    size_t size = 0;
-    NVRTC(nvrtcGetPTXSize(prog, &size));
-    std::string ptx(size, 0);
-    NVRTC(nvrtcGetPTX(prog, &ptx[0]));
-    NVRTC(nvrtcDestroyProgram(&prog));
-    return ptx;
-}
-
+// The two sources of separate_compilation.h compiled apart with -rdc and linked with
+// cuLink: NVRTC's separate compilation.
 static void link_separate(Checker &c, CUdevice dev) {
-    std::string a = compile_rdc(dev, rdc_kernel, "apply.cu");
-    std::string b = compile_rdc(dev, rdc_function, "twice_plus.cu");
+    std::string a = compile_separately(dev, separate_kernel, "apply.cu", false);
+    std::string b = compile_separately(dev, separate_function, "scale_bias.cu", false);
     CUlinkState link;
     CU(cuLinkCreate(0, nullptr, nullptr, &link));
     CU(cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)a.data(), a.size(), "apply.ptx", 0, nullptr, nullptr));
-    CU(cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)b.data(), b.size(), "twice_plus.ptx", 0, nullptr,
+    CU(cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)b.data(), b.size(), "scale_bias.ptx", 0, nullptr,
                      nullptr));
     void *image = nullptr;
     size_t size = 0;
     CU(cuLinkComplete(link, &image, &size));
-    CUmodule module;
-    CU(cuModuleLoadData(&module, image));
+    run_separately_linked(c, "cuLink of -rdc PTX", image);
     CU(cuLinkDestroy(link));
-    CUfunction apply;
-    CU(cuModuleGetFunction(&apply, module, "apply"));
-    const int n = 300;
-    std::vector<float> x(n), got(n);
-    for (int i = 0; i < n; i++) x[i] = (float)(i % 13) - 6.0f;
-    CUdeviceptr dx;
-    CU(cuMemAlloc(&dx, n * sizeof(float)));
-    CU(cuMemcpyHtoD(dx, x.data(), n * sizeof(float)));
-    int count = n;
-    void *args[] = {&dx, &count};
-    CU(cuLaunchKernel(apply, 3, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr));
-    CU(cuMemcpyDtoH(got.data(), dx, n * sizeof(float)));
-    for (int i = 0; i < n; i++)
-        if (got[i] != 2.0f * x[i] + 0.5f) {
-            c.fail("linked -rdc: apply[%d] = %g, want %g", i, got[i], 2.0f * x[i] + 0.5f);
-            break;
-        }
-    CUdeviceptr calls;
-    size_t bytes = 0;
-    int made = 0;
-    CU(cuModuleGetGlobal(&calls, &bytes, module, "calls"));
-    CU(cuMemcpyDtoH(&made, calls, sizeof made));
-    if (made != n) c.fail("linked -rdc: %d calls counted, want %d", made, n);
-    CU(cuMemFree(dx));
-    CU(cuModuleUnload(module));
 }
 
 // cuLink of the PTX, its image loaded; the module outlives the link.
