@@ -323,38 +323,41 @@ nvJitLinkResult __nvJitLinkGetLinkedPtx_13_0(nvJitLinkHandle h, char *ptx)
 	return NVJITLINK_SUCCESS;
 }
 
-static nvJitLinkResult log_size(const char *log, size_t *size)
+/* The size (with its NUL) or the text of the error log, or of the info log. */
+static nvJitLinkResult log_size(nvJitLinkHandle h, bool error, size_t *size)
 {
-	if (!size)
+	if (!h || !size)
 		return NVJITLINK_ERROR_NULL_INPUT;
-	*size = strlen(log) + 1;
+	*size = strlen(error ? h->error : h->info) + 1;
+	return NVJITLINK_SUCCESS;
+}
+
+static nvJitLinkResult log_text(nvJitLinkHandle h, bool error, char *log)
+{
+	if (!h || !log)
+		return NVJITLINK_ERROR_NULL_INPUT;
+	strcpy(log, error ? h->error : h->info);
 	return NVJITLINK_SUCCESS;
 }
 
 nvJitLinkResult __nvJitLinkGetErrorLogSize_13_0(nvJitLinkHandle h, size_t *size)
 {
-	return h ? log_size(h->error, size) : NVJITLINK_ERROR_NULL_INPUT;
+	return log_size(h, true, size);
 }
 
 nvJitLinkResult __nvJitLinkGetErrorLog_13_0(nvJitLinkHandle h, char *log)
 {
-	if (!h || !log)
-		return NVJITLINK_ERROR_NULL_INPUT;
-	strcpy(log, h->error);
-	return NVJITLINK_SUCCESS;
+	return log_text(h, true, log);
 }
 
 nvJitLinkResult __nvJitLinkGetInfoLogSize_13_0(nvJitLinkHandle h, size_t *size)
 {
-	return h ? log_size(h->info, size) : NVJITLINK_ERROR_NULL_INPUT;
+	return log_size(h, false, size);
 }
 
 nvJitLinkResult __nvJitLinkGetInfoLog_13_0(nvJitLinkHandle h, char *log)
 {
-	if (!h || !log)
-		return NVJITLINK_ERROR_NULL_INPUT;
-	strcpy(log, h->info);
-	return NVJITLINK_SUCCESS;
+	return log_text(h, false, log);
 }
 
 /* The unversioned names, for programs that look them up: the same functions (each name here

@@ -132,12 +132,7 @@ static void refuse_ltoir_without_lto(Checker &c, CUdevice dev) {
 
 int main() {
     Checker c;
-    CU(cuInit(0));
-    CUdevice dev;
-    CU(cuDeviceGet(&dev, 0));
-    CUcontext ctx;
-    CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-    CU(cuCtxSetCurrent(ctx));
+    CUdevice dev = first_device();
     run_nvvm(c, dev);
     run_jitlink(c, dev, false);
     run_jitlink(c, dev, true);

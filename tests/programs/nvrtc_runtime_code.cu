@@ -261,12 +261,7 @@ static void load_bad_ptx(Checker &c) {
 
 int main() {
     Checker c;
-    CU(cuInit(0));
-    CUdevice dev;
-    CU(cuDeviceGet(&dev, 0));
-    CUcontext ctx;
-    CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-    CU(cuCtxSetCurrent(ctx));
+    CUdevice dev = first_device();
     Compiled k = compile(dev, false);
     load_with_options(c, k);
     load_twice(c, k);

@@ -1,5 +1,5 @@
-// What the programs of code made at run time share: NVRTC's calls checked, the compute
-// capability the device reports, and separate compilation: a kernel in one source that
+// What the programs of code made at run time share: NVRTC's calls checked, the first device
+// made current and the compute capability it reports, and separate compilation: a kernel in one source that
 // calls a function and counts into a variable the other source defines, each compiled by
 // NVRTC apart (-rdc PTX, or -dlto LTO-IR), and the linked image loaded, run and checked.
 #pragma once
@@ -17,6 +17,17 @@
             exit(1);                                                                     \
         }                                                                                \
     } while (0)
+
+// The first device, its primary context made current.
+inline CUdevice first_device() {
+    CUdevice dev;
+    CUcontext ctx;
+    CU(cuInit(0));
+    CU(cuDeviceGet(&dev, 0));
+    CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CU(cuCtxSetCurrent(ctx));
+    return dev;
+}
 
 inline int device_sm(CUdevice dev) {
     int major = 0, minor = 0;
