@@ -10,9 +10,9 @@
  *
  * A cached file is named by a hash of the code, the target and the translating tool's file
  * (its inode, size and time: a rebuilt or upgraded tool translates again, and a cache hit
- * reads nothing of it). The tool writes its output through a
- * temporary renamed into place, so processes translating the same code at once each end
- * with a whole file; a damaged one is translated again. */
+ * reads nothing of it). The tool writes its output through a temporary renamed into place,
+ * so processes translating the same code at once each end with a whole file; a damaged one
+ * is translated again. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,7 +21,6 @@
 #include <time.h>
 
 #include "api.h"
-#include "embed.h"
 #include "platform.h"
 #include "runtime_code.h"
 
