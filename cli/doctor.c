@@ -461,12 +461,13 @@ int cmd_doctor(int argc, char **argv)
 				printf("  no code for NVIDIA device %d (%s): nvcc built it for other architectures\n", i,
 				       nv.devices[i].processor);
 	}
+	/* said where it matters: code shipped, or translation forbidden */
 	if (program && shipped)
 		printf("code made while it runs: %zu piece%s shipped in %s; ", shipped,
 		       shipped == 1 ? "" : "s", shipped_dir);
-	else if (program)
+	else if (program && !translation)
 		printf("code made while it runs: none shipped (zluda-convert record ships it); ");
-	if (program)
+	if (program && (shipped || !translation))
 		printf("%s\n", translation ? "other code is translated at its first load"
 		                            : "no other loads (ZLUDA_CONVERT_TRANSLATE=0)");
 	printf("%s\n", gpu ? "runs on a GPU here" : "does not run on a GPU here");

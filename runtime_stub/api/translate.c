@@ -175,20 +175,19 @@ cache_entry(const char *name)
 }
 
 /* Appends to a log buffer the program gave, always NUL-terminated; what does not fit is
- * cut, as NVIDIA's driver cuts its logs. */
+ * cut, and *used becomes the buffer's size, as NVIDIA's driver reports a log it cut (an
+ * H200: 16 for a 16-byte buffer, 15 characters and the NUL). */
 static void
 log_append(char *buffer, size_t size, size_t *used, const char *text)
 {
 	size_t room, length = strlen(text);
 
-	if (!buffer || !size || *used + 1 >= size)
+	if (!buffer || !size || *used >= size)
 		return;
 	room = size - 1 - *used;
-	if (length > room)
-		length = room;
-	memcpy(buffer + *used, text, length);
-	*used += length;
-	buffer[*used] = 0;
+	memcpy(buffer + *used, text, length < room ? length : room);
+	buffer[*used + (length < room ? length : room)] = 0;
+	*used = length <= room ? *used + length : size;
 }
 
 void

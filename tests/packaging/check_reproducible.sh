@@ -13,7 +13,8 @@ trap 'rm -rf "$(dirname "$other")"' EXIT
 cmake -S "$source" -B "$other" -G Ninja -DZC_SANITIZE="$sanitize" -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
 targets="zc_cuda zc_emu_hip"
 [ -d "$build/libraries" ] && targets="$targets $(cd "$other" && ninja -t targets all |
-	sed -n 's/^\(zc_cublas[0-9a-zA-Z]*\|zc_cufft[0-9]*\|zc_nvml\): phony$/\1/p' | tr '\n' ' ')"
+	sed -n 's/^\(zc_cublas[0-9a-zA-Z]*\|zc_cufft[0-9]*\|zc_nvml\|zc_nvrtc[0-9_]*\|zc_nvjitlink[0-9]*\): phony$/\1/p' |
+	tr '\n' ' ')"
 [ -d "$build/runtime_stub/windows" ] && targets="$targets zc_nvcuda"
 ninja -C "$other" $targets >/dev/null
 failed=0

@@ -257,6 +257,14 @@ static void load_bad_ptx(Checker &c) {
     if (r != CUDA_ERROR_INVALID_PTX) c.fail("bad PTX: %s, want CUDA_ERROR_INVALID_PTX", name);
     check_log(c, "error log of bad PTX", error, sizeof error, (uintptr_t)values[1]);
     if (!error[0]) c.fail("bad PTX: empty error log");
+    // a log cut by its buffer: the buffer's size written back (as an H200 does)
+    char small[16];
+    void *cut[] = {small, (void *)(uintptr_t)sizeof small};
+    r = cuModuleLoadDataEx(&module, bad, 2, options, cut);
+    if (r != CUDA_ERROR_INVALID_PTX || strnlen(small, sizeof small) != sizeof small - 1 ||
+        (uintptr_t)cut[1] != sizeof small)
+        c.fail("bad PTX, a 16-byte error log: %d, %zu characters, %zu written back", (int)r,
+               strnlen(small, sizeof small), (size_t)(uintptr_t)cut[1]);
 }
 
 int main() {
