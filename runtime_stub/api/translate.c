@@ -334,6 +334,24 @@ zc_translate(const uint8_t *code, size_t size, bool fatbin, const char *target, 
 	return r;
 }
 
+/* The JIT options that shape NVIDIA's code, by their numbers, for the trace that says each is
+ * ignored. */
+static const char *
+ignored_option(CUjit_option option)
+{
+	static const char *const names[] = {
+		[0] = "MAX_REGISTERS", [1] = "THREADS_PER_BLOCK", [7] = "OPTIMIZATION_LEVEL",
+		[8] = "TARGET_FROM_CUCONTEXT", [9] = "TARGET", [10] = "FALLBACK_STRATEGY",
+		[11] = "GENERATE_DEBUG_INFO", [12] = "LOG_VERBOSE", [13] = "GENERATE_LINE_INFO",
+		[14] = "CACHE_MODE", [16] = "FAST_COMPILE", [20] = "LTO", [21] = "FTZ",
+		[22] = "PREC_DIV", [23] = "PREC_SQRT", [24] = "FMA",
+	};
+
+	if ((unsigned)option < sizeof names / sizeof names[0] && names[option])
+		return names[option];
+	return "an option this driver does not know";
+}
+
 void
 zc_jit_options_read(struct zc_jit *jit, unsigned n, const CUjit_option *options, void *const *values)
 {
@@ -343,6 +361,10 @@ zc_jit_options_read(struct zc_jit *jit, unsigned n, const CUjit_option *options,
 		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: jit->info_size = (uintptr_t)values[i]; break;
 		case CU_JIT_ERROR_LOG_BUFFER: jit->error = values[i]; break;
 		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: jit->error_size = (uintptr_t)values[i]; break;
+		case CU_JIT_WALL_TIME: break;
+		default:
+			zc_trace_line("  JIT option %d (CU_JIT_%s) ignored: the code is translated as "
+			              "zluda-convert translates it", (int)options[i], ignored_option(options[i]));
 		}
 	}
 	if (jit->info && jit->info_size)
