@@ -104,10 +104,11 @@ static void *nvidia_library(void)
 static void choose(void)
 {
 	const char *driver = NULL;
-	bool started = cuInit(0) == CUDA_SUCCESS;
-	void *nvidia;
+	bool started = cuInit(0) == CUDA_SUCCESS, looked = false;
+	void *nvidia = NULL;
 
 	if (started && !(driver = zc_engine_driver())) {
+		looked = true;
 		if ((nvidia = nvidia_library())) {
 			zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process: NVIDIA's "
 			                "library takes every call");
@@ -122,7 +123,8 @@ static void choose(void)
 	if (driver && strcmp(driver, "hip") == 0 && zc_engine_amd)
 		zc_engine_amd(export_names, zc_engine_functions, EXPORT_COUNT);
 	if (zc_engine_forward)
-		zc_engine_forward(nvidia_library(), export_names, zc_engine_functions, EXPORT_COUNT);
+		zc_engine_forward(looked ? NULL : nvidia_library(), export_names, zc_engine_functions,
+		                  EXPORT_COUNT);
 }
 
 static void choose_once(void)

@@ -74,13 +74,6 @@ static void append(char *log, const char *fmt, ...)
 	va_end(ap);
 }
 
-static char *copy_string(const char *s)
-{
-	char *c = malloc(strlen(s) + 1);
-
-	return c ? strcpy(c, s) : NULL;
-}
-
 nvJitLinkResult __nvJitLinkCreate_13_0(nvJitLinkHandle *handle, uint32_t numOptions,
                                        const char *const *options)
 {
@@ -103,7 +96,7 @@ nvJitLinkResult __nvJitLinkCreate_13_0(nvJitLinkHandle *handle, uint32_t numOpti
 	for (uint32_t i = 0; i < numOptions; i++) {
 		h->lto |= strcmp(options[i], "-lto") == 0;
 		h->ptx_asked |= strcmp(options[i], "-ptx") == 0;
-		h->options[h->noptions++] = copy_string(options[i]);
+		h->options[h->noptions++] = strdup(options[i]);
 	}
 	CUjit_option jit[] = { CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
 	                       CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
@@ -184,7 +177,7 @@ nvJitLinkResult __nvJitLinkAddData_13_0(nvJitLinkHandle h, nvJitLinkInputType in
 		}
 		h->ltoir = grown;
 		memcpy(copy, data, size);
-		h->ltoir[h->nltoir++] = (struct lto_input){ copy, size, copy_string(name) };
+		h->ltoir[h->nltoir++] = (struct lto_input){ copy, size, strdup(name) };
 		return NVJITLINK_SUCCESS;
 	}
 	if (inputType <= NVJITLINK_INPUT_NONE || inputType > NVJITLINK_INPUT_LIBRARY) {

@@ -350,15 +350,17 @@ CUresult zc_image_find(const void *code, struct zc_jit *jit, struct zc_image **i
 CUresult zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct zc_jit *jit,
                             struct zc_image **image, uint32_t *module);
 /* translate.c: a converted module file for `size` bytes of code (a PTX text without its NUL,
- * or a fatbin) and `target`, in the cache (*path names it): the one there, unless `again` (it
- * was damaged), else translated now by the zluda-convert tool. */
-CUresult zc_translate(const uint8_t *code, size_t size, bool fatbin, const char *target, bool again,
-                      struct zc_jit *jit, char *path, size_t path_size);
-/* The converted module file of the code shipped beside the program (abi/runtime_code.h);
- * false when there is none. */
-bool zc_shipped_code(const uint8_t *code, size_t size, bool fatbin, char *path, size_t path_size);
+ * or a fatbin) whose aot_hash is `hash` (what the image keys it by) and `target`, in the
+ * cache (*path names it): the one there, unless `again` (it was damaged), else translated now
+ * by the zluda-convert tool. */
+CUresult zc_translate(const uint8_t *code, size_t size, uint64_t hash, bool fatbin,
+                      const char *target, bool again, struct zc_jit *jit, char *path,
+                      size_t path_size);
+/* The converted module file of the code of that hash shipped beside the program
+ * (abi/runtime_code.h); false when there is none. */
+bool zc_shipped_code(uint64_t hash, bool fatbin, char *path, size_t path_size);
 /* The code kept in the folder ZLUDA_CONVERT_RECORD names, when it names one. */
-void zc_record_code(const uint8_t *code, size_t size, bool fatbin);
+void zc_record_code(const uint8_t *code, size_t size, uint64_t hash, bool fatbin);
 /* The JIT options a load (or a link) honours: where the translator's messages go; and, once
  * it is done, how much of each log it filled and how long translating took, written back
  * into the option values. The other options shape NVIDIA's code and do not apply. */

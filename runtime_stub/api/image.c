@@ -233,6 +233,13 @@ zc_images_have_cpu_code(const char *target)
 	return found;
 }
 
+/* Whether an untranslated entry (module-wide, or of one target) speaks of target. */
+static bool
+untranslated_for(const AotUntranslated *u, const char *target)
+{
+	return !u->target || !u->target[0] || strcmp(u->target, target) == 0;
+}
+
 /* Whether a module was converted for target: it has code for it, or says why not. */
 static bool
 converted_for(const struct zc_image *image, uint32_t module, const char *target)
@@ -243,7 +250,7 @@ converted_for(const struct zc_image *image, uint32_t module, const char *target)
 	for (uint32_t i = 0; i < m.nuntranslated; i++) {
 		AotUntranslated u = aot_untranslated(&image->aot, m.first_untranslated + i);
 
-		if (!u.target || !u.target[0] || strcmp(u.target, target) == 0)
+		if (untranslated_for(&u, target))
 			return true;
 	}
 	return aot_find_code_object(&image->aot, module, target, &co);
@@ -263,7 +270,7 @@ explain_untranslated(struct zc_jit *jit, const struct zc_image *image, uint32_t 
 	for (uint32_t i = 0; i < m.nuntranslated; i++) {
 		AotUntranslated u = aot_untranslated(&image->aot, m.first_untranslated + i);
 
-		if (!u.target || !u.target[0] || strcmp(u.target, target) == 0)
+		if (untranslated_for(&u, target))
 			zc_jit_note(jit, none, "zluda-convert: %s%s%s", u.what && u.what[0] ? u.what : "",
 			            u.what && u.what[0] ? ": " : "", u.reason);
 	}
@@ -300,15 +307,15 @@ translated(const uint8_t *container, size_t size, AotKeyKind kind, uint64_t hash
 
 	if (r != CUDA_SUCCESS)
 		return r;
-	zc_record_code(container, size, fatbin);
-	if (zc_shipped_code(container, size, fatbin, path, sizeof path) &&
+	zc_record_code(container, size, hash, fatbin);
+	if (zc_shipped_code(hash, fatbin, path, sizeof path) &&
 	    module_in_file(path, false, kind, hash, image, module) &&
 	    converted_for(*image, *module, target)) {
 		zc_jit_note(jit, false, "zluda-convert: shipped beside the program: %s", path);
 		return explain_untranslated(jit, *image, *module, target);
 	}
 	for (int again = 0; again < 2 && !found && r == CUDA_SUCCESS; again++) {
-		r = zc_translate(container, size, fatbin, target, again, jit, path, sizeof path);
+		r = zc_translate(container, size, hash, fatbin, target, again, jit, path, sizeof path);
 		found = r == CUDA_SUCCESS && module_in_file(path, again, kind, hash, image, module);
 	}
 	if (r == CUDA_SUCCESS && !found)

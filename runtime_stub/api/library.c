@@ -109,18 +109,26 @@ loaded(struct zc_library *lib)
 /* A library for the module `found` says: eager loads the code object now, and a missing one
  * is this call's error (cuModuleLoad*); otherwise the error waits for the library's first use
  * (cudart loads every registered fatbin at start-up, used or not). */
+/* The current context's device, where code is loaded and translated for; 0 without one. */
+static CUdevice
+current_device(void)
+{
+	struct zc_context *ctx;
+
+	return zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->device : 0;
+}
+
 static CUresult
 make_library(struct zc_library **out, CUresult found, struct zc_image *image, uint32_t module,
              bool eager)
 {
-	struct zc_context *ctx;
 	struct zc_library *lib;
 	CUresult r = CUDA_SUCCESS;
 
 	if (!(lib = stub_alloc(sizeof *lib)))
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "library");
 	pthread_mutex_init(&lib->lock, NULL);
-	lib->device = zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->device : 0;
+	lib->device = current_device();
 	lib->error = found;
 	lib->image = image;
 	lib->module = module;
@@ -148,7 +156,6 @@ make_library(struct zc_library **out, CUresult found, struct zc_image *image, ui
 static CUresult
 load(struct zc_library **out, const void *code, bool eager, struct zc_jit *jit)
 {
-	struct zc_context *ctx;
 	struct zc_image *image = NULL;
 	uint32_t module = 0;
 	CUresult r = zc_initialized();
@@ -158,12 +165,12 @@ load(struct zc_library **out, const void *code, bool eager, struct zc_jit *jit)
 	if (!out || !code)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module or code");
 	if (jit)
-		jit->ordinal = zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->device : 0;
+		jit->ordinal = current_device();
 	r = zc_image_find(code, jit, &image, &module);
 	return make_library(out, r, image, module, eager);
 }
 
-/* load for a call with JIT options, which it fills in. */
+/* load for a call that may translate, with its JIT options (none: n is 0), which it fills in. */
 static CUresult
 load_with_options(struct zc_library **out, const void *code, bool eager, unsigned n,
                   CUjit_option *options, void **values)
@@ -228,8 +235,7 @@ zc_module_file_read(const char *path, uint8_t **bytes, size_t *size)
 static CUresult
 load_file(struct zc_library **out, const char *path, bool eager)
 {
-	struct zc_context *ctx;
-	struct zc_jit jit = { 0 };
+	struct zc_jit jit = { .ordinal = current_device() };
 	struct zc_image *image = NULL;
 	uint32_t module = 0;
 	uint8_t *bytes;
@@ -242,7 +248,6 @@ load_file(struct zc_library **out, const char *path, bool eager)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL module or file name");
 	if ((r = zc_module_file_read(path, &bytes, &size)) != CUDA_SUCCESS)
 		return r;
-	jit.ordinal = zc_context_current(&ctx) == CUDA_SUCCESS ? ctx->device : 0;
 	r = zc_image_find_file(path, bytes, size, &jit, &image, &module);
 	stub_free(bytes);
 	/* A file that is not there, or not converted, fails now even when lazy. */
@@ -528,8 +533,7 @@ zc_module_from_cubin(const char *slot, CUmodule *module, const void *code)
 ZC_EXPORT CUresult
 cuModuleLoadData(CUmodule *module, const void *image)
 {
-	struct zc_jit jit = { 0 };
-	CUresult r = load(module, image, true, &jit);
+	CUresult r = load_with_options(module, image, true, 0, NULL, NULL);
 
 	return TRACE(r, "%p -> %p", image, r == CUDA_SUCCESS ? (void *)*module : NULL);
 }
@@ -547,8 +551,7 @@ cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
 ZC_EXPORT CUresult
 cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 {
-	struct zc_jit jit = { 0 };
-	CUresult r = load(module, fatCubin, true, &jit);
+	CUresult r = load_with_options(module, fatCubin, true, 0, NULL, NULL);
 
 	return TRACE(r, "%p -> %p", fatCubin, r == CUDA_SUCCESS ? (void *)*module : NULL);
 }

@@ -241,18 +241,17 @@ run_tool(const char *tool_path, const char *input, const char *output, const cha
 	return r;
 }
 
-/* A file of code the stub was handed, named as abi/runtime_code.h says, in dir. */
+/* A file of code the stub was handed, named as abi/runtime_code.h says (by its hash), in
+ * dir. */
 static bool
-code_file(const char *dir, const uint8_t *code, size_t size, bool fatbin, char *path,
-          size_t path_size)
+code_file(const char *dir, uint64_t hash, bool fatbin, char *path, size_t path_size)
 {
-	return snprintf(path, path_size, "%s/%016llx.%s", dir,
-	                (unsigned long long)aot_hash(code, size), fatbin ? "fatbin" : "ptx") <
-	       (int)path_size;
+	return snprintf(path, path_size, "%s/%016llx.%s", dir, (unsigned long long)hash,
+	                fatbin ? "fatbin" : "ptx") < (int)path_size;
 }
 
 bool
-zc_shipped_code(const uint8_t *code, size_t size, bool fatbin, char *path, size_t path_size)
+zc_shipped_code(uint64_t hash, bool fatbin, char *path, size_t path_size)
 {
 	char program[ZC_PATH_MAX], dir[ZC_PATH_MAX + 64];
 	char *slash;
@@ -261,16 +260,16 @@ zc_shipped_code(const uint8_t *code, size_t size, bool fatbin, char *path, size_
 		return false;
 	*slash = 0;
 	snprintf(dir, sizeof dir, "%s/" ZC_RUNTIME_CODE_DIR, program);
-	return code_file(dir, code, size, fatbin, path, path_size) && readable_file(path);
+	return code_file(dir, hash, fatbin, path, path_size) && readable_file(path);
 }
 
 void
-zc_record_code(const uint8_t *code, size_t size, bool fatbin)
+zc_record_code(const uint8_t *code, size_t size, uint64_t hash, bool fatbin)
 {
 	const char *dir = getenv(ZC_RECORD_VARIABLE);
 	char path[ZC_PATH_MAX], partial[ZC_PATH_MAX + 32];
 
-	if (!dir || !dir[0] || !code_file(dir, code, size, fatbin, path, sizeof path) ||
+	if (!dir || !dir[0] || !code_file(dir, hash, fatbin, path, sizeof path) ||
 	    readable_file(path))
 		return;
 	snprintf(partial, sizeof partial, "%s.%u.partial", path, zc_process_id());
@@ -281,8 +280,8 @@ zc_record_code(const uint8_t *code, size_t size, bool fatbin)
 }
 
 CUresult
-zc_translate(const uint8_t *code, size_t size, bool fatbin, const char *target, bool again,
-             struct zc_jit *jit, char *path, size_t path_size)
+zc_translate(const uint8_t *code, size_t size, uint64_t hash, bool fatbin, const char *target,
+             bool again, struct zc_jit *jit, char *path, size_t path_size)
 {
 	char dir[ZC_PATH_MAX], input[ZC_PATH_MAX + 64];
 	const char *tool_path, *kind = fatbin ? "fatbin" : "ptx";
@@ -297,7 +296,7 @@ zc_translate(const uint8_t *code, size_t size, bool fatbin, const char *target, 
 		return translation_refused() ? refused(fatbin ? "fatbin" : "PTX text") : r;
 	if ((r = cache_directory(dir, sizeof dir)) != CUDA_SUCCESS)
 		return r;
-	key[0] = aot_hash(code, size);
+	key[0] = hash;
 	key[1] = aot_hash(target, strlen(target));
 	key[2] = tool_identity;
 	if (snprintf(path, path_size, "%s/%016llx-%s.%s", dir, (unsigned long long)aot_hash(key, sizeof key),
