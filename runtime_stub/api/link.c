@@ -78,6 +78,13 @@ add(CUlinkState state, CUjitInputType type, const uint8_t *data, size_t size, co
 		return refuse(state, CUDA_ERROR_NOT_SUPPORTED, "%s: a CUBIN (machine code for an NVIDIA "
 		              "GPU) cannot be translated: only PTX can", name);
 	bool fatbin = magic == FATBIN_MAGIC;
+	uint64_t fat_size = 0;
+
+	if (fatbin && size >= FATBIN_HEADER_SIZE)
+		memcpy(&fat_size, data + 8, 8);
+	if (fatbin && (size < FATBIN_HEADER_SIZE || fat_size > size - FATBIN_HEADER_SIZE))
+		return refuse(state, CUDA_ERROR_INVALID_IMAGE, "%s: a fatbin of %llu bytes in %zu bytes",
+		              name, (unsigned long long)fat_size, size);
 	struct link_input *grown = stub_alloc((state->ninputs + 1) * sizeof *grown);
 	uint8_t *code = stub_alloc(size + 1);
 
@@ -126,17 +133,21 @@ make_image(CUlinkState state, size_t *size)
 
 	if (!(state->image = (uint8_t *)text))
 		return refuse(state, CUDA_ERROR_OUT_OF_MEMORY, "%zu bytes of PTX", total);
-	strcpy(text, ZC_LINK_HEADER);
-	for (size_t i = 0; i < state->ninputs; i++) {
-		const char *input = (const char *)state->inputs[i].code;
-		size_t n = state->inputs[i].size;
+	size_t used = strlen(ZC_LINK_HEADER);
 
-		strcat(text, ZC_LINK_INPUT);
-		strcat(text, input);
-		if (n && input[n - 1] != '\n')
-			strcat(text, "\n");
+	memcpy(text, ZC_LINK_HEADER, used);
+	for (size_t i = 0; i < state->ninputs; i++) {
+		const struct link_input *in = &state->inputs[i];
+
+		memcpy(text + used, ZC_LINK_INPUT, strlen(ZC_LINK_INPUT));
+		used += strlen(ZC_LINK_INPUT);
+		memcpy(text + used, in->code, in->size);
+		used += in->size;
+		if (in->size && in->code[in->size - 1] != '\n')
+			text[used++] = '\n';
 	}
-	*size = strlen(text) + 1;
+	text[used] = 0;
+	*size = used + 1;
 	return CUDA_SUCCESS;
 }
 

@@ -551,6 +551,8 @@ test_link(void)
 		printf("%s:%d: two PTX texts linked into \"%s\"\n", __FILE__, __LINE__, (char *)image);
 		failures++;
 	}
+	CALL(CUDA_ERROR_INVALID_IMAGE, cuLinkAddData_v2(two, CU_JIT_INPUT_FATBINARY, (void *)exec_fatbin,
+	                                                sizeof exec_fatbin - 1, "cut.fatbin", 0, NULL, NULL));
 	CALL(CUDA_SUCCESS, cuLinkAddData_v2(two, CU_JIT_INPUT_FATBINARY, (void *)exec_fatbin,
 	                                    sizeof exec_fatbin, "k.fatbin", 0, NULL, NULL));
 	CALL(CUDA_ERROR_NOT_SUPPORTED, cuLinkComplete(two, &image, &size));
