@@ -126,15 +126,20 @@ static void zc_set_string_attribute(LLVMValueRef function, const char *kind, con
 }
 
 /* Attributes of the builtins that clang's options gave them but that must not differ
- * from the functions they are inlined into: the denormal mode (the kernel's applies), and
- * -ffreestanding's "no-builtins", which makes the inliner refuse every call. */
+ * from the functions they are inlined into: the f32 denormal mode, which becomes "dynamic"
+ * (the caller's, when inlined: lowered functions flush or keep f32 subnormals by the PTX
+ * they came from), and -ffreestanding's "no-builtins", which makes the inliner refuse every
+ * call. */
 static void zc_adapt_builtins(LLVMModuleRef builtins)
 {
 	static const char *const kinds[] = {"denormal-fp-math", "denormal-fp-math-f32", "no-builtins"};
-	for (LLVMValueRef f = LLVMGetFirstFunction(builtins); f; f = LLVMGetNextFunction(f))
+	for (LLVMValueRef f = LLVMGetFirstFunction(builtins); f; f = LLVMGetNextFunction(f)) {
 		for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 			LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, kinds[i],
 			                                 (unsigned)strlen(kinds[i]));
+		if (!LLVMIsDeclaration(f))
+			zc_set_string_attribute(f, "denormal-fp-math-f32", "dynamic,dynamic");
+	}
 }
 
 static int zc_link_builtins(LLVMModuleRef module, const ZcTarget *target, char **error)

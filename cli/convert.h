@@ -33,6 +33,7 @@ typedef struct {
 	struct ptx_module **asts;
 	char *parse_error;
 	bool reserved_smem;      /* a member reads %reserved_smem_offset_* */
+	enum ptx_subnormals f32_subnormals; /* the largest of its members' */
 	uint32_t ptx_arch;       /* the newest `.target sm_NN` of its members: NN */
 	RenamedVar *renamed;     /* sorted by name, then member (convert_compile.c) */
 	size_t nrenamed;

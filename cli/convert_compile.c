@@ -317,6 +317,9 @@ static struct ptx_module **unit_trees(Unit *u)
 				break;
 			}
 			u->reserved_smem |= ptx_uses_reserved_smem(asts[m]);
+			enum ptx_subnormals f32 = ptx_f32_subnormals(asts[m]);
+
+			u->f32_subnormals = f32 > u->f32_subnormals ? f32 : u->f32_subnormals;
 			uint32_t arch = ptx_arch_of(asts[m]);
 
 			u->ptx_arch = arch > u->ptx_arch ? arch : u->ptx_arch;
@@ -384,6 +387,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx,
 	struct ptx_lower_options options = {
 		.shared_start = u->reserved_smem && hooks->shared_as_offsets ? PTX_RESERVED_SMEM_SIZE : 0,
 		.line_info = !J->o->no_line_info, .reserved_smem = u->reserved_smem,
+		.f32_subnormals_flushed = u->f32_subnormals == PTX_SUBNORMALS_FLUSHED,
 		.matrix_instructions = target->matrix_instructions && !J->o->portable_matrix,
 	};
 	const char **kernels = NULL; /* of every member, in the order of u->kernels */

@@ -87,6 +87,8 @@ static void take_from(const Input *in, const Unit *u, size_t ei, const struct pt
 	ast = ptx_parse(u->name, (const char *)text, size, &diag);
 	snprintf(label, sizeof(label), "PTX of fatbin %zu entry %zu (%s)", u->members[0], ei, e->arch);
 	options->label = label;
+	/* its functions are its kernels' own copies, so its mode may differ from the unit's */
+	options->f32_subnormals_flushed = ast && ptx_f32_subnormals(ast) == PTX_SUBNORMALS_FLUSHED;
 	if (!ast || !ptx_check(ast, &diag) || !ptx_lower(ast, hooks, ctx, options, &l, &diag)) {
 		ptx_diag_free(&diag);
 	} else {

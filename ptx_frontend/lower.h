@@ -67,6 +67,7 @@ struct lower {
 	                                  * is built where used) */
 	bool has_reserved_smem;
 	bool matrix_instructions;        /* ptx_lower_options.matrix_instructions */
+	bool f32_flush_by_mode;          /* .ftz on f32 is the function's denormal mode */
 	const struct ptx_func *products_of; /* the function whose wmma.mma products are counted */
 	unsigned products;                  /* (lower_matrix.c), how many */
 	jmp_buf fail;
@@ -192,6 +193,9 @@ void sparse_metadata(struct lower *L, LLVMValueRef metadata, LLVMValueRef g, uns
  * unit's 2 bits above the first's. */
 LLVMValueRef sparse_position(struct lower *L, const LLVMValueRef *words, bool rows_share_words, unsigned r,
                              unsigned four, unsigned unit);
+
+/* lower_float.c: .ftz's flush of a subnormal to a zero of its sign. */
+LLVMValueRef flush_subnormal(struct lower *L, enum ptx_type t, LLVMValueRef v);
 
 /* lower_rounding.c: directed rounding built from the round-to-nearest result. */
 enum rounding_mode { ROUND_NEAREST, ROUND_ZERO, ROUND_DOWN, ROUND_UP };

@@ -28,28 +28,6 @@ static const struct compare_op *find_compare(struct lower *L)
 	lower_fail(L, "%s needs a comparison operator", L->insn->opcode);
 }
 
-/* The smallest normal magnitude of a float type (each half of a packed one). */
-static double smallest_normal(enum ptx_type t)
-{
-	switch (t) {
-	case PTX_TYPE_F16: case PTX_TYPE_F16X2: return 0x1p-14;
-	case PTX_TYPE_BF16: case PTX_TYPE_BF16X2: case PTX_TYPE_F32: return 0x1p-126;
-	default: return 0;
-	}
-}
-
-/* A constant of a compare type: a splat for the packed ones. */
-static LLVMValueRef compare_const(struct lower *L, enum ptx_type t, double d)
-{
-	LLVMTypeRef ty = float_value_type(L, t);
-
-	if (type_is_packed(t)) {
-		LLVMValueRef e = LLVMConstReal(LLVMGetElementType(ty), d), pair[2] = {e, e};
-		return LLVMConstVector(pair, 2);
-	}
-	return LLVMConstReal(ty, d);
-}
-
 /* .ftz on a comparison flushes subnormal inputs to zero first (f32, and f16 and each half
  * of f16x2; bf16 has no .ftz form). */
 static LLVMValueRef compare_input(struct lower *L, unsigned i, enum ptx_type t)
@@ -58,13 +36,7 @@ static LLVMValueRef compare_input(struct lower *L, unsigned i, enum ptx_type t)
 
 	if (type_is_packed(t))
 		v = LLVMBuildBitCast(L->b, v, float_value_type(L, t), "");
-	if (has_mod(L, "ftz") && smallest_normal(t) != 0) {
-		LLVMTypeRef ty = float_value_type(L, t);
-		LLVMValueRef abs = call_intrinsic(L, "llvm.fabs", &ty, 1, &v, 1);
-		LLVMValueRef tiny = LLVMBuildFCmp(L->b, LLVMRealOLT, abs, compare_const(L, t, smallest_normal(t)), "");
-		v = LLVMBuildSelect(L->b, tiny, compare_const(L, t, 0), v, "");
-	}
-	return v;
+	return has_mod(L, "ftz") && (type_is_float(t) || type_is_packed(t)) ? flush_subnormal(L, t, v) : v;
 }
 
 /* The comparison: i1, or <2 x i1> (lower half first) for the packed types. */

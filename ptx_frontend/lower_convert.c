@@ -24,16 +24,6 @@ static LLVMValueRef round_integral(struct lower *L, LLVMValueRef v, int mode)
 	return call_intrinsic(L, intrinsics[mode], &ty, 1, &v, 1);
 }
 
-static LLVMValueRef flush_subnormal(struct lower *L, enum ptx_type t, LLVMValueRef v)
-{
-	LLVMTypeRef ty = ll_type(L, t);
-	LLVMValueRef abs = call_intrinsic(L, "llvm.fabs", &ty, 1, &v, 1);
-	LLVMValueRef zero = LLVMConstReal(ty, 0), args[2] = {zero, v};
-	LLVMValueRef tiny = LLVMBuildFCmp(L->b, LLVMRealOLT, abs, LLVMConstReal(ty, 0x1p-126), "");
-
-	return LLVMBuildSelect(L->b, tiny, call_intrinsic(L, "llvm.copysign", &ty, 1, args, 2), v, "");
-}
-
 /* Integer to integer; .sat clamps to the destination's range. */
 static LLVMValueRef int_to_int(struct lower *L, LLVMValueRef v, enum ptx_type dt, enum ptx_type st)
 {

@@ -49,22 +49,53 @@ static LLVMValueRef binary_intrinsic(struct lower *L, const char *name, enum ptx
 	return call_intrinsic(L, name, &ty, 1, args, 2);
 }
 
-/* .ftz: subnormal inputs and results become zero of the same sign. */
-static LLVMValueRef flush(struct lower *L, enum ptx_type t, LLVMValueRef v)
+/* The smallest normal magnitude of a float type (each half of a packed one). */
+static double smallest_normal(enum ptx_type t)
 {
-	double smallest = t == PTX_TYPE_F32 ? 0x1p-126 : t == PTX_TYPE_F64 ? 0x1p-1022 : 0x1p-14;
-	LLVMValueRef tiny = LLVMBuildFCmp(L->b, LLVMRealOLT, unary_intrinsic(L, "llvm.fabs", t, v),
-	                                  fconst(L, t, smallest), "");
+	switch (t) {
+	case PTX_TYPE_F16: case PTX_TYPE_F16X2: return 0x1p-14;
+	case PTX_TYPE_F64: return 0x1p-1022;
+	default: return 0x1p-126; /* f32, bf16 */
+	}
+}
 
+/* .ftz: a subnormal becomes a zero of its sign. Where the function runs in the flushing
+ * mode, that is llvm.canonicalize, which the backend drops after an operation that
+ * flushed already and which otherwise costs one instruction; else a compare and a select. */
+LLVMValueRef flush_subnormal(struct lower *L, enum ptx_type t, LLVMValueRef v)
+{
+	LLVMValueRef tiny;
+
+	if (L->f32_flush_by_mode && t == PTX_TYPE_F32)
+		return unary_intrinsic(L, "llvm.canonicalize", t, v);
+	tiny = LLVMBuildFCmp(L->b, LLVMRealOLT, unary_intrinsic(L, "llvm.fabs", t, v),
+	                     fconst(L, t, smallest_normal(t)), "");
 	return LLVMBuildSelect(L->b, tiny, binary_intrinsic(L, "llvm.copysign", t, fconst(L, t, 0), v),
 	                       v, "");
+}
+
+/* Add, subtract, multiply, fma, min and max to nearest read their operands in the
+ * function's denormal mode: in the flushing mode the hardware flushes them. The others
+ * (directed rounding emulated in f64, division and square root, which LLVM expands with
+ * the mode switched, approximations built of several instructions) flush them first. */
+static bool mode_flushes_operands(struct lower *L, enum ptx_type t)
+{
+	static const char *const plain[] = {"add", "sub", "mul", "fma", "mad", "min", "max", "abs", "neg"};
+
+	if (!L->f32_flush_by_mode || t != PTX_TYPE_F32 || has_mod(L, "approx") ||
+	    rounding_mode_of(L) != ROUND_NEAREST)
+		return false;
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (!strcmp(L->insn->opcode, plain[i]))
+			return true;
+	return false;
 }
 
 static LLVMValueRef input(struct lower *L, unsigned i, enum ptx_type t)
 {
 	LLVMValueRef v = fsrc(L, i, t);
 
-	return has_mod(L, "ftz") ? flush(L, t, v) : v;
+	return has_mod(L, "ftz") && !mode_flushes_operands(L, t) ? flush_subnormal(L, t, v) : v;
 }
 
 /* .sat clamps to [0, 1]; NaN becomes 0. */
@@ -81,7 +112,7 @@ static LLVMValueRef saturate(struct lower *L, enum ptx_type t, LLVMValueRef v)
 static void result(struct lower *L, enum ptx_type t, LLVMValueRef v)
 {
 	if (has_mod(L, "ftz"))
-		v = flush(L, t, v);
+		v = flush_subnormal(L, t, v);
 	if (has_mod(L, "sat"))
 		v = saturate(L, t, v);
 	if (has_mod(L, "relu")) /* max(v, 0), NaN stays NaN */
@@ -310,12 +341,12 @@ static bool lower_f32x2(struct lower *L, const char *o)
 		for (unsigned k = 0; k < n; k++) {
 			v[k] = LLVMBuildBitCast(L->b, LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, src[k],
 			                        LLVMConstInt(i64, 32 * lane, 0), ""), i32, ""), f32, "");
-			if (ftz)
-				v[k] = flush(L, PTX_TYPE_F32, v[k]);
+			if (ftz && !mode_flushes_operands(L, PTX_TYPE_F32))
+				v[k] = flush_subnormal(L, PTX_TYPE_F32, v[k]);
 		}
 		r = rounded(L, o, mode, f32, v);
 		if (ftz)
-			r = flush(L, PTX_TYPE_F32, r);
+			r = flush_subnormal(L, PTX_TYPE_F32, r);
 		r = LLVMBuildZExt(L->b, LLVMBuildBitCast(L->b, r, i32, ""), i64, "");
 		d = LLVMBuildOr(L->b, d, LLVMBuildShl(L->b, r, LLVMConstInt(i64, 32 * lane, 0), ""), "");
 	}

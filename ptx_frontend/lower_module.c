@@ -773,6 +773,19 @@ static void lower_module(struct lower *L, struct ptx_lowered *out, bool reserved
 	fill_shared_sizes(L, out);
 }
 
+/* The backend gives the kernels' descriptors the mode of their functions' attribute. */
+static void set_flushing_mode(LLVMModuleRef mod)
+{
+	static const char kind[] = "denormal-fp-math-f32", mode[] = "preserve-sign,preserve-sign";
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f))
+			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+			                        LLVMCreateStringAttribute(ctx, kind, sizeof(kind) - 1, mode,
+			                                                  sizeof(mode) - 1));
+}
+
 bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
                LLVMContextRef ctx, const struct ptx_lower_options *options,
                struct ptx_lowered *out, struct ptx_diag *diag)
@@ -780,7 +793,8 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	struct lower L = {.module = module, .target = target, .diag = diag, .ctx = ctx,
 	                  .shared_layout_size = options->shared_start,
 	                  .shared_start = options->shared_start, .label = options->label,
-	                  .matrix_instructions = options->matrix_instructions};
+	                  .matrix_instructions = options->matrix_instructions,
+	                  .f32_flush_by_mode = options->f32_subnormals_flushed && target->flushes_f32_by_mode};
 	bool ok;
 
 	memset(out, 0, sizeof(*out));
@@ -806,6 +820,8 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 		ptx_lowered_free(out);
 		return false;
 	}
+	if (L.f32_flush_by_mode)
+		set_flushing_mode(L.mod);
 	out->module = L.mod;
 	return true;
 }

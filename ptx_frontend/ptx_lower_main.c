@@ -169,6 +169,8 @@ int main(int argc, char **argv)
 	int rc = 0;
 	bool checked = m && ptx_check(m, &diag);
 
+	if (checked)
+		options.f32_subnormals_flushed = ptx_f32_subnormals(m) == PTX_SUBNORMALS_FLUSHED;
 	if (checked && ptx_uses_reserved_smem(m)) {
 		options.reserved_smem = true;
 		options.shared_start = target->shared_as_offsets ? PTX_RESERVED_SMEM_SIZE : 0;

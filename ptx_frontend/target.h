@@ -22,6 +22,9 @@ struct ptx_target {
 	 * host target, where a block's threads share an OS thread's buffer) rather than as
 	 * globals in as_shared that the hardware places (AMDGPU LDS). */
 	bool shared_as_offsets;
+	/* f32 subnormals can be flushed by the mode the code object sets (AMDGPU's
+	 * FLOAT_DENORM_MODE_32); x86 code has no such mode. */
+	bool flushes_f32_by_mode;
 	/* LLVM sync-scope names for .cta, .gpu and .sys ("" is the system scope). */
 	const char *scope_cta, *scope_gpu, *scope_sys;
 };
@@ -82,11 +85,24 @@ struct ptx_lower_options {
 	 * groups. Targets with shared_as_offsets place it at offset 0 of the layout, so the
 	 * first member's shared_start must then be PTX_RESERVED_SMEM_SIZE. */
 	bool reserved_smem;
+	/* Every f32 operation of the unit that can meet a subnormal flushes it (the combined
+	 * ptx_f32_subnormals of its members is PTX_SUBNORMALS_FLUSHED): on targets that
+	 * flush by mode, the functions then run in that mode and .ftz costs nothing. */
+	bool f32_subnormals_flushed;
 };
 
 #define PTX_RESERVED_SMEM_SIZE 1024u
 
 bool ptx_uses_reserved_smem(const struct ptx_module *module);
+
+/* What a module's f32 code does with subnormals (subnormals.c); several modules' answer is
+ * the largest of theirs. */
+enum ptx_subnormals {
+	PTX_SUBNORMALS_UNUSED,   /* no operation that could flush one */
+	PTX_SUBNORMALS_FLUSHED,  /* every such operation flushes them (.ftz) */
+	PTX_SUBNORMALS_KEPT,     /* some keep them */
+};
+enum ptx_subnormals ptx_f32_subnormals(const struct ptx_module *module);
 
 /* Lowers a parsed module into a new LLVM module in `ctx`. A function whose body cannot be
  * lowered is left out (out->left_out), and the rest is lowered. On an error of the module

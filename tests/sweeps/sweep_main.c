@@ -114,7 +114,12 @@ static bool build_code_object(const char *path, const char *processor, struct ru
 	const struct ptx_target *target = processor ? &ptx_target_amdgpu : &ptx_target_host;
 	bool built = false;
 
-	if (!module || !ptx_lower(module, target, context, &(struct ptx_lower_options){0}, &lowered, &diag)) {
+	/* as the converter lowers it: a module whose f32 code all flushes runs in that mode */
+	struct ptx_lower_options lower_options = {
+		.f32_subnormals_flushed = module && ptx_f32_subnormals(module) == PTX_SUBNORMALS_FLUSHED,
+	};
+
+	if (!module || !ptx_lower(module, target, context, &lower_options, &lowered, &diag)) {
 		ptx_diag_print(stderr, &diag, text, len);
 		ptx_diag_free(&diag);
 	} else {
