@@ -178,6 +178,24 @@ float __zc_tanh_approx_f32(float x);
 
 double __zc_rcp_approx_f64(double x);
 double __zc_rsqrt_approx_f64(double x);
+
+/* Directed rounding (rz: toward zero, rm: down, rp: up) by the processor's rounding mode,
+ * where it can set one for a single instruction (ptx_target.rounds_by_mode; called only
+ * there, the others build it from round to nearest: ptx_frontend/lower_rounding.c). The
+ * float from a signed or unsigned 32-bit integer, and from a double. */
+#define ZC_DIRECTED_BUILTINS(mode) \
+	float __zc_add_##mode##_f32(float a, float b); \
+	float __zc_mul_##mode##_f32(float a, float b); \
+	float __zc_fma_##mode##_f32(float a, float b, float c); \
+	double __zc_add_##mode##_f64(double a, double b); \
+	double __zc_mul_##mode##_f64(double a, double b); \
+	double __zc_fma_##mode##_f64(double a, double b, double c); \
+	float __zc_cvt_##mode##_f32_s32(int32_t v); \
+	float __zc_cvt_##mode##_f32_u32(uint32_t v); \
+	float __zc_cvt_##mode##_f32_f64(double v);
+ZC_DIRECTED_BUILTINS(rz)
+ZC_DIRECTED_BUILTINS(rm)
+ZC_DIRECTED_BUILTINS(rp)
 /* fns.b32: the position of the offset-th set bit of mask from base (offset > 0 upwards,
  * < 0 downwards, 0: base itself), or 0xffffffff; a base above 31 finds nothing. */
 uint32_t __zc_fns(uint32_t mask, uint32_t base, int32_t offset);

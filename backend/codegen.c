@@ -57,6 +57,7 @@ static void zc_init_targets(void)
 	LLVMInitializeAMDGPUTarget();
 	LLVMInitializeAMDGPUTargetMC();
 	LLVMInitializeAMDGPUAsmPrinter();
+	LLVMInitializeAMDGPUAsmParser(); /* the directed-rounding builtins are inline assembly */
 	LLVMInitializeX86TargetInfo();
 	LLVMInitializeX86Target();
 	LLVMInitializeX86TargetMC();

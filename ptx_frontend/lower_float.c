@@ -74,16 +74,17 @@ LLVMValueRef flush_subnormal(struct lower *L, enum ptx_type t, LLVMValueRef v)
 	                       v, "");
 }
 
-/* Add, subtract, multiply, fma, min and max to nearest read their operands in the
- * function's denormal mode: in the flushing mode the hardware flushes them. The others
- * (directed rounding emulated in f64, division and square root, which LLVM expands with
- * the mode switched, approximations built of several instructions) flush them first. */
+/* Add, subtract, multiply, fma, min and max read their operands in the function's denormal
+ * mode (in any rounding mode where the processor rounds them itself): in the flushing mode
+ * the hardware flushes them. The others (directed rounding built in f64, division and
+ * square root, which LLVM expands with the mode switched, approximations made of several
+ * instructions) flush them first. */
 static bool mode_flushes_operands(struct lower *L, enum ptx_type t)
 {
 	static const char *const plain[] = {"add", "sub", "mul", "fma", "mad", "min", "max", "abs", "neg"};
 
 	if (!L->f32_flush_by_mode || t != PTX_TYPE_F32 || has_mod(L, "approx") ||
-	    rounding_mode_of(L) != ROUND_NEAREST)
+	    (rounding_mode_of(L) != ROUND_NEAREST && !L->target->rounds_by_mode))
 		return false;
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
 		if (!strcmp(L->insn->opcode, plain[i]))

@@ -10,7 +10,10 @@
  * The error terms are computed where they cannot underflow: f32 operations in double
  * (products of two f32 are exact there), f64 operations on operands normalized to [0.5, 1)
  * by frexp, with r scaled by the same power of two (exact: r has at most 53 significant
- * bits and lands near 1). */
+ * bits and lands near 1).
+ *
+ * Targets that can round one instruction by a mode (ptx_target.rounds_by_mode) do that
+ * instead for add, mul, fma and the conversions their builtins name. */
 #include <math.h>
 
 #include "lower.h"
@@ -24,6 +27,25 @@ enum rounding_mode rounding_mode_of(struct lower *L)
 	if (has_mod(L, "rp"))
 		return ROUND_UP;
 	return ROUND_NEAREST;
+}
+
+static bool is_f32(LLVMValueRef v)
+{
+	return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMFloatTypeKind;
+}
+
+/* __zc_<op>_<mode>_<type>: the processor's instruction in the directed mode. */
+static LLVMValueRef by_mode(struct lower *L, const char *op, enum rounding_mode mode, const char *type,
+                            LLVMTypeRef ret, LLVMValueRef *args, unsigned nargs)
+{
+	static const char *const names[] = {"rn", "rz", "rm", "rp"};
+
+	return call_builtin(L, lower_name(L, "__zc_%s_%s_%s", op, names[mode], type), ret, args, nargs);
+}
+
+static bool rounds_by_mode(struct lower *L, enum rounding_mode mode)
+{
+	return L->target->rounds_by_mode && mode != ROUND_NEAREST;
 }
 
 static LLVMValueRef real(LLVMValueRef like, double d)
@@ -149,9 +171,13 @@ static LLVMValueRef sum_error(struct lower *L, LLVMValueRef s, LLVMValueRef t, L
 
 LLVMValueRef round_add(struct lower *L, enum rounding_mode mode, LLVMValueRef a, LLVMValueRef b)
 {
-	LLVMValueRef r = LLVMBuildFAdd(L->b, a, b, ""), s, t, error;
+	LLVMValueRef r, s, t, error, args[2] = {a, b};
 
-	if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMFloatTypeKind) {
+	if (rounds_by_mode(L, mode))
+		return by_mode(L, "add", mode, is_f32(a) ? "f32" : "f64", LLVMTypeOf(a), args, 2);
+	r = LLVMBuildFAdd(L->b, a, b, "");
+
+	if (is_f32(a)) {
 		two_sum(L, to_double(L, a), to_double(L, b), &s, &t);
 		error = sum_error(L, s, t, r);
 	} else {
@@ -169,9 +195,13 @@ LLVMValueRef round_add(struct lower *L, enum rounding_mode mode, LLVMValueRef a,
 
 LLVMValueRef round_mul(struct lower *L, enum rounding_mode mode, LLVMValueRef a, LLVMValueRef b)
 {
-	LLVMValueRef r = LLVMBuildFMul(L->b, a, b, ""), error;
+	LLVMValueRef r, error, args[2] = {a, b};
 
-	if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMFloatTypeKind) {
+	if (rounds_by_mode(L, mode))
+		return by_mode(L, "mul", mode, is_f32(a) ? "f32" : "f64", LLVMTypeOf(a), args, 2);
+	r = LLVMBuildFMul(L->b, a, b, "");
+
+	if (is_f32(a)) {
 		/* exact in double; an overflowed r is an infinity beyond it */
 		error = fma_of(L, to_double(L, a), to_double(L, b), LLVMBuildFNeg(L->b, to_double(L, r), ""));
 	} else {
@@ -189,7 +219,7 @@ LLVMValueRef round_div(struct lower *L, enum rounding_mode mode, LLVMValueRef a,
 {
 	LLVMValueRef r = LLVMBuildFDiv(L->b, a, b, ""), remainder, error;
 
-	if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMFloatTypeKind) {
+	if (is_f32(a)) {
 		LLVMValueRef bd = to_double(L, b);
 		remainder = fma_of(L, LLVMBuildFNeg(L->b, to_double(L, r), ""), bd, to_double(L, a));
 		error = LLVMBuildFMul(L->b, remainder, bd, "");
@@ -268,9 +298,13 @@ static LLVMValueRef fma_error_f64(struct lower *L, LLVMValueRef a, LLVMValueRef 
 LLVMValueRef round_fma(struct lower *L, enum rounding_mode mode, LLVMValueRef a, LLVMValueRef b,
                        LLVMValueRef c)
 {
-	LLVMValueRef r = fma_of(L, a, b, c), error;
+	LLVMValueRef r, error, args[3] = {a, b, c};
 
-	if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMFloatTypeKind) {
+	if (rounds_by_mode(L, mode))
+		return by_mode(L, "fma", mode, is_f32(a) ? "f32" : "f64", LLVMTypeOf(a), args, 3);
+	r = fma_of(L, a, b, c);
+
+	if (is_f32(a)) {
 		/* a * b is exact in double; TwoSum adds c */
 		LLVMValueRef s, t;
 		two_sum(L, LLVMBuildFMul(L->b, to_double(L, a), to_double(L, b), ""), to_double(L, c), &s, &t);
@@ -285,8 +319,12 @@ LLVMValueRef round_fma(struct lower *L, enum rounding_mode mode, LLVMValueRef a,
 /* Float to narrower float: the source itself is the exact value. */
 LLVMValueRef round_narrow(struct lower *L, enum rounding_mode mode, LLVMValueRef v, LLVMTypeRef to)
 {
-	LLVMValueRef r = LLVMBuildFPTrunc(L->b, v, to, "");
+	LLVMValueRef r;
 
+	if (rounds_by_mode(L, mode) && LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMDoubleTypeKind &&
+	    LLVMGetTypeKind(to) == LLVMFloatTypeKind)
+		return by_mode(L, "cvt", mode, "f32_f64", to, &v, 1);
+	r = LLVMBuildFPTrunc(L->b, v, to, "");
 	if (mode == ROUND_NEAREST)
 		return r;
 	return step(L, mode, r, LLVMBuildFSub(L->b, v, LLVMBuildFPExt(L->b, r, LLVMTypeOf(v), ""), ""));
@@ -299,6 +337,9 @@ LLVMValueRef round_from_int(struct lower *L, enum rounding_mode mode, LLVMValueR
 {
 	LLVMTypeRef ity = LLVMTypeOf(v), types[2] = {ity, LLVMTypeOf(r)};
 	unsigned bits = LLVMGetIntTypeWidth(ity);
+
+	if (rounds_by_mode(L, mode) && bits == 32 && is_f32(r))
+		return by_mode(L, "cvt", mode, is_signed ? "f32_s32" : "f32_u32", LLVMTypeOf(r), &v, 1);
 	LLVMValueRef back = call_intrinsic(L, is_signed ? "llvm.fptosi.sat" : "llvm.fptoui.sat", types, 2, &r, 1);
 	LLVMValueRef rd = to_double(L, r), high = LLVMConstReal(LLVMTypeOf(rd), ldexp(1, (int)bits - is_signed));
 	LLVMValueRef above_range = LLVMBuildFCmp(L->b, LLVMRealOGE, rd, high, "");

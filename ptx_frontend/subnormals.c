@@ -77,6 +77,10 @@ static enum ptx_subnormals instruction_use(const struct ptx_insn *insn)
 
 	if (!strcmp(o, "cvt"))
 		return conversion_use(insn);
+	/* no .ftz form (nvcc's fast tanhf): the builtin returns an operand below 2^-5 as it is,
+	 * so a subnormal stays one in either mode */
+	if (!strcmp(o, "tanh") && type_at(insn, 0) == PTX_TYPE_F32)
+		return PTX_SUBNORMALS_UNUSED;
 	if (!names_f32_mode_type(insn))
 		return PTX_SUBNORMALS_UNUSED;
 	bool bf16 = type_at(insn, 0) == PTX_TYPE_BF16 || type_at(insn, 0) == PTX_TYPE_BF16X2;

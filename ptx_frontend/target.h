@@ -25,6 +25,10 @@ struct ptx_target {
 	/* f32 subnormals can be flushed by the mode the code object sets (AMDGPU's
 	 * FLOAT_DENORM_MODE_32); x86 code has no such mode. */
 	bool flushes_f32_by_mode;
+	/* Directed rounding of f32 and f64 add, mul, fma and of conversions to f32 from s32,
+	 * u32 and f64 is the processor's own, by the builtins __zc_<op>_<rz|rm|rp>_<type>
+	 * (builtins.h); elsewhere it is built from round to nearest (lower_rounding.c). */
+	bool rounds_by_mode;
 	/* LLVM sync-scope names for .cta, .gpu and .sys ("" is the system scope). */
 	const char *scope_cta, *scope_gpu, *scope_sys;
 };

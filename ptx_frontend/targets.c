@@ -10,7 +10,7 @@ const struct ptx_target ptx_target_amdgpu = {
 	              "v2048:2048-n32:64-S32-A5-G1-ni:7:8:9",
 	.as_generic = 0, .as_global = 1, .as_shared = 3, .as_const = 4, .as_local = 5,
 	.as_kernel_param = 4,
-	.flushes_f32_by_mode = true,
+	.flushes_f32_by_mode = true, .rounds_by_mode = true,
 	.scope_cta = "workgroup", .scope_gpu = "agent", .scope_sys = "",
 };
 

@@ -38,6 +38,35 @@ float __zc_tanh_approx_f32(float x)
 double __zc_rcp_approx_f64(double x) { return __builtin_amdgcn_rcp(x); }
 double __zc_rsqrt_approx_f64(double x) { return __builtin_amdgcn_rsq(x); }
 
+/* Directed rounding: s_round_mode sets the MODE register's f32 rounding (bits 1:0) and its
+ * f64/f16 one (bits 3:2) to 1 (toward +inf), 2 (toward -inf) or 3 (toward zero) for the one
+ * instruction, and back to round to nearest, in one asm statement so that nothing the
+ * compiler schedules runs in between. Division and square root are sequences here and keep
+ * the lowering's construction. */
+#define ZC_ROUNDED(mode, insn) "s_round_mode " mode "\n\t" insn "\n\ts_round_mode 0x0"
+#define ZC_DIRECTED(name, mode) \
+	float __zc_add_##name##_f32(float a, float b) \
+	{ float r; __asm__(ZC_ROUNDED(mode, "v_add_f32 %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
+	float __zc_mul_##name##_f32(float a, float b) \
+	{ float r; __asm__(ZC_ROUNDED(mode, "v_mul_f32 %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
+	float __zc_fma_##name##_f32(float a, float b, float c) \
+	{ float r; __asm__(ZC_ROUNDED(mode, "v_fma_f32 %0, %1, %2, %3") : "=v"(r) : "v"(a), "v"(b), "v"(c)); return r; } \
+	double __zc_add_##name##_f64(double a, double b) \
+	{ double r; __asm__(ZC_ROUNDED(mode, "v_add_f64 %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
+	double __zc_mul_##name##_f64(double a, double b) \
+	{ double r; __asm__(ZC_ROUNDED(mode, "v_mul_f64 %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
+	double __zc_fma_##name##_f64(double a, double b, double c) \
+	{ double r; __asm__(ZC_ROUNDED(mode, "v_fma_f64 %0, %1, %2, %3") : "=v"(r) : "v"(a), "v"(b), "v"(c)); return r; } \
+	float __zc_cvt_##name##_f32_s32(int32_t v) \
+	{ float r; __asm__(ZC_ROUNDED(mode, "v_cvt_f32_i32 %0, %1") : "=v"(r) : "v"(v)); return r; } \
+	float __zc_cvt_##name##_f32_u32(uint32_t v) \
+	{ float r; __asm__(ZC_ROUNDED(mode, "v_cvt_f32_u32 %0, %1") : "=v"(r) : "v"(v)); return r; } \
+	float __zc_cvt_##name##_f32_f64(double v) \
+	{ float r; __asm__(ZC_ROUNDED(mode, "v_cvt_f32_f64 %0, %1") : "=v"(r) : "v"(v)); return r; }
+ZC_DIRECTED(rz, "0xf")
+ZC_DIRECTED(rm, "0xa")
+ZC_DIRECTED(rp, "0x5")
+
 /* LLVM lowers plain fdiv and llvm.sqrt.f32 (no !fpmath) to correctly rounded sequences. */
 float __zc_div_rn_f32(float a, float b) { return a / b; }
 float __zc_sqrt_rn_f32(float x) { return __builtin_sqrtf(x); }
