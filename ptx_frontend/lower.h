@@ -19,6 +19,15 @@ enum sym_kind {
 	SYM_BRANCHTARGETS, /* .branchtargets: the labels brx.idx chooses from */
 };
 
+/* How a function's f32 code flushes subnormals (.ftz), planned before any body is lowered
+ * (subnormals.c): each kernel runs in one denormal mode, which every function it calls
+ * then runs in. */
+enum f32_mode {
+	F32_MODE_IEEE,      /* subnormals kept; .ftz by a compare and a select */
+	F32_MODE_FLUSHING,  /* called only in the flushing mode: .ftz by that mode */
+	F32_MODE_EITHER,    /* called in both: .ftz by compare and select, code for any mode */
+};
+
 struct sym {
 	const char *name;
 	enum sym_kind kind;
@@ -38,6 +47,8 @@ struct sym {
 	struct reach *reaches;
 	uint32_t nreaches, reaches_cap;
 	bool calls_indirectly;
+	enum f32_mode f32_mode;           /* SYM_FUNC */
+	uint32_t plan_index;              /* SYM_FUNC, while subnormals.c plans: its row + 1 */
 	const struct ptx_var *var;
 	struct sym *shadowed;             /* the same name in an outer scope */
 	struct sym *next_in_bucket;
@@ -67,7 +78,8 @@ struct lower {
 	                                  * is built where used) */
 	bool has_reserved_smem;
 	bool matrix_instructions;        /* ptx_lower_options.matrix_instructions */
-	bool f32_flush_by_mode;          /* .ftz on f32 is the function's denormal mode */
+	bool unit_flushes_f32;           /* ptx_lower_options.f32_subnormals_flushed */
+	bool f32_flush_by_mode;          /* the function being lowered: F32_MODE_FLUSHING */
 	const struct ptx_func *products_of; /* the function whose wmma.mma products are counted */
 	unsigned products;                  /* (lower_matrix.c), how many */
 	jmp_buf fail;
@@ -145,7 +157,12 @@ void debug_instruction(struct lower *L, const struct ptx_insn *insn);
 void debug_end_function(struct lower *L);
 void debug_end(struct lower *L, bool ok);
 
+/* subnormals.c: each function's f32_mode, before any body is lowered */
+void plan_f32_modes(struct lower *L, bool unit_flushes);
+
 /* lower_module.c */
+/* vprintf, malloc and the other CUDA runtime functions the builtins define */
+bool is_runtime_function(const char *name);
 LLVMValueRef entry_alloca(struct lower *L, LLVMTypeRef ty, uint32_t align, const char *name);
 
 /* lower_cdp.c: a function only NVIDIA's driver defines, which the CUDA device runtime's PTX

@@ -238,27 +238,37 @@ static LLVMTypeRef kernel_type(struct lower *L, const struct ptx_func *f)
  * of ours, so that the C library's vprintf is never bound instead. On GPUs they need a
  * buffer or a heap of the stub's, which it finds through a variable the module defines
  * only when it calls them (abi/device_output.h, device_heap.h): a program that never
- * prints or allocates gets neither. */
+ * prints or allocates gets neither. Each: its name, the builtin, and that variable. */
+static const char *const runtime_functions[][3] = {
+	{"vprintf", "__zc_vprintf", "zluda_convert_device_output"},
+	{"__assertfail", "__zc_assertfail", "zluda_convert_device_output"},
+	{"malloc", "__zc_malloc", "zluda_convert_device_heap"},
+	{"free", "__zc_free", "zluda_convert_device_heap"},
+};
+
+bool is_runtime_function(const char *name)
+{
+	for (size_t i = 0; i < sizeof(runtime_functions) / sizeof(runtime_functions[0]); i++)
+		if (strcmp(name, runtime_functions[i][0]) == 0)
+			return true;
+	return false;
+}
+
 static const char *runtime_name(struct lower *L, const struct ptx_func *f)
 {
-	static const char *const names[][3] = {
-		{"vprintf", "__zc_vprintf", "zluda_convert_device_output"},
-		{"__assertfail", "__zc_assertfail", "zluda_convert_device_output"},
-		{"malloc", "__zc_malloc", "zluda_convert_device_heap"},
-		{"free", "__zc_free", "zluda_convert_device_heap"},
-	};
+	for (size_t i = 0; !f->has_body && i < sizeof(runtime_functions) / sizeof(runtime_functions[0]); i++)
+		if (strcmp(f->name, runtime_functions[i][0]) == 0) {
+			const char *global = runtime_functions[i][2];
 
-	for (size_t i = 0; !f->has_body && i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(f->name, names[i][0]) == 0) {
-			if (!LLVMGetNamedGlobal(L->mod, names[i][2])) {
+			if (!LLVMGetNamedGlobal(L->mod, global)) {
 				/* weak: the members of a link that name it share one */
-				LLVMValueRef v = LLVMAddGlobalInAddressSpace(L->mod, ll_int(L, 64), names[i][2],
+				LLVMValueRef v = LLVMAddGlobalInAddressSpace(L->mod, ll_int(L, 64), global,
 				                                             L->target->as_global);
 				LLVMSetInitializer(v, LLVMConstInt(ll_int(L, 64), 0, 0));
 				LLVMSetLinkage(v, LLVMWeakODRLinkage);
 				LLVMSetAlignment(v, 8);
 			}
-			return names[i][1];
+			return runtime_functions[i][1];
 		}
 	return f->name;
 }
@@ -568,6 +578,19 @@ void build_return(struct lower *L)
 		LLVMBuildAggregateRet(L->b, vals, sig->nrets);
 }
 
+/* The backend gives a kernel's descriptor the denormal mode of its attribute. */
+static void set_f32_mode(struct lower *L, struct sym *s)
+{
+	static const char kind[] = "denormal-fp-math-f32";
+	const char *mode = s->f32_mode == F32_MODE_FLUSHING ? "preserve-sign,preserve-sign"
+	                 : s->f32_mode == F32_MODE_EITHER ? "dynamic,dynamic" : NULL;
+
+	if (mode)
+		LLVMAddAttributeAtIndex(s->value, LLVMAttributeFunctionIndex,
+		                        LLVMCreateStringAttribute(L->ctx, kind, sizeof(kind) - 1, mode,
+		                                                  (unsigned)strlen(mode)));
+}
+
 static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx_kernel_info *k)
 {
 	struct sym *s = symtab_find(&L->globals, f->name);
@@ -577,6 +600,8 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 	L->func_sym = s;
 	L->fn = s->value;
 	L->carry = NULL;
+	L->f32_flush_by_mode = s->f32_mode == F32_MODE_FLUSHING;
+	set_f32_mode(L, s);
 	L->loc = f->loc;
 	L->entry = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "entry");
 	body = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "body");
@@ -757,6 +782,7 @@ static void lower_module(struct lower *L, struct ptx_lowered *out, bool reserved
 			declare_global_var(L, &it->u.var, it->u.var.name);
 		nkernels += it->kind == PTX_ITEM_FUNC && it->u.func.is_entry && it->u.func.has_body;
 	}
+	plan_f32_modes(L, L->unit_flushes_f32);
 	out->kernels = lower_alloc((nkernels + 1) * sizeof(struct ptx_kernel_info));
 	for (const struct ptx_item *it = L->module->items; it; it = it->next) {
 		const struct ptx_func *f = &it->u.func;
@@ -773,19 +799,6 @@ static void lower_module(struct lower *L, struct ptx_lowered *out, bool reserved
 	fill_shared_sizes(L, out);
 }
 
-/* The backend gives the kernels' descriptors the mode of their functions' attribute. */
-static void set_flushing_mode(LLVMModuleRef mod)
-{
-	static const char kind[] = "denormal-fp-math-f32", mode[] = "preserve-sign,preserve-sign";
-	LLVMContextRef ctx = LLVMGetModuleContext(mod);
-
-	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
-		if (!LLVMIsDeclaration(f))
-			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-			                        LLVMCreateStringAttribute(ctx, kind, sizeof(kind) - 1, mode,
-			                                                  sizeof(mode) - 1));
-}
-
 bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
                LLVMContextRef ctx, const struct ptx_lower_options *options,
                struct ptx_lowered *out, struct ptx_diag *diag)
@@ -794,7 +807,7 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	                  .shared_layout_size = options->shared_start,
 	                  .shared_start = options->shared_start, .label = options->label,
 	                  .matrix_instructions = options->matrix_instructions,
-	                  .f32_flush_by_mode = options->f32_subnormals_flushed && target->flushes_f32_by_mode};
+	                  .unit_flushes_f32 = options->f32_subnormals_flushed};
 	bool ok;
 
 	memset(out, 0, sizeof(*out));
@@ -820,8 +833,6 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 		ptx_lowered_free(out);
 		return false;
 	}
-	if (L.f32_flush_by_mode)
-		set_flushing_mode(L.mod);
 	out->module = L.mod;
 	return true;
 }
