@@ -567,6 +567,7 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 	for (uint32_t i = 0; i < o->ncode; i++) {
 		struct insn *in = &o->code[i];
 		in->text = o->texts + text_at[i];
+		in->cost = emu_issue_cost(in->text, o->generation);
 		const char *sep = strstr(in->text, " :: ");
 		bool ok;
 		if (sep) {

@@ -18,11 +18,16 @@ enum { QUANTUM = 256 };
 /* Workgroups of a cooperative grid, each on a host thread of its own. */
 enum { MAX_COOPERATIVE = 1024 };
 
-static uint64_t executed_total;
+static uint64_t executed_total, cycles_total;
 
 uint64_t zc_emu_instructions_executed(void)
 {
 	return __atomic_load_n(&executed_total, __ATOMIC_RELAXED);
+}
+
+uint64_t zc_emu_cycles_estimated(void)
+{
+	return __atomic_load_n(&cycles_total, __ATOMIC_RELAXED);
 }
 
 struct launch {
@@ -330,15 +335,17 @@ static void run_workgroup(struct workgroup *wg, struct launch *l)
 		live = 0;
 		for (uint32_t i = 0; i < wg->nwaves && !wg->failed; i++) {
 			struct wave *w = &wg->waves[i];
-			uint64_t n = 0;
+			uint64_t n = 0, cycles = 0;
 			while (w->state == WAVE_RUNNING && n < QUANTUM && !w->sleep) {
 				const struct insn *in = &code[w->pc++];
 				if (l->trace)
 					trace(w, in);
+				cycles += in->cost;
 				in->exec(w, in);
 				n++;
 			}
 			w->executed += n;
+			w->cycles += cycles;
 			w->sleep = 0;
 			if (w->state == WAVE_BARRIER)
 				waiting++;
@@ -372,7 +379,7 @@ struct worker {
 	pthread_t thread;
 	struct workgroup wg;
 	char error[ZC_EMU_ERROR_SIZE];
-	uint64_t executed;
+	uint64_t executed, cycles;
 };
 
 static void *work(void *arg)
@@ -413,8 +420,10 @@ static void *work(void *arg)
 			break;
 		}
 	}
-	for (uint32_t i = 0; i < wg->nwaves; i++)
+	for (uint32_t i = 0; i < wg->nwaves; i++) {
 		me->executed += wg->waves[i].executed;
+		me->cycles += wg->waves[i].cycles;
+	}
 	return NULL;
 }
 
@@ -591,12 +600,14 @@ enum zc_emu_status zc_emu_launch(const struct zc_emu_kernel *k, const struct zc_
 		         (unsigned long long)(items + 31) / 32);
 		l.failed = true;
 	}
-	uint64_t executed = 0;
+	uint64_t executed = 0, cycles = 0;
 	for (unsigned i = 0; workers && i < nthreads; i++) {
 		executed += workers[i].executed;
+		cycles += workers[i].cycles;
 		free_worker(&workers[i]);
 	}
 	__atomic_fetch_add(&executed_total, executed, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&cycles_total, cycles, __ATOMIC_RELAXED);
 	free(workers);
 	if (l.trace)
 		fclose(l.trace);

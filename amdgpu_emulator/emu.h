@@ -66,6 +66,7 @@ struct insn {
 	uint32_t target;           /* branches: index of the target instruction */
 	uint8_t length;
 	uint8_t nopnd;
+	uint16_t cost;             /* issue cycles for the cycle estimate (cost.c) */
 	uint8_t clamp, omod;       /* omod: 0 none, 1 *2, 2 *4, 3 /2 */
 	uint8_t op_sel, op_sel_hi, neg_lo, neg_hi;  /* bit i: operand i (bit 3: destination) */
 #define OP_SEL_HI_GIVEN 0x80                    /* op_sel_hi was printed: not its default */
@@ -143,6 +144,7 @@ struct wave {
 	struct workgroup *wg;
 	const struct zc_emu_object *object;
 	uint64_t executed;
+	uint64_t cycles;            /* the issue-cost estimate of what it executed (cost.c) */
 	uint8_t *scratch;           /* this wave's lanes' private memory, lane after lane */
 	uint32_t scratch_per_lane;
 	uint32_t sleep;             /* set: the wave gives up its turn (s_sleep) */
@@ -168,6 +170,9 @@ struct workgroup {
 enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint64_t text_size,
                               char *error);
 int emu_parse_operand(const char *text, struct operand *out, int generation);
+
+/* The cycle estimate (cost.c): issue cycles of one wave32 instruction, from its text. */
+uint16_t emu_issue_cost(const char *text, int generation);
 
 /* Instruction lookup: the handler and selector of a mnemonic (exec_*.c register theirs). */
 struct opcode {

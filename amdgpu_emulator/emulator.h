@@ -92,5 +92,10 @@ size_t zc_emu_unemulated(const struct zc_emu_object *object,
 /* Instructions executed so far by all launches of this process, summed over waves: what the
  * speed benchmark divides by time. */
 uint64_t zc_emu_instructions_executed(void);
+/* The same instructions' estimated cycles, summed over waves: each wave32 instruction
+ * charged the cycles issuing it occupies its unit at AMD's documented rates for the
+ * processor's generation (amdgpu_emulator/cost.c has the table and its sources). An
+ * issue-cost estimate: memory latency and what waits wait for are not modelled. */
+uint64_t zc_emu_cycles_estimated(void);
 
 #endif

@@ -21,8 +21,11 @@
  * - ZC_EMU_HIP_LOG=FILE appends a line for each allocation, module, symbol, limit and
  *   launch, with what the caller passed (tests/hip_path checks what the stub hands HIP).
  * - ZC_EMU_STATS=FILE appends, when the library is unloaded or the process exits,
- *   "instructions N seconds S": the wave instructions the emulator executed and the wall
- *   time spent inside its launches (bench/emulator_speed.sh divides them). */
+ *   "instructions N seconds S cycles C": the wave instructions the emulator executed, the
+ *   wall time spent inside its launches (bench/emulator_speed.sh divides them), and the
+ *   estimated cycles of those instructions (zc_emu_cycles_estimated: each wave32
+ *   instruction's issue cost at AMD's documented rates for the processor, summed over
+ *   waves; amdgpu_emulator/cost.c; no memory latency). */
 #include <elf.h>
 #include <pthread.h>
 #include <search.h>
@@ -157,9 +160,10 @@ write_stats(void)
 
 	if (!path || !*path || !(f = fopen(path, "a")))
 		return;
-	fprintf(f, "instructions %llu seconds %.6f\n",
+	fprintf(f, "instructions %llu seconds %.6f cycles %llu\n",
 	        (unsigned long long)zc_emu_instructions_executed(),
-	        (double)atomic_load(&rt.launch_ns) * 1e-9);
+	        (double)atomic_load(&rt.launch_ns) * 1e-9,
+	        (unsigned long long)zc_emu_cycles_estimated());
 	fclose(f);
 }
 

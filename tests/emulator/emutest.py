@@ -236,6 +236,7 @@ class Kernel:
         self.expect = {}      # word -> expected value (beyond the initial ones)
         self.error = None     # the message a failing launch must give
         self.error_at = None  # (symbol, format): the message names the instruction at symbol
+        self.cycles = None    # the cycle estimate the launch must give (zc_emu_cycles_estimated)
         if private_buffer:
             # the V# comes first (s[0:3]), then the kernarg pointer (s[4:5])
             self.asm("""
@@ -462,6 +463,8 @@ def run_case(k, run_kernel, work, keep):
         with open(base + ".expect", "w") as f:
             f.write("\n".join(tokens) + "\n")
         cmd += ["--expect", base + ".expect"]
+        if k.cycles is not None:
+            cmd += ["--expect-cycles", str(k.cycles)]
     cmd += [base + ".co", k.t.processor, k.name]
     r = run(cmd, timeout=60)
     if r.returncode != 0:

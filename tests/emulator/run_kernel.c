@@ -2,7 +2,7 @@
  * of the buffer it writes, for the instruction-family tests (emutest.py).
  *
  *   run_kernel [--block N] [--words N] [--init FILE] [--expect FILE] [--expect-error FILE]
- *              [--lanes N] CODE_OBJECT PROCESSOR KERNEL
+ *              [--lanes N] [--expect-cycles N] CODE_OBJECT PROCESSOR KERNEL
  *
  * One workgroup of N work-items (--block, default 32) runs; its kernel's only argument is
  * the address of a buffer of --words 32-bit words (default 1024), registered with the
@@ -11,7 +11,9 @@
  *   must succeed and every checked word equal its token; mismatches are listed as
  *   "word W (slot S lane L): expected X got Y", S and L counting words in rows of --lanes;
  * - with --expect-error FILE: the launch must fail, with exactly the message the file's
- *   first line holds.
+ *   first line holds;
+ * - with --expect-cycles N (besides --expect): the emulator's cycle estimate of the launch
+ *   (zc_emu_cycles_estimated) must be N.
  * Exit status 0: as expected; 1: not as expected; 2: bad usage or a code object that did
  * not load. */
 #include <errno.h>
@@ -56,14 +58,14 @@ static void *read_file(const char *path, size_t *size)
 static void usage(void)
 {
 	fprintf(stderr, "usage: run_kernel [--block N] [--words N] [--init FILE] [--expect FILE] "
-	        "[--expect-error FILE] [--lanes N] CODE_OBJECT PROCESSOR KERNEL\n");
+	        "[--expect-error FILE] [--lanes N] [--expect-cycles N] CODE_OBJECT PROCESSOR KERNEL\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long block = 32, words = 1024, lanes = 32;
-	const char *init = NULL, *expect = NULL, *expect_error = NULL;
+	const char *init = NULL, *expect = NULL, *expect_error = NULL, *expect_cycles = NULL;
 	const char *positional[3];
 	int npositional = 0;
 
@@ -79,6 +81,8 @@ int main(int argc, char **argv)
 			init = argv[++i];
 		else if (strcmp(a, "--expect") == 0 && i + 1 < argc)
 			expect = argv[++i];
+		else if (strcmp(a, "--expect-cycles") == 0 && i + 1 < argc)
+			expect_cycles = argv[++i];
 		else if (strcmp(a, "--expect-error") == 0 && i + 1 < argc)
 			expect_error = argv[++i];
 		else if (a[0] == '-' || npositional == 3)
@@ -131,8 +135,15 @@ int main(int argc, char **argv)
 		.kernarg = &argument,
 		.kernarg_size = sizeof argument,
 	};
+	uint64_t cycles_before = zc_emu_cycles_estimated();
 	enum zc_emu_status status = zc_emu_launch(kernel, &dispatch, error);
+	uint64_t cycles = zc_emu_cycles_estimated() - cycles_before;
 	int result = 0;
+
+	if (expect_cycles && status == ZC_EMU_OK && cycles != strtoull(expect_cycles, NULL, 0)) {
+		printf("cycle estimate %" PRIu64 ", expected %s\n", cycles, expect_cycles);
+		result = 1;
+	}
 
 	if (expect_error) {
 		size_t size;
