@@ -6,9 +6,12 @@
 # flags and with fast math (nvcc -use_fast_math, clang -ffast-math), run the same launches on
 # the emulator (bench/hip_parity/runner.c, linked against the emulator's library), which must
 # give the same outputs. Per processor and flag set, a table: wave instructions executed,
-# converted against HIP, and their ratio (above 1: the converted code runs more); VGPRs,
-# SGPRs, LDS bytes and spills of each from the code objects' metadata; geometric means of
-# the instruction and VGPR ratios. No cycle estimate: instructions are counted, not timed.
+# converted against HIP, and their ratio (above 1: the converted code runs more); the
+# emulator's cycle estimate of each (issue cycles of every executed wave32 instruction at
+# AMD's documented rates for the processor, amdgpu_emulator/cost.c: an f64 or a quarter-rate
+# multiply weighs more than a move; memory latency and waits are not modelled) and their
+# ratio; VGPRs, SGPRs, LDS bytes and spills of each from the code objects' metadata;
+# geometric means of the instruction, cycle and VGPR ratios.
 # Usage: bench/hip_parity.sh [BUILD_DIR] (PROCESSORS in the environment: default gfx1100
 # gfx1200 gfx1030; NVCC: default nvcc; CLANG: default clang-22; CC: default cc)
 set -e
@@ -82,20 +85,22 @@ for flags in default fast; do
 			file == 1 { c[$1] = $0; next }
 			file == 2 { h[$1] = $0; next }
 			END {
-				printf "%-16s %10s %10s %6s %8s %8s %11s %7s %s\n", "kernel", "instr", "HIP",
-					"ratio", "VGPR", "SGPR", "LDS", "spills", "check"
+				printf "%-16s %10s %10s %6s %11s %11s %6s %8s %8s %11s %7s %s\n", "kernel",
+					"instr", "HIP", "ratio", "cycles", "HIP cycles", "ratio", "VGPR", "SGPR",
+					"LDS", "spills", "check"
 				while ((getline line < out) > 0) {
 					split(line, r, " ")
 					split(c[r[1]], mc, " ")
 					split(h[r[1]], mh, " ")
-					printf "%-16s %10d %10d %6.3f %8s %8s %11s %7s %s\n",
-						r[1], r[2], r[3], r[4], mc[2] "/" mh[2], mc[3] "/" mh[3], mc[4] "/" mh[4],
-						mc[5] + mc[6] "/" mh[5] + mh[6], r[7]
+					printf "%-16s %10d %10d %6.3f %11d %11d %6.3f %8s %8s %11s %7s %s\n",
+						r[1], r[2], r[3], r[4], r[5], r[6], r[7], mc[2] "/" mh[2],
+						mc[3] "/" mh[3], mc[4] "/" mh[4], mc[5] + mc[6] "/" mh[5] + mh[6], r[10]
 					if (r[2] > 0 && r[3] > 0) { li += log(r[4]); n++ }
+					if (r[5] > 0 && r[6] > 0) { lc += log(r[5] / r[6]); nc++ }
 					if (mc[2] > 0 && mh[2] > 0) { lv += log(mc[2] / mh[2]); nv++ }
 				}
-				printf "geometric mean: instructions %.3f, VGPRs %.3f (%d kernels that ran)\n",
-					n ? exp(li / n) : 0, nv ? exp(lv / nv) : 0, n
+				printf "geometric mean: instructions %.3f, cycles %.3f, VGPRs %.3f (%d kernels that ran)\n",
+					n ? exp(li / n) : 0, nc ? exp(lc / nc) : 0, nv ? exp(lv / nv) : 0, n
 			}' "$dir/meta.converted.$p" "$dir/meta.hip.$p"
 		if grep -qv ' ok$' "$dir/run.$p"; then
 			echo "hip_parity: $p $flags: converted and HIP disagree:" >&2

@@ -1,11 +1,13 @@
 /* Runs the HIP parity benchmark's kernels (bench/hip_parity/kernels.cu) on the AMDGPU
- * emulator and counts the wave instructions each executes:
+ * emulator and counts the wave instructions each executes and their estimated cycles
+ * (zc_emu_cycles_estimated: issue cycles at AMD's documented rates, amdgpu_emulator/cost.c):
  *
  *   runner CODE_OBJECT PROCESSOR [KERNEL...]
- *       each kernel (default all) once: name, instructions, checksum of its outputs;
+ *       each kernel (default all) once: name, instructions, cycles, checksum of its outputs;
  *   runner --compare CONVERTED HIP PROCESSOR [KERNEL...]
  *       each kernel on both code objects, from the same inputs: name, the two instruction
- *       counts and their ratio, the two checksums, and "ok" or what disagrees: the outputs
+ *       counts and their ratio, the two cycle estimates and their ratio, the two checksums,
+ *       and "ok" or what disagrees: the outputs
  *       are compared element by element (within a tolerance for floating point, since the
  *       two compilers may contract or reorder differently), and the explicit kernel
  *       arguments packed by each code object's metadata must be the same bytes.
@@ -175,6 +177,7 @@ static int compare_int(const void *x, const void *y)
 struct result {
 	bool ran;
 	uint64_t instructions;
+	uint64_t cycles;
 	double checksum;
 	void *out[MAX_ARGS];
 };
@@ -234,9 +237,10 @@ static bool run(const struct zc_emu_object *object, int index, struct result *r)
 		.kernarg = kernarg,
 		.kernarg_size = kernarg_size,
 	};
-	uint64_t before = zc_emu_instructions_executed();
+	uint64_t before = zc_emu_instructions_executed(), cycles = zc_emu_cycles_estimated();
 	enum zc_emu_status status = zc_emu_launch(kernel, &d, error);
 	r->instructions = zc_emu_instructions_executed() - before;
+	r->cycles = zc_emu_cycles_estimated() - cycles;
 	free(kernarg);
 	if (status != ZC_EMU_OK) {
 		fprintf(stderr, "runner: %s: %s\n", c->name, error);
@@ -419,8 +423,8 @@ int main(int argc, char **argv)
 		if (!compare) {
 			if (!run(x, k, &rx))
 				status = 1;
-			printf("%-16s %12llu %.12g\n", CASES[k].name, (unsigned long long)rx.instructions,
-			       rx.checksum);
+			printf("%-16s %12llu %12llu %.12g\n", CASES[k].name,
+			       (unsigned long long)rx.instructions, (unsigned long long)rx.cycles, rx.checksum);
 			release(&rx);
 			continue;
 		}
@@ -433,9 +437,11 @@ int main(int argc, char **argv)
 			snprintf(why, sizeof why, "KERNARG-LAYOUT-DIFFERS");
 		if (strcmp(why, "ok"))
 			status = 1;
-		printf("%-16s %12llu %12llu %7.3f %.12g %.12g %s\n", CASES[k].name,
+		printf("%-16s %12llu %12llu %7.3f %12llu %12llu %7.3f %.12g %.12g %s\n", CASES[k].name,
 		       (unsigned long long)rx.instructions, (unsigned long long)ry.instructions,
 		       ry.instructions ? (double)rx.instructions / (double)ry.instructions : 0.0,
+		       (unsigned long long)rx.cycles, (unsigned long long)ry.cycles,
+		       ry.cycles ? (double)rx.cycles / (double)ry.cycles : 0.0,
 		       rx.checksum, ry.checksum, why);
 		release(&rx);
 		release(&ry);
