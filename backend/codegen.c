@@ -218,12 +218,13 @@ static int zc_prepare_amdgpu_kernel(LLVMValueRef kernel, char **error)
 	zc_set_string_attribute(kernel, "amdgpu-flat-work-group-size", range);
 	/* HIP launches whole blocks only: the grid is a multiple of the block. */
 	zc_set_string_attribute(kernel, "uniform-work-group-size", "true");
-	/* No code of ours reads a hidden argument (sizes come from the dispatch packet, printf
-	 * and malloc from the stub's variables): said outright, so that a kernel that calls
-	 * through a pointer, which the attributor cannot see into, gets none either (design
-	 * decision 3). */
+	/* No code of ours reads a hidden argument the runtime would have to allocate or serve
+	 * (printf and malloc go through the stub's variables): said outright, so that a kernel
+	 * that calls through a pointer, which the attributor cannot see into, gets none either
+	 * (design decision 3). The implicit arguments themselves (the block counts %nctaid
+	 * reads) the attributor gives only to a kernel that can reach a read of them. */
 	static const char *const no_hidden[] = {
-		"amdgpu-no-implicitarg-ptr", "amdgpu-no-hostcall-ptr", "amdgpu-no-heap-ptr",
+		"amdgpu-no-hostcall-ptr", "amdgpu-no-heap-ptr",
 		"amdgpu-no-multigrid-sync-arg", "amdgpu-no-default-queue", "amdgpu-no-completion-action",
 		"amdgpu-no-queue-ptr",
 	};

@@ -11,10 +11,18 @@ uint32_t __zc_ntid_x(void) { return zc_packet()->workgroup_size[0]; }
 uint32_t __zc_ntid_y(void) { return zc_packet()->workgroup_size[1]; }
 uint32_t __zc_ntid_z(void) { return zc_packet()->workgroup_size[2]; }
 
-/* HIP launches uniform grids (grid = blocks * block size), so the division is exact. */
-uint32_t __zc_nctaid_x(void) { return zc_packet()->grid_size[0] / zc_packet()->workgroup_size[0]; }
-uint32_t __zc_nctaid_y(void) { return zc_packet()->grid_size[1] / zc_packet()->workgroup_size[1]; }
-uint32_t __zc_nctaid_z(void) { return zc_packet()->grid_size[2] / zc_packet()->workgroup_size[2]; }
+/* The block counts are code object v5's first implicit arguments (hidden_block_count_x, y,
+ * z), which the HIP runtime fills as HIP's own kernels read gridDim: one scalar load, where
+ * the dispatch packet's grid size over the block size is a division of some twenty
+ * instructions. Only a kernel that reads them gets the implicit arguments. */
+static inline const __attribute__((address_space(4))) uint32_t *zc_block_counts(void)
+{
+	return (const __attribute__((address_space(4))) uint32_t *)__builtin_amdgcn_implicitarg_ptr();
+}
+
+uint32_t __zc_nctaid_x(void) { return zc_block_counts()[0]; }
+uint32_t __zc_nctaid_y(void) { return zc_block_counts()[1]; }
+uint32_t __zc_nctaid_z(void) { return zc_block_counts()[2]; }
 
 /* Waves are formed from consecutive linear work-item ids, so the wave lane is the CUDA
  * lane and the wave number within the workgroup the CUDA warp. */

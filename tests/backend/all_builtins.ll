@@ -1,8 +1,9 @@
 ; Every builtin of backend/builtins.h but __zc_trap (trap.ll), called once, so that each
 ; compiles and links for every target (unused builtins are deleted before code generation
 ; and would otherwise never be compiled). bar.red keeps one word of LDS on AMDGPU, padded
-; to 16 bytes: the alignment of the dynamic shared memory that follows.
-; CHECK-KERNEL: all_builtins kernarg=20 group=16
+; to 16 bytes: the alignment of the dynamic shared memory that follows. %nctaid reads the
+; implicit arguments' block counts: 256 bytes after the 20 of the parameters, 8-aligned.
+; CHECK-KERNEL: all_builtins kernarg=280 group=16
 
 declare i32 @__zc_tid_x()
 declare i32 @__zc_tid_y()
