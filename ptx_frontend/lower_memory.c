@@ -233,7 +233,18 @@ static bool lower_mov(struct lower *L)
 	if (parts->count == 0 || type_bits(t) % parts->count)
 		lower_fail(L, "cannot split %s into %u parts", ptx_type_name(t), parts->count);
 	w = type_bits(t) / parts->count;
-	if (parts == srco) {
+	if (w == 16 && parts == srco) {
+		/* 16-bit lanes as a vector: a pair of halves stays one, and a broadcast of one half
+		 * stays a splat, which the packed instructions read by op_sel (an integer build
+		 * of it became a multiply by 0x10001) */
+		LLVMTypeRef lanes = LLVMVectorType(ll_int(L, 16), parts->count);
+		LLVMValueRef v = LLVMGetPoison(lanes);
+
+		for (unsigned i = 0; i < parts->count; i++)
+			v = LLVMBuildInsertElement(L->b, v, operand_value(L, &parts->items[i], PTX_TYPE_B16),
+			                           const32(L, i), "");
+		operand_store(L, dst, LLVMBuildBitCast(L->b, v, wide, ""), t);
+	} else if (parts == srco) {
 		LLVMValueRef v = LLVMConstInt(wide, 0, 0);
 
 		for (unsigned i = 0; i < parts->count; i++) {
