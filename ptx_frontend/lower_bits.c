@@ -144,9 +144,16 @@ static bool lower_dot(struct lower *L, bool four)
 	LLVMValueRef d = operand_value(L, op(L, 3), dt);
 	unsigned first = has_mod(L, "hi") ? 2 : 0;
 
-	for (unsigned i = 0; i < (four ? 4u : 2u); i++) {
-		LLVMValueRef x = lane(L, a, i, four ? 8 : 16, type_is_signed(at));
-		LLVMValueRef y = lane(L, b, four ? i : first + i, 8, type_is_signed(bt));
+	if (four) { /* the processor's dot instruction where it has one for the signs */
+		LLVMValueRef args[5] = {a, b, d, const32(L, type_is_signed(at) | type_is_signed(bt) << 1),
+		                        const32(L, 8)};
+
+		operand_store(L, op(L, 0), call_builtin(L, "__zc_dot", ll_int(L, 32), args, 5), dt);
+		return true;
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		LLVMValueRef x = lane(L, a, i, 16, type_is_signed(at));
+		LLVMValueRef y = lane(L, b, first + i, 8, type_is_signed(bt));
 		d = LLVMBuildAdd(L->b, d, LLVMBuildMul(L->b, x, y, ""), "");
 	}
 	operand_store(L, op(L, 0), d, dt);
