@@ -63,6 +63,12 @@ struct reach {
 	uint64_t offset;
 };
 
+/* Names, by pointer into the module (subnormals.c). */
+struct name_set {
+	const char **names;
+	uint32_t count, cap;
+};
+
 struct symtab {
 	struct sym **buckets;
 	uint32_t nbuckets;
@@ -80,6 +86,7 @@ struct lower {
 	bool matrix_instructions;        /* ptx_lower_options.matrix_instructions */
 	bool unit_flushes_f32;           /* ptx_lower_options.f32_subnormals_flushed */
 	bool f32_flush_by_mode;          /* the function being lowered: F32_MODE_FLUSHING */
+	struct name_set maybe_constant;  /* its registers LLVM may know as constants, if so */
 	const struct ptx_func *products_of; /* the function whose wmma.mma products are counted */
 	unsigned products;                  /* (lower_matrix.c), how many */
 	jmp_buf fail;
@@ -159,6 +166,11 @@ void debug_end(struct lower *L, bool ok);
 
 /* subnormals.c: each function's f32_mode, before any body is lowered */
 void plan_f32_modes(struct lower *L, bool unit_flushes);
+/* In a flushing function: its registers whose value LLVM may come to know as a constant,
+ * into L->maybe_constant; and whether an operand is one. */
+void find_maybe_constant_registers(struct lower *L, const struct ptx_func *f);
+bool may_be_constant(struct lower *L, const struct ptx_operand *o);
+void name_set_free(struct name_set *set);
 
 /* lower_module.c */
 /* vprintf, malloc and the other CUDA runtime functions the builtins define */

@@ -110,9 +110,28 @@ static LLVMValueRef saturate(struct lower *L, enum ptx_type t, LLVMValueRef v)
 	                       fconst(L, t, 0), "");
 }
 
+/* In the flushing mode the hardware flushed the result of add, sub, mul, fma, min and max
+ * already; LLVM can undo that only by folding the operation away, for which it must know a
+ * (multiplying) operand as a constant (subnormals.c), or for an instruction of the builtins'
+ * asm (directed rounding) not at all. */
+static bool result_flushed(struct lower *L, enum ptx_type t)
+{
+	const char *o = L->insn->opcode;
+	bool fused = !strcmp(o, "fma") || !strcmp(o, "mad");
+
+	if (!mode_flushes_operands(L, t) || !strcmp(o, "abs") || !strcmp(o, "neg"))
+		return false;
+	if (rounding_mode_of(L) != ROUND_NEAREST)
+		return true;
+	for (uint32_t i = 1; i < L->insn->nops && i < (fused ? 3u : 4u); i++)
+		if (may_be_constant(L, &L->insn->ops[i]))
+			return false;
+	return true;
+}
+
 static void result(struct lower *L, enum ptx_type t, LLVMValueRef v)
 {
-	if (has_mod(L, "ftz"))
+	if (has_mod(L, "ftz") && !result_flushed(L, t))
 		v = flush_subnormal(L, t, v);
 	if (has_mod(L, "sat"))
 		v = saturate(L, t, v);

@@ -70,18 +70,16 @@ LLVMValueRef memory_address(struct lower *L, const struct ptx_operand *m, enum p
 		enum ptx_type t = s && s->kind == SYM_REG ? s->type : PTX_TYPE_U64;
 		LLVMValueRef n = operand_value(L, base, type_bits(t) == 32 ? PTX_TYPE_U32 : PTX_TYPE_U64);
 
-		/* a 32-bit register wraps in 32 bits, where its pointer may be wider */
-		bool wraps_below = LLVMGetIntTypeWidth(LLVMTypeOf(n)) == 32 &&
-		                   (space != PTX_SPACE_SHARED || L->target->shared_as_offsets);
-
-		if (wraps_below) {
-			if (base->offset)
-				n = LLVMBuildAdd(L->b, n, LLVMConstInt(LLVMTypeOf(n), (uint64_t)base->offset, 0), "");
-			return pointer_from_number(L, n, space);
-		}
-		/* the offset from one pointer per register, so that LLVM sees [r], [r+4], [r-4]
-		 * as neighbours and merges them into one wider access */
-		return byte_offset(L, pointer_from_number(L, n, space), base->offset);
+		/* 64-bit addresses: the offset from one pointer per register, so that LLVM sees
+		 * [r-4], [r], [r+4] as neighbours and merges them into one wider access. A 32-bit
+		 * register keeps its addition: it wraps in 32 bits where its pointer may be wider,
+		 * and shared memory's instructions take no negative offset, which the addition
+		 * lets LLVM fold into the register instead. */
+		if (LLVMGetIntTypeWidth(LLVMTypeOf(n)) == 64 && space != PTX_SPACE_SHARED)
+			return byte_offset(L, pointer_from_number(L, n, space), base->offset);
+		if (base->offset)
+			n = LLVMBuildAdd(L->b, n, LLVMConstInt(LLVMTypeOf(n), (uint64_t)base->offset, 0), "");
+		return pointer_from_number(L, n, space);
 	}
 }
 

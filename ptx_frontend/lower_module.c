@@ -602,6 +602,7 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 	L->carry = NULL;
 	L->f32_flush_by_mode = s->f32_mode == F32_MODE_FLUSHING;
 	set_f32_mode(L, s);
+	find_maybe_constant_registers(L, f);
 	L->loc = f->loc;
 	L->entry = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "entry");
 	body = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "body");
@@ -827,6 +828,7 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	L.scope_syms = NULL;
 	symtab_free(&L.globals);
 	symtab_free(&L.locals);
+	name_set_free(&L.maybe_constant);
 	free(L.name_buffer);
 	if (!ok) {
 		LLVMDisposeModule(L.mod);

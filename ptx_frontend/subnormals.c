@@ -280,3 +280,258 @@ void plan_f32_modes(struct lower *L, bool unit_flushes)
 	free(P.rows);
 	free(stack);
 }
+
+/* ---- registers LLVM may come to know as constants ------------------------------------ */
+
+/* In the flushing mode the result of an f32 add, sub, mul, fma, min or max is flushed by
+ * the hardware already; llvm.canonicalize after it is needed only where LLVM may fold the
+ * operation away (x * 1.0 is x, x + -0.0 is x, a select of constants splits it), which
+ * takes an operand it knows as a constant. So each function's registers that may hold one
+ * are found first, flow-insensitively: written from an immediate or such a register, from a
+ * call (inlined, its result may be constant), a .func's parameters, and a load that may
+ * read what a store of such a value wrote before it (LLVM forwards stored values: a store
+ * earlier in the text, or later in a loop around both, to the same state space or a
+ * generic one). The rest need no canonicalize, which keeps the IR, and LLVM's unrolling
+ * costs, as without .ftz. */
+
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ull;
+	return h;
+}
+
+static bool set_has(const struct name_set *set, const char *name)
+{
+	if (!set->cap)
+		return false;
+	for (uint32_t i = name_hash(name) & (set->cap - 1); set->names[i]; i = (i + 1) & (set->cap - 1))
+		if (!strcmp(set->names[i], name))
+			return true;
+	return false;
+}
+
+/* Adds a name (kept by pointer: the module's); whether it was new. */
+static bool set_add(struct name_set *set, const char *name)
+{
+	if (set_has(set, name))
+		return false;
+	if (2 * (set->count + 1) > set->cap) {
+		struct name_set grown = {.cap = set->cap ? 2 * set->cap : 64};
+
+		grown.names = lower_alloc(grown.cap * sizeof(*grown.names));
+		for (uint32_t i = 0; i < set->cap; i++)
+			if (set->names[i])
+				set_add(&grown, set->names[i]);
+		free(set->names);
+		*set = grown;
+	}
+	uint32_t i = name_hash(name) & (set->cap - 1);
+
+	while (set->names[i])
+		i = (i + 1) & (set->cap - 1);
+	set->names[i] = name;
+	set->count++;
+	return true;
+}
+
+void name_set_free(struct name_set *set)
+{
+	free(set->names);
+	memset(set, 0, sizeof(*set));
+}
+
+static bool is_plain_arithmetic(const char *o)
+{
+	static const char *const plain[] = {"add", "sub", "mul", "fma", "mad", "div", "min", "max"};
+
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (!strcmp(o, plain[i]))
+			return true;
+	return false;
+}
+
+bool may_be_constant(struct lower *L, const struct ptx_operand *o)
+{
+	switch (o->kind) {
+	case PTX_OP_INT: case PTX_OP_F32: case PTX_OP_F64:
+		return true;
+	case PTX_OP_NAME:
+		return set_has(&L->maybe_constant, o->name) || !strcmp(o->name, "WARP_SZ") ||
+		       symtab_find(&L->globals, o->name); /* an address */
+	case PTX_OP_BRACES:
+		for (uint32_t i = 0; i < o->count; i++)
+			if (may_be_constant(L, &o->items[i]))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+static bool mark_destination(struct name_set *set, const struct ptx_operand *o)
+{
+	bool grew = false;
+
+	if (o->kind == PTX_OP_NAME)
+		return set_add(set, o->name);
+	for (uint32_t i = 0; (o->kind == PTX_OP_BRACES || o->kind == PTX_OP_LIST || o->kind == PTX_OP_PAIR) &&
+	                     i < o->count; i++)
+		grew |= mark_destination(set, &o->items[i]);
+	return grew;
+}
+
+/* A function's instructions in text order, its loops as the ranges between a label and a
+ * branch back to it, and where it stores values that may be constants. */
+struct text {
+	const struct ptx_insn **insns;
+	uint32_t n;
+	const char **labels;   /* each label, and the instruction it comes before */
+	uint32_t *label_at, nlabels;
+	uint32_t (*loops)[2];
+	uint32_t nloops;
+	unsigned *stored;      /* per instruction: spaces (bits) a may-be-constant store writes */
+};
+
+enum { SPACE_GLOBAL = 1, SPACE_SHARED = 2, SPACE_LOCAL = 4, SPACE_OTHER = 8, SPACE_ANY = 15 };
+
+static unsigned access_space(const struct ptx_insn *insn)
+{
+	static const struct { const char *prefix; unsigned bits; } spaces[] = {
+		{"global", SPACE_GLOBAL}, {"shared", SPACE_SHARED}, {"local", SPACE_LOCAL},
+		{"param", SPACE_OTHER}, {"const", SPACE_OTHER},
+	};
+
+	for (uint32_t m = 0; m < insn->nmods; m++)
+		for (size_t i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++)
+			if (!strncmp(insn->mods[m], spaces[i].prefix, strlen(spaces[i].prefix)))
+				return spaces[i].bits;
+	return SPACE_ANY; /* generic */
+}
+
+/* Counts (T->insns NULL) or records the instructions and labels. */
+static void flatten(struct text *T, const struct ptx_stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == PTX_STMT_BLOCK) {
+			flatten(T, s->u.block);
+		} else if (s->kind == PTX_STMT_LABEL) {
+			if (T->insns) {
+				T->labels[T->nlabels] = s->u.label;
+				T->label_at[T->nlabels] = T->n;
+			}
+			T->nlabels++;
+		} else if (s->kind == PTX_STMT_INSN) {
+			if (T->insns)
+				T->insns[T->n] = &s->u.insn;
+			T->n++;
+		}
+	}
+}
+
+/* A branch to a label before it closes a loop; one whose target is not a label found
+ * before it (brx.idx, through a register) counts as one back to the start. */
+static void find_loops(struct text *T)
+{
+	T->loops = lower_alloc((T->n + 1) * sizeof(*T->loops));
+	for (uint32_t b = 0; b < T->n; b++) {
+		const struct ptx_insn *insn = T->insns[b];
+		const char *target = insn->nops && insn->ops[0].kind == PTX_OP_NAME ? insn->ops[0].name : NULL;
+		uint32_t from = 0;
+		bool forward = false;
+
+		if (strcmp(insn->opcode, "bra") && strcmp(insn->opcode, "brx"))
+			continue;
+		for (uint32_t l = 0; target && !strcmp(insn->opcode, "bra") && l < T->nlabels; l++)
+			if (!strcmp(T->labels[l], target)) {
+				from = T->label_at[l];
+				forward = from > b;
+				break;
+			}
+		if (!forward) {
+			T->loops[T->nloops][0] = from;
+			T->loops[T->nloops++][1] = b;
+		}
+	}
+}
+
+/* Whether the load at p may read what a may-be-constant store wrote into `spaces`. */
+static bool load_may_read_constant(const struct text *T, uint32_t p, unsigned spaces)
+{
+	for (uint32_t q = 0; q < T->n; q++) {
+		if (!(T->stored[q] & spaces))
+			continue;
+		if (q < p)
+			return true;
+		for (uint32_t i = 0; i < T->nloops; i++)
+			if (T->loops[i][0] <= p && q <= T->loops[i][1])
+				return true;
+	}
+	return false;
+}
+
+/* One pass over the text; whether a register was added or a store found. */
+static bool spread_constants(struct lower *L, struct text *T)
+{
+	bool grew = false;
+
+	for (uint32_t p = 0; p < T->n; p++) {
+		const struct ptx_insn *insn = T->insns[p];
+		const char *o = insn->opcode;
+		bool any = false, all = true;
+
+		if (insn->nops == 0)
+			continue;
+		if (!strcmp(o, "st")) {
+			if (!T->stored[p] && insn->nops > 1 && may_be_constant(L, &insn->ops[1])) {
+				T->stored[p] = access_space(insn);
+				grew = true;
+			}
+			continue;
+		}
+		if (!strcmp(o, "call")) {
+			if (insn->ops[0].kind == PTX_OP_LIST)
+				grew |= mark_destination(&L->maybe_constant, &insn->ops[0]);
+			continue;
+		}
+		for (uint32_t i = 1; i < insn->nops; i++) {
+			bool c = may_be_constant(L, &insn->ops[i]);
+
+			any |= c;
+			all &= c || insn->ops[i].kind == PTX_OP_MEMORY;
+		}
+		if (!strcmp(o, "ld") || !strcmp(o, "ldu"))
+			any = all = load_may_read_constant(T, p, access_space(insn));
+		if (is_plain_arithmetic(o) ? all : any)
+			grew |= mark_destination(&L->maybe_constant, &insn->ops[0]);
+	}
+	return grew;
+}
+
+void find_maybe_constant_registers(struct lower *L, const struct ptx_func *f)
+{
+	struct text T = {0};
+
+	name_set_free(&L->maybe_constant);
+	if (!L->f32_flush_by_mode)
+		return;
+	for (uint32_t i = 0; !f->is_entry && i < f->sig.nparams; i++)
+		set_add(&L->maybe_constant, f->sig.params[i].name);
+	flatten(&T, f->body);
+	T.insns = lower_alloc((T.n + 1) * sizeof(*T.insns));
+	T.stored = lower_alloc((T.n + 1) * sizeof(*T.stored));
+	T.labels = lower_alloc((T.nlabels + 1) * sizeof(*T.labels));
+	T.label_at = lower_alloc((T.nlabels + 1) * sizeof(*T.label_at));
+	T.n = T.nlabels = 0;
+	flatten(&T, f->body);
+	find_loops(&T);
+	while (spread_constants(L, &T))
+		;
+	free(T.insns);
+	free(T.stored);
+	free(T.labels);
+	free(T.label_at);
+	free(T.loops);
+}
