@@ -87,6 +87,8 @@ struct lower {
 	bool unit_flushes_f32;           /* ptx_lower_options.f32_subnormals_flushed */
 	bool f32_flush_by_mode;          /* the function being lowered: F32_MODE_FLUSHING */
 	struct name_set maybe_constant;  /* its registers LLVM may know as constants, if so */
+	struct name_set foldable_variables; /* the module's variables LLVM may know values of */
+	unsigned foldable_spaces;        /* where a register may point into one (subnormals.c) */
 	const struct ptx_func *products_of; /* the function whose wmma.mma products are counted */
 	unsigned products;                  /* (lower_matrix.c), how many */
 	jmp_buf fail;

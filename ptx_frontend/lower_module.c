@@ -829,6 +829,7 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	symtab_free(&L.globals);
 	symtab_free(&L.locals);
 	name_set_free(&L.maybe_constant);
+	name_set_free(&L.foldable_variables);
 	free(L.name_buffer);
 	if (!ok) {
 		LLVMDisposeModule(L.mod);

@@ -232,55 +232,6 @@ static void mark_reached(struct plan *P, uint32_t stamp, bool flushing)
 		}
 }
 
-void plan_f32_modes(struct lower *L, bool unit_flushes)
-{
-	struct plan P = {.L = L};
-	uint32_t n = 0, *stack;
-
-	if (!L->target->flushes_f32_by_mode)
-		return;
-	for (const struct ptx_item *it = L->module->items; it; it = it->next)
-		n += it->kind == PTX_ITEM_FUNC && it->u.func.has_body;
-	P.rows = lower_alloc((n + 1) * sizeof(*P.rows));
-	stack = lower_alloc((n + 1) * sizeof(*stack));
-	for (const struct ptx_item *it = L->module->items; it; it = it->next) {
-		struct sym *f = it->kind == PTX_ITEM_FUNC && it->u.func.has_body
-		              ? symtab_find(&L->globals, it->u.func.name) : NULL;
-
-		if (f && !f->plan_index) {
-			P.rows[P.nrows].sym = f;
-			f->plan_index = ++P.nrows;
-		}
-	}
-	for (const struct ptx_item *it = L->module->items; it && !unit_flushes; it = it->next) {
-		if (it->kind == PTX_ITEM_VAR && it->u.var.init)
-			note_addresses(&P, it->u.var.init);
-		else if (it->kind == PTX_ITEM_ALIAS)
-			note_addresses(&P, &(struct ptx_operand){.kind = PTX_OP_NAME, .name = it->u.alias.target});
-	}
-	for (uint32_t i = 0; i < P.nrows && !unit_flushes; i++)
-		read_statements(&P, &P.rows[i], P.rows[i].sym->func->body);
-	for (uint32_t i = 0; i < P.nrows && !unit_flushes; i++)
-		if (P.rows[i].sym->func->is_entry)
-			mark_reached(&P, i + 1, closure(&P, i, i + 1, stack) == PTX_SUBNORMALS_FLUSHED);
-	for (uint32_t i = 0; i < P.nrows; i++) {
-		struct row *r = &P.rows[i];
-		const struct ptx_func *f = r->sym->func;
-		bool private = !(f->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK | PTX_LINK_EXTERN)) &&
-		               !r->address_taken;
-
-		/* every f32 operation of the unit flushes: so does every function, wherever called */
-		if (unit_flushes || (r->by_flushing && !r->by_other && (f->is_entry || private)))
-			r->sym->f32_mode = F32_MODE_FLUSHING;
-		else if (r->by_flushing)
-			r->sym->f32_mode = F32_MODE_EITHER;
-		free(r->callees);
-		r->sym->plan_index = 0;
-	}
-	free(P.rows);
-	free(stack);
-}
-
 /* ---- registers LLVM may come to know as constants ------------------------------------ */
 
 /* In the flushing mode the result of an f32 add, sub, mul, fma, min or max is flushed by
@@ -291,8 +242,10 @@ void plan_f32_modes(struct lower *L, bool unit_flushes)
  * call (inlined, its result may be constant), a .func's parameters, and a load that may
  * read what a store of such a value wrote before it (LLVM forwards stored values: a store
  * earlier in the text, or later in a loop around both, to the same state space or a
- * generic one). The rest need no canonicalize, which keeps the IR, and LLVM's unrolling
- * costs, as without .ftz. */
+ * generic one) or a module variable LLVM may know the value of (an initialized one, which
+ * it makes constant when nothing writes it, or a scalar stored by name, which it replaces
+ * by what was stored once). The rest need no canonicalize, which keeps the IR, and LLVM's
+ * unrolling costs, as without .ftz. */
 
 static uint64_t name_hash(const char *name)
 {
@@ -353,6 +306,97 @@ static bool is_plain_arithmetic(const char *o)
 	return false;
 }
 
+enum { SPACE_GLOBAL = 1, SPACE_SHARED = 2, SPACE_LOCAL = 4, SPACE_OTHER = 8, SPACE_ANY = 15 };
+
+static unsigned access_space(const struct ptx_insn *insn)
+{
+	static const struct { const char *prefix; unsigned bits; } spaces[] = {
+		{"global", SPACE_GLOBAL}, {"shared", SPACE_SHARED}, {"local", SPACE_LOCAL},
+		{"param", SPACE_OTHER}, {"const", SPACE_OTHER},
+	};
+
+	for (uint32_t m = 0; m < insn->nmods; m++)
+		for (size_t i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++)
+			if (!strncmp(insn->mods[m], spaces[i].prefix, strlen(spaces[i].prefix)))
+				return spaces[i].bits;
+	return SPACE_ANY; /* generic */
+}
+
+/* The module's variables in memory (not registers), and those LLVM may know the value of:
+ * initialized, or stored by name at offset 0 (what LLVM's "stored once" replaces). */
+static void scan_variables(struct lower *L, const struct ptx_stmt *s, struct name_set *variables,
+                           struct name_set *stored)
+{
+	for (; s; s = s->next) {
+		const struct ptx_insn *insn = &s->u.insn;
+
+		if (s->kind == PTX_STMT_BLOCK)
+			scan_variables(L, s->u.block, variables, stored);
+		if (s->kind == PTX_STMT_VAR && s->u.var.space != PTX_SPACE_REG) {
+			set_add(variables, s->u.var.name);
+			if (s->u.var.init)
+				set_add(&L->foldable_variables, s->u.var.name);
+		}
+		if (s->kind == PTX_STMT_INSN && !strcmp(insn->opcode, "st") && insn->nops &&
+		    insn->ops[0].kind == PTX_OP_MEMORY && insn->ops[0].count == 1 &&
+		    insn->ops[0].items[0].kind == PTX_OP_NAME && insn->ops[0].items[0].offset == 0)
+			set_add(stored, insn->ops[0].items[0].name);
+	}
+}
+
+/* Whether an operand outside [...] names one of the variables: a register then holds its
+ * address. */
+static bool addresses_any(const struct ptx_stmt *s, const struct name_set *variables)
+{
+	for (; s; s = s->next) {
+		if (s->kind == PTX_STMT_BLOCK && addresses_any(s->u.block, variables))
+			return true;
+		for (uint32_t i = 0; s->kind == PTX_STMT_INSN && i < s->u.insn.nops; i++)
+			if (s->u.insn.ops[i].kind == PTX_OP_NAME && set_has(variables, s->u.insn.ops[i].name))
+				return true;
+	}
+	return false;
+}
+
+static void find_foldable_variables(struct lower *L)
+{
+	struct name_set variables = {0}, stored = {0};
+	const struct ptx_item *it;
+
+	for (it = L->module->items; it; it = it->next) {
+		if (it->kind == PTX_ITEM_VAR) {
+			set_add(&variables, it->u.var.name);
+			if (it->u.var.init)
+				set_add(&L->foldable_variables, it->u.var.name);
+		} else if (it->kind == PTX_ITEM_FUNC && it->u.func.has_body) {
+			scan_variables(L, it->u.func.body, &variables, &stored);
+		}
+	}
+	for (uint32_t i = 0; i < stored.cap; i++)
+		if (stored.names[i] && set_has(&variables, stored.names[i]))
+			set_add(&L->foldable_variables, stored.names[i]);
+	for (it = L->module->items; it && !L->foldable_spaces; it = it->next)
+		if (it->kind == PTX_ITEM_FUNC && it->u.func.has_body &&
+		    addresses_any(it->u.func.body, &L->foldable_variables))
+			L->foldable_spaces = SPACE_ANY;
+	name_set_free(&variables);
+	name_set_free(&stored);
+}
+
+/* A load of a variable LLVM may know the value of, by name or through a register that may
+ * hold its address. */
+static bool loads_foldable_variable(struct lower *L, const struct ptx_insn *insn)
+{
+	for (uint32_t i = 1; i < insn->nops; i++) {
+		const struct ptx_operand *o = &insn->ops[i];
+
+		if (o->kind == PTX_OP_MEMORY && o->count == 1 && o->items[0].kind == PTX_OP_NAME)
+			return set_has(&L->foldable_variables, o->items[0].name) ||
+			       (L->foldable_spaces & access_space(insn));
+	}
+	return false;
+}
+
 bool may_be_constant(struct lower *L, const struct ptx_operand *o)
 {
 	switch (o->kind) {
@@ -394,22 +438,6 @@ struct text {
 	uint32_t nloops;
 	unsigned *stored;      /* per instruction: spaces (bits) a may-be-constant store writes */
 };
-
-enum { SPACE_GLOBAL = 1, SPACE_SHARED = 2, SPACE_LOCAL = 4, SPACE_OTHER = 8, SPACE_ANY = 15 };
-
-static unsigned access_space(const struct ptx_insn *insn)
-{
-	static const struct { const char *prefix; unsigned bits; } spaces[] = {
-		{"global", SPACE_GLOBAL}, {"shared", SPACE_SHARED}, {"local", SPACE_LOCAL},
-		{"param", SPACE_OTHER}, {"const", SPACE_OTHER},
-	};
-
-	for (uint32_t m = 0; m < insn->nmods; m++)
-		for (size_t i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++)
-			if (!strncmp(insn->mods[m], spaces[i].prefix, strlen(spaces[i].prefix)))
-				return spaces[i].bits;
-	return SPACE_ANY; /* generic */
-}
 
 /* Counts (T->insns NULL) or records the instructions and labels. */
 static void flatten(struct text *T, const struct ptx_stmt *s)
@@ -502,8 +530,12 @@ static bool spread_constants(struct lower *L, struct text *T)
 			any |= c;
 			all &= c || insn->ops[i].kind == PTX_OP_MEMORY;
 		}
-		if (!strcmp(o, "ld") || !strcmp(o, "ldu"))
-			any = all = load_may_read_constant(T, p, access_space(insn));
+		/* a kernel's parameters are never known */
+		if ((!strcmp(o, "ld") || !strcmp(o, "ldu")) && !(L->func->is_entry && has(insn, "param")))
+			any = all = load_may_read_constant(T, p, access_space(insn)) ||
+			            loads_foldable_variable(L, insn);
+		else if (!strcmp(o, "ld"))
+			any = all = false;
 		if (is_plain_arithmetic(o) ? all : any)
 			grew |= mark_destination(&L->maybe_constant, &insn->ops[0]);
 	}
@@ -534,4 +566,56 @@ void find_maybe_constant_registers(struct lower *L, const struct ptx_func *f)
 	free(T.labels);
 	free(T.label_at);
 	free(T.loops);
+}
+
+/* ---- the module ------------------------------------------------------------------------ */
+
+void plan_f32_modes(struct lower *L, bool unit_flushes)
+{
+	struct plan P = {.L = L};
+	uint32_t n = 0, *stack;
+
+	if (!L->target->flushes_f32_by_mode)
+		return;
+	find_foldable_variables(L);
+	for (const struct ptx_item *it = L->module->items; it; it = it->next)
+		n += it->kind == PTX_ITEM_FUNC && it->u.func.has_body;
+	P.rows = lower_alloc((n + 1) * sizeof(*P.rows));
+	stack = lower_alloc((n + 1) * sizeof(*stack));
+	for (const struct ptx_item *it = L->module->items; it; it = it->next) {
+		struct sym *f = it->kind == PTX_ITEM_FUNC && it->u.func.has_body
+		              ? symtab_find(&L->globals, it->u.func.name) : NULL;
+
+		if (f && !f->plan_index) {
+			P.rows[P.nrows].sym = f;
+			f->plan_index = ++P.nrows;
+		}
+	}
+	for (const struct ptx_item *it = L->module->items; it && !unit_flushes; it = it->next) {
+		if (it->kind == PTX_ITEM_VAR && it->u.var.init)
+			note_addresses(&P, it->u.var.init);
+		else if (it->kind == PTX_ITEM_ALIAS)
+			note_addresses(&P, &(struct ptx_operand){.kind = PTX_OP_NAME, .name = it->u.alias.target});
+	}
+	for (uint32_t i = 0; i < P.nrows && !unit_flushes; i++)
+		read_statements(&P, &P.rows[i], P.rows[i].sym->func->body);
+	for (uint32_t i = 0; i < P.nrows && !unit_flushes; i++)
+		if (P.rows[i].sym->func->is_entry)
+			mark_reached(&P, i + 1, closure(&P, i, i + 1, stack) == PTX_SUBNORMALS_FLUSHED);
+	for (uint32_t i = 0; i < P.nrows; i++) {
+		struct row *r = &P.rows[i];
+		const struct ptx_func *f = r->sym->func;
+		bool private = !(f->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK | PTX_LINK_EXTERN)) &&
+		               !r->address_taken;
+
+		/* every f32 operation of the unit flushes: so does every function, wherever called */
+		if (unit_flushes || (r->by_flushing && !r->by_other && (f->is_entry || private)))
+			r->sym->f32_mode = F32_MODE_FLUSHING;
+		else if (r->by_flushing)
+			r->sym->f32_mode = F32_MODE_EITHER;
+		free(r->callees);
+		r->sym->plan_index = 0;
+	}
+	free(P.rows);
+	free(stack);
 }
