@@ -44,25 +44,22 @@ double __zc_rsqrt_approx_f64(double x) { return __builtin_amdgcn_rsq(x); }
  * compiler schedules runs in between. Division and square root are sequences here and keep
  * the lowering's construction. */
 #define ZC_ROUNDED(mode, insn) "s_round_mode " mode "\n\t" insn "\n\ts_round_mode 0x0"
+#define ZC_ROUNDED_ARITHMETIC(type, suffix, name, mode) \
+	type __zc_add_##name##_##suffix(type a, type b) \
+	{ type r; __asm__(ZC_ROUNDED(mode, "v_add_" #suffix " %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
+	type __zc_mul_##name##_##suffix(type a, type b) \
+	{ type r; __asm__(ZC_ROUNDED(mode, "v_mul_" #suffix " %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
+	type __zc_fma_##name##_##suffix(type a, type b, type c) \
+	{ type r; __asm__(ZC_ROUNDED(mode, "v_fma_" #suffix " %0, %1, %2, %3") : "=v"(r) : "v"(a), "v"(b), "v"(c)); return r; }
+#define ZC_ROUNDED_CONVERSION(name, mode, from, source, insn) \
+	float __zc_cvt_##name##_f32_##from(source v) \
+	{ float r; __asm__(ZC_ROUNDED(mode, insn " %0, %1") : "=v"(r) : "v"(v)); return r; }
 #define ZC_DIRECTED(name, mode) \
-	float __zc_add_##name##_f32(float a, float b) \
-	{ float r; __asm__(ZC_ROUNDED(mode, "v_add_f32 %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
-	float __zc_mul_##name##_f32(float a, float b) \
-	{ float r; __asm__(ZC_ROUNDED(mode, "v_mul_f32 %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
-	float __zc_fma_##name##_f32(float a, float b, float c) \
-	{ float r; __asm__(ZC_ROUNDED(mode, "v_fma_f32 %0, %1, %2, %3") : "=v"(r) : "v"(a), "v"(b), "v"(c)); return r; } \
-	double __zc_add_##name##_f64(double a, double b) \
-	{ double r; __asm__(ZC_ROUNDED(mode, "v_add_f64 %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
-	double __zc_mul_##name##_f64(double a, double b) \
-	{ double r; __asm__(ZC_ROUNDED(mode, "v_mul_f64 %0, %1, %2") : "=v"(r) : "v"(a), "v"(b)); return r; } \
-	double __zc_fma_##name##_f64(double a, double b, double c) \
-	{ double r; __asm__(ZC_ROUNDED(mode, "v_fma_f64 %0, %1, %2, %3") : "=v"(r) : "v"(a), "v"(b), "v"(c)); return r; } \
-	float __zc_cvt_##name##_f32_s32(int32_t v) \
-	{ float r; __asm__(ZC_ROUNDED(mode, "v_cvt_f32_i32 %0, %1") : "=v"(r) : "v"(v)); return r; } \
-	float __zc_cvt_##name##_f32_u32(uint32_t v) \
-	{ float r; __asm__(ZC_ROUNDED(mode, "v_cvt_f32_u32 %0, %1") : "=v"(r) : "v"(v)); return r; } \
-	float __zc_cvt_##name##_f32_f64(double v) \
-	{ float r; __asm__(ZC_ROUNDED(mode, "v_cvt_f32_f64 %0, %1") : "=v"(r) : "v"(v)); return r; }
+	ZC_ROUNDED_ARITHMETIC(float, f32, name, mode) \
+	ZC_ROUNDED_ARITHMETIC(double, f64, name, mode) \
+	ZC_ROUNDED_CONVERSION(name, mode, s32, int32_t, "v_cvt_f32_i32") \
+	ZC_ROUNDED_CONVERSION(name, mode, u32, uint32_t, "v_cvt_f32_u32") \
+	ZC_ROUNDED_CONVERSION(name, mode, f64, double, "v_cvt_f32_f64")
 ZC_DIRECTED(rz, "0xf")
 ZC_DIRECTED(rm, "0xa")
 ZC_DIRECTED(rp, "0x5")

@@ -132,28 +132,17 @@ static __device__ __forceinline__ int __shfl_xor_sync(unsigned mask, int var, in
 	index = index >= ((self + width) & ~(width - 1)) ? self : index;
 	return __builtin_amdgcn_ds_bpermute(index << 2, var);
 }
-static __device__ __forceinline__ float __shfl_sync(unsigned mask, float var, int src, int width = 32)
-{
-	return __builtin_bit_cast(float, __shfl_sync(mask, __builtin_bit_cast(int, var), src, width));
-}
-static __device__ __forceinline__ float __shfl_down_sync(unsigned mask, float var, unsigned delta,
-                                                         int width = 32)
-{
-	return __builtin_bit_cast(float,
-	                          __shfl_down_sync(mask, __builtin_bit_cast(int, var), delta, width));
-}
-static __device__ __forceinline__ float __shfl_up_sync(unsigned mask, float var, unsigned delta,
-                                                       int width = 32)
-{
-	return __builtin_bit_cast(float,
-	                          __shfl_up_sync(mask, __builtin_bit_cast(int, var), delta, width));
-}
-static __device__ __forceinline__ float __shfl_xor_sync(unsigned mask, float var, int lane_mask,
-                                                        int width = 32)
-{
-	return __builtin_bit_cast(float,
-	                          __shfl_xor_sync(mask, __builtin_bit_cast(int, var), lane_mask, width));
-}
+/* A float moves as its bits. */
+#define __ZC_SHFL_FLOAT(name, lane_type) \
+	static __device__ __forceinline__ float name(unsigned mask, float var, lane_type lane, int width = 32) \
+	{ \
+		return __builtin_bit_cast(float, name(mask, __builtin_bit_cast(int, var), lane, width)); \
+	}
+__ZC_SHFL_FLOAT(__shfl_sync, int)
+__ZC_SHFL_FLOAT(__shfl_down_sync, unsigned)
+__ZC_SHFL_FLOAT(__shfl_up_sync, unsigned)
+__ZC_SHFL_FLOAT(__shfl_xor_sync, int)
+#undef __ZC_SHFL_FLOAT
 /* A double moves as its two halves, as in HIP. */
 static __device__ __forceinline__ double __shfl_down_sync(unsigned mask, double var, unsigned delta,
                                                           int width = 32)
