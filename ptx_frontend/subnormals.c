@@ -169,7 +169,8 @@ static void note_call(struct plan *P, struct row *r, const struct ptx_insn *insn
 		if (r->ncallees == r->cap) {
 			uint32_t *grown = lower_alloc(2 * (r->cap + 4) * sizeof(*grown));
 
-			memcpy(grown, r->callees, r->ncallees * sizeof(*grown));
+			if (r->ncallees)
+				memcpy(grown, r->callees, r->ncallees * sizeof(*grown));
 			free(r->callees);
 			r->callees = grown;
 			r->cap = 2 * (r->cap + 4);
