@@ -438,6 +438,7 @@ struct text {
 	uint32_t (*loops)[2];
 	uint32_t nloops;
 	unsigned *stored;      /* per instruction: spaces (bits) a may-be-constant store writes */
+	unsigned *covered;     /* per instruction: cover_loops */
 };
 
 /* Counts (T->insns NULL) or records the instructions and labels. */
@@ -486,31 +487,51 @@ static void find_loops(struct text *T)
 	}
 }
 
-/* Whether the load at p may read what a may-be-constant store wrote into `spaces`. */
-static bool load_may_read_constant(const struct text *T, uint32_t p, unsigned spaces)
+/* covered[p]: the spaces that may-be-constant stores write in the loops around instruction
+ * p, which a load at p may read on a later iteration. Counted per space over the ranges
+ * (prefix sums), so that a pass costs time linear in the text, not in loads times stores. */
+static void cover_loops(struct text *T)
 {
-	for (uint32_t q = 0; q < T->n; q++) {
-		if (!(T->stored[q] & spaces))
-			continue;
-		if (q < p)
-			return true;
-		for (uint32_t i = 0; i < T->nloops; i++)
-			if (T->loops[i][0] <= p && q <= T->loops[i][1])
-				return true;
+	enum { NSPACES = 4 };
+	uint32_t (*stores)[NSPACES] = lower_alloc((T->n + 1) * sizeof(*stores));
+	int32_t (*depth)[NSPACES] = lower_alloc((T->n + 1) * sizeof(*depth));
+
+	for (uint32_t q = 0; q < T->n; q++)
+		for (unsigned b = 0; b < NSPACES; b++)
+			stores[q + 1][b] = stores[q][b] + (T->stored[q] >> b & 1);
+	for (uint32_t i = 0; i < T->nloops; i++) {
+		uint32_t l = T->loops[i][0], e = T->loops[i][1];
+
+		for (unsigned b = 0; b < NSPACES; b++)
+			if (stores[e + 1][b] > stores[l][b]) {
+				depth[l][b]++;
+				depth[e + 1][b]--;
+			}
 	}
-	return false;
+	for (uint32_t p = 0, open[NSPACES] = {0}; p < T->n; p++) {
+		T->covered[p] = 0;
+		for (unsigned b = 0; b < NSPACES; b++) {
+			open[b] += (uint32_t)depth[p][b];
+			T->covered[p] |= (open[b] != 0) << b;
+		}
+	}
+	free(stores);
+	free(depth);
 }
 
 /* One pass over the text; whether a register was added or a store found. */
 static bool spread_constants(struct lower *L, struct text *T)
 {
 	bool grew = false;
+	unsigned stored_before = 0; /* spaces written so far in the text */
 
+	cover_loops(T);
 	for (uint32_t p = 0; p < T->n; p++) {
 		const struct ptx_insn *insn = T->insns[p];
 		const char *o = insn->opcode;
 		bool any = false, all = true;
 
+		stored_before |= p ? T->stored[p - 1] : 0;
 		if (insn->nops == 0)
 			continue;
 		if (!strcmp(o, "st")) {
@@ -533,7 +554,7 @@ static bool spread_constants(struct lower *L, struct text *T)
 		}
 		/* a kernel's parameters are never known */
 		if ((!strcmp(o, "ld") || !strcmp(o, "ldu")) && !(L->func->is_entry && has(insn, "param")))
-			any = all = load_may_read_constant(T, p, access_space(insn)) ||
+			any = all = ((stored_before | T->covered[p]) & access_space(insn)) ||
 			            loads_foldable_variable(L, insn);
 		else if (!strcmp(o, "ld"))
 			any = all = false;
@@ -555,6 +576,7 @@ void find_maybe_constant_registers(struct lower *L, const struct ptx_func *f)
 	flatten(&T, f->body);
 	T.insns = lower_alloc((T.n + 1) * sizeof(*T.insns));
 	T.stored = lower_alloc((T.n + 1) * sizeof(*T.stored));
+	T.covered = lower_alloc((T.n + 1) * sizeof(*T.covered));
 	T.labels = lower_alloc((T.nlabels + 1) * sizeof(*T.labels));
 	T.label_at = lower_alloc((T.nlabels + 1) * sizeof(*T.label_at));
 	T.n = T.nlabels = 0;
@@ -564,6 +586,7 @@ void find_maybe_constant_registers(struct lower *L, const struct ptx_func *f)
 		;
 	free(T.insns);
 	free(T.stored);
+	free(T.covered);
 	free(T.labels);
 	free(T.label_at);
 	free(T.loops);
