@@ -173,23 +173,33 @@ unsigned space_addrspace(struct lower *L, enum ptx_space space)
 
 /* ---- instruction modifiers -------------------------------------------------- */
 
-bool has_mod(struct lower *L, const char *mod)
+bool insn_has_mod(const struct ptx_insn *insn, const char *mod)
 {
-	for (uint32_t i = 0; i < L->insn->nmods; i++)
-		if (strcmp(L->insn->mods[i], mod) == 0)
+	for (uint32_t i = 0; i < insn->nmods; i++)
+		if (strcmp(insn->mods[i], mod) == 0)
 			return true;
 	return false;
 }
 
-enum ptx_type mod_type(struct lower *L, int which)
+enum ptx_type insn_type(const struct ptx_insn *insn, int which)
 {
-	for (uint32_t i = 0; i < L->insn->nmods; i++) {
-		enum ptx_type t = ptx_type_of_modifier(L->insn->mods[i]);
+	for (uint32_t i = 0; i < insn->nmods; i++) {
+		enum ptx_type t = ptx_type_of_modifier(insn->mods[i]);
 
 		if (t != PTX_TYPE_NONE && which-- == 0)
 			return t;
 	}
 	return PTX_TYPE_NONE;
+}
+
+bool has_mod(struct lower *L, const char *mod)
+{
+	return insn_has_mod(L->insn, mod);
+}
+
+enum ptx_type mod_type(struct lower *L, int which)
+{
+	return insn_type(L->insn, which);
 }
 
 const struct ptx_operand *op(struct lower *L, unsigned i)
@@ -207,7 +217,7 @@ void expect_operands(struct lower *L, unsigned n)
 
 /* ---- symbols ---------------------------------------------------------------- */
 
-static uint32_t name_hash(const char *s)
+uint32_t name_hash(const char *s)
 {
 	uint32_t h = 2166136261u;
 

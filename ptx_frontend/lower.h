@@ -125,6 +125,7 @@ _Noreturn void lower_unsupported(struct lower *L);
 void *lower_alloc(size_t size);
 /* A name made of parts, of any length, valid until the next call (sym_add copies it). */
 const char *lower_name(struct lower *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint32_t name_hash(const char *s);
 void symtab_init(struct symtab *t, uint32_t nbuckets);
 void symtab_free(struct symtab *t);
 struct sym *symtab_find(struct symtab *t, const char *name);
@@ -186,7 +187,9 @@ void define_device_runtime_call(struct lower *L, const char *name, LLVMValueRef 
 LLVMTypeRef signature_type(struct lower *L, const struct ptx_signature *sig);
 void build_return(struct lower *L);
 
-/* Modifier queries on the instruction being lowered. */
+/* Modifier queries on an instruction, and on the one being lowered. */
+bool insn_has_mod(const struct ptx_insn *insn, const char *mod);
+enum ptx_type insn_type(const struct ptx_insn *insn, int which); /* the which-th type modifier */
 bool has_mod(struct lower *L, const char *mod);
 enum ptx_type mod_type(struct lower *L, int which); /* which: 0 first type modifier, 1 second */
 const struct ptx_operand *op(struct lower *L, unsigned i);

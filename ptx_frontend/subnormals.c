@@ -13,25 +13,6 @@
 
 #include "lower.h"
 
-static bool has(const struct ptx_insn *insn, const char *mod)
-{
-	for (uint32_t i = 0; i < insn->nmods; i++)
-		if (!strcmp(insn->mods[i], mod))
-			return true;
-	return false;
-}
-
-static enum ptx_type type_at(const struct ptx_insn *insn, int which)
-{
-	for (uint32_t i = 0; i < insn->nmods; i++) {
-		enum ptx_type t = ptx_type_of_modifier(insn->mods[i]);
-
-		if (t != PTX_TYPE_NONE && which-- == 0)
-			return t;
-	}
-	return PTX_TYPE_NONE;
-}
-
 /* A type whose arithmetic runs in the f32 denormal mode on AMDGPU. */
 static bool in_f32_mode(enum ptx_type t)
 {
@@ -49,20 +30,22 @@ static bool names_f32_mode_type(const struct ptx_insn *insn)
 /* cvt d.dtype, a.atype: what flushing an f32 subnormal would change. */
 static enum ptx_subnormals conversion_use(const struct ptx_insn *insn)
 {
-	enum ptx_type dt = type_at(insn, 0), st = type_at(insn, 1);
+	enum ptx_type dt = insn_type(insn, 0), st = insn_type(insn, 1);
 	bool to_integer = !type_is_float(dt) && !type_is_packed(dt);
 	bool from_integer = !type_is_float(st) && !type_is_packed(st);
 
 	if (!in_f32_mode(dt) && !in_f32_mode(st))
 		return PTX_SUBNORMALS_UNUSED;
-	if (has(insn, "ftz") && dt != PTX_TYPE_BF16 && dt != PTX_TYPE_BF16X2 && st != PTX_TYPE_BF16)
+	if (insn_has_mod(insn, "ftz") && dt != PTX_TYPE_BF16 && dt != PTX_TYPE_BF16X2 && st != PTX_TYPE_BF16)
 		return PTX_SUBNORMALS_FLUSHED;
 	if (from_integer || st == PTX_TYPE_F16) /* never subnormal in f32 */
 		return PTX_SUBNORMALS_UNUSED;
 	/* a subnormal rounds to a zero of its sign either way, and to an integer zero */
-	if (st == PTX_TYPE_F32 && (to_integer || dt == PTX_TYPE_F32) && (has(insn, "rni") || has(insn, "rzi")))
+	if (st == PTX_TYPE_F32 && (to_integer || dt == PTX_TYPE_F32) &&
+	    (insn_has_mod(insn, "rni") || insn_has_mod(insn, "rzi")))
 		return PTX_SUBNORMALS_UNUSED;
-	if (st == PTX_TYPE_F32 && dt == PTX_TYPE_F16 && !has(insn, "rz") && !has(insn, "rm") && !has(insn, "rp"))
+	if (st == PTX_TYPE_F32 && dt == PTX_TYPE_F16 && !insn_has_mod(insn, "rz") &&
+	    !insn_has_mod(insn, "rm") && !insn_has_mod(insn, "rp"))
 		return PTX_SUBNORMALS_UNUSED;
 	return PTX_SUBNORMALS_KEPT;
 }
@@ -81,17 +64,17 @@ static enum ptx_subnormals instruction_use(const struct ptx_insn *insn)
 		return conversion_use(insn);
 	/* no .ftz form (nvcc's fast tanhf): the builtin returns an operand below 2^-5 as it is,
 	 * so a subnormal stays one in either mode */
-	if (!strcmp(o, "tanh") && type_at(insn, 0) == PTX_TYPE_F32)
+	if (!strcmp(o, "tanh") && insn_type(insn, 0) == PTX_TYPE_F32)
 		return PTX_SUBNORMALS_UNUSED;
 	if (!names_f32_mode_type(insn))
 		return PTX_SUBNORMALS_UNUSED;
-	bool bf16 = type_at(insn, 0) == PTX_TYPE_BF16 || type_at(insn, 0) == PTX_TYPE_BF16X2;
+	bool bf16 = insn_type(insn, 0) == PTX_TYPE_BF16 || insn_type(insn, 0) == PTX_TYPE_BF16X2;
 	bool computed = bf16 && (!strcmp(o, "atom") || !strcmp(o, "red"));
 
 	for (size_t i = 0; i < sizeof(neutral) / sizeof(neutral[0]); i++)
-		if (!strcmp(o, neutral[i]) && !has(insn, "ftz") && !computed)
+		if (!strcmp(o, neutral[i]) && !insn_has_mod(insn, "ftz") && !computed)
 			return PTX_SUBNORMALS_UNUSED;
-	return has(insn, "ftz") && !bf16 ? PTX_SUBNORMALS_FLUSHED : PTX_SUBNORMALS_KEPT;
+	return insn_has_mod(insn, "ftz") && !bf16 ? PTX_SUBNORMALS_FLUSHED : PTX_SUBNORMALS_KEPT;
 }
 
 static enum ptx_subnormals statements_use(const struct ptx_stmt *s)
@@ -247,15 +230,6 @@ static void mark_reached(struct plan *P, uint32_t stamp, bool flushing)
  * it makes constant when nothing writes it, or a scalar stored by name, which it replaces
  * by what was stored once). The rest need no canonicalize, which keeps the IR, and LLVM's
  * unrolling costs, as without .ftz. */
-
-static uint64_t name_hash(const char *name)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 1099511628211ull;
-	return h;
-}
 
 static bool set_has(const struct name_set *set, const char *name)
 {
@@ -553,7 +527,7 @@ static bool spread_constants(struct lower *L, struct text *T)
 			all &= c || insn->ops[i].kind == PTX_OP_MEMORY;
 		}
 		/* a kernel's parameters are never known */
-		if ((!strcmp(o, "ld") || !strcmp(o, "ldu")) && !(L->func->is_entry && has(insn, "param")))
+		if ((!strcmp(o, "ld") || !strcmp(o, "ldu")) && !(L->func->is_entry && insn_has_mod(insn, "param")))
 			any = all = ((stored_before | T->covered[p]) & access_space(insn)) ||
 			            loads_foldable_variable(L, insn);
 		else if (!strcmp(o, "ld"))
