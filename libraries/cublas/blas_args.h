@@ -23,20 +23,22 @@ struct zc_scalar {
  * a vector's increment otherwise) in full storage, as op(M) of the given shape: symmetric
  * and Hermitian matrices are read from their stored triangle, triangular ones are zero
  * outside it. A band has sub and super diagonals; a packed matrix is order x order. A batch
- * takes `array[b]` when array is set, else data + b * stride. */
+ * takes `array[b]` + array_offset elements when array is set (a vector with a negative
+ * increment starts at its end), else data + b * stride. */
 struct zc_matrix {
 	const void *data;
 	const void *const *array;
-	int64_t inc, ld, stride;
+	int64_t array_offset, inc, ld, stride;
 	int32_t op, shape, lower, unit;
 	int32_t storage;
 	int64_t sub, super, order;
 };
 
 /* cuBLASLt's epilogues, by its bits: bias (4), ReLU (2), GELU (32), the GELU input kept in
- * aux (GELU | 128), the GELU gradient with aux as its input (64 | 128). */
+ * aux (GELU | 128), the GELU gradient with aux as its input (64 | 128); ReLU's bit mask
+ * kept in aux (ReLU | 128), the ReLU gradient with the mask as its input (8 | 128). */
 enum {
-	ZC_EPILOGUE_RELU = 2, ZC_EPILOGUE_BIAS = 4, ZC_EPILOGUE_GELU = 32,
+	ZC_EPILOGUE_RELU = 2, ZC_EPILOGUE_BIAS = 4, ZC_EPILOGUE_DRELU = 8, ZC_EPILOGUE_GELU = 32,
 	ZC_EPILOGUE_DGELU = 64, ZC_EPILOGUE_AUX = 128,
 };
 /* The element types of a bias or aux vector, and of row sums' output. */
@@ -45,7 +47,9 @@ enum { ZC_ELEMENT_F32, ZC_ELEMENT_F64, ZC_ELEMENT_F16, ZC_ELEMENT_BF16 };
 /* D = alpha op(A) op(B) + beta C over the fill triangle (D is C unless cuBLASLt gives
  * both); hermitian_result zeroes the diagonal's imaginary parts; then cuBLASLt's epilogue
  * on each element of D (row, col): + bias[row], keep the pre-activation in aux[row +
- * col * aux_ld], ReLU, GELU or times GELU's derivative at aux. */
+ * col * aux_ld], ReLU, GELU or times GELU's derivative at aux. ReLU's mask is bits, bit
+ * row + col * aux_ld (+ batch * aux_stride) of aux counted from each byte's lowest: set
+ * where the pre-activation is not negative. */
 struct zc_gemm_args {
 	int64_t m, n, k, batch;
 	struct zc_scalar alpha, beta;

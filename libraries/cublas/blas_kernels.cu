@@ -167,6 +167,22 @@ __device__ inline double gelu_derivative(double x)
 	return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * 0.7978845608028654 * (1 + 3 * 0.044715 * x * x);
 }
 
+// ReLU's mask, a bit an element; neighbours are written by other threads, and the bits
+// past the matrix's rows are the caller's.
+__device__ inline bool relu_mask(const zc_gemm_args &g, int64_t bit)
+{
+	return (((const uint32_t *)g.aux)[bit / 32] >> (bit % 32)) & 1;
+}
+
+__device__ inline void set_relu_mask(const zc_gemm_args &g, int64_t bit, bool set)
+{
+	uint32_t *word = (uint32_t *)g.aux + bit / 32, mask = 1u << (bit % 32);
+	if (set)
+		atomicOr(word, mask);
+	else
+		atomicAnd(word, ~mask);
+}
+
 // The epilogue of one element, for the real types cuBLASLt allows it on.
 template <class Mid> struct Epilogue {
 	__device__ static Mid apply(const zc_gemm_args &, Mid r, int64_t, int64_t, int64_t) { return r; }
@@ -180,6 +196,10 @@ template <class Mid> struct RealEpilogue {
 			x += load_element(g.bias, g.bias_type, b * g.bias_stride + row);
 		if (g.epilogue & ZC_EPILOGUE_DGELU)
 			x *= gelu_derivative(load_element(g.aux, g.aux_type, at));
+		else if (g.epilogue & ZC_EPILOGUE_DRELU)
+			x = relu_mask(g, at) ? x : 0;
+		else if ((g.epilogue & (ZC_EPILOGUE_AUX | ZC_EPILOGUE_RELU)) == (ZC_EPILOGUE_AUX | ZC_EPILOGUE_RELU))
+			set_relu_mask(g, at, x >= 0);
 		else if (g.epilogue & ZC_EPILOGUE_AUX)
 			store_element(g.aux, g.aux_type, at, x);
 		if (g.epilogue & ZC_EPILOGUE_RELU)

@@ -465,11 +465,10 @@ static const char *matmul_refusal(const struct matmul_desc *d, const struct layo
 	case CUBLASLT_EPILOGUE_GELU_AUX: case CUBLASLT_EPILOGUE_GELU_BIAS:
 	case CUBLASLT_EPILOGUE_GELU_AUX_BIAS: case CUBLASLT_EPILOGUE_DGELU:
 	case CUBLASLT_EPILOGUE_DGELU_BGRAD: case CUBLASLT_EPILOGUE_BGRADA:
-	case CUBLASLT_EPILOGUE_BGRADB:
+	case CUBLASLT_EPILOGUE_BGRADB: case CUBLASLT_EPILOGUE_RELU_AUX:
+	case CUBLASLT_EPILOGUE_RELU_AUX_BIAS: case CUBLASLT_EPILOGUE_DRELU:
+	case CUBLASLT_EPILOGUE_DRELU_BGRAD:
 		break;
-	case CUBLASLT_EPILOGUE_RELU_AUX: case CUBLASLT_EPILOGUE_RELU_AUX_BIAS:
-	case CUBLASLT_EPILOGUE_DRELU: case CUBLASLT_EPILOGUE_DRELU_BGRAD:
-		return "the ReLU bit-mask epilogues (its layout is not yet measured on NVIDIA's)";
 	default:
 		snprintf(why, sizeof(why), "epilogue %u", e);
 		return why;
@@ -492,6 +491,21 @@ static const char *matmul_refusal(const struct matmul_desc *d, const struct layo
 	return NULL;
 }
 
+/* ReLU's mask: its leading dimension and batch stride count bits, multiples of 128
+ * (NVIDIA's cuBLASLt answers INVALID_VALUE for 64, heuristic query and matmul alike), and
+ * it is written a 32-bit word at a time. */
+static const char *bad_relu_mask(const struct matmul_desc *d)
+{
+	static char why[128];
+	bool mask = (d->epilogue & (128 | 2)) == (128 | 2) || (d->epilogue & (128 | 8)) == (128 | 8);
+
+	if (!mask || (d->aux_ld % 128 == 0 && d->aux_stride % 128 == 0 && (uintptr_t)d->aux % 4 == 0))
+		return NULL;
+	snprintf(why, sizeof(why), "ReLU mask at %p, ld %lld, batch stride %lld (bits, multiples "
+	         "of 128)", d->aux, (long long)d->aux_ld, (long long)d->aux_stride);
+	return why;
+}
+
 /* A leading dimension shorter than the matrix's rows (column order) or columns (row order):
  * cuBLASLt's heuristic query and matmul answer INVALID_VALUE (measured on an H200). */
 static const char *short_leading_dimension(const struct layout *const layouts[4])
@@ -512,12 +526,13 @@ static const char *short_leading_dimension(const struct layout *const layouts[4]
 	return NULL;
 }
 
-/* cuBLASLt's bias gradients: row sums of D (DGELU_BGRAD), of op(A) (BGRADA) or of op(B)'s
- * transpose (BGRADB), into the bias vector. */
+/* cuBLASLt's bias gradients: row sums of D (DGELU_BGRAD, DRELU_BGRAD), of op(A) (BGRADA)
+ * or of op(B)'s transpose (BGRADB), into the bias vector. */
 static cublasStatus_t bias_gradient(struct cublasContext *h, const struct matmul_desc *d,
                                     struct zc_gemm_args *g, int32_t d_element, int32_t ab_element)
 {
-	int32_t element = d->epilogue == CUBLASLT_EPILOGUE_DGELU_BGRAD ? d_element : ab_element;
+	bool of_a_or_b = d->epilogue == CUBLASLT_EPILOGUE_BGRADA || d->epilogue == CUBLASLT_EPILOGUE_BGRADB;
+	int32_t element = of_a_or_b ? ab_element : d_element;
 	static const char *const suffixes[] = {"s", "d", "h", "bf"};
 	struct zc_row_sums_args r;
 	char kernel[32];
@@ -585,6 +600,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t lt, cublasLtMatmulDesc_t desc, co
 	if ((d->epilogue & 128) && (!d->aux || d->aux_ld < m))
 		return INVALID(routine, "epilogue %u with aux %p, aux ld %lld", d->epilogue, d->aux,
 		               (long long)d->aux_ld);
+	if ((why = bad_relu_mask(d)))
+		return INVALID(routine, "%s", why);
 	lt->blas.stream = (CUstream)stream;
 	lt->blas.pointer_mode = d->pointer_mode == CUBLASLT_POINTER_MODE_DEVICE
 	                            ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST;
@@ -598,8 +615,9 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t lt, cublasLtMatmulDesc_t desc, co
 	g.d = operand(D, dl, CUBLAS_OP_N);
 	g.fill = ZC_FILL_ALL;
 	int32_t element = element_type(dl->type);
-	/* The gradient epilogues' bias output is written by a pass of its own. */
-	if (!(d->epilogue & (16 | 256 | 512)) || d->epilogue & 64)
+	/* The gradient epilogues' bias output is written by a pass of its own, after D for
+	 * DGELU_BGRAD and DRELU_BGRAD; BGRADA and BGRADB leave D alone. */
+	if (!(d->epilogue & (256 | 512)))
 		g.epilogue = d->epilogue & ~(uint32_t)(1 | 16);
 	g.bias = d->bias;
 	g.bias_type = d->bias_type >= 0 ? element_type(d->bias_type) : element;
@@ -641,7 +659,8 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t lt, cublasLtMatmu
 		return INVALID(routine, "a descriptor or layout not made by this library");
 	*returned = 0;
 	if ((why = short_leading_dimension((const struct layout *const[]){as_layout(a), as_layout(b),
-	                                                                  as_layout(c), as_layout(d)})))
+	                                                                  as_layout(c), as_layout(d)})) ||
+	    (why = bad_relu_mask(md)))
 		return INVALID(routine, "%s", why);
 	if ((why = matmul_refusal(md, as_layout(a), as_layout(b), as_layout(c), as_layout(d),
 	                          &kernel, &scale_size)))

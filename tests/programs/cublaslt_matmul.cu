@@ -1,7 +1,8 @@
 // cuBLASLt as frameworks use it: layouts (column and row order, padded leading dimensions,
 // strided batches), matmul descriptors with their attributes, the heuristic query,
 // cublasLtMatmul with C apart from D and with the epilogues (bias, ReLU, GELU, GELU's aux
-// input and gradient, bias gradients), 16-bit types, and cublasLtMatrixTransform. Every
+// input and gradient, ReLU's bit mask and gradient, bias gradients), 16-bit types, and
+// cublasLtMatrixTransform. Every
 // result is checked against a host reference in double.
 #include <cublasLt.h>
 #include <cuda_bf16.h>
@@ -27,6 +28,12 @@ static void expect(bool ok, const char *what)
         printf("FAIL %s\n", what);
         failures++;
     }
+}
+
+static bool relu_mask_epilogue(int e)
+{
+    return e == CUBLASLT_EPILOGUE_RELU_AUX || e == CUBLASLT_EPILOGUE_RELU_AUX_BIAS ||
+           e == CUBLASLT_EPILOGUE_DRELU || e == CUBLASLT_EPILOGUE_DRELU_BGRAD;
 }
 
 static double gelu(double x)
@@ -135,11 +142,21 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
     Matrix<TI> b(br, bc, br + 1, false, c.batch, rng, 3);
     Matrix<TO> cm(c.m, c.n, (c.d_rows ? c.n : c.m) + 3, c.d_rows, c.batch, rng, 3);
     Matrix<TO> d(c.m, c.n, (c.d_rows ? c.n : c.m) + 1, c.d_rows, c.batch, rng, 3);
-    int aux_ld = (c.m + 7) / 8 * 8;
+    // ReLU's mask is bits: its leading dimension and stride count them, multiples of 128.
+    bool mask = relu_mask_epilogue(c.epilogue);
+    int aux_ld = mask ? (c.m + 127) / 128 * 128 : (c.m + 7) / 8 * 8;
     long long aux_stride = (long long)aux_ld * c.n;
     Matrix<TO> aux(aux_ld, c.n * c.batch, aux_ld, false, 1, rng, 2);
+    std::vector<unsigned char> mask_before(aux_stride / 8 * c.batch), mask_after;
+    unsigned char *mask_device = nullptr;
+    for (auto &byte : mask_before)
+        byte = (unsigned char)rng.next();
+    CHECK(cudaMalloc(&mask_device, mask_before.size()));
+    CHECK(cudaMemcpy(mask_device, mask_before.data(), mask_before.size(), cudaMemcpyHostToDevice));
     Matrix<TO> bias(c.m > c.n ? c.m : c.n, c.batch, c.m > c.n ? c.m : c.n, false, 1, rng, 3);
     bool gradient_b = c.epilogue == CUBLASLT_EPILOGUE_BGRADB;
+    bool gradient_d = c.epilogue == CUBLASLT_EPILOGUE_DGELU_BGRAD ||
+                      c.epilogue == CUBLASLT_EPILOGUE_DRELU_BGRAD;
     long long bias_stride = c.m > c.n ? c.m : c.n;
 
     cublasLtMatmulDesc_t desc;
@@ -148,8 +165,8 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
     LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &c.tb, sizeof(c.tb)));
     LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &c.epilogue,
                                       sizeof(c.epilogue)));
-    if (c.epilogue != CUBLASLT_EPILOGUE_DEFAULT && c.epilogue != CUBLASLT_EPILOGUE_RELU &&
-        c.epilogue != CUBLASLT_EPILOGUE_GELU && c.epilogue != CUBLASLT_EPILOGUE_DGELU) {
+    if (c.epilogue & (CUBLASLT_EPILOGUE_BIAS | CUBLASLT_EPILOGUE_BGRADA |
+                      CUBLASLT_EPILOGUE_BGRADB | 16)) {
         LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias.device,
                                           sizeof(void *)));
         LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE,
@@ -157,8 +174,9 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
     }
     if (c.epilogue & 128) {
         int64_t ld = aux_ld;
+        void *where = mask ? (void *)mask_device : (void *)aux.device;
         LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER,
-                                          &aux.device, sizeof(void *)));
+                                          &where, sizeof(void *)));
         LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, &ld,
                                           sizeof(ld)));
         LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE,
@@ -187,6 +205,10 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
     d.fetch();
     aux.fetch();
     bias.fetch();
+    mask_after.resize(mask_before.size());
+    CHECK(cudaMemcpy(mask_after.data(), mask_device, mask_after.size(), cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(mask_device));
+    size_t mask_wrong = 0;
 
     std::vector<double> got, want, got_aux, want_aux, got_bias, want_bias;
     for (int bt = 0; bt < c.batch; bt++) {
@@ -201,9 +223,15 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
                 size_t ai = bt * aux_stride + (size_t)j * aux_ld + i;
                 if (c.epilogue & CUBLASLT_EPILOGUE_BIAS)
                     x += to_double(bias_before[bt * bias_stride + i]);
+                bool bit_before = mask_before[ai / 8] >> (ai % 8) & 1;
                 if (c.epilogue == CUBLASLT_EPILOGUE_DGELU ||
                     c.epilogue == CUBLASLT_EPILOGUE_DGELU_BGRAD)
                     x *= gelu_derivative(to_double(aux_before[ai]));
+                else if (c.epilogue == CUBLASLT_EPILOGUE_DRELU ||
+                         c.epilogue == CUBLASLT_EPILOGUE_DRELU_BGRAD)
+                    x = bit_before ? x : 0;
+                else if (mask)
+                    mask_wrong += (mask_after[ai / 8] >> (ai % 8) & 1) != (x >= 0);
                 else if (c.epilogue & 128) {
                     got_aux.push_back(to_double(aux.host[ai]));
                     want_aux.push_back(x);
@@ -215,13 +243,20 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
                 got.push_back(d.get(bt, i, j));
                 want.push_back(x);
             }
-        // Bias gradients: row sums of D (DGELU_BGRAD) or of op(A), column sums of op(B).
-        if (c.epilogue == CUBLASLT_EPILOGUE_DGELU_BGRAD || c.epilogue == CUBLASLT_EPILOGUE_BGRADA ||
-            gradient_b) {
+        // The mask's bits past the rows are the caller's, whatever the byte.
+        if (mask)
+            for (int j = 0; j < c.n; j++)
+                for (int i = c.m; i < aux_ld; i++) {
+                    size_t ai = bt * aux_stride + (size_t)j * aux_ld + i;
+                    mask_wrong += (mask_after[ai / 8] ^ mask_before[ai / 8]) >> (ai % 8) & 1;
+                }
+        // Bias gradients: row sums of D (DGELU_BGRAD, DRELU_BGRAD) or of op(A), column sums
+        // of op(B).
+        if (gradient_d || c.epilogue == CUBLASLT_EPILOGUE_BGRADA || gradient_b) {
             int count = gradient_b ? c.n : c.m;
             for (int i = 0; i < count; i++) {
                 double s = 0;
-                if (c.epilogue == CUBLASLT_EPILOGUE_DGELU_BGRAD)
+                if (gradient_d)
                     for (int j = 0; j < c.n; j++)
                         s += want[want.size() - (size_t)c.m * c.n + (size_t)j * c.m + i];
                 else
@@ -237,6 +272,8 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
     compare(what, got, want, tolerance);
     snprintf(what, sizeof(what), "%s: aux (GELU's input)", c.name);
     compare(what, got_aux, want_aux, tolerance);
+    snprintf(what, sizeof(what), "%s: %zu bits of ReLU's mask wrong", c.name, mask_wrong);
+    expect(mask_wrong == 0, what);
     snprintf(what, sizeof(what), "%s: bias gradient", c.name);
     compare(what, got_bias, want_bias, tolerance * 4);
 
@@ -387,6 +424,12 @@ int main()
          CUBLASLT_EPILOGUE_BGRADA},
         {"f32 bias gradient of B", 24, 16, 32, 1, CUBLAS_OP_T, CUBLAS_OP_N, false, false,
          CUBLASLT_EPILOGUE_BGRADB},
+        {"f32 ReLU mask", 37, 21, 12, 1, CUBLAS_OP_N, CUBLAS_OP_N, false, false,
+         CUBLASLT_EPILOGUE_RELU_AUX},
+        {"f32 ReLU mask + bias, batch 2", 40, 16, 8, 2, CUBLAS_OP_T, CUBLAS_OP_N, false, false,
+         CUBLASLT_EPILOGUE_RELU_AUX_BIAS},
+        {"f32 ReLU gradient", 33, 20, 8, 1, CUBLAS_OP_N, CUBLAS_OP_T, false, false,
+         CUBLASLT_EPILOGUE_DRELU},
     };
     for (const Case &c : cases)
         matmul<float, float>(lt, stream, c, CUDA_R_32F, CUDA_R_32F, 1e-5, rng);
@@ -398,6 +441,10 @@ int main()
          CUBLASLT_EPILOGUE_RELU_BIAS},
         {"f16 GELU + bias", 32, 24, 16, 1, CUBLAS_OP_N, CUBLAS_OP_T, false, false,
          CUBLASLT_EPILOGUE_GELU_BIAS},
+        {"f16 ReLU mask + bias", 40, 16, 16, 1, CUBLAS_OP_N, CUBLAS_OP_T, false, false,
+         CUBLASLT_EPILOGUE_RELU_AUX_BIAS},
+        {"f16 ReLU gradient + bias gradient", 32, 24, 16, 1, CUBLAS_OP_N, CUBLAS_OP_N, false,
+         false, CUBLASLT_EPILOGUE_DRELU_BGRAD},
     };
     for (const Case &c : half_cases)
         matmul<__half, __half>(lt, stream, c, CUDA_R_16F, CUDA_R_16F, 2e-3, rng);
