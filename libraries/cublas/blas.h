@@ -43,6 +43,19 @@ cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t, cublasOperation_t, cubl
                                          int, int, int, const uint16_t *, const uint16_t *, int,
                                          long long, const uint16_t *, int, long long,
                                          const uint16_t *, uint16_t *, int, long long, int);
+#define ZC_HALF_GEMV_BATCHED(P, TY)                                                              \
+	cublasStatus_t cublas##P##gemvBatched(cublasHandle_t, cublasOperation_t, int, int,          \
+	                                      const float *, const uint16_t *const[], int,          \
+	                                      const uint16_t *const[], int, const float *,          \
+	                                      TY *const[], int, int);                               \
+	cublasStatus_t cublas##P##gemvStridedBatched(cublasHandle_t, cublasOperation_t, int, int,   \
+	                                             const float *, const uint16_t *, int, long long, \
+	                                             const uint16_t *, int, long long, const float *, \
+	                                             TY *, int, long long, int);
+ZC_HALF_GEMV_BATCHED(HSH, uint16_t)
+ZC_HALF_GEMV_BATCHED(HSS, float)
+ZC_HALF_GEMV_BATCHED(TST, uint16_t)
+ZC_HALF_GEMV_BATCHED(TSS, float)
 
 /* The funnel of failures: the status, with the routine and why traced when
  * ZLUDA_CONVERT_TRACE is set. */

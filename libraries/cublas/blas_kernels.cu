@@ -80,6 +80,9 @@ template <> struct Convert<double, __nv_bfloat16> {
 template <> struct Convert<float, __nv_bfloat16> {
 	__device__ static float to(__nv_bfloat16 v) { return __bfloat162float(v); }
 };
+template <> struct Convert<__nv_bfloat16, double> {
+	__device__ static __nv_bfloat16 to(double v) { return __float2bfloat16_rn((float)v); }
+};
 template <> struct Convert<__nv_bfloat16, float> {
 	__device__ static __nv_bfloat16 to(float v) { return __float2bfloat16_rn(v); }
 };
@@ -96,7 +99,7 @@ template <class T> __device__ inline T scalar(const zc_scalar &s)
 
 template <class T> __device__ inline const T *batch_base(const zc_matrix &m, int64_t b)
 {
-	return m.array ? (const T *)m.array[b] : (const T *)m.data + b * m.stride;
+	return m.array ? (const T *)m.array[b] + m.array_offset : (const T *)m.data + b * m.stride;
 }
 
 // Where the stored element (r, c) of M is, by M's storage.
@@ -577,16 +580,17 @@ __device__ inline double square_scaled(double a, double s) { return (a / s) * (a
 __device__ inline double square_scaled(c32 a, double s) { return square_scaled(a.x, s) + square_scaled(a.y, s); }
 __device__ inline double square_scaled(c64 a, double s) { return square_scaled(a.x, s) + square_scaled(a.y, s); }
 
-template <class T, class R> __device__ void asum(const zc_vector_args &v)
+// Summed in Acc, the result of type R.
+template <class T, class R, class Acc = R> __device__ void asum(const zc_vector_args &v)
 {
 	const T *x = (const T *)v.x;
 	int64_t n = v.n;
-	R sum = 0;
+	Acc sum = 0;
 	for (int64_t i = threadIdx.x; i < n; i += REDUCE_THREADS)
 		sum += magnitude1(x[i * v.incx]);
 	sum = block_sum(sum);
 	if (threadIdx.x == 0)
-		*(R *)v.result = sum;
+		*(R *)v.result = convert<R>(sum);
 }
 
 // The Euclidean norm without overflow or underflow: the largest magnitude first, then the
@@ -614,7 +618,7 @@ template <class T, class R> __device__ void nrm2(const zc_vector_args &v)
 			sum += square_scaled(x[i * v.incx], largest);
 	sum = block_sum(sum);
 	if (threadIdx.x == 0)
-		*(R *)v.result = (R)(isfinite(largest) ? largest * sqrt(sum) : largest);
+		*(R *)v.result = convert<R>(isfinite(largest) ? largest * sqrt(sum) : largest);
 }
 
 // The 1-based index of the first element of largest (or smallest) |re| + |im|.
@@ -670,6 +674,100 @@ VECTOR(iamax_s, (iamax<float, float>(v)))
 VECTOR(iamax_d, (iamax<double, double>(v)))
 VECTOR(iamax_c, (iamax<c32, float>(v)))
 VECTOR(iamax_z, (iamax<c64, double>(v)))
+
+// The Ex forms' 16-bit vectors (half, bfloat16), executed in float as cuBLAS executes them:
+// each element is widened, computed on and rounded back once. alpha is a float; rot's c and
+// s are of the vectors' type; rotm's matrix rows come from the host as floats; asum's
+// result is a float, the others' of the vectors' type.
+__device__ inline float magnitude1(__half a) { return fabsf(__half2float(a)); }
+__device__ inline float magnitude1(__nv_bfloat16 a) { return fabsf(__bfloat162float(a)); }
+__device__ inline float largest_part(__half a) { return magnitude1(a); }
+__device__ inline float largest_part(__nv_bfloat16 a) { return magnitude1(a); }
+__device__ inline double square_scaled(__half a, double s) { return square_scaled(__half2float(a), s); }
+__device__ inline double square_scaled(__nv_bfloat16 a, double s) { return square_scaled(__bfloat162float(a), s); }
+
+template <class T> __device__ void axpy_ex(const zc_vector_args &v)
+{
+	float alpha = scalar<float>(v.alpha);
+	T *x = (T *)v.x, *y = (T *)v.y;
+	int64_t n = v.n;
+	FOR_EACH(i, n)
+	AT(y, i, v.incy) = convert<T>(fmaf(alpha, convert<float>(AT(x, i, v.incx)),
+	                                   convert<float>(AT(y, i, v.incy))));
+}
+
+template <class T> __device__ void scal_ex(const zc_vector_args &v)
+{
+	float alpha = scalar<float>(v.alpha);
+	T *x = (T *)v.x;
+	int64_t n = v.n;
+	FOR_EACH(i, n)
+	AT(x, i, v.incx) = convert<T>(alpha * convert<float>(AT(x, i, v.incx)));
+}
+
+template <class T> __device__ void rot_ex(const zc_vector_args &v)
+{
+	float c = convert<float>(scalar<T>(v.alpha)), s = convert<float>(scalar<T>(v.beta));
+	T *x = (T *)v.x, *y = (T *)v.y;
+	int64_t n = v.n;
+	FOR_EACH(i, n) {
+		float xi = convert<float>(AT(x, i, v.incx)), yi = convert<float>(AT(y, i, v.incy));
+		AT(x, i, v.incx) = convert<T>(c * xi + s * yi);
+		AT(y, i, v.incy) = convert<T>(c * yi - s * xi);
+	}
+}
+
+template <class T> __device__ void rotm_ex(const zc_vector_args &v)
+{
+	const float *h1 = (const float *)v.alpha.value, *h2 = (const float *)v.beta.value;
+	T *x = (T *)v.x, *y = (T *)v.y;
+	int64_t n = v.n;
+	FOR_EACH(i, n) {
+		float xi = convert<float>(AT(x, i, v.incx)), yi = convert<float>(AT(y, i, v.incy));
+		AT(x, i, v.incx) = convert<T>(h1[0] * xi + h1[1] * yi);
+		AT(y, i, v.incy) = convert<T>(h2[0] * xi + h2[1] * yi);
+	}
+}
+
+template <class T> __device__ void dot_ex(const zc_vector_args &v)
+{
+	const T *x = (const T *)v.x, *y = (const T *)v.y;
+	int64_t n = v.n;
+	float sum = 0;
+	for (int64_t i = threadIdx.x; i < n; i += REDUCE_THREADS)
+		sum += convert<float>(AT(x, i, v.incx)) * convert<float>(AT(y, i, v.incy));
+	sum = block_sum(sum);
+	if (threadIdx.x == 0)
+		*(T *)v.result = convert<T>(sum);
+}
+
+// A float dot product summed in double (DotEx of float vectors into a double result).
+__device__ void dot_sd(const zc_vector_args &v)
+{
+	const float *x = (const float *)v.x, *y = (const float *)v.y;
+	int64_t n = v.n;
+	double sum = 0;
+	for (int64_t i = threadIdx.x; i < n; i += REDUCE_THREADS)
+		sum += (double)AT(x, i, v.incx) * AT(y, i, v.incy);
+	sum = block_sum(sum);
+	if (threadIdx.x == 0)
+		*(double *)v.result = sum;
+}
+
+#define EX_TYPES(name, T)                                 \
+	VECTOR(axpy_##name, axpy_ex<T>(v))                     \
+	VECTOR(scal_##name, scal_ex<T>(v))                     \
+	VECTOR(rot_##name, rot_ex<T>(v))                       \
+	VECTOR(rotm_##name, rotm_ex<T>(v))                     \
+	VECTOR(dot_##name, dot_ex<T>(v))                       \
+	VECTOR(nrm2_##name, (nrm2<T, T>(v)))                   \
+	VECTOR(asum_##name, (asum<T, float>(v)))                   \
+	VECTOR(iamax_##name, (iamax<T, float>(v)))
+EX_TYPES(h, __half)
+EX_TYPES(bf, __nv_bfloat16)
+VECTOR(dot_sd, dot_sd(v))
+VECTOR(copy_h, copy<uint16_t>(v))
+VECTOR(swap_h, swap<uint16_t>(v))
 
 // Row sums for cuBLASLt's bias gradients, in double whatever the element type.
 template <class T> __device__ void row_sums(const zc_row_sums_args &r)

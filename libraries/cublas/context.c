@@ -128,7 +128,7 @@ struct zc_matrix blas_matrix(const void *data, int64_t ld, cublasOperation_t op)
 
 struct zc_matrix blas_vector(const void *data, int64_t n, int64_t inc, size_t size)
 {
-	const char *first = (const char *)data + (inc < 0 && n > 0 ? (n - 1) * -inc * (int64_t)size : 0);
+	const char *first = (const char *)data + (data && inc < 0 && n > 0 ? (n - 1) * -inc * (int64_t)size : 0);
 	struct zc_matrix m = {.data = first, .inc = inc, .ld = 1, .op = ZC_OP_N};
 	return m;
 }

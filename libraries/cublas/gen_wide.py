@@ -5,7 +5,7 @@ increments and counts widened to int64_t; the project's narrows them back and ca
 routine, refusing a value beyond int's range with CUBLAS_STATUS_NOT_SUPPORTED.
 
 Usage: gen_wide.py CUBLAS_API_H EXPORTS_INC OUT.c   (every X_64 that EXPORTS_INC lists but
-       the index reductions, which level1.c writes)
+       the index reductions and the grouped gemms, which level1.c and level3.c write)
        gen_wide.py CUBLAS_API_H EXPORTS_INC --candidates   (the X_64 that could be listed:
        X is exported, and every parameter is X's or X's int widened)
 """
@@ -18,6 +18,8 @@ PROTOTYPE = re.compile(r"cublasStatus_t\s+CUBLASWINAPI\s+(cublas\w+)\s*\(([^;{]*
 def prototypes(header):
     with open(header) as f:
         text = re.sub(r"/\*.*?\*/|//[^\n]*", "", f.read(), flags=re.S)
+    # NVIDIA declares the 16-bit forms for C++ only; the library's C takes their 16 bits.
+    text = re.sub(r"\b(__half|__nv_bfloat16)\b", "uint16_t", text)
     found = {}
     for name, params in PROTOTYPE.findall(text):
         found[name] = [" ".join(p.split()) for p in params.split(",")] if params.strip() != "void" else []
@@ -43,8 +45,6 @@ def plan(wide, narrow):
     steps = []
     for w, n in zip(wide, narrow):
         (wt, _), (nt, _) = split(w), split(n)
-        if "__half" in wt or "__nv_bfloat16" in wt:
-            return None
         if wt == nt:
             steps.append("same")
         elif wt == "int64_t" and nt == "int":
@@ -58,7 +58,8 @@ def wrapper(name, params, steps):
     base = name[:-3]
     names = [split(p)[1] for p in params]
     narrowed = [n for n, s in zip(names, steps) if s == "narrow"]
-    lines = [f"cublasStatus_t {name}({', '.join(params)})", "{"]
+    # A prototype first: NVIDIA's C++-only forms have none in C.
+    lines = [f"cublasStatus_t {name}({', '.join(params)});", "", f"cublasStatus_t {name}({', '.join(params)})", "{"]
     if narrowed:
         lines.append("\tint " + ", ".join(n + "32" for n in narrowed) + ";")
         lines.append("")
@@ -94,8 +95,10 @@ def main():
             continue
         base = name[:-3]
         steps = plan(protos.get(name, []), protos.get(base, [])) if name in protos and base in protos else None
-        if re.fullmatch(r"cublasI[sdcz]am(ax|in)_v2_64", name):
+        if re.fullmatch(r"cublasI([sdcz]am(ax|in)_v2|am(ax|in)Ex)_64", name):
             continue  # their int64_t index may be in device memory: level1.c
+        if "GroupedBatched" in name:
+            continue  # arrays of int64_t sizes: level3.c
         if base not in have or steps is None:
             sys.exit(f"gen_wide.py: {exports} lists {name}, which cannot be generated "
                      f"({base} not exported, or its parameters are not {base}'s widened)")

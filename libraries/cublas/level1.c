@@ -1,6 +1,7 @@
 /* Level 1: vector operations and reductions, every type each has. */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "blas.h"
@@ -161,22 +162,24 @@ INDEX_REDUCTION(z, cuDoubleComplex, "z")
 
 /* The _64 forms of the index reductions (the others are generated: gen_wide.py): the index,
  * 1-based and at most n, as an int64_t. In device memory the 32-bit routine writes its low
- * word (little-endian) and the high word is zeroed after it on the handle's stream. */
-static cublasStatus_t wide_index(cublasHandle_t h, const char *routine, int64_t n, int64_t incx,
-                                 int64_t *result,
-                                 cublasStatus_t (*narrow)(cublasHandle_t, int, const void *, int, int *),
-                                 const void *x)
+ * word (little-endian) and the high word is zeroed after it on the handle's stream. NARROW
+ * is the 32-bit routine, given TYPE for the Ex forms. */
+typedef cublasStatus_t narrow_index(cublasHandle_t, int, const void *, cudaDataType, int, int *);
+
+static cublasStatus_t wide_index(cublasHandle_t h, const char *routine, int64_t n,
+                                 const void *x, cudaDataType type, int64_t incx, int64_t *result,
+                                 narrow_index *narrow)
 {
 	if (n < INT_MIN || n > INT_MAX || incx < INT_MIN || incx > INT_MAX)
 		return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine, "n or incx beyond 2^31 - 1");
 	if (!h || h->magic != BLAS_HANDLE_MAGIC || h->pointer_mode != CUBLAS_POINTER_MODE_DEVICE) {
 		int index = 0;
-		cublasStatus_t status = narrow(h, (int)n, x, (int)incx, &index);
+		cublasStatus_t status = narrow(h, (int)n, x, type, (int)incx, &index);
 		if (status == CUBLAS_STATUS_SUCCESS)
 			*result = index;
 		return status;
 	}
-	cublasStatus_t status = narrow(h, (int)n, x, (int)incx, (int *)result);
+	cublasStatus_t status = narrow(h, (int)n, x, type, (int)incx, (int *)result);
 	if (status == CUBLAS_STATUS_SUCCESS &&
 	    cuMemsetD32Async((CUdeviceptr)(uintptr_t)result + 4, 0, 1, h->stream) != CUDA_SUCCESS)
 		return blas_fail(CUBLAS_STATUS_EXECUTION_FAILED, routine, "zeroing the index's high word failed");
@@ -184,14 +187,16 @@ static cublasStatus_t wide_index(cublasHandle_t h, const char *routine, int64_t 
 }
 
 #define WIDE_INDEX_OF(P, T, which)                                                                 \
-	static cublasStatus_t narrow_I##P##which(cublasHandle_t h, int n, const void *x, int incx, int *r) \
-	{                                                                                               \
+	static cublasStatus_t narrow_I##P##which(cublasHandle_t h, int n, const void *x,              \
+	                                         cudaDataType type, int incx, int *r)                 \
+	{                                                                                             \
 		return cublasI##P##which(h, n, (const T *)x, incx, r);                                     \
-	}                                                                                               \
-	cublasStatus_t cublasI##P##which##_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx,   \
-	                                         int64_t *result)                                        \
-	{                                                                                               \
-		return wide_index(h, "cublasI" #P #which "_v2_64", n, incx, result, narrow_I##P##which, x); \
+	}                                                                                             \
+	cublasStatus_t cublasI##P##which##_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx, \
+	                                         int64_t *result)                                      \
+	{                                                                                             \
+		return wide_index(h, "cublasI" #P #which "_v2_64", n, x, CUDA_R_32F, incx, result,        \
+		                  narrow_I##P##which);                                                     \
 	}
 #define WIDE_INDEX(P, T) WIDE_INDEX_OF(P, T, amax) WIDE_INDEX_OF(P, T, amin)
 WIDE_INDEX(s, float)
@@ -255,29 +260,100 @@ static void complex_rotg(double a[2], const double b[2], double *c, double s[2])
 	a[1] = alpha[1] * norm;
 }
 
-#define REAL_ROTG(name, T)                                                                 \
-	cublasStatus_t cublas##name(cublasHandle_t h, T *a, T *b, T *c, T *s)                \
-	{                                                                                    \
-		const char *routine = "cublas" #name;                                            \
-		cublasStatus_t st = blas_begin(h, routine);                                      \
-		T in[2], out[2];                                                                 \
-		double da, db, dc, ds;                                                           \
-		if (st || (st = blas_host_scalar(h, routine, a, &in[0], sizeof(T))) ||         \
-		    (st = blas_host_scalar(h, routine, b, &in[1], sizeof(T))))                  \
-			return st;                                                               \
-		if (!c || !s)                                                                    \
-			return blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, "NULL argument"); \
-		da = in[0], db = in[1];                                                          \
-		real_rotg(&da, &db, &dc, &ds);                                                   \
-		out[0] = (T)dc, out[1] = (T)ds, in[0] = (T)da, in[1] = (T)db;                    \
-		if ((st = scalar_out(h, routine, a, &in[0], sizeof(T))) ||                      \
-		    (st = scalar_out(h, routine, b, &in[1], sizeof(T))) ||                      \
-		    (st = scalar_out(h, routine, c, &out[0], sizeof(T))))                       \
-			return st;                                                               \
-		return scalar_out(h, routine, s, &out[1], sizeof(T));                            \
+/* A real scalar of the Ex forms' types (16F, 16BF, 32F, 64F) on the host: its size, its
+ * value, and a value rounded to it (through float for the 16-bit types, which cuBLAS
+ * computes in float). */
+static size_t real_size(cudaDataType t)
+{
+	return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
+}
+
+static double real_in(const void *p, cudaDataType t)
+{
+	uint16_t half;
+	uint32_t bits;
+	float f;
+	double d;
+
+	switch (t) {
+	case CUDA_R_16F:
+		memcpy(&half, p, 2);
+		_Float16 h;
+		memcpy(&h, &half, 2);
+		return h;
+	case CUDA_R_16BF:
+		memcpy(&half, p, 2);
+		bits = (uint32_t)half << 16;
+		memcpy(&f, &bits, 4);
+		return f;
+	case CUDA_R_32F:
+		memcpy(&f, p, 4);
+		return f;
+	default:
+		memcpy(&d, p, 8);
+		return d;
 	}
-REAL_ROTG(Srotg, float)
-REAL_ROTG(Drotg, double)
+}
+
+static void real_out(void *p, cudaDataType t, double value)
+{
+	float f = (float)value;
+	uint32_t bits;
+	uint16_t half;
+
+	switch (t) {
+	case CUDA_R_16F: {
+		_Float16 h = (_Float16)f;
+		memcpy(p, &h, 2);
+		break;
+	}
+	case CUDA_R_16BF: /* to nearest, ties to even; a NaN stays quiet */
+		memcpy(&bits, &f, 4);
+		half = isnan(f) ? (uint16_t)(bits >> 16 | 0x40)
+		                : (uint16_t)((bits + 0x7fff + (bits >> 16 & 1)) >> 16);
+		memcpy(p, &half, 2);
+		break;
+	case CUDA_R_32F:
+		memcpy(p, &f, 4);
+		break;
+	default:
+		memcpy(p, &value, 8);
+	}
+}
+
+/* rotg of a real type on the host. */
+static cublasStatus_t rotg(cublasHandle_t h, const char *routine, void *a, void *b, void *c,
+                           void *s, cudaDataType t)
+{
+	cublasStatus_t st = blas_begin(h, routine);
+	size_t size = real_size(t);
+	unsigned char in[2][8], out[2][8];
+	double da, db, dc, ds;
+
+	if (st || (st = blas_host_scalar(h, routine, a, in[0], size)) ||
+	    (st = blas_host_scalar(h, routine, b, in[1], size)))
+		return st;
+	if (!c || !s)
+		return blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, "NULL argument");
+	da = real_in(in[0], t), db = real_in(in[1], t);
+	real_rotg(&da, &db, &dc, &ds);
+	real_out(in[0], t, da), real_out(in[1], t, db), real_out(out[0], t, dc), real_out(out[1], t, ds);
+	if ((st = scalar_out(h, routine, a, in[0], size)) ||
+	    (st = scalar_out(h, routine, b, in[1], size)) ||
+	    (st = scalar_out(h, routine, c, out[0], size)))
+		return st;
+	return scalar_out(h, routine, s, out[1], size);
+}
+
+cublasStatus_t cublasSrotg(cublasHandle_t h, float *a, float *b, float *c, float *s)
+{
+	return rotg(h, "cublasSrotg", a, b, c, s, CUDA_R_32F);
+}
+
+cublasStatus_t cublasDrotg(cublasHandle_t h, double *a, double *b, double *c, double *s)
+{
+	return rotg(h, "cublasDrotg", a, b, c, s, CUDA_R_64F);
+}
 
 #define COMPLEX_ROTG(name, T, R)                                                           \
 	cublasStatus_t cublas##name(cublasHandle_t h, T *a, T *b, R *c, T *s)                \
@@ -398,55 +474,334 @@ static void reference_rotmg(double *d1, double *d2, double *x1, double y1, doubl
 }
 
 /* rotm: (x, y) = H (x, y) elementwise, H read from param on the host (in device pointer
- * mode once the stream's work is done); rotmg on the host, as rotg. */
-#define ROTM(P, T, k)                                                                              \
-	cublasStatus_t cublas##P##rotm(cublasHandle_t h, int n, T *x, int incx, T *y, int incy,      \
-	                               const T *param)                                               \
-	{                                                                                            \
-		const char *routine = "cublas" #P "rotm";                                                \
-		cublasStatus_t st = blas_begin(h, routine);                                              \
-		struct zc_vector_args v;                                                                 \
-		T in[5], h_rows[4];                                                                      \
-		double p[5], m[4];                                                                       \
-		if (st || (st = blas_host_scalar(h, routine, param, in, sizeof(in))))                    \
-			return st;                                                                           \
-		for (int i = 0; i < 5; i++)                                                              \
-			p[i] = in[i];                                                                        \
-		if (n <= 0 || !modified_givens(p, m))                                                    \
-			return CUBLAS_STATUS_SUCCESS;                                                        \
-		for (int i = 0; i < 4; i++)                                                              \
-			h_rows[i] = (T)m[i];                                                                 \
-		memset(&v, 0, sizeof(v));                                                                \
-		memcpy(v.alpha.value, h_rows, 2 * sizeof(T));                                            \
-		memcpy(v.beta.value, h_rows + 2, 2 * sizeof(T));                                         \
-		v.n = n, v.x = x, v.incx = incx, v.y = y, v.incy = incy;                                 \
-		return blas_launch(h, "zc_rotm_" k, blas_blocks(n, THREADS), 1, 1, THREADS, &v);        \
-	}                                                                                            \
-	cublasStatus_t cublas##P##rotmg(cublasHandle_t h, T *d1, T *d2, T *x1, const T *y1,          \
-	                                T *param)                                                    \
-	{                                                                                            \
-		const char *routine = "cublas" #P "rotmg";                                               \
-		cublasStatus_t st = blas_begin(h, routine);                                              \
-		T in[4], out[5];                                                                         \
-		double dd1, dd2, dx1, p[5];                                                              \
-		if (st || (st = blas_host_scalar(h, routine, d1, &in[0], sizeof(T))) ||                 \
-		    (st = blas_host_scalar(h, routine, d2, &in[1], sizeof(T))) ||                       \
-		    (st = blas_host_scalar(h, routine, x1, &in[2], sizeof(T))) ||                       \
-		    (st = blas_host_scalar(h, routine, y1, &in[3], sizeof(T))) ||                       \
-		    (st = blas_host_scalar(h, routine, param, out, sizeof(out))))                        \
-			return st;                                                                           \
-		dd1 = in[0], dd2 = in[1], dx1 = in[2];                                                   \
-		for (int i = 0; i < 5; i++)                                                              \
-			p[i] = out[i];                                                                       \
-		reference_rotmg(&dd1, &dd2, &dx1, in[3], p);                                             \
-		in[0] = (T)dd1, in[1] = (T)dd2, in[2] = (T)dx1;                                          \
-		for (int i = 0; i < 5; i++)                                                              \
-			out[i] = (T)p[i];                                                                    \
-		if ((st = scalar_out(h, routine, d1, &in[0], sizeof(T))) ||                             \
-		    (st = scalar_out(h, routine, d2, &in[1], sizeof(T))) ||                             \
-		    (st = scalar_out(h, routine, x1, &in[2], sizeof(T))))                               \
-			return st;                                                                           \
-		return scalar_out(h, routine, param, out, sizeof(out));                                  \
+ * mode once the stream's work is done) and handed to the kernel as rows of floats (doubles
+ * for 64F); rotmg on the host, as rotg. */
+static cublasStatus_t rotm(cublasHandle_t h, const char *routine, int64_t n, void *x,
+                           int64_t incx, void *y, int64_t incy, const void *param,
+                           cudaDataType t, const char *suffix)
+{
+	cublasStatus_t st = blas_begin(h, routine);
+	size_t size = real_size(t);
+	unsigned char in[5][8];
+	struct zc_vector_args v;
+	double p[5], m[4];
+	char kernel[24];
+
+	if (st || (st = blas_host_scalar(h, routine, param, in, 5 * size)))
+		return st;
+	for (int i = 0; i < 5; i++)
+		p[i] = real_in(in[0] + i * size, t);
+	if (n <= 0 || !modified_givens(p, m))
+		return CUBLAS_STATUS_SUCCESS;
+	memset(&v, 0, sizeof(v));
+	for (int i = 0; i < 4; i++) {
+		unsigned char *row = i < 2 ? v.alpha.value : v.beta.value;
+		if (t == CUDA_R_64F)
+			memcpy(row + i % 2 * 8, &m[i], 8);
+		else
+			memcpy(row + i % 2 * 4, &(float){(float)m[i]}, 4);
 	}
-ROTM(S, float, "s")
-ROTM(D, double, "d")
+	v.n = n, v.x = x, v.incx = incx, v.y = y, v.incy = incy;
+	snprintf(kernel, sizeof(kernel), "zc_rotm_%s", suffix);
+	return blas_launch(h, kernel, blas_blocks(n, THREADS), 1, 1, THREADS, &v);
+}
+
+static cublasStatus_t rotmg(cublasHandle_t h, const char *routine, void *d1, void *d2, void *x1,
+                            const void *y1, void *param, cudaDataType t)
+{
+	cublasStatus_t st = blas_begin(h, routine);
+	size_t size = real_size(t);
+	unsigned char in[4][8], out[5][8];
+	double dd1, dd2, dx1, p[5];
+
+	if (st || (st = blas_host_scalar(h, routine, d1, in[0], size)) ||
+	    (st = blas_host_scalar(h, routine, d2, in[1], size)) ||
+	    (st = blas_host_scalar(h, routine, x1, in[2], size)) ||
+	    (st = blas_host_scalar(h, routine, y1, in[3], size)) ||
+	    (st = blas_host_scalar(h, routine, param, out, 5 * size)))
+		return st;
+	dd1 = real_in(in[0], t), dd2 = real_in(in[1], t), dx1 = real_in(in[2], t);
+	for (int i = 0; i < 5; i++)
+		p[i] = real_in(out[0] + i * size, t);
+	reference_rotmg(&dd1, &dd2, &dx1, real_in(in[3], t), p);
+	real_out(in[0], t, dd1), real_out(in[1], t, dd2), real_out(in[2], t, dx1);
+	for (int i = 0; i < 5; i++)
+		real_out(out[0] + i * size, t, p[i]);
+	if ((st = scalar_out(h, routine, d1, in[0], size)) ||
+	    (st = scalar_out(h, routine, d2, in[1], size)) ||
+	    (st = scalar_out(h, routine, x1, in[2], size)))
+		return st;
+	return scalar_out(h, routine, param, out, 5 * size);
+}
+
+#define ROTM(P, T, type, k)                                                                      \
+	cublasStatus_t cublas##P##rotm(cublasHandle_t h, int n, T *x, int incx, T *y, int incy,    \
+	                               const T *param)                                             \
+	{                                                                                          \
+		return rotm(h, "cublas" #P "rotm", n, x, incx, y, incy, param, type, k);               \
+	}                                                                                          \
+	cublasStatus_t cublas##P##rotmg(cublasHandle_t h, T *d1, T *d2, T *x1, const T *y1,        \
+	                                T *param)                                                  \
+	{                                                                                          \
+		return rotmg(h, "cublas" #P "rotmg", d1, d2, x1, y1, param, type);                     \
+	}
+ROTM(S, float, CUDA_R_32F, "s")
+ROTM(D, double, CUDA_R_64F, "d")
+
+/* The Ex forms take each vector's and scalar's type and an execution type, in the
+ * combinations NVIDIA's cuBLAS accepts (measured on an H100, cuBLAS 13: any other is
+ * CUBLAS_STATUS_NOT_SUPPORTED there and here). 16-bit vectors run kernels of their own,
+ * executed in float; the others run the typed routines' kernels. */
+static const char *ex_suffix(cudaDataType type, cudaDataType exec)
+{
+	static const struct {
+		cudaDataType type, exec;
+		const char *suffix;
+	} forms[] = {
+		{CUDA_R_16F, CUDA_R_32F, "h"}, {CUDA_R_16BF, CUDA_R_32F, "bf"},
+		{CUDA_R_32F, CUDA_R_32F, "s"}, {CUDA_R_64F, CUDA_R_64F, "d"},
+		{CUDA_C_32F, CUDA_C_32F, "c"}, {CUDA_C_64F, CUDA_C_64F, "z"},
+	};
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (forms[i].type == type && forms[i].exec == exec)
+			return forms[i].suffix;
+	return NULL;
+}
+
+static bool ex_complex(cudaDataType t)
+{
+	return t == CUDA_C_32F || t == CUDA_C_64F;
+}
+
+/* The real type of a complex one; a real type itself. */
+static cudaDataType ex_real(cudaDataType t)
+{
+	return t == CUDA_C_32F ? CUDA_R_32F : t == CUDA_C_64F ? CUDA_R_64F : t;
+}
+
+static size_t ex_size(cudaDataType t)
+{
+	return t == CUDA_C_64F ? 16 : t == CUDA_C_32F || t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
+}
+
+/* The execution type a vector type runs in: float for the 16-bit ones. */
+static cudaDataType ex_exec(cudaDataType t)
+{
+	return t == CUDA_R_16F || t == CUDA_R_16BF ? CUDA_R_32F : t;
+}
+
+#define EX_REFUSED(routine, ...)                                                         \
+	blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine, "types " __VA_ARGS__)
+#define EX_KERNEL(buffer, op, suffix) (snprintf(buffer, sizeof(buffer), "zc_" op "_%s", suffix), buffer)
+
+cublasStatus_t cublasAxpyEx(cublasHandle_t h, int n, const void *alpha, cudaDataType alpha_type,
+                            const void *x, cudaDataType x_type, int incx, void *y,
+                            cudaDataType y_type, int incy, cudaDataType exec)
+{
+	const char *suffix = ex_suffix(x_type, exec);
+	char kernel[24];
+
+	if (!suffix || y_type != x_type || alpha_type != exec)
+		return EX_REFUSED("cublasAxpyEx", "alpha %d, x %d, y %d, execution %d", alpha_type,
+		                  x_type, y_type, exec);
+	return elementwise(h, "cublasAxpyEx", EX_KERNEL(kernel, "axpy", suffix), n, alpha,
+	                   ex_size(alpha_type), NULL, 0, (void *)x, incx, y, incy);
+}
+
+cublasStatus_t cublasScalEx(cublasHandle_t h, int n, const void *alpha, cudaDataType alpha_type,
+                            void *x, cudaDataType x_type, int incx, cudaDataType exec)
+{
+	const char *suffix = ex_suffix(x_type, exec);
+	char kernel[24];
+
+	if (!suffix || alpha_type != exec)
+		return EX_REFUSED("cublasScalEx", "alpha %d, x %d, execution %d", alpha_type, x_type,
+		                  exec);
+	return elementwise(h, "cublasScalEx", EX_KERNEL(kernel, "scal", suffix), n, alpha,
+	                   ex_size(alpha_type), NULL, 0, x, incx, NULL, 0);
+}
+
+static cublasStatus_t dot_ex(cublasHandle_t h, const char *routine, int n, const void *x,
+                             cudaDataType x_type, int incx, const void *y, cudaDataType y_type,
+                             int incy, void *result, cudaDataType result_type,
+                             cudaDataType exec, bool conjugate)
+{
+	const char *suffix = ex_suffix(x_type, exec);
+	char kernel[24];
+
+	if (!suffix || y_type != x_type || result_type != x_type)
+		return EX_REFUSED(routine, "x %d, y %d, result %d, execution %d", x_type, y_type,
+		                  result_type, exec);
+	return reduce(h, routine, EX_KERNEL(kernel, "dot", suffix), n, x, incx, y, incy, result,
+	              ex_size(result_type), conjugate && ex_complex(x_type), false);
+}
+
+cublasStatus_t cublasDotEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type, int incx,
+                           const void *y, cudaDataType y_type, int incy, void *result,
+                           cudaDataType result_type, cudaDataType exec)
+{
+	return dot_ex(h, "cublasDotEx", n, x, x_type, incx, y, y_type, incy, result, result_type,
+	              exec, false);
+}
+
+cublasStatus_t cublasDotcEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type, int incx,
+                            const void *y, cudaDataType y_type, int incy, void *result,
+                            cudaDataType result_type, cudaDataType exec)
+{
+	return dot_ex(h, "cublasDotcEx", n, x, x_type, incx, y, y_type, incy, result, result_type,
+	              exec, true);
+}
+
+/* nrm2's result is of the vector's real type, its execution type the real one too; asum's
+ * result of a 16-bit vector is a float, and a complex vector's execution type is complex. */
+cublasStatus_t cublasNrm2Ex(cublasHandle_t h, int n, const void *x, cudaDataType x_type,
+                            int incx, void *result, cudaDataType result_type, cudaDataType exec)
+{
+	const char *suffix = ex_suffix(x_type, ex_exec(x_type));
+	char kernel[24];
+
+	if (!suffix || result_type != ex_real(x_type) || exec != ex_exec(ex_real(x_type)))
+		return EX_REFUSED("cublasNrm2Ex", "x %d, result %d, execution %d", x_type, result_type,
+		                  exec);
+	return reduce(h, "cublasNrm2Ex", EX_KERNEL(kernel, "nrm2", suffix), n, x, incx, NULL, 0,
+	              result, ex_size(result_type), false, false);
+}
+
+cublasStatus_t cublasAsumEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type,
+                            int incx, void *result, cudaDataType result_type, cudaDataType exec)
+{
+	const char *suffix = ex_suffix(x_type, exec);
+	char kernel[24];
+
+	if (!suffix || result_type != ex_exec(ex_real(x_type)))
+		return EX_REFUSED("cublasAsumEx", "x %d, result %d, execution %d", x_type, result_type,
+		                  exec);
+	return reduce(h, "cublasAsumEx", EX_KERNEL(kernel, "asum", suffix), n, x, incx, NULL, 0,
+	              result, ex_size(result_type), false, false);
+}
+
+static cublasStatus_t index_ex(cublasHandle_t h, const char *routine, int n, const void *x,
+                               cudaDataType x_type, int incx, int *result, bool minimum)
+{
+	const char *suffix = ex_suffix(x_type, ex_exec(x_type));
+	char kernel[24];
+
+	if (!suffix)
+		return EX_REFUSED(routine, "x %d", x_type);
+	return reduce(h, routine, EX_KERNEL(kernel, "iamax", suffix), n, x, incx, NULL, 0, result,
+	              sizeof(int), false, minimum);
+}
+
+cublasStatus_t cublasIamaxEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type,
+                             int incx, int *result)
+{
+	return index_ex(h, "cublasIamaxEx", n, x, x_type, incx, result, false);
+}
+
+cublasStatus_t cublasIaminEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type,
+                             int incx, int *result)
+{
+	return index_ex(h, "cublasIaminEx", n, x, x_type, incx, result, true);
+}
+
+/* copy and swap move elements whole, by their size. */
+static cublasStatus_t move_ex(cublasHandle_t h, const char *routine, const char *op, int n,
+                              const void *x, cudaDataType x_type, int incx, void *y,
+                              cudaDataType y_type, int incy)
+{
+	static const char *const by_size[17] = {[2] = "h", [4] = "s", [8] = "d", [16] = "z"};
+	char kernel[24];
+
+	if (!ex_suffix(x_type, ex_exec(x_type)) || y_type != x_type)
+		return EX_REFUSED(routine, "x %d, y %d", x_type, y_type);
+	snprintf(kernel, sizeof(kernel), "zc_%s_%s", op, by_size[ex_size(x_type)]);
+	return elementwise(h, routine, kernel, n, NULL, 0, NULL, 0, (void *)x, incx, y, incy);
+}
+
+cublasStatus_t cublasCopyEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type, int incx,
+                            void *y, cudaDataType y_type, int incy)
+{
+	return move_ex(h, "cublasCopyEx", "copy", n, x, x_type, incx, y, y_type, incy);
+}
+
+cublasStatus_t cublasSwapEx(cublasHandle_t h, int n, void *x, cudaDataType x_type, int incx,
+                            void *y, cudaDataType y_type, int incy)
+{
+	return move_ex(h, "cublasSwapEx", "swap", n, x, x_type, incx, y, y_type, incy);
+}
+
+/* A complex rot's c is read as a real (a complex c's imaginary part is not read, as on
+ * NVIDIA's), s as the cs type: "c" and "z" take s complex, "cs" and "zd" real. */
+cublasStatus_t cublasRotEx(cublasHandle_t h, int n, void *x, cudaDataType x_type, int incx,
+                           void *y, cudaDataType y_type, int incy, const void *c, const void *s,
+                           cudaDataType cs_type, cudaDataType exec)
+{
+	const char *suffix = ex_suffix(x_type, exec);
+	char kernel[24];
+
+	if (!suffix || y_type != x_type || (cs_type != x_type && cs_type != ex_real(x_type)))
+		return EX_REFUSED("cublasRotEx", "x %d, y %d, c and s %d, execution %d", x_type,
+		                  y_type, cs_type, exec);
+	if (cs_type != x_type)
+		suffix = x_type == CUDA_C_32F ? "cs" : "zd";
+	return elementwise(h, "cublasRotEx", EX_KERNEL(kernel, "rot", suffix), n, c,
+	                   ex_size(ex_real(cs_type)), s, ex_size(cs_type), x, incx, y, incy);
+}
+
+cublasStatus_t cublasRotmEx(cublasHandle_t h, int n, void *x, cudaDataType x_type, int incx,
+                            void *y, cudaDataType y_type, int incy, const void *param,
+                            cudaDataType param_type, cudaDataType exec)
+{
+	const char *suffix = ex_suffix(x_type, exec);
+
+	if (!suffix || ex_complex(x_type) || y_type != x_type || param_type != x_type)
+		return EX_REFUSED("cublasRotmEx", "x %d, y %d, param %d, execution %d", x_type, y_type,
+		                  param_type, exec);
+	return rotm(h, "cublasRotmEx", n, x, incx, y, incy, param, param_type, suffix);
+}
+
+cublasStatus_t cublasRotgEx(cublasHandle_t h, void *a, void *b, cudaDataType ab_type, void *c,
+                            void *s, cudaDataType cs_type, cudaDataType exec)
+{
+	if (!ex_suffix(ab_type, exec) || ex_complex(ab_type) || cs_type != ab_type)
+		return EX_REFUSED("cublasRotgEx", "a and b %d, c and s %d, execution %d", ab_type,
+		                  cs_type, exec);
+	return rotg(h, "cublasRotgEx", a, b, c, s, ab_type);
+}
+
+cublasStatus_t cublasRotmgEx(cublasHandle_t h, void *d1, cudaDataType d1_type, void *d2,
+                             cudaDataType d2_type, void *x1, cudaDataType x1_type, const void *y1,
+                             cudaDataType y1_type, void *param, cudaDataType param_type,
+                             cudaDataType exec)
+{
+	if (!ex_suffix(d1_type, exec) || ex_complex(d1_type) || d2_type != d1_type ||
+	    x1_type != d1_type || y1_type != d1_type || param_type != d1_type)
+		return EX_REFUSED("cublasRotmgEx", "d1 %d, d2 %d, x1 %d, y1 %d, param %d, execution %d",
+		                  d1_type, d2_type, x1_type, y1_type, param_type, exec);
+	return rotmg(h, "cublasRotmgEx", d1, d2, x1, y1, param, d1_type);
+}
+
+static cublasStatus_t narrow_IamaxEx(cublasHandle_t h, int n, const void *x, cudaDataType type,
+                                     int incx, int *r)
+{
+	return cublasIamaxEx(h, n, x, type, incx, r);
+}
+
+static cublasStatus_t narrow_IaminEx(cublasHandle_t h, int n, const void *x, cudaDataType type,
+                                     int incx, int *r)
+{
+	return cublasIaminEx(h, n, x, type, incx, r);
+}
+
+cublasStatus_t cublasIamaxEx_64(cublasHandle_t h, int64_t n, const void *x, cudaDataType x_type,
+                                int64_t incx, int64_t *result)
+{
+	return wide_index(h, "cublasIamaxEx_64", n, x, x_type, incx, result, narrow_IamaxEx);
+}
+
+cublasStatus_t cublasIaminEx_64(cublasHandle_t h, int64_t n, const void *x, cudaDataType x_type,
+                                int64_t incx, int64_t *result)
+{
+	return wide_index(h, "cublasIaminEx_64", n, x, x_type, incx, result, narrow_IaminEx);
+}

@@ -17,15 +17,17 @@ static bool bad_fill(cublasFillMode_t uplo)
 	return uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER;
 }
 
-/* y = alpha op(A) x + beta y; A's leading dimension must be at least MIN_LDA (and 1). */
-static cublasStatus_t gemv(cublasHandle_t h, const char *routine, enum blas_type t,
-                           cublasOperation_t trans, int64_t m, int64_t n, const void *alpha,
-                           struct zc_matrix a, int64_t min_lda, const void *x, int64_t incx,
-                           const void *beta, void *y, int64_t incy)
+/* The arguments of y = alpha op(A) x + beta y for the gemm kernel, A's leading dimension at
+ * least MIN_LDA (and 1); x's and A's elements X_SIZE bytes, y's Y_SIZE, the scalars
+ * SCALE_SIZE. */
+static cublasStatus_t gemv_args(cublasHandle_t h, const char *routine, cublasOperation_t trans,
+                                int64_t m, int64_t n, const void *alpha, struct zc_matrix a,
+                                int64_t min_lda, const void *x, size_t x_size, int64_t incx,
+                                const void *beta, void *y, size_t y_size, int64_t incy,
+                                size_t scale_size, struct zc_gemm_args *g)
 {
 	cublasStatus_t s = blas_begin(h, routine);
 	int64_t rows = trans == CUBLAS_OP_N ? m : n, cols = trans == CUBLAS_OP_N ? n : m;
-	struct zc_gemm_args g;
 
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return s;
@@ -36,15 +38,27 @@ static cublasStatus_t gemv(cublasHandle_t h, const char *routine, enum blas_type
 		               (long long)incy);
 	if (!alpha || !beta)
 		return INVALID(routine, "NULL scalar");
-	memset(&g, 0, sizeof(g));
-	g.m = rows, g.n = 1, g.k = cols, g.batch = 1;
-	g.alpha = blas_scalar(h, alpha, blas_size(t));
-	g.beta = blas_scalar(h, beta, blas_size(t));
-	g.a = a;
-	g.b = blas_vector(x, cols, incx, blas_size(t));
-	g.c = blas_vector(y, rows, incy, blas_size(t));
-	g.fill = ZC_FILL_ALL;
-	return blas_gemm(h, blas_suffix(t), &g);
+	memset(g, 0, sizeof(*g));
+	g->m = rows, g->n = 1, g->k = cols, g->batch = 1;
+	g->alpha = blas_scalar(h, alpha, scale_size);
+	g->beta = blas_scalar(h, beta, scale_size);
+	g->a = a;
+	g->b = blas_vector(x, cols, incx, x_size);
+	g->c = blas_vector(y, rows, incy, y_size);
+	g->fill = ZC_FILL_ALL;
+	return CUBLAS_STATUS_SUCCESS;
+}
+
+static cublasStatus_t gemv(cublasHandle_t h, const char *routine, enum blas_type t,
+                           cublasOperation_t trans, int64_t m, int64_t n, const void *alpha,
+                           struct zc_matrix a, int64_t min_lda, const void *x, int64_t incx,
+                           const void *beta, void *y, int64_t incy)
+{
+	struct zc_gemm_args g;
+	cublasStatus_t s = gemv_args(h, routine, trans, m, n, alpha, a, min_lda, x, blas_size(t),
+	                             incx, beta, y, blas_size(t), incy, blas_size(t), &g);
+
+	return s ? s : blas_gemm(h, blas_suffix(t), &g);
 }
 
 static struct zc_matrix shaped(const void *a, int64_t lda, cublasOperation_t op, int32_t shape,
@@ -435,3 +449,70 @@ SPR(D, double, BLAS_D)
 	}
 HER(C, cuComplex, float, BLAS_C)
 HER(Z, cuDoubleComplex, double, BLAS_Z)
+
+/* gemvBatched and gemvStridedBatched: y_b = alpha op(A_b) x_b + beta y_b for b < count, by
+ * the gemm kernel NAME with scalars of SCALE_SIZE bytes, A's and x's elements of AB_SIZE,
+ * y's of Y_SIZE; arrays of pointers when given, else strides from A, x and y. */
+struct gemv_batch {
+	const void *a, *x;
+	void *y;
+	const void *const *a_array, *const *x_array;
+	void *const *y_array;
+	long long stride_a, stride_x, stride_y;
+	int64_t count;
+};
+
+static cublasStatus_t gemv_batched(cublasHandle_t h, const char *routine, const char *name,
+                                   size_t ab_size, size_t y_size, size_t scale_size,
+                                   cublasOperation_t trans, int64_t m, int64_t n,
+                                   const void *alpha, int64_t lda, int64_t incx,
+                                   const void *beta, int64_t incy, struct gemv_batch b)
+{
+	struct zc_gemm_args g;
+	cublasStatus_t s = gemv_args(h, routine, trans, m, n, alpha, blas_matrix(b.a, lda, trans), m,
+	                             b.x, ab_size, incx, beta, b.y, y_size, incy, scale_size, &g);
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (b.count < 0)
+		return INVALID(routine, "batch count %lld", (long long)b.count);
+	g.batch = b.count;
+	if (b.a_array) {
+		g.a.array = b.a_array, g.b.array = b.x_array, g.c.array = (const void *const *)b.y_array;
+		g.b.array_offset = incx < 0 ? (g.k - 1) * -incx : 0;
+		g.c.array_offset = incy < 0 ? (g.m - 1) * -incy : 0;
+	} else {
+		g.a.stride = b.stride_a, g.b.stride = b.stride_x, g.c.stride = b.stride_y;
+	}
+	return blas_gemm(h, name, &g);
+}
+
+#define GEMV_BATCHED(P, TA, TY, TS, name)                                                         \
+	cublasStatus_t cublas##P##gemvBatched(cublasHandle_t h, cublasOperation_t trans, int m, int n,  \
+	                                      const TS *alpha, const TA *const a[], int lda,            \
+	                                      const TA *const x[], int incx, const TS *beta,            \
+	                                      TY *const y[], int incy, int count)                       \
+	{                                                                                              \
+		struct gemv_batch b = {NULL, NULL, NULL, (const void *const *)a,                           \
+		                       (const void *const *)x, (void *const *)y, 0, 0, 0, count};          \
+		return gemv_batched(h, "cublas" #P "gemvBatched", name, sizeof(TA), sizeof(TY),            \
+		                    sizeof(TS), trans, m, n, alpha, lda, incx, beta, incy, b);             \
+	}                                                                                              \
+	cublasStatus_t cublas##P##gemvStridedBatched(                                                  \
+	    cublasHandle_t h, cublasOperation_t trans, int m, int n, const TS *alpha, const TA *a,     \
+	    int lda, long long stride_a, const TA *x, int incx, long long stride_x, const TS *beta,    \
+	    TY *y, int incy, long long stride_y, int count)                                            \
+	{                                                                                              \
+		struct gemv_batch b = {a, x, y, NULL, NULL, NULL, stride_a, stride_x, stride_y, count};    \
+		return gemv_batched(h, "cublas" #P "gemvStridedBatched", name, sizeof(TA), sizeof(TY),     \
+		                    sizeof(TS), trans, m, n, alpha, lda, incx, beta, incy, b);             \
+	}
+GEMV_BATCHED(S, float, float, float, "s")
+GEMV_BATCHED(D, double, double, double, "d")
+GEMV_BATCHED(C, cuComplex, cuComplex, cuComplex, "c")
+GEMV_BATCHED(Z, cuDoubleComplex, cuDoubleComplex, cuDoubleComplex, "z")
+/* Half (H) and bfloat16 (T) A and x with y of their type or float (S), computed in float. */
+GEMV_BATCHED(HSH, uint16_t, uint16_t, float, "h_h")
+GEMV_BATCHED(HSS, uint16_t, float, float, "h_s")
+GEMV_BATCHED(TST, uint16_t, uint16_t, float, "bf_bf")
+GEMV_BATCHED(TSS, uint16_t, float, float, "bf_s")

@@ -566,3 +566,181 @@ TYPED(Z, cuDoubleComplex, BLAS_Z)
 	}
 HEMM(C, cuComplex, BLAS_C)
 HEMM(Z, cuDoubleComplex, BLAS_Z)
+
+/* The complex Ex forms: A (and B) and C in complex float, as Cgemm, Csyrk and Cherk (the
+ * 3m forms too). NVIDIA's also take 8-bit complex A and B; those are not provided. */
+static bool complex_float(cudaDataType a, cudaDataType b, cudaDataType c)
+{
+	return a == CUDA_C_32F && b == CUDA_C_32F && c == CUDA_C_32F;
+}
+
+#define CGEMM_EX(name)                                                                          \
+	cublasStatus_t cublas##name(cublasHandle_t h, cublasOperation_t transa,                     \
+	                            cublasOperation_t transb, int m, int n, int k,                  \
+	                            const cuComplex *alpha, const void *a, cudaDataType a_type,     \
+	                            int lda, const void *b, cudaDataType b_type, int ldb,           \
+	                            const cuComplex *beta, void *c, cudaDataType c_type, int ldc)   \
+	{                                                                                          \
+		if (!complex_float(a_type, b_type, c_type))                                            \
+			return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, "cublas" #name,                      \
+			                 "types A %d, B %d, C %d", a_type, b_type, c_type);                \
+		return gemm(h, "cublas" #name, "c", sizeof(cuComplex), transa, transb, m, n, k, alpha, \
+		            lda, ldb, beta, ldc, single(a, b, c));                                     \
+	}
+CGEMM_EX(CgemmEx)
+CGEMM_EX(Cgemm3mEx)
+
+#define CRANK_K_EX(name, S, hermitian)                                                          \
+	cublasStatus_t cublas##name(cublasHandle_t h, cublasFillMode_t uplo,                        \
+	                            cublasOperation_t trans, int n, int k, const S *alpha,          \
+	                            const void *a, cudaDataType a_type, int lda, const S *beta,     \
+	                            void *c, cudaDataType c_type, int ldc)                          \
+	{                                                                                          \
+		if (!complex_float(a_type, a_type, c_type))                                            \
+			return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, "cublas" #name, "types A %d, C %d",  \
+			                 a_type, c_type);                                                  \
+		return rank_k(h, "cublas" #name, BLAS_C, RANK_K, hermitian, uplo, trans, n, k, alpha,  \
+		              a, lda, NULL, 0, beta, c, ldc);                                          \
+	}
+CRANK_K_EX(CsyrkEx, cuComplex, false)
+CRANK_K_EX(Csyrk3mEx, cuComplex, false)
+CRANK_K_EX(CherkEx, float, true)
+CRANK_K_EX(Cherk3mEx, float, true)
+
+cublasStatus_t cublasCgemm3mBatched(cublasHandle_t h, cublasOperation_t transa,
+                                    cublasOperation_t transb, int m, int n, int k,
+                                    const cuComplex *alpha, const cuComplex *const a[], int lda,
+                                    const cuComplex *const b[], int ldb, const cuComplex *beta,
+                                    cuComplex *const c[], int ldc, int batch)
+{
+	struct operands o = {NULL, NULL, NULL, (const void *const *)a, (const void *const *)b,
+	                     (void *const *)c, 0, 0, 0, batch};
+	return gemm(h, "cublasCgemm3mBatched", "c", sizeof(cuComplex), transa, transb, m, n, k,
+	            alpha, lda, ldb, beta, ldc, o);
+}
+
+cublasStatus_t cublasCgemm3mStridedBatched(cublasHandle_t h, cublasOperation_t transa,
+                                           cublasOperation_t transb, int m, int n, int k,
+                                           const cuComplex *alpha, const cuComplex *a, int lda,
+                                           long long stride_a, const cuComplex *b, int ldb,
+                                           long long stride_b, const cuComplex *beta,
+                                           cuComplex *c, int ldc, long long stride_c, int batch)
+{
+	struct operands o = {a, b, c, NULL, NULL, NULL, stride_a, stride_b, stride_c, batch};
+	return gemm(h, "cublasCgemm3mStridedBatched", "c", sizeof(cuComplex), transa, transb, m, n,
+	            k, alpha, lda, ldb, beta, ldc, o);
+}
+
+/* gemmGroupedBatched: group g holds size[g] problems of its own shapes, operations and
+ * scalars, C = alpha_g op(A) op(B) + beta_g C each, as one batched gemm a group on the
+ * handle's stream; the arrays of pointers run on from one group to the next. Every group is
+ * checked before any runs. alpha and beta are host arrays: NVIDIA's cuBLAS answers
+ * NOT_SUPPORTED in device pointer mode (measured on an H100). */
+struct groups {
+	const cublasOperation_t *transa, *transb;
+	const void *m, *n, *k, *lda, *ldb, *ldc, *size; /* int, or int64_t for the _64 forms */
+	bool wide;
+	const void *alpha, *beta;
+	const void *const *a, *const *b;
+	void *const *c;
+	int64_t count;
+};
+
+static int64_t entry(const struct groups *gr, const void *array, int64_t g)
+{
+	return gr->wide ? ((const int64_t *)array)[g] : ((const int *)array)[g];
+}
+
+static cublasStatus_t gemm_grouped(cublasHandle_t h, const char *routine, const char *name,
+                                   size_t scale_size, const struct groups *gr)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	int64_t first = 0;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE)
+		return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine, "scalars in device memory");
+	if (gr->count < 0)
+		return INVALID(routine, "group count %lld", (long long)gr->count);
+	for (int64_t g = 0; g < gr->count; g++) {
+		cublasOperation_t ta = gr->transa[g], tb = gr->transb[g];
+		int64_t m = entry(gr, gr->m, g), n = entry(gr, gr->n, g), k = entry(gr, gr->k, g);
+		int64_t lda = entry(gr, gr->lda, g), ldb = entry(gr, gr->ldb, g);
+		int64_t ldc = entry(gr, gr->ldc, g), size = entry(gr, gr->size, g);
+		if (bad_op(ta) || bad_op(tb) || m < 0 || n < 0 || k < 0 || size < 0 ||
+		    lda < at_least_1(ta == CUBLAS_OP_N ? m : k) ||
+		    ldb < at_least_1(tb == CUBLAS_OP_N ? k : n) || ldc < at_least_1(m))
+			return INVALID(routine, "group %lld: transa %d, transb %d, m %lld, n %lld, k %lld, "
+			               "lda %lld, ldb %lld, ldc %lld, size %lld", (long long)g, ta, tb,
+			               (long long)m, (long long)n, (long long)k, (long long)lda,
+			               (long long)ldb, (long long)ldc, (long long)size);
+	}
+	for (int64_t g = 0; g < gr->count; g++) {
+		int64_t size = entry(gr, gr->size, g);
+		struct operands o = {NULL, NULL, NULL, gr->a + first, gr->b + first, gr->c + first,
+		                     0, 0, 0, size};
+		if ((s = gemm(h, routine, name, scale_size, gr->transa[g], gr->transb[g],
+		              entry(gr, gr->m, g), entry(gr, gr->n, g), entry(gr, gr->k, g),
+		              (const char *)gr->alpha + g * scale_size, entry(gr, gr->lda, g),
+		              entry(gr, gr->ldb, g), (const char *)gr->beta + g * scale_size,
+		              entry(gr, gr->ldc, g), o)))
+			return s;
+		first += size;
+	}
+	return CUBLAS_STATUS_SUCCESS;
+}
+
+#define GROUPED(P, T, k, I, wide_form, suffix)                                                    \
+	cublasStatus_t cublas##P##gemmGroupedBatched##suffix(                                          \
+	    cublasHandle_t h, const cublasOperation_t transa[], const cublasOperation_t transb[],     \
+	    const I m[], const I n[], const I kk[], const T alpha[], const T *const a[],             \
+	    const I lda[], const T *const b[], const I ldb[], const T beta[], T *const c[],          \
+	    const I ldc[], I count, const I size[])                                                  \
+	{                                                                                            \
+		struct groups gr = {transa, transb, m, n, kk, lda, ldb, ldc, size, wide_form, alpha,     \
+		                    beta, (const void *const *)a, (const void *const *)b,                \
+		                    (void *const *)c, count};                                            \
+		return gemm_grouped(h, "cublas" #P "gemmGroupedBatched" #suffix, k, sizeof(T), &gr);     \
+	}
+GROUPED(S, float, "s", int, false, )
+GROUPED(S, float, "s", int64_t, true, _64)
+GROUPED(D, double, "d", int, false, )
+GROUPED(D, double, "d", int64_t, true, _64)
+
+/* The types NVIDIA's GemmGroupedBatchedEx takes (measured on an H100): A, B and C of one
+ * type, 16F, 16BF or 32F computed in 32F (32F also in TF32), 64F in 64F. */
+static cublasStatus_t gemm_grouped_ex(cublasHandle_t h, const char *routine, cudaDataType a_type,
+                                      cudaDataType b_type, cudaDataType c_type,
+                                      cublasComputeType_t compute, struct groups *gr)
+{
+	bool f32 = compute == CUBLAS_COMPUTE_32F ||
+	           (compute == CUBLAS_COMPUTE_32F_FAST_TF32 && a_type == CUDA_R_32F);
+	bool taken = a_type == b_type && a_type == c_type &&
+	             (((a_type == CUDA_R_16F || a_type == CUDA_R_16BF || a_type == CUDA_R_32F) && f32) ||
+	              (a_type == CUDA_R_64F && compute == CUBLAS_COMPUTE_64F));
+	size_t scale_size;
+	const char *name = taken ? blas_ex_kernel(a_type, c_type, compute, &scale_size) : NULL;
+
+	if (!name)
+		return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine,
+		                 "types A %d, B %d, C %d with compute type %d", a_type, b_type, c_type,
+		                 compute);
+	return gemm_grouped(h, routine, name, scale_size, gr);
+}
+
+#define GROUPED_EX(I, wide_form, suffix)                                                          \
+	cublasStatus_t cublasGemmGroupedBatchedEx##suffix(                                              \
+	    cublasHandle_t h, const cublasOperation_t transa[], const cublasOperation_t transb[],      \
+	    const I m[], const I n[], const I k[], const void *alpha, const void *const a[],          \
+	    cudaDataType_t a_type, const I lda[], const void *const b[], cudaDataType_t b_type,       \
+	    const I ldb[], const void *beta, void *const c[], cudaDataType_t c_type, const I ldc[],   \
+	    I count, const I size[], cublasComputeType_t compute)                                     \
+	{                                                                                             \
+		struct groups gr = {transa, transb, m, n, k, lda, ldb, ldc, size, wide_form, alpha, beta, \
+		                    a, b, c, count};                                                      \
+		return gemm_grouped_ex(h, "cublasGemmGroupedBatchedEx" #suffix, a_type, b_type, c_type,  \
+		                       compute, &gr);                                                     \
+	}
+GROUPED_EX(int, false, )
+GROUPED_EX(int64_t, true, _64)

@@ -1,8 +1,10 @@
 // cuBLAS v2 routines against host references computed here in double precision.
 // Helpers: handle, version, status names, pointer and math modes, streams, Set/Get Vector and
 // Matrix (strided, padded, async) and an invalid argument. Level 1, level 2 and level 3 in the
-// S, D, C, Z (and H) variants (level 2's band and packed forms too), GemmEx in the usual type
-// combinations, batched and strided-batched GEMM, batched TRSM; with cuBLAS 12 and later, a sample
+// S, D, C, Z (and H) variants (level 2's band and packed forms too), level 1's Ex forms in every
+// type combination NVIDIA's cuBLAS takes (16-bit ones too), GemmEx in the usual type
+// combinations, batched and strided-batched GEMM and gemv, grouped GEMM (cuBLAS 12 and later), the
+// complex Ex and 3m forms, batched TRSM; with cuBLAS 12 and later, a sample
 // of the _64 forms (64-bit sizes) through the same checks. Inputs are small integers from a fixed-seed LCG, so most results are exact,
 // but every comparison allows a relative tolerance so that a library with another summation
 // order also passes. Triangular and symmetric inputs hold garbage in the triangle the routine must
@@ -64,12 +66,14 @@ TYPE_TRAITS(double, double, 0, 4, 1e-12, 1e-10)
 TYPE_TRAITS(cuComplex, float, 1, 4, 1e-5, 1e-4)
 TYPE_TRAITS(cuDoubleComplex, double, 1, 4, 1e-12, 1e-10)
 TYPE_TRAITS(__half, __half, 0, 2, 1e-2, 1e-2)  // amp 2: sums stay small integers, exact in half
+TYPE_TRAITS(__nv_bfloat16, __nv_bfloat16, 0, 2, 1e-2, 1e-2)
 
 static inline cd toc(float v) { return cd(v, 0); }
 static inline cd toc(double v) { return cd(v, 0); }
 static inline cd toc(cuComplex v) { return cd(v.x, v.y); }
 static inline cd toc(cuDoubleComplex v) { return cd(v.x, v.y); }
 static inline cd toc(__half v) { return cd(__half2float(v), 0); }
+static inline cd toc(__nv_bfloat16 v) { return cd(__bfloat162float(v), 0); }
 static inline cd toc(cd v) { return v; }
 template <typename T> T fromc(cd v);
 template <> float fromc<float>(cd v) { return (float)v.real(); }
@@ -77,6 +81,7 @@ template <> double fromc<double>(cd v) { return v.real(); }
 template <> cuComplex fromc<cuComplex>(cd v) { return make_cuComplex((float)v.real(), (float)v.imag()); }
 template <> cuDoubleComplex fromc<cuDoubleComplex>(cd v) { return make_cuDoubleComplex(v.real(), v.imag()); }
 template <> __half fromc<__half>(cd v) { return __float2half((float)v.real()); }
+template <> __nv_bfloat16 fromc<__nv_bfloat16>(cd v) { return __float2bfloat16((float)v.real()); }
 
 template <typename T> static std::vector<cd> tocv(const std::vector<T> &v) {
     std::vector<cd> r(v.size());
@@ -396,14 +401,16 @@ struct VCase { int n, incx, incy; bool dev; };
 static const VCase VCASES[] = {{1000, 1, 1, false}, {37, 2, 3, true}};
 static std::string vdesc(const VCase &c) { return strf("n=%d incx=%d incy=%d %s", c.n, c.incx, c.incy, mode_name(c.dev)); }
 
-template <typename T>
-static void test_axpy(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, const T *, const T *, int, T *, int)) {
+// A: alpha's type (float for the 16-bit Ex forms).
+template <typename T, typename A = T>
+static void test_axpy(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int, const A *, const T *, int, T *, int)) {
     for (const VCase &c : VCASES) {
         std::vector<T> x = rvec<T>(c.n * c.incx), y = rvec<T>(c.n * c.incy);
-        T alpha = alpha_of<T>();
+        A alpha = alpha_of<A>();
         std::vector<cd> want = tocv(y);
         for (int i = 0; i < c.n; i++) want[i * c.incy] += toc(alpha) * toc(x[i * c.incx]);
-        Dev<T> dx(x), dy(y), da(std::vector<T>(1, alpha));
+        Dev<T> dx(x), dy(y);
+        Dev<A> da(std::vector<A>(1, alpha));
         set_mode(c.dev);
         CB(fn(H, c.n, c.dev ? da.p : &alpha, dx.p, c.incx, dy.p, c.incy));
         set_mode(false);
@@ -478,13 +485,13 @@ static void test_reduce(const char *name, cublasStatus_t (*fn)(cublasHandle_t, i
         }
         if (!asum) want = sqrt(want);
         Dev<T> dx(x);
-        Dev<R> dr(std::vector<R>(1, (R)123));
-        R res = 123;
+        R res = fromc<R>(cd(123));
+        Dev<R> dr(std::vector<R>(1, res));
         set_mode(c.dev);
         CB(fn(H, c.n, dx.p, c.incx, c.dev ? dr.p : &res));
         set_mode(false);
         if (c.dev) res = dr.get()[0];
-        check_scalar(name, vdesc(c), res, want, Ty<T>::tol());
+        check_scalar(name, vdesc(c), toc(res), want, Ty<T>::tol());
     }
 }
 
@@ -564,15 +571,15 @@ template <typename R> static void test_rotg_real(const char *name, cublasStatus_
             s = b / r;
             z = fabs(a) > fabs(b) ? s : c != 0 ? 1 / c : 1;
         }
-        R ga = (R)a, gb = (R)b, gc = -9, gs = -9;
+        R ga = fromc<R>(a), gb = fromc<R>(b), gc = fromc<R>(-9), gs = fromc<R>(-9);
         CB(fn(H, &ga, &gb, &gc, &gs));
         CHECK(cudaDeviceSynchronize());
         std::string what = strf("a=%g b=%g", a, b);
         double tol = Ty<R>::tol();
-        check_scalar(name, what + " r", ga, r, tol);
-        check_scalar(name, what + " z", gb, z, tol);
-        check_scalar(name, what + " c", gc, c, tol);
-        check_scalar(name, what + " s", gs, s, tol);
+        check_scalar(name, what + " r", toc(ga), r, tol);
+        check_scalar(name, what + " z", toc(gb), z, tol);
+        check_scalar(name, what + " c", toc(gc), c, tol);
+        check_scalar(name, what + " s", toc(gs), s, tol);
     }
 }
 // rotm: (x, y) <- H (x, y) for each flag's H (param [flag, h11, h21, h12, h22]; -2 is the
@@ -583,9 +590,9 @@ static void test_rotm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int
     for (double flag : {-1.0, 0.0, 1.0, -2.0})
         for (int var = 0; var < 2; var++) {
             int incx = var ? 2 : 1, incy = var ? -3 : 1;
-            R param[5] = {(R)flag, 2, -3, 5, -1};
-            double h11 = flag == 0 ? 1 : param[1], h21 = flag == 1 ? -1 : param[2];
-            double h12 = flag == 1 ? 1 : param[3], h22 = flag == 0 ? 1 : param[4];
+            R param[5] = {fromc<R>(flag), fromc<R>(2), fromc<R>(-3), fromc<R>(5), fromc<R>(-1)};
+            double h11 = flag == 0 ? 1 : 2, h21 = flag == 1 ? -1 : -3;
+            double h12 = flag == 1 ? 1 : 5, h22 = flag == 0 ? 1 : -1;
             if (flag == -2) h11 = h22 = 1, h12 = h21 = 0;
             std::vector<R> x = rvec<R>(n * incx), y = rvec<R>(n * -incy > 0 ? n * -incy : n * incy);
             std::vector<cd> wx = tocv(x), wy = tocv(y);
@@ -608,24 +615,26 @@ static void test_rotm(const char *name, cublasStatus_t (*fn)(cublasHandle_t, int
 // rotmg, checked by what it promises rather than by its steps: H (from the flag) maps
 // (x1, y1) to (x1', 0), and d1 x1^2 + d2 y1^2 = d1' x1'^2; y1 = 0 gives flag -2, a negative
 // d1 flag -1 with everything zeroed; a tiny d1 is rescaled back into range (flag -1).
+// CASES: how many of the inputs (the last needs a type wider than 16 bits).
 template <typename R>
-static void test_rotmg(const char *name, cublasStatus_t (*fn)(cublasHandle_t, R *, R *, R *, const R *, R *)) {
+static void test_rotmg(const char *name, cublasStatus_t (*fn)(cublasHandle_t, R *, R *, R *, const R *, R *), int cases = 6) {
     const double in[][4] = {{2, 3, 5, 1}, {1, 4, 1, 3}, {3, 1, -2, 4}, {2, 3, 5, 0}, {-1, 2, 3, 4}, {1e-9, 1, 1, 1e-6}};
-    for (int c = 0; c < (int)(sizeof in / sizeof in[0]); c++) {
+    for (int c = 0; c < cases; c++) {
         const double *v = in[c];
-        R d1 = (R)v[0], d2 = (R)v[1], x1 = (R)v[2], y1 = (R)v[3], p[5] = {-7, 0, 0, 0, 0};
+        R d1 = fromc<R>(v[0]), d2 = fromc<R>(v[1]), x1 = fromc<R>(v[2]), y1 = fromc<R>(v[3]);
+        R p[5] = {fromc<R>(-7), fromc<R>(0), fromc<R>(0), fromc<R>(0), fromc<R>(0)};
         CB(fn(H, &d1, &d2, &x1, &y1, p));
         CHECK(cudaDeviceSynchronize());
         std::string what = strf("d1=%g d2=%g x1=%g y1=%g", v[0], v[1], v[2], v[3]);
-        double flag = p[0], tol = Ty<R>::tol();
+        double flag = toc(p[0]).real(), tol = Ty<R>::tol();
         if (v[3] == 0) {
             check_scalar(name, what + " flag", flag, -2, 0);
             continue;
         }
         if (v[0] < 0) {
             check_scalar(name, what + " flag", flag, -1, 0);
-            for (double z : {(double)p[1], (double)p[2], (double)p[3], (double)p[4], (double)d1, (double)d2, (double)x1})
-                check_scalar(name, what + " zeroed", z, 0, 0);
+            for (R z : {p[1], p[2], p[3], p[4], d1, d2, x1})
+                check_scalar(name, what + " zeroed", toc(z), 0, 0);
             continue;
         }
         if (flag != -1 && flag != 0 && flag != 1) {
@@ -633,11 +642,12 @@ static void test_rotmg(const char *name, cublasStatus_t (*fn)(cublasHandle_t, R 
             continue;
         }
         if (c == 5) check_scalar(name, what + " flag (rescaled)", flag, -1, 0);
-        double h11 = flag == 0 ? 1 : p[1], h21 = flag == 1 ? -1 : p[2], h12 = flag == 1 ? 1 : p[3], h22 = flag == 0 ? 1 : p[4];
+        double h11 = flag == 0 ? 1 : toc(p[1]).real(), h21 = flag == 1 ? -1 : toc(p[2]).real();
+        double h12 = flag == 1 ? 1 : toc(p[3]).real(), h22 = flag == 0 ? 1 : toc(p[4]).real();
         double x = h11 * v[2] + h12 * v[3], y = h21 * v[2] + h22 * v[3];
-        check_scalar(name, what + " x1'", x1, x, tol);
+        check_scalar(name, what + " x1'", toc(x1), x, tol);
         check_scalar(name, what + " zeroed y", y / (fabs(v[2]) + fabs(v[3])), 0, tol);
-        double before = v[0] * v[2] * v[2] + v[1] * v[3] * v[3], after = (double)d1 * x1 * x1;
+        double before = v[0] * v[2] * v[2] + v[1] * v[3] * v[3], after = toc(d1).real() * toc(x1).real() * toc(x1).real();
         check_scalar(name, what + " norm", after / before, 1, tol);
     }
 }
@@ -686,6 +696,107 @@ static void level1() {
     test_rotg_cplx("Crotg", cublasCrotg); test_rotg_cplx("Zrotg", cublasZrotg);
     test_rotm("Srotm", cublasSrotm); test_rotm("Drotm", cublasDrotm);
     test_rotmg("Srotmg", cublasSrotmg); test_rotmg("Drotmg", cublasDrotmg);
+}
+
+// ---- level 1's Ex forms ----------------------------------------------------------------------
+// Each Ex routine with the types of a typed routine, through that routine's check; 16-bit
+// vectors (executed in float, alpha a float, asum's result a float) likewise; and combinations
+// NVIDIA's cuBLAS refuses (an H100, cuBLAS 13) refused.
+template <typename T> struct DT;
+template <> struct DT<float> { static constexpr cudaDataType type = CUDA_R_32F, exec = CUDA_R_32F; };
+template <> struct DT<double> { static constexpr cudaDataType type = CUDA_R_64F, exec = CUDA_R_64F; };
+template <> struct DT<cuComplex> { static constexpr cudaDataType type = CUDA_C_32F, exec = CUDA_C_32F; };
+template <> struct DT<cuDoubleComplex> { static constexpr cudaDataType type = CUDA_C_64F, exec = CUDA_C_64F; };
+template <> struct DT<__half> { static constexpr cudaDataType type = CUDA_R_16F, exec = CUDA_R_32F; };
+template <> struct DT<__nv_bfloat16> { static constexpr cudaDataType type = CUDA_R_16BF, exec = CUDA_R_32F; };
+
+// The routines every type has. A: alpha's type; S: asum's result.
+template <typename T, typename A, typename S> static void ex_common(const std::string &tag) {
+    typedef typename Ty<T>::Real R;
+    const cudaDataType t = DT<T>::type;
+    (void)t;
+    test_axpy<T, A>(("AxpyEx " + tag).c_str(), +[](cublasHandle_t h, int n, const A *a, const T *x, int ix, T *y, int iy) {
+        return cublasAxpyEx(h, n, a, DT<A>::type, x, DT<T>::type, ix, y, DT<T>::type, iy, DT<T>::exec);
+    });
+    test_scal<T, A>(("ScalEx " + tag).c_str(), +[](cublasHandle_t h, int n, const A *a, T *x, int ix) {
+        return cublasScalEx(h, n, a, DT<A>::type, x, DT<T>::type, ix, DT<T>::exec);
+    });
+    test_copy_swap<T, const T>(("CopyEx " + tag).c_str(), +[](cublasHandle_t h, int n, const T *x, int ix, T *y, int iy) {
+        return cublasCopyEx(h, n, x, DT<T>::type, ix, y, DT<T>::type, iy);
+    }, false);
+    test_copy_swap<T, T>(("SwapEx " + tag).c_str(), +[](cublasHandle_t h, int n, T *x, int ix, T *y, int iy) {
+        return cublasSwapEx(h, n, x, DT<T>::type, ix, y, DT<T>::type, iy);
+    }, true);
+    test_dot<T>(("DotEx " + tag).c_str(), +[](cublasHandle_t h, int n, const T *x, int ix, const T *y, int iy, T *r) {
+        return cublasDotEx(h, n, x, DT<T>::type, ix, y, DT<T>::type, iy, r, DT<T>::type, DT<T>::exec);
+    }, false);
+    test_dot<T>(("DotcEx " + tag).c_str(), +[](cublasHandle_t h, int n, const T *x, int ix, const T *y, int iy, T *r) {
+        return cublasDotcEx(h, n, x, DT<T>::type, ix, y, DT<T>::type, iy, r, DT<T>::type, DT<T>::exec);
+    }, Ty<T>::cplx);
+    test_reduce<T, R>(("Nrm2Ex " + tag).c_str(), +[](cublasHandle_t h, int n, const T *x, int ix, R *r) {
+        return cublasNrm2Ex(h, n, x, DT<T>::type, ix, r, DT<R>::type, DT<R>::exec);
+    }, false);
+    test_reduce<T, S>(("AsumEx " + tag).c_str(), +[](cublasHandle_t h, int n, const T *x, int ix, S *r) {
+        return cublasAsumEx(h, n, x, DT<T>::type, ix, r, DT<S>::type, DT<T>::exec);
+    }, true);
+    test_iamax<T>(("IamaxEx " + tag).c_str(), +[](cublasHandle_t h, int n, const T *x, int ix, int *r) {
+        return cublasIamaxEx(h, n, x, DT<T>::type, ix, r);
+    }, true);
+    test_iamax<T>(("IaminEx " + tag).c_str(), +[](cublasHandle_t h, int n, const T *x, int ix, int *r) {
+        return cublasIaminEx(h, n, x, DT<T>::type, ix, r);
+    }, false);
+    // c and s of the cs type; a complex c's imaginary part is not read.
+    test_rot<T, T>(("RotEx " + tag).c_str(), +[](cublasHandle_t h, int n, T *x, int ix, T *y, int iy, const R *c, const T *s) {
+        T cc = fromc<T>(cd(toc(*c).real(), 99));
+        return cublasRotEx(h, n, x, DT<T>::type, ix, y, DT<T>::type, iy, &cc, s, DT<T>::type, DT<T>::exec);
+    });
+}
+
+// The real types' rotg, rotm and rotmg (16-bit ones: rotmg without the input that needs range).
+template <typename R> static void ex_real(const std::string &tag, int rotmg_cases) {
+    test_rotg_real<R>(("RotgEx " + tag).c_str(), +[](cublasHandle_t h, R *a, R *b, R *c, R *s) {
+        return cublasRotgEx(h, a, b, DT<R>::type, c, s, DT<R>::type, DT<R>::exec);
+    });
+    test_rotm<R>(("RotmEx " + tag).c_str(), +[](cublasHandle_t h, int n, R *x, int ix, R *y, int iy, const R *p) {
+        return cublasRotmEx(h, n, x, DT<R>::type, ix, y, DT<R>::type, iy, p, DT<R>::type, DT<R>::exec);
+    });
+    test_rotmg<R>(("RotmgEx " + tag).c_str(), +[](cublasHandle_t h, R *d1, R *d2, R *x1, const R *y1, R *p) {
+        return cublasRotmgEx(h, d1, DT<R>::type, d2, DT<R>::type, x1, DT<R>::type, y1, DT<R>::type, p, DT<R>::type,
+                             DT<R>::exec);
+    }, rotmg_cases);
+}
+
+static void expect_refused(const char *what, cublasStatus_t s) {
+    if (s != CUBLAS_STATUS_NOT_SUPPORTED) fail(what, strf("returned %d, want CUBLAS_STATUS_NOT_SUPPORTED", (int)s));
+}
+
+static void level1_ex() {
+    ex_common<float, float, float>("S"); ex_common<double, double, double>("D");
+    ex_common<cuComplex, cuComplex, float>("C"); ex_common<cuDoubleComplex, cuDoubleComplex, double>("Z");
+    ex_common<__half, float, float>("16F"); ex_common<__nv_bfloat16, float, float>("16BF");
+    test_rot<cuComplex, float>("RotEx C, real s", +[](cublasHandle_t h, int n, cuComplex *x, int ix, cuComplex *y, int iy,
+                                                      const float *c, const float *s) {
+        return cublasRotEx(h, n, x, CUDA_C_32F, ix, y, CUDA_C_32F, iy, c, s, CUDA_R_32F, CUDA_C_32F);
+    });
+    test_rot<cuDoubleComplex, double>("RotEx Z, real s", +[](cublasHandle_t h, int n, cuDoubleComplex *x, int ix,
+                                                            cuDoubleComplex *y, int iy, const double *c, const double *s) {
+        return cublasRotEx(h, n, x, CUDA_C_64F, ix, y, CUDA_C_64F, iy, c, s, CUDA_R_64F, CUDA_C_64F);
+    });
+    ex_real<float>("S", 6); ex_real<double>("D", 6); ex_real<__half>("16F", 5); ex_real<__nv_bfloat16>("16BF", 5);
+    Dev<float> dx(8), dy(8);
+    float f = 1, result = 0;
+    double d = 0;
+    cuComplex cc = {1, 0};
+    expect_refused("AxpyEx x 16F, y 32F", cublasAxpyEx(H, 4, &f, CUDA_R_32F, dx.p, CUDA_R_16F, 1, dy.p, CUDA_R_32F, 1, CUDA_R_32F));
+    expect_refused("AxpyEx alpha 16F on 16F", cublasAxpyEx(H, 4, &f, CUDA_R_16F, dx.p, CUDA_R_16F, 1, dy.p, CUDA_R_16F, 1, CUDA_R_32F));
+    expect_refused("DotEx 32F into 64F", cublasDotEx(H, 4, dx.p, CUDA_R_32F, 1, dy.p, CUDA_R_32F, 1, &d, CUDA_R_64F, CUDA_R_64F));
+    expect_refused("Nrm2Ex 16F into 32F", cublasNrm2Ex(H, 4, dx.p, CUDA_R_16F, 1, &result, CUDA_R_32F, CUDA_R_32F));
+    expect_refused("AsumEx 16F into 16F", cublasAsumEx(H, 4, dx.p, CUDA_R_16F, 1, &result, CUDA_R_16F, CUDA_R_32F));
+    expect_refused("ScalEx real alpha on C32F", cublasScalEx(H, 4, &f, CUDA_R_32F, dx.p, CUDA_C_32F, 1, CUDA_C_32F));
+    expect_refused("RotgEx C32F", cublasRotgEx(H, &cc, &cc, CUDA_C_32F, &f, &cc, CUDA_R_32F, CUDA_C_32F));
+    expect_refused("CopyEx 8I", cublasCopyEx(H, 4, dx.p, CUDA_R_8I, 1, dy.p, CUDA_R_8I, 1));
+    int index = 0;
+    expect_refused("IamaxEx 32I", cublasIamaxEx(H, 4, dx.p, CUDA_R_32I, 1, &index));
 }
 
 // ---- level 2 ----------------------------------------------------------------------------------
@@ -1694,6 +1805,201 @@ static void test_batched_lu(const char *name,
         fail(rf.c_str(), strf("a zero third column in batch 1: info %d %d %d", info[0], info[1], info[2]));
 }
 
+// Pointer arrays over a strided batch, so that a batched form runs through its strided
+// form's check; the arrays live until the call's work is done.
+template <typename T> struct Batch {
+    std::unique_ptr<Dev<const T *>> in1, in2;
+    std::unique_ptr<Dev<T *>> out;
+    Batch(const T *a, long long sa, const T *b, long long sb, T *c, long long sc, int count) {
+        std::vector<const T *> pa, pb;
+        std::vector<T *> pc;
+        for (int i = 0; i < count; i++) pa.push_back(a + i * sa), pb.push_back(b + i * sb), pc.push_back(c + i * sc);
+        in1.reset(new Dev<const T *>(pa));
+        in2.reset(new Dev<const T *>(pb));
+        out.reset(new Dev<T *>(pc));
+    }
+    ~Batch() { CHECK(cudaDeviceSynchronize()); }
+};
+
+// ---- level 2 and 3: batched gemv, grouped gemm -------------------------------------------------
+// y_b = alpha op(A_b) x_b + beta y_b for 3 matrices, every op; A and x of TA, y of TY, scalars
+// of TS; strided, then through arrays of pointers with x's increment negative.
+template <typename TA, typename TY, typename TS>
+static void test_gemv_batched(const char *name,
+                              cublasStatus_t (*strided)(cublasHandle_t, cublasOperation_t, int, int, const TS *,
+                                                        const TA *, int, long long, const TA *, int, long long,
+                                                        const TS *, TY *, int, long long, int),
+                              cublasStatus_t (*batched)(cublasHandle_t, cublasOperation_t, int, int, const TS *,
+                                                        const TA *const[], int, const TA *const[], int, const TS *,
+                                                        TY *const[], int, int)) {
+    const int m = 23, n = 17, lda = 25, batch = 3;
+    for (int o = 0; o < nops<TA>(); o++)
+        for (int arrays = 0; arrays < 2; arrays++) {
+            cublasOperation_t op = OPS[o];
+            int xl = op == CUBLAS_OP_N ? n : m, yl = op == CUBLAS_OP_N ? m : n;
+            int incx = arrays ? -2 : 1, incy = arrays ? 3 : 1, ax = abs(incx);
+            long long sA = lda * n + 3, sx = xl * ax + 1, sy = yl * incy + 2;
+            std::vector<TA> A = rvec<TA>(sA * batch), x = rvec<TA>(sx * batch);
+            std::vector<TY> y = rvec<TY>(sy * batch);
+            TS alpha = alpha_of<TS>(), beta = beta_of<TS>();
+            std::vector<cd> Ac = tocv(A), want = tocv(y);
+            for (int b = 0; b < batch; b++)
+                for (int i = 0; i < yl; i++) {
+                    cd sum = 0;
+                    for (int j = 0; j < xl; j++)
+                        sum += opel(&Ac[b * sA], lda, op, i, j) * toc(x[b * sx + (incx > 0 ? j : xl - 1 - j) * ax]);
+                    cd &w = want[b * sy + i * incy];
+                    w = toc(alpha) * sum + toc(beta) * w;
+                }
+            Dev<TA> dA(A), dx(x);
+            Dev<TY> dy(y);
+            if (arrays) {
+                Batch<TA> ax_arrays(dA.p, sA, dx.p, sx, nullptr, 0, batch);
+                Batch<TY> y_arrays(dy.p, sy, dy.p, sy, dy.p, sy, batch);
+                CB(batched(H, op, m, n, &alpha, ax_arrays.in1->p, lda, ax_arrays.in2->p, incx, &beta, y_arrays.out->p,
+                           incy, batch));
+            } else {
+                CB(strided(H, op, m, n, &alpha, dA.p, lda, sA, dx.p, incx, sx, &beta, dy.p, incy, sy, batch));
+            }
+            check_vec(name, strf("op=%c incx=%d incy=%d %s", opc(op), incx, incy, arrays ? "pointer arrays" : "strided"),
+                      dy.get(), want, Ty<TY>::tol());
+        }
+}
+
+// Two groups: 2 problems of op (N, T) and 1 of (T, N), of other shapes and scalars; the
+// pointers of the second group follow the first's. The _64 forms take int64_t arrays (I).
+template <typename T, typename I>
+static void test_gemm_grouped(const char *name,
+                              cublasStatus_t (*fn)(cublasHandle_t, const cublasOperation_t[], const cublasOperation_t[],
+                                                   const I[], const I[], const I[], const T[], const T *const[],
+                                                   const I[], const T *const[], const I[], const T[], T *const[],
+                                                   const I[], I, const I[])) {
+    const cublasOperation_t ta[2] = {CUBLAS_OP_N, CUBLAS_OP_T}, tb[2] = {CUBLAS_OP_T, CUBLAS_OP_N};
+    const I m[2] = {21, 13}, n[2] = {9, 18}, k[2] = {11, 7}, size[2] = {2, 1};
+    I lda[2], ldb[2], ldc[2];
+    const T alpha[2] = {alpha_of<T>(), fromc<T>(-1)}, beta[2] = {beta_of<T>(), fromc<T>(0)};
+    std::vector<std::vector<T>> A, B, C;
+    std::vector<std::vector<cd>> want;
+    std::vector<std::unique_ptr<Dev<T>>> dA, dB, dC;
+    std::vector<const T *> pa, pb;
+    std::vector<T *> pc;
+    std::vector<int> group_of;
+    for (int g = 0; g < 2; g++) {
+        int arows = ta[g] == CUBLAS_OP_N ? m[g] : k[g], acols = ta[g] == CUBLAS_OP_N ? k[g] : m[g];
+        int brows = tb[g] == CUBLAS_OP_N ? k[g] : n[g], bcols = tb[g] == CUBLAS_OP_N ? n[g] : k[g];
+        lda[g] = arows + 1, ldb[g] = brows + 2, ldc[g] = m[g] + 3;
+        for (int p = 0; p < size[g]; p++) {
+            A.push_back(rvec<T>(lda[g] * acols));
+            B.push_back(rvec<T>(ldb[g] * bcols));
+            C.push_back(rvec<T>(ldc[g] * n[g]));
+            std::vector<cd> Ac = tocv(A.back()), Bc = tocv(B.back()), w = tocv(C.back());
+            ref_gemm(ta[g], tb[g], m[g], n[g], k[g], toc(alpha[g]), Ac.data(), lda[g], Bc.data(), ldb[g], toc(beta[g]),
+                     w.data(), ldc[g]);
+            want.push_back(w);
+            dA.emplace_back(new Dev<T>(A.back()));
+            dB.emplace_back(new Dev<T>(B.back()));
+            dC.emplace_back(new Dev<T>(C.back()));
+            pa.push_back(dA.back()->p), pb.push_back(dB.back()->p), pc.push_back(dC.back()->p);
+            group_of.push_back(g);
+        }
+    }
+    Dev<const T *> dpa(pa), dpb(pb);
+    Dev<T *> dpc(pc);
+    CB(fn(H, ta, tb, m, n, k, alpha, dpa.p, lda, dpb.p, ldb, beta, dpc.p, ldc, 2, size));
+    for (size_t p = 0; p < pc.size(); p++) {
+        int g = group_of[p];
+        check_mat(name, strf("group %d problem %zu", g, p), dC[p]->get(), want[p], m[g], n[g], ldc[g], Ty<T>::tol());
+    }
+    set_mode(true);
+    if (fn(H, ta, tb, m, n, k, alpha, dpa.p, lda, dpb.p, ldb, beta, dpc.p, ldc, 2, size) != CUBLAS_STATUS_NOT_SUPPORTED)
+        fail(name, "device pointer mode: want CUBLAS_STATUS_NOT_SUPPORTED, as NVIDIA's cuBLAS");
+    set_mode(false);
+}
+
+static void level_batched_grouped() {
+    test_gemv_batched<float, float, float>("SgemvBatched", cublasSgemvStridedBatched, cublasSgemvBatched);
+    test_gemv_batched<double, double, double>("DgemvBatched", cublasDgemvStridedBatched, cublasDgemvBatched);
+    test_gemv_batched<cuComplex, cuComplex, cuComplex>("CgemvBatched", cublasCgemvStridedBatched, cublasCgemvBatched);
+    test_gemv_batched<cuDoubleComplex, cuDoubleComplex, cuDoubleComplex>("ZgemvBatched", cublasZgemvStridedBatched,
+                                                                         cublasZgemvBatched);
+    test_gemv_batched<__half, __half, float>("HSHgemvBatched", cublasHSHgemvStridedBatched, cublasHSHgemvBatched);
+    test_gemv_batched<__half, float, float>("HSSgemvBatched", cublasHSSgemvStridedBatched, cublasHSSgemvBatched);
+    test_gemv_batched<__nv_bfloat16, __nv_bfloat16, float>("TSTgemvBatched", cublasTSTgemvStridedBatched,
+                                                           cublasTSTgemvBatched);
+    test_gemv_batched<__nv_bfloat16, float, float>("TSSgemvBatched", cublasTSSgemvStridedBatched, cublasTSSgemvBatched);
+#if CUBLAS_VER_MAJOR >= 12
+    test_gemm_grouped<float, int>("SgemmGroupedBatched", cublasSgemmGroupedBatched);
+    test_gemm_grouped<double, int>("DgemmGroupedBatched", cublasDgemmGroupedBatched);
+    test_gemm_grouped<float, int64_t>("SgemmGroupedBatched_64", cublasSgemmGroupedBatched_64);
+    test_gemm_grouped<__half, int>("GemmGroupedBatchedEx 16F", +[](cublasHandle_t h, const cublasOperation_t ta[],
+        const cublasOperation_t tb[], const int m[], const int n[], const int k[], const __half alpha[],
+        const __half *const a[], const int lda[], const __half *const b[], const int ldb[], const __half beta[],
+        __half *const c[], const int ldc[], int count, const int size[]) {
+        // The compute type's scalars: floats.
+        float fa[2] = {__half2float(alpha[0]), __half2float(alpha[1])}, fb[2] = {__half2float(beta[0]), __half2float(beta[1])};
+        return cublasGemmGroupedBatchedEx(h, ta, tb, m, n, k, fa, (const void *const *)a, CUDA_R_16F, lda,
+                                          (const void *const *)b, CUDA_R_16F, ldb, fb, (void *const *)c, CUDA_R_16F, ldc,
+                                          count, size, CUBLAS_COMPUTE_32F);
+    });
+    test_gemm_grouped<double, int64_t>("GemmGroupedBatchedEx_64 64F", +[](cublasHandle_t h, const cublasOperation_t ta[],
+        const cublasOperation_t tb[], const int64_t m[], const int64_t n[], const int64_t k[], const double alpha[],
+        const double *const a[], const int64_t lda[], const double *const b[], const int64_t ldb[], const double beta[],
+        double *const c[], const int64_t ldc[], int64_t count, const int64_t size[]) {
+        return cublasGemmGroupedBatchedEx_64(h, ta, tb, m, n, k, alpha, (const void *const *)a, CUDA_R_64F, lda,
+                                             (const void *const *)b, CUDA_R_64F, ldb, beta, (void *const *)c, CUDA_R_64F,
+                                             ldc, count, size, CUBLAS_COMPUTE_64F);
+    });
+#endif
+}
+
+// The complex Ex forms and the 3m batched forms through their typed routines' checks.
+static void level3_complex_ex() {
+    test_gemm<cuComplex>("CgemmEx", +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                                        const cuComplex *a, const cuComplex *A, int lda, const cuComplex *B, int ldb,
+                                        const cuComplex *b, cuComplex *C, int ldc) {
+        return cublasCgemmEx(h, ta, tb, m, n, k, a, A, CUDA_C_32F, lda, B, CUDA_C_32F, ldb, b, C, CUDA_C_32F, ldc);
+    });
+    test_gemm<cuComplex>("Cgemm3mEx", +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                                          const cuComplex *a, const cuComplex *A, int lda, const cuComplex *B, int ldb,
+                                          const cuComplex *b, cuComplex *C, int ldc) {
+        return cublasCgemm3mEx(h, ta, tb, m, n, k, a, A, CUDA_C_32F, lda, B, CUDA_C_32F, ldb, b, C, CUDA_C_32F, ldc);
+    });
+    test_syrk<cuComplex>("CsyrkEx", +[](cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t op, int n, int k,
+                                        const cuComplex *a, const cuComplex *A, int lda, const cuComplex *b, cuComplex *C,
+                                        int ldc) {
+        return cublasCsyrkEx(h, uplo, op, n, k, a, A, CUDA_C_32F, lda, b, C, CUDA_C_32F, ldc);
+    });
+    test_syrk<cuComplex>("Csyrk3mEx", +[](cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t op, int n, int k,
+                                          const cuComplex *a, const cuComplex *A, int lda, const cuComplex *b,
+                                          cuComplex *C, int ldc) {
+        return cublasCsyrk3mEx(h, uplo, op, n, k, a, A, CUDA_C_32F, lda, b, C, CUDA_C_32F, ldc);
+    });
+    test_herk<cuComplex>("CherkEx", +[](cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t op, int n, int k,
+                                        const float *a, const cuComplex *A, int lda, const float *b, cuComplex *C, int ldc) {
+        return cublasCherkEx(h, uplo, op, n, k, a, A, CUDA_C_32F, lda, b, C, CUDA_C_32F, ldc);
+    });
+    test_herk<cuComplex>("Cherk3mEx", +[](cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t op, int n, int k,
+                                          const float *a, const cuComplex *A, int lda, const float *b, cuComplex *C,
+                                          int ldc) {
+        return cublasCherk3mEx(h, uplo, op, n, k, a, A, CUDA_C_32F, lda, b, C, CUDA_C_32F, ldc);
+    });
+    test_gemm_strided("Cgemm3mStridedBatched", cublasCgemm3mStridedBatched);
+    test_gemm_strided<cuComplex>("Cgemm3mBatched", +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                                                      int n, int k, const cuComplex *a, const cuComplex *A, int lda,
+                                                      long long sa, const cuComplex *B, int ldb, long long sb,
+                                                      const cuComplex *b, cuComplex *C, int ldc, long long sc, int count) {
+        Batch<cuComplex> arrays(A, sa, B, sb, C, sc, count);
+        return cublasCgemm3mBatched(h, ta, tb, m, n, k, a, arrays.in1->p, lda, arrays.in2->p, ldb, b, arrays.out->p, ldc,
+                                    count);
+    });
+    Dev<cuComplex> d(16);
+    cuComplex one = {1, 0};
+    expect_refused("CgemmEx 8-bit complex A and B", cublasCgemmEx(H, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, d.p, CUDA_C_8I,
+                                                                  4, d.p, CUDA_C_8I, 4, &one, d.p, CUDA_C_32F, 4));
+    expect_refused("CsyrkEx C of 16F", cublasCsyrkEx(H, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, 4, 4, &one, d.p, CUDA_C_32F, 4,
+                                                     &one, d.p, CUDA_R_16F, 4));
+}
+
 static void level3() {
     test_gemm("Sgemm", cublasSgemm); test_gemm("Dgemm", cublasDgemm); test_gemm("Cgemm", cublasCgemm);
     test_gemm("Zgemm", cublasZgemm); test_gemm("Hgemm", cublasHgemm); test_gemm("Sgemm", cublasSgemm, true);
@@ -1731,6 +2037,8 @@ static void level3() {
                                cublasCmatinvBatched);
     test_batched_lu<cuDoubleComplex>("Z", cublasZgetrfBatched, cublasZgetrsBatched, cublasZgetriBatched,
                                      cublasZmatinvBatched);
+    level_batched_grouped();
+    level3_complex_ex();
 }
 
 #if CUBLAS_VER_MAJOR >= 12
@@ -1766,6 +2074,11 @@ static void wide_forms() {
                                                    cuDoubleComplex *C, int ldc) {
         return cublasZgemm_v2_64(h, ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc);
     }, true);
+    test_gemm<__half>("Hgemm_64", +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                                      const __half *a, const __half *A, int lda, const __half *B, int ldb, const __half *b,
+                                      __half *C, int ldc) {
+        return cublasHgemm_64(h, ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc);
+    });
     test_gemm_strided<float>("SgemmStridedBatched_64",
         +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const float *a,
             const float *A, int lda, long long sa, const float *B, int ldb, long long sb, const float *b, float *C, int ldc,
@@ -1785,6 +2098,7 @@ int main() {
     test_helpers(st);
     CB(cublasSetStream(H, 0));  // level 1 and 2 on the default stream
     level1();
+    level1_ex();
     level2();
     CB(cublasSetStream(H, st));  // level 3 on the created stream
     level3();
