@@ -767,6 +767,16 @@ EX_TYPES(h, __half)
 EX_TYPES(bf, __nv_bfloat16)
 VECTOR(dot_sd, dot_sd(v))
 VECTOR(copy_h, copy<uint16_t>(v))
+
+// 8-bit complex elements widened to complex float (CgemmEx's 8-bit A and B), x to y.
+__device__ void widen_c8(const zc_vector_args &v)
+{
+	const char2 *x = (const char2 *)v.x;
+	c32 *y = (c32 *)v.y;
+	FOR_EACH(i, v.n)
+	y[i] = make_cuComplex(x[i].x, x[i].y);
+}
+VECTOR(widen_c8, widen_c8(v))
 VECTOR(swap_h, swap<uint16_t>(v))
 
 // Row sums for cuBLASLt's bias gradients, in double whatever the element type.

@@ -568,10 +568,50 @@ HEMM(C, cuComplex, BLAS_C)
 HEMM(Z, cuDoubleComplex, BLAS_Z)
 
 /* The complex Ex forms: A (and B) and C in complex float, as Cgemm, Csyrk and Cherk (the
- * 3m forms too). NVIDIA's also take 8-bit complex A and B; those are not provided. */
+ * 3m forms too); CgemmEx's 8-bit complex A and B are first widened to complex float in the
+ * handle's scratch memory. */
 static bool complex_float(cudaDataType a, cudaDataType b, cudaDataType c)
 {
 	return a == CUDA_C_32F && b == CUDA_C_32F && c == CUDA_C_32F;
+}
+
+static cublasStatus_t widen_c8(cublasHandle_t h, const void *from, int64_t count, CUdeviceptr to)
+{
+	struct zc_vector_args v;
+
+	memset(&v, 0, sizeof(v));
+	v.n = count, v.x = (void *)from, v.y = (void *)(uintptr_t)to;
+	return count ? blas_launch(h, "zc_widen_c8", blas_blocks(count, 256), 1, 1, 256, &v)
+	             : CUBLAS_STATUS_SUCCESS;
+}
+
+static cublasStatus_t cgemm_ex(cublasHandle_t h, const char *routine, cublasOperation_t transa,
+                               cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                               const cuComplex *alpha, const void *a, cudaDataType a_type,
+                               int64_t lda, const void *b, cudaDataType b_type, int64_t ldb,
+                               const cuComplex *beta, void *c, cudaDataType c_type, int64_t ldc)
+{
+	int64_t a_count = lda * (transa == CUBLAS_OP_N ? k : m), b_count = ldb * (transb == CUBLAS_OP_N ? n : k);
+	bool widen = a_type == CUDA_C_8I && b_type == CUDA_C_8I && c_type == CUDA_C_32F;
+	CUdeviceptr wide;
+	cublasStatus_t s;
+
+	if (!widen && !complex_float(a_type, b_type, c_type))
+		return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine, "types A %d, B %d, C %d", a_type,
+		                 b_type, c_type);
+	/* Shapes gemm refuses are refused before anything is read. */
+	if (widen && !bad_op(transa) && !bad_op(transb) && m >= 0 && n >= 0 && k >= 0 &&
+	    lda >= at_least_1(transa == CUBLAS_OP_N ? m : k) &&
+	    ldb >= at_least_1(transb == CUBLAS_OP_N ? k : n) && (s = blas_begin(h, routine)) == 0) {
+		if ((s = blas_scratch(h, (size_t)(a_count + b_count) * sizeof(cuComplex), &wide)) ||
+		    (s = widen_c8(h, a, a_count, wide)) ||
+		    (s = widen_c8(h, b, b_count, wide + a_count * sizeof(cuComplex))))
+			return s;
+		a = (const void *)(uintptr_t)wide;
+		b = (const void *)(uintptr_t)(wide + a_count * sizeof(cuComplex));
+	}
+	return gemm(h, routine, "c", sizeof(cuComplex), transa, transb, m, n, k, alpha, lda, ldb, beta,
+	            ldc, single(a, b, c));
 }
 
 #define CGEMM_EX(name)                                                                          \
@@ -581,11 +621,8 @@ static bool complex_float(cudaDataType a, cudaDataType b, cudaDataType c)
 	                            int lda, const void *b, cudaDataType b_type, int ldb,           \
 	                            const cuComplex *beta, void *c, cudaDataType c_type, int ldc)   \
 	{                                                                                          \
-		if (!complex_float(a_type, b_type, c_type))                                            \
-			return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, "cublas" #name,                      \
-			                 "types A %d, B %d, C %d", a_type, b_type, c_type);                \
-		return gemm(h, "cublas" #name, "c", sizeof(cuComplex), transa, transb, m, n, k, alpha, \
-		            lda, ldb, beta, ldc, single(a, b, c));                                     \
+		return cgemm_ex(h, "cublas" #name, transa, transb, m, n, k, alpha, a, a_type, lda, b,  \
+		                b_type, ldb, beta, c, c_type, ldc);                                    \
 	}
 CGEMM_EX(CgemmEx)
 CGEMM_EX(Cgemm3mEx)

@@ -1952,6 +1952,15 @@ static void level_batched_grouped() {
 #endif
 }
 
+// A complex float matrix in device memory as 8-bit complex (its elements small integers).
+static std::vector<char2> narrowed(const cuComplex *device, size_t count) {
+    std::vector<cuComplex> wide(count);
+    CHECK(cudaMemcpy(wide.data(), device, count * sizeof(cuComplex), cudaMemcpyDeviceToHost));
+    std::vector<char2> out(count);
+    for (size_t i = 0; i < count; i++) out[i] = make_char2((signed char)wide[i].x, (signed char)wide[i].y);
+    return out;
+}
+
 // The complex Ex forms and the 3m batched forms through their typed routines' checks.
 static void level3_complex_ex() {
     test_gemm<cuComplex>("CgemmEx", +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
@@ -1992,12 +2001,22 @@ static void level3_complex_ex() {
         return cublasCgemm3mBatched(h, ta, tb, m, n, k, a, arrays.in1->p, lda, arrays.in2->p, ldb, b, arrays.out->p, ldc,
                                     count);
     });
+    // 8-bit complex A and B (the inputs are small integers), C in complex float.
+    test_gemm<cuComplex>("CgemmEx 8-bit A and B", +[](cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                                                     int n, int k, const cuComplex *a, const cuComplex *A, int lda,
+                                                     const cuComplex *B, int ldb, const cuComplex *b, cuComplex *C,
+                                                     int ldc) {
+        Dev<char2> A8(narrowed(A, (size_t)lda * (ta == CUBLAS_OP_N ? k : m)));
+        Dev<char2> B8(narrowed(B, (size_t)ldb * (tb == CUBLAS_OP_N ? n : k)));
+        cublasStatus_t s = cublasCgemmEx(h, ta, tb, m, n, k, a, A8.p, CUDA_C_8I, lda, B8.p, CUDA_C_8I, ldb, b, C, CUDA_C_32F,
+                                         ldc);
+        CHECK(cudaDeviceSynchronize());
+        return s;
+    });
     Dev<cuComplex> d(16);
     cuComplex one = {1, 0};
-    expect_refused("CgemmEx 8-bit complex A and B", cublasCgemmEx(H, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, d.p, CUDA_C_8I,
-                                                                  4, d.p, CUDA_C_8I, 4, &one, d.p, CUDA_C_32F, 4));
-    expect_refused("CsyrkEx C of 16F", cublasCsyrkEx(H, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, 4, 4, &one, d.p, CUDA_C_32F, 4,
-                                                     &one, d.p, CUDA_R_16F, 4));
+    expect_refused("CsyrkEx 8-bit A", cublasCsyrkEx(H, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, 4, 4, &one, d.p, CUDA_C_8I, 4,
+                                                    &one, d.p, CUDA_C_32F, 4));
 }
 
 static void level3() {
