@@ -220,3 +220,9 @@ const char *cublasGetStatusString(cublasStatus_t status)
 {
 	return blas_status_string(status);
 }
+
+/* The reference BLAS's error report, in the words NVIDIA's prints (seen on an H100). */
+void cublasXerbla(const char *name, int info)
+{
+	printf(" ** On entry to %s  parameter number %d had an illegal value\n", name ? name : "", info);
+}

@@ -365,3 +365,234 @@ REAL(D, double)
 	SAME_AS(cublas##P##hemm);
 HERMITIAN(C, cuComplex, float)
 HERMITIAN(Z, cuDoubleComplex, double)
+
+/* Level 2's band and packed forms, every type. */
+#define BANDED(P, T)                                                                              \
+	void zc_impl_cublas##P##gbmv(char trans, int m, int n, int kl, int ku, T alpha, const T *A,  \
+	                             int lda, const T *x, int incx, T beta, T *y, int incy);         \
+	void zc_impl_cublas##P##gbmv(char trans, int m, int n, int kl, int ku, T alpha, const T *A,  \
+	                             int lda, const T *x, int incx, T beta, T *y, int incy)          \
+	{                                                                                            \
+		CALL(cublas##P##gbmv_v2(handle, op(trans), m, n, kl, ku, &alpha, A, lda, x, incx, &beta, \
+		                        y, incy));                                                       \
+	}                                                                                            \
+	SAME_AS(cublas##P##gbmv);                                                                    \
+	void zc_impl_cublas##P##tbmv(char uplo, char trans, char dg, int n, int k, const T *A,       \
+	                             int lda, T *x, int incx);                                       \
+	void zc_impl_cublas##P##tbmv(char uplo, char trans, char dg, int n, int k, const T *A,       \
+	                             int lda, T *x, int incx)                                        \
+	{                                                                                            \
+		CALL(cublas##P##tbmv_v2(handle, fill(uplo), op(trans), diag(dg), n, k, A, lda, x, incx)); \
+	}                                                                                            \
+	SAME_AS(cublas##P##tbmv);                                                                    \
+	void zc_impl_cublas##P##tbsv(char uplo, char trans, char dg, int n, int k, const T *A,       \
+	                             int lda, T *x, int incx);                                       \
+	void zc_impl_cublas##P##tbsv(char uplo, char trans, char dg, int n, int k, const T *A,       \
+	                             int lda, T *x, int incx)                                        \
+	{                                                                                            \
+		CALL(cublas##P##tbsv_v2(handle, fill(uplo), op(trans), diag(dg), n, k, A, lda, x, incx)); \
+	}                                                                                            \
+	SAME_AS(cublas##P##tbsv);                                                                    \
+	void zc_impl_cublas##P##tpmv(char uplo, char trans, char dg, int n, const T *AP, T *x,       \
+	                             int incx);                                                      \
+	void zc_impl_cublas##P##tpmv(char uplo, char trans, char dg, int n, const T *AP, T *x,       \
+	                             int incx)                                                       \
+	{                                                                                            \
+		CALL(cublas##P##tpmv_v2(handle, fill(uplo), op(trans), diag(dg), n, AP, x, incx));       \
+	}                                                                                            \
+	SAME_AS(cublas##P##tpmv);                                                                    \
+	void zc_impl_cublas##P##tpsv(char uplo, char trans, char dg, int n, const T *AP, T *x,       \
+	                             int incx);                                                      \
+	void zc_impl_cublas##P##tpsv(char uplo, char trans, char dg, int n, const T *AP, T *x,       \
+	                             int incx)                                                       \
+	{                                                                                            \
+		CALL(cublas##P##tpsv_v2(handle, fill(uplo), op(trans), diag(dg), n, AP, x, incx));       \
+	}                                                                                            \
+	SAME_AS(cublas##P##tpsv);                                                                    \
+	void zc_impl_cublas##P##trmm(char sd, char uplo, char transa, char dg, int m, int n,         \
+	                             T alpha, const T *A, int lda, T *B, int ldb);                   \
+	void zc_impl_cublas##P##trmm(char sd, char uplo, char transa, char dg, int m, int n,         \
+	                             T alpha, const T *A, int lda, T *B, int ldb)                    \
+	{                                                                                            \
+		CALL(cublas##P##trmm_v2(handle, side(sd), fill(uplo), op(transa), diag(dg), m, n,        \
+		                        &alpha, A, lda, B, ldb, B, ldb));                                \
+	}                                                                                            \
+	SAME_AS(cublas##P##trmm);
+BANDED(S, float)
+BANDED(D, double)
+BANDED(C, cuComplex)
+BANDED(Z, cuDoubleComplex)
+
+/* syr2k, every type; the real ones' symmetric band, packed and rank updates, rotg, rotm and
+ * rotmg (host pointers, as the handle's pointer mode). */
+#define SYR2K(P, T)                                                                               \
+	void zc_impl_cublas##P##syr2k(char uplo, char trans, int n, int k, T alpha, const T *A,      \
+	                              int lda, const T *B, int ldb, T beta, T *C, int ldc);          \
+	void zc_impl_cublas##P##syr2k(char uplo, char trans, int n, int k, T alpha, const T *A,      \
+	                              int lda, const T *B, int ldb, T beta, T *C, int ldc)           \
+	{                                                                                            \
+		CALL(cublas##P##syr2k_v2(handle, fill(uplo), op(trans), n, k, &alpha, A, lda, B, ldb,    \
+		                         &beta, C, ldc));                                                \
+	}                                                                                            \
+	SAME_AS(cublas##P##syr2k);
+SYR2K(S, float)
+SYR2K(D, double)
+SYR2K(C, cuComplex)
+SYR2K(Z, cuDoubleComplex)
+
+#define SYMMETRIC(P, T)                                                                           \
+	void zc_impl_cublas##P##sbmv(char uplo, int n, int k, T alpha, const T *A, int lda,          \
+	                             const T *x, int incx, T beta, T *y, int incy);                  \
+	void zc_impl_cublas##P##sbmv(char uplo, int n, int k, T alpha, const T *A, int lda,          \
+	                             const T *x, int incx, T beta, T *y, int incy)                   \
+	{                                                                                            \
+		CALL(cublas##P##sbmv_v2(handle, fill(uplo), n, k, &alpha, A, lda, x, incx, &beta, y,     \
+		                        incy));                                                          \
+	}                                                                                            \
+	SAME_AS(cublas##P##sbmv);                                                                    \
+	void zc_impl_cublas##P##spmv(char uplo, int n, T alpha, const T *AP, const T *x, int incx,   \
+	                             T beta, T *y, int incy);                                        \
+	void zc_impl_cublas##P##spmv(char uplo, int n, T alpha, const T *AP, const T *x, int incx,   \
+	                             T beta, T *y, int incy)                                         \
+	{                                                                                            \
+		CALL(cublas##P##spmv_v2(handle, fill(uplo), n, &alpha, AP, x, incx, &beta, y, incy));    \
+	}                                                                                            \
+	SAME_AS(cublas##P##spmv);                                                                    \
+	void zc_impl_cublas##P##spr(char uplo, int n, T alpha, const T *x, int incx, T *AP);         \
+	void zc_impl_cublas##P##spr(char uplo, int n, T alpha, const T *x, int incx, T *AP)          \
+	{                                                                                            \
+		CALL(cublas##P##spr_v2(handle, fill(uplo), n, &alpha, x, incx, AP));                     \
+	}                                                                                            \
+	SAME_AS(cublas##P##spr);                                                                     \
+	void zc_impl_cublas##P##spr2(char uplo, int n, T alpha, const T *x, int incx, const T *y,    \
+	                             int incy, T *AP);                                               \
+	void zc_impl_cublas##P##spr2(char uplo, int n, T alpha, const T *x, int incx, const T *y,    \
+	                             int incy, T *AP)                                                \
+	{                                                                                            \
+		CALL(cublas##P##spr2_v2(handle, fill(uplo), n, &alpha, x, incx, y, incy, AP));           \
+	}                                                                                            \
+	SAME_AS(cublas##P##spr2);                                                                    \
+	void zc_impl_cublas##P##syr(char uplo, int n, T alpha, const T *x, int incx, T *A, int lda); \
+	void zc_impl_cublas##P##syr(char uplo, int n, T alpha, const T *x, int incx, T *A, int lda)  \
+	{                                                                                            \
+		CALL(cublas##P##syr_v2(handle, fill(uplo), n, &alpha, x, incx, A, lda));                 \
+	}                                                                                            \
+	SAME_AS(cublas##P##syr);                                                                     \
+	void zc_impl_cublas##P##syr2(char uplo, int n, T alpha, const T *x, int incx, const T *y,    \
+	                             int incy, T *A, int lda);                                       \
+	void zc_impl_cublas##P##syr2(char uplo, int n, T alpha, const T *x, int incx, const T *y,    \
+	                             int incy, T *A, int lda)                                        \
+	{                                                                                            \
+		CALL(cublas##P##syr2_v2(handle, fill(uplo), n, &alpha, x, incx, y, incy, A, lda));       \
+	}                                                                                            \
+	SAME_AS(cublas##P##syr2);                                                                    \
+	void zc_impl_cublas##P##rotg(T *a, T *b, T *c, T *s);                                        \
+	void zc_impl_cublas##P##rotg(T *a, T *b, T *c, T *s)                                         \
+	{                                                                                            \
+		CALL(cublas##P##rotg_v2(handle, a, b, c, s));                                            \
+	}                                                                                            \
+	SAME_AS(cublas##P##rotg);                                                                    \
+	void zc_impl_cublas##P##rotm(int n, T *x, int incx, T *y, int incy, const T *param);         \
+	void zc_impl_cublas##P##rotm(int n, T *x, int incx, T *y, int incy, const T *param)          \
+	{                                                                                            \
+		CALL(cublas##P##rotm_v2(handle, n, x, incx, y, incy, param));                            \
+	}                                                                                            \
+	SAME_AS(cublas##P##rotm);                                                                    \
+	void zc_impl_cublas##P##rotmg(T *d1, T *d2, T *x1, const T *y1, T *param);                   \
+	void zc_impl_cublas##P##rotmg(T *d1, T *d2, T *x1, const T *y1, T *param)                    \
+	{                                                                                            \
+		CALL(cublas##P##rotmg_v2(handle, d1, d2, x1, y1, param));                                \
+	}                                                                                            \
+	SAME_AS(cublas##P##rotmg);
+SYMMETRIC(S, float)
+SYMMETRIC(D, double)
+
+/* The complex ones' Hermitian band, packed and rank updates, gerc, geru, her2k and rotg (b
+ * by value). */
+#define HERMITIAN_MORE(P, T, R)                                                                   \
+	void zc_impl_cublas##P##hemv(char uplo, int n, T alpha, const T *A, int lda, const T *x,     \
+	                             int incx, T beta, T *y, int incy);                              \
+	void zc_impl_cublas##P##hemv(char uplo, int n, T alpha, const T *A, int lda, const T *x,     \
+	                             int incx, T beta, T *y, int incy)                               \
+	{                                                                                            \
+		CALL(cublas##P##hemv_v2(handle, fill(uplo), n, &alpha, A, lda, x, incx, &beta, y, incy)); \
+	}                                                                                            \
+	SAME_AS(cublas##P##hemv);                                                                    \
+	void zc_impl_cublas##P##hbmv(char uplo, int n, int k, T alpha, const T *A, int lda,          \
+	                             const T *x, int incx, T beta, T *y, int incy);                  \
+	void zc_impl_cublas##P##hbmv(char uplo, int n, int k, T alpha, const T *A, int lda,          \
+	                             const T *x, int incx, T beta, T *y, int incy)                   \
+	{                                                                                            \
+		CALL(cublas##P##hbmv_v2(handle, fill(uplo), n, k, &alpha, A, lda, x, incx, &beta, y,     \
+		                        incy));                                                          \
+	}                                                                                            \
+	SAME_AS(cublas##P##hbmv);                                                                    \
+	void zc_impl_cublas##P##hpmv(char uplo, int n, T alpha, const T *AP, const T *x, int incx,   \
+	                             T beta, T *y, int incy);                                        \
+	void zc_impl_cublas##P##hpmv(char uplo, int n, T alpha, const T *AP, const T *x, int incx,   \
+	                             T beta, T *y, int incy)                                         \
+	{                                                                                            \
+		CALL(cublas##P##hpmv_v2(handle, fill(uplo), n, &alpha, AP, x, incx, &beta, y, incy));    \
+	}                                                                                            \
+	SAME_AS(cublas##P##hpmv);                                                                    \
+	void zc_impl_cublas##P##her(char uplo, int n, R alpha, const T *x, int incx, T *A, int lda); \
+	void zc_impl_cublas##P##her(char uplo, int n, R alpha, const T *x, int incx, T *A, int lda)  \
+	{                                                                                            \
+		CALL(cublas##P##her_v2(handle, fill(uplo), n, &alpha, x, incx, A, lda));                 \
+	}                                                                                            \
+	SAME_AS(cublas##P##her);                                                                     \
+	void zc_impl_cublas##P##her2(char uplo, int n, T alpha, const T *x, int incx, const T *y,    \
+	                             int incy, T *A, int lda);                                       \
+	void zc_impl_cublas##P##her2(char uplo, int n, T alpha, const T *x, int incx, const T *y,    \
+	                             int incy, T *A, int lda)                                        \
+	{                                                                                            \
+		CALL(cublas##P##her2_v2(handle, fill(uplo), n, &alpha, x, incx, y, incy, A, lda));       \
+	}                                                                                            \
+	SAME_AS(cublas##P##her2);                                                                    \
+	void zc_impl_cublas##P##hpr(char uplo, int n, R alpha, const T *x, int incx, T *AP);         \
+	void zc_impl_cublas##P##hpr(char uplo, int n, R alpha, const T *x, int incx, T *AP)          \
+	{                                                                                            \
+		CALL(cublas##P##hpr_v2(handle, fill(uplo), n, &alpha, x, incx, AP));                     \
+	}                                                                                            \
+	SAME_AS(cublas##P##hpr);                                                                     \
+	void zc_impl_cublas##P##hpr2(char uplo, int n, T alpha, const T *x, int incx, const T *y,    \
+	                             int incy, T *AP);                                               \
+	void zc_impl_cublas##P##hpr2(char uplo, int n, T alpha, const T *x, int incx, const T *y,    \
+	                             int incy, T *AP)                                                \
+	{                                                                                            \
+		CALL(cublas##P##hpr2_v2(handle, fill(uplo), n, &alpha, x, incx, y, incy, AP));           \
+	}                                                                                            \
+	SAME_AS(cublas##P##hpr2);                                                                    \
+	void zc_impl_cublas##P##gerc(int m, int n, T alpha, const T *x, int incx, const T *y,        \
+	                             int incy, T *A, int lda);                                       \
+	void zc_impl_cublas##P##gerc(int m, int n, T alpha, const T *x, int incx, const T *y,        \
+	                             int incy, T *A, int lda)                                        \
+	{                                                                                            \
+		CALL(cublas##P##gerc_v2(handle, m, n, &alpha, x, incx, y, incy, A, lda));                \
+	}                                                                                            \
+	SAME_AS(cublas##P##gerc);                                                                    \
+	void zc_impl_cublas##P##geru(int m, int n, T alpha, const T *x, int incx, const T *y,        \
+	                             int incy, T *A, int lda);                                       \
+	void zc_impl_cublas##P##geru(int m, int n, T alpha, const T *x, int incx, const T *y,        \
+	                             int incy, T *A, int lda)                                        \
+	{                                                                                            \
+		CALL(cublas##P##geru_v2(handle, m, n, &alpha, x, incx, y, incy, A, lda));                \
+	}                                                                                            \
+	SAME_AS(cublas##P##geru);                                                                    \
+	void zc_impl_cublas##P##her2k(char uplo, char trans, int n, int k, T alpha, const T *A,      \
+	                              int lda, const T *B, int ldb, R beta, T *C, int ldc);          \
+	void zc_impl_cublas##P##her2k(char uplo, char trans, int n, int k, T alpha, const T *A,      \
+	                              int lda, const T *B, int ldb, R beta, T *C, int ldc)           \
+	{                                                                                            \
+		CALL(cublas##P##her2k_v2(handle, fill(uplo), op(trans), n, k, &alpha, A, lda, B, ldb,    \
+		                         &beta, C, ldc));                                                \
+	}                                                                                            \
+	SAME_AS(cublas##P##her2k);                                                                   \
+	void zc_impl_cublas##P##rotg(T *a, T b, R *c, T *s);                                         \
+	void zc_impl_cublas##P##rotg(T *a, T b, R *c, T *s)                                          \
+	{                                                                                            \
+		CALL(cublas##P##rotg_v2(handle, a, &b, c, s));                                           \
+	}                                                                                            \
+	SAME_AS(cublas##P##rotg);
+HERMITIAN_MORE(C, cuComplex, float)
+HERMITIAN_MORE(Z, cuDoubleComplex, double)

@@ -5,11 +5,14 @@
 // isamax, copy, swap, rot), level 2 (gemv, ger, trsv) and level 3 (gemm in S, D, C and Z,
 // trsm, syrk, symm, herk) on the stream cublasSetKernelStream chose, a bad operation
 // character reported as INVALID_VALUE, and cublasShutdown. Inputs are small integers, so
-// results are exact but for the solve and the norm.
+// results are exact but for the solve and the norm. The rest of the legacy API (band,
+// packed, rank-2 and Hermitian forms, trmm, syr2k, her2k, rotg, rotm, rotmg) against the
+// same call of its v2 form.
 // Prints "FAIL <routine>: <detail>" per failing check, then "PASS" or "FAIL: N checks failed".
 #include "test_util.h"
 #include <cublas.h>
 #include <complex>
+#include <cstring>
 #include <vector>
 
 typedef std::complex<double> cd;
@@ -203,6 +206,189 @@ static void level2_3(cudaStream_t st) {
     expect_status("cublasSetKernelStream", cublasSetKernelStream(0), CUBLAS_STATUS_SUCCESS);
 }
 
+// ---- the rest of the legacy API against its v2 form ------------------------------------------
+// Each legacy call and its v2 call (cublas_api.h's _v2 name, on a handle of the test's own) on
+// copies of the same operands: the outputs must agree bit for bit (the v2 routines are checked
+// against host references by cublas_routines). The operation, fill and diagonal characters
+// vary in case and value, so that a wrong reading of any of them shows.
+static cublasHandle_t v2;
+template <typename T> static T random_value() { return (T)small(); }
+template <> cuComplex random_value<cuComplex>() { return make_cuComplex(small(), small()); }
+template <> cuDoubleComplex random_value<cuDoubleComplex>() { return make_cuDoubleComplex(small(), small()); }
+
+template <typename T> struct Twin {
+    std::vector<T> init;
+    T *a, *b;
+    explicit Twin(size_t n) : init(n) {
+        for (auto &v : init) v = random_value<T>();
+        a = device(init), b = device(init);
+    }
+    ~Twin() { cublasFree(a), cublasFree(b); }
+    void same(const char *routine) {
+        CHECK(cudaDeviceSynchronize());
+        no_error(routine);
+        std::vector<T> ga = host(a, init.size()), gb = host(b, init.size());
+        if (memcmp(ga.data(), gb.data(), ga.size() * sizeof(T)))
+            fail(routine, "differs from the v2 form's result (%g elements, %g bytes each)", (double)ga.size(), (double)sizeof(T));
+    }
+};
+template <typename T> static void same_scalars(const char *routine, const T *a, const T *b, int count) {
+    no_error(routine);
+    if (memcmp(a, b, count * sizeof(T))) fail(routine, "scalars differ from the v2 form's (%g of %g bytes)", count, sizeof(T));
+}
+
+#define EVERY_TYPE(P, T)                                                                                          \
+    static void twins_##P() {                                                                                     \
+        const int n = 9, kl = 1, ku = 2;                                                                          \
+        Twin<T> A(n * n), x(n);                                                                                   \
+        T alpha = random_value<T>(), beta = random_value<T>();                                                    \
+        { Twin<T> y(2 * n);                                                                                       \
+          cublas##P##gbmv('t', n, n, kl, ku, alpha, A.a, n, x.a, 1, beta, y.a, 2);                                \
+          cublas##P##gbmv_v2(v2, CUBLAS_OP_T, n, n, kl, ku, &alpha, A.b, n, x.b, 1, &beta, y.b, 2);               \
+          y.same("cublas" #P "gbmv"); }                                                                           \
+        { Twin<T> y(n);                                                                                           \
+          cublas##P##tbmv('u', 'N', 'n', n, ku, A.a, n, y.a, 1);                                                  \
+          cublas##P##tbmv_v2(v2, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, ku, A.b, n, y.b, 1); \
+          y.same("cublas" #P "tbmv"); }                                                                           \
+        { Twin<T> y(n);                                                                                           \
+          cublas##P##tbsv('L', 't', 'U', n, kl, A.a, n, y.a, 1);                                                  \
+          cublas##P##tbsv_v2(v2, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, n, kl, A.b, n, y.b, 1);   \
+          y.same("cublas" #P "tbsv"); }                                                                           \
+        { Twin<T> y(n);                                                                                           \
+          cublas##P##tpmv('l', 'T', 'N', n, A.a, y.a, 1);                                                         \
+          cublas##P##tpmv_v2(v2, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, A.b, y.b, 1);      \
+          y.same("cublas" #P "tpmv"); }                                                                           \
+        { Twin<T> y(n);                                                                                           \
+          cublas##P##tpsv('U', 'n', 'u', n, A.a, y.a, 1);                                                         \
+          cublas##P##tpsv_v2(v2, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, A.b, y.b, 1);          \
+          y.same("cublas" #P "tpsv"); }                                                                           \
+        { Twin<T> B(n * n);                                                                                       \
+          cublas##P##trmm('r', 'U', 'T', 'N', n, n - 2, alpha, A.a, n, B.a, n);                                   \
+          cublas##P##trmm_v2(v2, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n,  \
+                             n - 2, &alpha, A.b, n, B.b, n, B.b, n);                                              \
+          B.same("cublas" #P "trmm"); }                                                                           \
+        { Twin<T> B(n * n), C(n * n);                                                                             \
+          cublas##P##syr2k('l', 't', n, n - 3, alpha, A.a, n, B.a, n, beta, C.a, n);                              \
+          cublas##P##syr2k_v2(v2, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, n, n - 3, &alpha, A.b, n, B.b, n, &beta,   \
+                              C.b, n);                                                                            \
+          C.same("cublas" #P "syr2k"); }                                                                          \
+    }
+EVERY_TYPE(S, float)
+EVERY_TYPE(D, double)
+EVERY_TYPE(C, cuComplex)
+EVERY_TYPE(Z, cuDoubleComplex)
+
+#define REAL_TYPE(P, T)                                                                                           \
+    static void twins_real_##P() {                                                                                \
+        const int n = 9, k = 2;                                                                                   \
+        Twin<T> A(n * n), x(n), y(n);                                                                             \
+        T alpha = 2, beta = -1;                                                                                   \
+        { Twin<T> z(n);                                                                                           \
+          cublas##P##sbmv('u', n, k, alpha, A.a, n, x.a, 1, beta, z.a, 1);                                        \
+          cublas##P##sbmv_v2(v2, CUBLAS_FILL_MODE_UPPER, n, k, &alpha, A.b, n, x.b, 1, &beta, z.b, 1);            \
+          z.same("cublas" #P "sbmv"); }                                                                           \
+        { Twin<T> z(n);                                                                                           \
+          cublas##P##spmv('L', n, alpha, A.a, x.a, 1, beta, z.a, 1);                                              \
+          cublas##P##spmv_v2(v2, CUBLAS_FILL_MODE_LOWER, n, &alpha, A.b, x.b, 1, &beta, z.b, 1);                  \
+          z.same("cublas" #P "spmv"); }                                                                           \
+        { Twin<T> P_(n * (n + 1) / 2);                                                                            \
+          cublas##P##spr('U', n, alpha, x.a, 1, P_.a);                                                            \
+          cublas##P##spr_v2(v2, CUBLAS_FILL_MODE_UPPER, n, &alpha, x.b, 1, P_.b);                                 \
+          P_.same("cublas" #P "spr"); }                                                                           \
+        { Twin<T> P_(n * (n + 1) / 2);                                                                            \
+          cublas##P##spr2('l', n, alpha, x.a, 1, y.a, 1, P_.a);                                                   \
+          cublas##P##spr2_v2(v2, CUBLAS_FILL_MODE_LOWER, n, &alpha, x.b, 1, y.b, 1, P_.b);                        \
+          P_.same("cublas" #P "spr2"); }                                                                          \
+        { Twin<T> M(n * n);                                                                                       \
+          cublas##P##syr('L', n, alpha, x.a, 1, M.a, n);                                                          \
+          cublas##P##syr_v2(v2, CUBLAS_FILL_MODE_LOWER, n, &alpha, x.b, 1, M.b, n);                               \
+          M.same("cublas" #P "syr"); }                                                                            \
+        { Twin<T> M(n * n);                                                                                       \
+          cublas##P##syr2('u', n, alpha, x.a, 1, y.a, 1, M.a, n);                                                 \
+          cublas##P##syr2_v2(v2, CUBLAS_FILL_MODE_UPPER, n, &alpha, x.b, 1, y.b, 1, M.b, n);                      \
+          M.same("cublas" #P "syr2"); }                                                                           \
+        { Twin<T> u(n), w(n);                                                                                     \
+          T param[5] = {-1, 2, -3, 5, -1};                                                                        \
+          cublas##P##rotm(n, u.a, 1, w.a, 1, param);                                                              \
+          cublas##P##rotm_v2(v2, n, u.b, 1, w.b, 1, param);                                                       \
+          u.same("cublas" #P "rotm x"), w.same("cublas" #P "rotm y"); }                                           \
+        { T a[4] = {3, 4, 0, 0}, b[4] = {3, 4, 0, 0};                                                             \
+          cublas##P##rotg(&a[0], &a[1], &a[2], &a[3]);                                                            \
+          cublas##P##rotg_v2(v2, &b[0], &b[1], &b[2], &b[3]);                                                     \
+          same_scalars("cublas" #P "rotg", a, b, 4); }                                                            \
+        { T a[9] = {2, 3, 5, 1, -7, 0, 0, 0, 0}, b[9] = {2, 3, 5, 1, -7, 0, 0, 0, 0};                             \
+          cublas##P##rotmg(&a[0], &a[1], &a[2], &a[3], &a[4]);                                                    \
+          cublas##P##rotmg_v2(v2, &b[0], &b[1], &b[2], &b[3], &b[4]);                                             \
+          same_scalars("cublas" #P "rotmg", a, b, 9); }                                                           \
+    }
+REAL_TYPE(S, float)
+REAL_TYPE(D, double)
+
+#define COMPLEX_TYPE(P, T, R, make)                                                                              \
+    static void twins_complex_##P() {                                                                             \
+        const int n = 9, k = 2;                                                                                   \
+        Twin<T> A(n * n), x(n), y(n);                                                                             \
+        T alpha = make(1, -2), beta = make(2, 1);                                                                 \
+        R ralpha = 3, rbeta = -1;                                                                                 \
+        { Twin<T> z(n);                                                                                           \
+          cublas##P##hemv('U', n, alpha, A.a, n, x.a, 1, beta, z.a, 1);                                           \
+          cublas##P##hemv_v2(v2, CUBLAS_FILL_MODE_UPPER, n, &alpha, A.b, n, x.b, 1, &beta, z.b, 1);               \
+          z.same("cublas" #P "hemv"); }                                                                           \
+        { Twin<T> z(n);                                                                                           \
+          cublas##P##hbmv('l', n, k, alpha, A.a, n, x.a, 1, beta, z.a, 1);                                        \
+          cublas##P##hbmv_v2(v2, CUBLAS_FILL_MODE_LOWER, n, k, &alpha, A.b, n, x.b, 1, &beta, z.b, 1);            \
+          z.same("cublas" #P "hbmv"); }                                                                           \
+        { Twin<T> z(n);                                                                                           \
+          cublas##P##hpmv('u', n, alpha, A.a, x.a, 1, beta, z.a, 1);                                              \
+          cublas##P##hpmv_v2(v2, CUBLAS_FILL_MODE_UPPER, n, &alpha, A.b, x.b, 1, &beta, z.b, 1);                  \
+          z.same("cublas" #P "hpmv"); }                                                                           \
+        { Twin<T> M(n * n);                                                                                       \
+          cublas##P##her('L', n, ralpha, x.a, 1, M.a, n);                                                         \
+          cublas##P##her_v2(v2, CUBLAS_FILL_MODE_LOWER, n, &ralpha, x.b, 1, M.b, n);                              \
+          M.same("cublas" #P "her"); }                                                                            \
+        { Twin<T> M(n * n);                                                                                       \
+          cublas##P##her2('u', n, alpha, x.a, 1, y.a, 1, M.a, n);                                                 \
+          cublas##P##her2_v2(v2, CUBLAS_FILL_MODE_UPPER, n, &alpha, x.b, 1, y.b, 1, M.b, n);                      \
+          M.same("cublas" #P "her2"); }                                                                           \
+        { Twin<T> P_(n * (n + 1) / 2);                                                                            \
+          cublas##P##hpr('U', n, ralpha, x.a, 1, P_.a);                                                           \
+          cublas##P##hpr_v2(v2, CUBLAS_FILL_MODE_UPPER, n, &ralpha, x.b, 1, P_.b);                                \
+          P_.same("cublas" #P "hpr"); }                                                                           \
+        { Twin<T> P_(n * (n + 1) / 2);                                                                            \
+          cublas##P##hpr2('l', n, alpha, x.a, 1, y.a, 1, P_.a);                                                   \
+          cublas##P##hpr2_v2(v2, CUBLAS_FILL_MODE_LOWER, n, &alpha, x.b, 1, y.b, 1, P_.b);                        \
+          P_.same("cublas" #P "hpr2"); }                                                                          \
+        { Twin<T> M(n * n);                                                                                       \
+          cublas##P##gerc(n, n - 1, alpha, x.a, 1, y.a, 1, M.a, n);                                               \
+          cublas##P##gerc_v2(v2, n, n - 1, &alpha, x.b, 1, y.b, 1, M.b, n);                                       \
+          M.same("cublas" #P "gerc"); }                                                                           \
+        { Twin<T> M(n * n);                                                                                       \
+          cublas##P##geru(n - 1, n, alpha, x.a, 1, y.a, 1, M.a, n);                                               \
+          cublas##P##geru_v2(v2, n - 1, n, &alpha, x.b, 1, y.b, 1, M.b, n);                                       \
+          M.same("cublas" #P "geru"); }                                                                           \
+        { Twin<T> B(n * n), C(n * n);                                                                             \
+          cublas##P##her2k('U', 'c', n, n - 3, alpha, A.a, n, B.a, n, rbeta, C.a, n);                             \
+          cublas##P##her2k_v2(v2, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_C, n, n - 3, &alpha, A.b, n, B.b, n, &rbeta,  \
+                              C.b, n);                                                                            \
+          C.same("cublas" #P "her2k"); }                                                                          \
+        { T a = make(3, 4), b = make(1, -2), s1, s2, a2 = a, b2 = b;                                              \
+          R c1, c2;                                                                                               \
+          cublas##P##rotg(&a, b, &c1, &s1);                                                                       \
+          cublas##P##rotg_v2(v2, &a2, &b2, &c2, &s2);                                                             \
+          same_scalars("cublas" #P "rotg a", &a, &a2, 1), same_scalars("cublas" #P "rotg c", &c1, &c2, 1);        \
+          same_scalars("cublas" #P "rotg s", &s1, &s2, 1); }                                                      \
+    }
+COMPLEX_TYPE(C, cuComplex, float, make_cuComplex)
+COMPLEX_TYPE(Z, cuDoubleComplex, double, make_cuDoubleComplex)
+
+static void legacy_against_v2() {
+    expect_status("cublasCreate_v2", cublasCreate_v2(&v2), CUBLAS_STATUS_SUCCESS);
+    twins_S(), twins_D(), twins_C(), twins_Z();
+    twins_real_S(), twins_real_D();
+    twins_complex_C(), twins_complex_Z();
+    expect_status("cublasDestroy_v2", cublasDestroy_v2(v2), CUBLAS_STATUS_SUCCESS);
+}
+
 int main() {
     // before cublasInit: the call runs, as on NVIDIA's library (an H200 with cuBLAS 13)
     float early[4] = {1, -2, 3, -4}, *d_early;
@@ -220,6 +406,7 @@ int main() {
     CHECK(cudaStreamCreate(&st));
     level1();
     level2_3(st);
+    legacy_against_v2();
     CHECK(cudaStreamSynchronize(st));
     CHECK(cudaStreamDestroy(st));
     expect_status("cublasShutdown", cublasShutdown(), CUBLAS_STATUS_SUCCESS);
