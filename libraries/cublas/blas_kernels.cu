@@ -434,9 +434,23 @@ template <class T> __device__ void geam(const zc_elementwise_args &e, bool dgmm)
 	}
 }
 
+// One triangle of A (a.lower's) copied into C, each in its own storage (tpttr: packed into
+// full; trttp: full into packed); C's other triangle is left as it was.
+template <class T> __device__ void copy_triangle(const zc_elementwise_args &e)
+{
+	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i >= e.m)
+		return;
+	for (int64_t j = blockIdx.y; j < e.n; j += gridDim.y)
+		if (e.a.lower ? i >= j : i <= j)
+			((T *)e.c.data)[position(e.c, i, j)] = ((const T *)e.a.data)[position(e.a, i, j)];
+}
+
 #define ELEMENTWISE(name, T)                                                              \
 	extern "C" __global__ void zc_geam_##name(zc_elementwise_args e) { geam<T>(e, false); } \
-	extern "C" __global__ void zc_dgmm_##name(zc_elementwise_args e) { geam<T>(e, true); }
+	extern "C" __global__ void zc_dgmm_##name(zc_elementwise_args e) { geam<T>(e, true); } \
+	extern "C" __global__ void zc_copy_triangle_##name(zc_elementwise_args e) { copy_triangle<T>(e); }
 ELEMENTWISE(s, float)
 ELEMENTWISE(d, double)
 ELEMENTWISE(c, c32)

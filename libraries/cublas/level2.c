@@ -516,3 +516,45 @@ GEMV_BATCHED(HSH, uint16_t, uint16_t, float, "h_h")
 GEMV_BATCHED(HSS, uint16_t, float, float, "h_s")
 GEMV_BATCHED(TST, uint16_t, uint16_t, float, "bf_bf")
 GEMV_BATCHED(TSS, uint16_t, float, float, "bf_s")
+
+/* tpttr and trttp: the fill triangle of an n x n matrix from packed storage into full (lda
+ * at least n), or back; the full matrix's other triangle is neither read nor written. */
+static cublasStatus_t convert_triangle(cublasHandle_t h, const char *routine, enum blas_type t,
+                                       cublasFillMode_t uplo, int64_t n, const void *from,
+                                       void *to, int64_t lda, bool to_full)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	struct zc_matrix full = triangle((void *)(to_full ? to : from), lda, uplo);
+	struct zc_matrix pack = PACKED_TRIANGLE((void *)(to_full ? from : to), uplo, n);
+	struct zc_elementwise_args e;
+	char kernel[32];
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (bad_fill(uplo) || n < 0 || lda < (n > 1 ? n : 1))
+		return INVALID(routine, "uplo %d, n %lld, lda %lld", uplo, (long long)n, (long long)lda);
+	if (n == 0)
+		return CUBLAS_STATUS_SUCCESS;
+	memset(&e, 0, sizeof(e));
+	e.m = e.n = n;
+	e.a = to_full ? pack : full;
+	e.c = to_full ? full : pack;
+	snprintf(kernel, sizeof(kernel), "zc_copy_triangle_%s", blas_suffix(t));
+	return blas_launch(h, kernel, blas_blocks(n, 256), n > 65535 ? 65535 : (unsigned)n, 1, 256, &e);
+}
+
+#define PACKING(P, T, type)                                                                        \
+	cublasStatus_t cublas##P##tpttr(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *ap, \
+	                                T *a, int lda)                                               \
+	{                                                                                            \
+		return convert_triangle(h, "cublas" #P "tpttr", type, uplo, n, ap, a, lda, true);        \
+	}                                                                                            \
+	cublasStatus_t cublas##P##trttp(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *a,  \
+	                                int lda, T *ap)                                              \
+	{                                                                                            \
+		return convert_triangle(h, "cublas" #P "trttp", type, uplo, n, a, ap, lda, false);       \
+	}
+PACKING(S, float, BLAS_S)
+PACKING(D, double, BLAS_D)
+PACKING(C, cuComplex, BLAS_C)
+PACKING(Z, cuDoubleComplex, BLAS_Z)

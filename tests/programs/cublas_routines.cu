@@ -1174,7 +1174,34 @@ static void test_hpr(const char *name, const char *name2,
     });
 }
 
+// tpttr unpacks a triangle into a full matrix whose other triangle (and padding) stays as it
+// was; trttp packs the triangle of a full matrix whose other triangle holds garbage.
+template <typename T>
+static void test_packing(const char *name, cublasStatus_t (*tpttr)(cublasHandle_t, cublasFillMode_t, int, const T *, T *, int),
+                         cublasStatus_t (*trttp)(cublasHandle_t, cublasFillMode_t, int, const T *, int, T *)) {
+    const int n = 13, lda = 15;
+    for (cublasFillMode_t uplo : FILLS) {
+        std::vector<T> A = rvec<T>(lda * n), before(lda * n, garbage<T>());
+        std::vector<T> AP = to_packed(A, n, lda, uplo);
+        std::vector<cd> want = tocv(before);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                if (in_tri(uplo, i, j)) want[i + j * lda] = toc(A[i + j * lda]);
+        Dev<T> dAP(AP), dA(before);
+        CB(tpttr(H, uplo, n, dAP.p, dA.p, lda));
+        check_mat(name, strf("tpttr uplo=%c", fillc(uplo)), dA.get(), want, lda, n, lda, 0);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < lda; i++)
+                if (!in_tri(uplo, i, j) || i >= n) A[i + j * lda] = garbage<T>();
+        Dev<T> dFull(A), dPacked(std::vector<T>(AP.size(), nan_of<T>()));
+        CB(trttp(H, uplo, n, dFull.p, lda, dPacked.p));
+        check_vec(name, strf("trttp uplo=%c", fillc(uplo)), dPacked.get(), tocv(AP), 0);
+    }
+}
+
 static void level2_stored() {
+    test_packing("Stpttr/Strttp", cublasStpttr, cublasStrttp); test_packing("Dtpttr/Dtrttp", cublasDtpttr, cublasDtrttp);
+    test_packing("Ctpttr/Ctrttp", cublasCtpttr, cublasCtrttp); test_packing("Ztpttr/Ztrttp", cublasZtpttr, cublasZtrttp);
     test_gbmv("Sgbmv", cublasSgbmv); test_gbmv("Dgbmv", cublasDgbmv); test_gbmv("Cgbmv", cublasCgbmv);
     test_gbmv("Zgbmv", cublasZgbmv);
     test_sbmv("Ssbmv", cublasSsbmv, false); test_sbmv("Dsbmv", cublasDsbmv, false); test_sbmv("Chbmv", cublasChbmv, true);
