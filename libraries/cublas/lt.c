@@ -16,7 +16,7 @@
 #define REFUSED(routine, ...) blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine, __VA_ARGS__)
 
 enum { LT_MAGIC = 0x5a434c54u, LAYOUT_MAGIC = 0x5a434c59u, DESC_MAGIC = 0x5a434d44u,
-       PREFERENCE_MAGIC = 0x5a435052u, TRANSFORM_MAGIC = 0x5a435446u };
+       PREFERENCE_MAGIC = 0x5a435052u, TRANSFORM_MAGIC = 0x5a435446u, ALGO_MAGIC = 0x5a43414cu };
 
 struct cublasLtContext {
 	uint32_t magic;
@@ -58,6 +58,18 @@ struct transform_desc {
 	int32_t scale, pointer_mode, transa, transb;
 };
 
+/* The one algorithm (id 0), in a cublasLtMatmulAlgo_t: the types it was made for and its
+ * configuration, which only the defaults (one K split, no reduction scheme, no swizzling,
+ * undefined tile and stages) run. */
+struct algo {
+	uint32_t magic;
+	int32_t id, compute, a_type, c_type;
+	uint32_t tile, reduction, swizzle, custom, stages;
+	int32_t splitk;
+	uint16_t inner_shape, cluster_shape;
+};
+
+_Static_assert(sizeof(struct algo) <= sizeof(cublasLtMatmulAlgo_t), "algo size");
 _Static_assert(sizeof(struct layout) <= sizeof(cublasLtMatrixLayoutOpaque_t), "layout size");
 _Static_assert(sizeof(struct matmul_desc) <= sizeof(cublasLtMatmulDescOpaque_t), "desc size");
 /* CUDA 11's cublasLt.h gives a matmul descriptor 23 words (its other descriptors are as large
@@ -142,6 +154,18 @@ static const struct attribute transform_attributes[] = {
 	FIELD(CUBLASLT_MATRIX_TRANSFORM_DESC_POINTER_MODE, struct transform_desc, pointer_mode),
 	FIELD(CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSA, struct transform_desc, transa),
 	FIELD(CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSB, struct transform_desc, transb),
+};
+
+static const struct attribute algo_attributes[] = {
+	FIELD(CUBLASLT_ALGO_CONFIG_ID, struct algo, id),
+	FIELD(CUBLASLT_ALGO_CONFIG_TILE_ID, struct algo, tile),
+	FIELD(CUBLASLT_ALGO_CONFIG_SPLITK_NUM, struct algo, splitk),
+	FIELD(CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, struct algo, reduction),
+	FIELD(CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, struct algo, swizzle),
+	FIELD(CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION, struct algo, custom),
+	FIELD(CUBLASLT_ALGO_CONFIG_STAGES_ID, struct algo, stages),
+	FIELD(CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID, struct algo, inner_shape),
+	FIELD(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, struct algo, cluster_shape),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -526,6 +550,28 @@ static const char *short_leading_dimension(const struct layout *const layouts[4]
 	return NULL;
 }
 
+static void algo_init(cublasLtMatmulAlgo_t *algo, int32_t compute, int32_t a_type, int32_t c_type)
+{
+	struct algo *al = (struct algo *)algo;
+
+	memset(algo, 0, sizeof(*algo));
+	al->magic = ALGO_MAGIC;
+	al->compute = compute, al->a_type = a_type, al->c_type = c_type;
+	al->splitk = 1;
+}
+
+/* Why an algorithm of this library cannot run a matmul, or NULL. */
+static const char *algo_refusal(const struct algo *al, const struct matmul_desc *d,
+                                const struct layout *a, const struct layout *dl)
+{
+	if (al->compute != d->compute || al->a_type != a->type || al->c_type != dl->type)
+		return "an algorithm made for other types";
+	if (al->splitk != 1 || al->reduction || al->swizzle || al->custom || al->tile || al->stages ||
+	    al->inner_shape || al->cluster_shape)
+		return "an algorithm configuration other than the default";
+	return NULL;
+}
+
 /* cuBLASLt's bias gradients: row sums of D (DGELU_BGRAD, DRELU_BGRAD), of op(A) (BGRADA)
  * or of op(B)'s transpose (BGRADB), into the bias vector. */
 static cublasStatus_t bias_gradient(struct cublasContext *h, const struct matmul_desc *d,
@@ -580,7 +626,9 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t lt, cublasLtMatmulDesc_t desc, co
 		return INVALID(routine, "NULL scalar");
 	if ((why = short_leading_dimension((const struct layout *const[]){a, b, c, dl})))
 		return INVALID(routine, "%s", why);
-	if ((why = matmul_refusal(d, a, b, c, dl, &kernel, &scale_size)))
+	if ((why = matmul_refusal(d, a, b, c, dl, &kernel, &scale_size)) ||
+	    (algo && ((const struct algo *)algo)->magic == ALGO_MAGIC &&
+	     (why = algo_refusal((const struct algo *)algo, d, a, dl))))
 		return REFUSED(routine, "%s", why);
 	m = (int64_t)dl->rows, n = (int64_t)dl->cols;
 	k = (int64_t)(d->transa == CUBLAS_OP_N ? a->cols : a->rows);
@@ -666,9 +714,204 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t lt, cublasLtMatmu
 	                          &kernel, &scale_size)))
 		return REFUSED(routine, "%s", why);
 	memset(&results[0], 0, sizeof(results[0]));
+	algo_init(&results[0].algo, md->compute, as_layout(a)->type, as_layout(d)->type);
 	results[0].state = CUBLAS_STATUS_SUCCESS;
 	results[0].wavesCount = 1.0f;
 	*returned = 1;
+	return CUBLAS_STATUS_SUCCESS;
+}
+
+/* The algorithm API: one algorithm, id 0, for every type combination the library computes
+ * (blas_ex_kernel's, A and B of one type, C and D of one); it needs no workspace and runs
+ * only its default configuration. */
+static bool algo_types(int32_t compute, cudaDataType a, cudaDataType b, cudaDataType c,
+                       cudaDataType d)
+{
+	size_t scale_size;
+	return a == b && c == d && blas_ex_kernel(a, c, compute, &scale_size);
+}
+
+cublasStatus_t cublasLtMatmulAlgoGetIds(cublasLtHandle_t lt, cublasComputeType_t compute,
+                                        cudaDataType_t scale, cudaDataType_t a, cudaDataType_t b,
+                                        cudaDataType_t c, cudaDataType_t d, int requested,
+                                        int ids[], int *returned)
+{
+	const char *routine = "cublasLtMatmulAlgoGetIds";
+	cublasStatus_t s = lt_begin(lt, routine);
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (requested < 1 || !ids || !returned)
+		return INVALID(routine, "requested %d", requested);
+	*returned = algo_types(compute, a, b, c, d);
+	if (*returned)
+		ids[0] = 0;
+	return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasLtMatmulAlgoInit(cublasLtHandle_t lt, cublasComputeType_t compute,
+                                      cudaDataType_t scale, cudaDataType_t a, cudaDataType_t b,
+                                      cudaDataType_t c, cudaDataType_t d, int id,
+                                      cublasLtMatmulAlgo_t *algo)
+{
+	const char *routine = "cublasLtMatmulAlgoInit";
+	cublasStatus_t s = lt_begin(lt, routine);
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (!algo || id != 0)
+		return INVALID(routine, "algorithm %d (only 0)", id);
+	if (!algo_types(compute, a, b, c, d))
+		return REFUSED(routine, "types A %d, B %d, C %d, D %d with compute type %d", a, b, c, d,
+		               compute);
+	algo_init(algo, compute, a, d);
+	return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasLtMatmulAlgoConfigSetAttribute(cublasLtMatmulAlgo_t *algo,
+                                                    cublasLtMatmulAlgoConfigAttributes_t attr,
+                                                    const void *buf, size_t size)
+{
+	if (attr == CUBLASLT_ALGO_CONFIG_ID)
+		return INVALID("cublasLtMatmulAlgoConfigSetAttribute", "the algorithm's id is read-only");
+	return set_attribute("cublasLtMatmulAlgoConfigSetAttribute", algo, ALGO_MAGIC,
+	                     algo_attributes, COUNT(algo_attributes), attr, buf, size);
+}
+
+cublasStatus_t cublasLtMatmulAlgoConfigGetAttribute(const cublasLtMatmulAlgo_t *algo,
+                                                    cublasLtMatmulAlgoConfigAttributes_t attr,
+                                                    void *buf, size_t size, size_t *written)
+{
+	return get_attribute("cublasLtMatmulAlgoConfigGetAttribute", algo, ALGO_MAGIC,
+	                     algo_attributes, COUNT(algo_attributes), attr, buf, size, written);
+}
+
+static uint64_t numerical_flags(const struct algo *al)
+{
+	uint64_t accumulator = al->compute == CUBLAS_COMPUTE_64F || al->compute == CUBLAS_COMPUTE_64F_PEDANTIC
+	                           ? CUBLASLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_64F
+	                       : al->compute == CUBLAS_COMPUTE_32I || al->compute == CUBLAS_COMPUTE_32I_PEDANTIC
+	                           ? CUBLASLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_32I
+	                       : al->compute == CUBLAS_COMPUTE_16F || al->compute == CUBLAS_COMPUTE_16F_PEDANTIC
+	                           ? CUBLASLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_16F
+	                           : CUBLASLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_32F;
+	uint64_t input = 0;
+
+	switch (al->a_type) {
+	case CUDA_R_16F: input = CUBLASLT_NUMERICAL_IMPL_FLAGS_INPUT_16F; break;
+	case CUDA_R_16BF: input = CUBLASLT_NUMERICAL_IMPL_FLAGS_INPUT_16BF; break;
+	case CUDA_R_32F: case CUDA_C_32F: input = CUBLASLT_NUMERICAL_IMPL_FLAGS_INPUT_32F; break;
+	case CUDA_R_64F: case CUDA_C_64F: input = CUBLASLT_NUMERICAL_IMPL_FLAGS_INPUT_64F; break;
+	case CUDA_R_8I: input = CUBLASLT_NUMERICAL_IMPL_FLAGS_INPUT_8I; break;
+	}
+	return CUBLASLT_NUMERICAL_IMPL_FLAGS_FMA | accumulator | input;
+}
+
+static uint32_t element_bytes(int32_t type)
+{
+	switch (type) {
+	case CUDA_R_8I: return 1;
+	case CUDA_R_16F: case CUDA_R_16BF: return 2;
+	case CUDA_R_32F: case CUDA_R_32I: return 4;
+	case CUDA_R_64F: case CUDA_C_32F: return 8;
+	default: return 16;
+	}
+}
+
+/* What the algorithm can do: strided batches and C apart from D; host and device scalars;
+ * every epilogue on real floating-point D; no split K, swizzling, custom options, tiles or
+ * stages to choose (one undefined entry each, as cuBLASLt lists for none); no negative
+ * leading dimension or pointer-array batches; each matrix aligned to its element. */
+cublasStatus_t cublasLtMatmulAlgoCapGetAttribute(const cublasLtMatmulAlgo_t *algo,
+                                                 cublasLtMatmulAlgoCapAttributes_t attr,
+                                                 void *buf, size_t size, size_t *written)
+{
+	const char *routine = "cublasLtMatmulAlgoCapGetAttribute";
+	const struct algo *al = (const struct algo *)algo;
+	union {
+		int32_t i32;
+		uint32_t u32;
+		uint64_t u64;
+	} v;
+	size_t need = 4;
+
+	if (!al || al->magic != ALGO_MAGIC)
+		return INVALID(routine, "not an algorithm of this library");
+	switch (attr) {
+	case CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT: case CUBLASLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT:
+		v.i32 = 1;
+		break;
+	case CUBLASLT_ALGO_CAP_SPLITK_SUPPORT: case CUBLASLT_ALGO_CAP_UPLO_SUPPORT:
+	case CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX: case CUBLASLT_ALGO_CAP_CUSTOM_MEMORY_ORDER:
+	case CUBLASLT_ALGO_CAP_LD_NEGATIVE: case CUBLASLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT:
+	case CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT:
+		v.i32 = 0;
+		break;
+	case CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK: case CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT:
+	case CUBLASLT_ALGO_CAP_TILE_IDS: case CUBLASLT_ALGO_CAP_STAGES_IDS:
+		v.u32 = 0; /* none, and the undefined tile and stages */
+		break;
+	case CUBLASLT_ALGO_CAP_POINTER_MODE_MASK:
+		v.u32 = CUBLASLT_POINTER_MODE_MASK_HOST | CUBLASLT_POINTER_MODE_MASK_DEVICE;
+		break;
+	case CUBLASLT_ALGO_CAP_EPILOGUE_MASK:
+		v.u32 = element_type(al->c_type) < 0 ? CUBLASLT_EPILOGUE_DEFAULT : 1023;
+		break;
+	case CUBLASLT_ALGO_CAP_NUMERICAL_IMPL_FLAGS:
+		v.u64 = numerical_flags(al), need = 8;
+		break;
+	case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_A_BYTES: case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_B_BYTES:
+		v.u32 = element_bytes(al->a_type);
+		break;
+	case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_C_BYTES: case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES:
+		v.u32 = element_bytes(al->c_type);
+		break;
+	default:
+		return INVALID(routine, "capability %d", attr);
+	}
+	if (size == 0 && written) {
+		*written = need;
+		return CUBLAS_STATUS_SUCCESS;
+	}
+	if (!buf || size < need)
+		return INVALID(routine, "capability %d needs %zu bytes, not %zu", attr, need, size);
+	memcpy(buf, &v, need);
+	if (written)
+		*written = need;
+	return CUBLAS_STATUS_SUCCESS;
+}
+
+/* Whether the algorithm runs this matmul: the heuristic query's checks, the types it was made
+ * for, and its default configuration. */
+cublasStatus_t cublasLtMatmulAlgoCheck(cublasLtHandle_t lt, cublasLtMatmulDesc_t desc,
+                                       cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
+                                       cublasLtMatrixLayout_t c, cublasLtMatrixLayout_t d,
+                                       const cublasLtMatmulAlgo_t *algo,
+                                       cublasLtMatmulHeuristicResult_t *result)
+{
+	const char *routine = "cublasLtMatmulAlgoCheck";
+	cublasStatus_t s = lt_begin(lt, routine);
+	const struct matmul_desc *md = (const struct matmul_desc *)desc;
+	const struct algo *al = (const struct algo *)algo;
+	const char *kernel, *why;
+	size_t scale_size;
+
+	if (s != CUBLAS_STATUS_SUCCESS)
+		return s;
+	if (!result || !al || al->magic != ALGO_MAGIC || !md || md->magic != DESC_MAGIC ||
+	    !as_layout(a) || !as_layout(b) || !as_layout(c) || !as_layout(d))
+		return INVALID(routine, "a descriptor, layout or algorithm not made by this library");
+	if ((why = short_leading_dimension((const struct layout *const[]){as_layout(a), as_layout(b),
+	                                                                  as_layout(c), as_layout(d)})) ||
+	    (why = bad_relu_mask(md)))
+		return INVALID(routine, "%s", why);
+	if ((why = matmul_refusal(md, as_layout(a), as_layout(b), as_layout(c), as_layout(d),
+	                          &kernel, &scale_size)) || (why = algo_refusal(al, md, as_layout(a), as_layout(d))))
+		return REFUSED(routine, "%s", why);
+	memset(result, 0, sizeof(*result));
+	memmove(&result->algo, algo, sizeof(result->algo));
+	result->state = CUBLAS_STATUS_SUCCESS;
+	result->wavesCount = 1.0f;
 	return CUBLAS_STATUS_SUCCESS;
 }
 

@@ -1,8 +1,8 @@
 // cuBLASLt as frameworks use it: layouts (column and row order, padded leading dimensions,
 // strided batches), matmul descriptors with their attributes, the heuristic query,
 // cublasLtMatmul with C apart from D and with the epilogues (bias, ReLU, GELU, GELU's aux
-// input and gradient, ReLU's bit mask and gradient, bias gradients), 16-bit types, and
-// cublasLtMatrixTransform. Every
+// input and gradient, ReLU's bit mask and gradient, bias gradients), 16-bit types,
+// cublasLtMatrixTransform and the algorithm API (ids, init, capabilities, configuration, check). Every
 // result is checked against a host reference in double.
 #include <cublasLt.h>
 #include <cuda_bf16.h>
@@ -286,6 +286,93 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
     LT(cublasLtMatmulDescDestroy(desc));
 }
 
+// The algorithm API as autotuners use it: the ids for f32, each initialised, its id read back,
+// checked against a problem as initialised, else with a tile and stages from its lists (on an
+// H100, 3 of NVIDIA's first 12 f32 algorithms check so); those that check run with
+// the workspace they ask for and must get D right (a few suffice: NVIDIA's lists dozens).
+// GetIds with no room is INVALID_VALUE.
+static void algorithms(cublasLtHandle_t lt, cudaStream_t stream, Lcg &rng)
+{
+    const cudaDataType f = CUDA_R_32F;
+    int ids[64], count = 0;
+    LT(cublasLtMatmulAlgoGetIds(lt, CUBLAS_COMPUTE_32F, f, f, f, f, f, 64, ids, &count));
+    expect(count >= 1, "algorithm ids for f32");
+    int none = -1;
+    expect(cublasLtMatmulAlgoGetIds(lt, CUBLAS_COMPUTE_32F, f, f, f, f, f, 0, ids, &none) ==
+               CUBLAS_STATUS_INVALID_VALUE,
+           "algorithm ids with no room: INVALID_VALUE");
+    const int m = 40, n = 24, k = 16;
+    Matrix<float> a(m, k, m, false, 1, rng, 3), b(k, n, k, false, 1, rng, 3);
+    Matrix<float> d(m, n, m, false, 1, rng, 3);
+    cublasLtMatmulDesc_t desc;
+    LT(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, f));
+    // Plain layouts, as autotuners make them.
+    cublasLtMatrixLayout_t la, lb, ld;
+    LT(cublasLtMatrixLayoutCreate(&la, f, m, k, m));
+    LT(cublasLtMatrixLayoutCreate(&lb, f, k, n, k));
+    LT(cublasLtMatrixLayoutCreate(&ld, f, m, n, m));
+    std::vector<double> want;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double sum = 0;
+            for (int l = 0; l < k; l++) sum += a.get(0, i, l) * b.get(0, l, j);
+            want.push_back(sum);
+        }
+    int ran = 0;
+    for (int i = 0; i < count && ran < 3; i++) {
+        char what[96];
+        cublasLtMatmulAlgo_t algo;
+        LT(cublasLtMatmulAlgoInit(lt, CUBLAS_COMPUTE_32F, f, f, f, f, f, ids[i], &algo));
+        int32_t id = -1;
+        size_t written = 0;
+        LT(cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id, &written));
+        snprintf(what, sizeof what, "algorithm %d: its id read back (%d)", ids[i], id);
+        expect(id == ids[i] && written == sizeof id, what);
+        // A tile and a stages choice from the algorithm's lists that checks for this problem.
+        std::vector<uint32_t> lists[2];
+        const cublasLtMatmulAlgoCapAttributes_t caps[2] = {CUBLASLT_ALGO_CAP_TILE_IDS, CUBLASLT_ALGO_CAP_STAGES_IDS};
+        for (int c = 0; c < 2; c++) {
+            size_t bytes = 0;
+            LT(cublasLtMatmulAlgoCapGetAttribute(&algo, caps[c], nullptr, 0, &bytes));
+            snprintf(what, sizeof what, "algorithm %d: capability %d's size %zu", ids[i], (int)caps[c], bytes);
+            expect(bytes % sizeof(uint32_t) == 0, what); // NVIDIA's lists may be empty
+            lists[c].resize(bytes / sizeof(uint32_t));
+            LT(cublasLtMatmulAlgoCapGetAttribute(&algo, caps[c], lists[c].data(), bytes, &written));
+        }
+        cublasLtMatmulHeuristicResult_t result;
+        bool checked = cublasLtMatmulAlgoCheck(lt, desc, la, lb, ld, ld, &algo, &result) == CUBLAS_STATUS_SUCCESS;
+        for (uint32_t tile : lists[0])
+            for (uint32_t stages : lists[1]) {
+                if (checked) break;
+                LT(cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof tile));
+                LT(cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages, sizeof stages));
+                checked = cublasLtMatmulAlgoCheck(lt, desc, la, lb, ld, ld, &algo, &result) == CUBLAS_STATUS_SUCCESS;
+            }
+        if (!checked)
+            continue;
+        void *workspace = nullptr;
+        if (result.workspaceSize)
+            CHECK(cudaMalloc(&workspace, result.workspaceSize));
+        float alpha = 1, beta = 0;
+        LT(cublasLtMatmul(lt, desc, &alpha, a.device, la, b.device, lb, &beta, d.device, ld, d.device, ld,
+                          &result.algo, workspace, result.workspaceSize, stream));
+        CHECK(cudaStreamSynchronize(stream));
+        cudaFree(workspace);
+        d.fetch();
+        std::vector<double> got;
+        for (int j = 0; j < n; j++)
+            for (int r = 0; r < m; r++) got.push_back(d.get(0, r, j));
+        snprintf(what, sizeof what, "algorithm %d: D", ids[i]);
+        compare(what, got, want, 1e-5);
+        ran++;
+    }
+    expect(ran >= 1, "an algorithm of the list runs the matmul");
+    LT(cublasLtMatrixLayoutDestroy(la));
+    LT(cublasLtMatrixLayoutDestroy(lb));
+    LT(cublasLtMatrixLayoutDestroy(ld));
+    LT(cublasLtMatmulDescDestroy(desc));
+}
+
 // A leading dimension under a row-major C's columns: INVALID_VALUE from the heuristic query
 // and from the matmul, as on NVIDIA's library (an H200, cuBLAS 13).
 static void short_leading_dimension(cublasLtHandle_t lt)
@@ -459,6 +546,7 @@ int main()
     for (const Case &c : bf16_cases)
         matmul<__nv_bfloat16, float>(lt, stream, c, CUDA_R_16BF, CUDA_R_32F, 1e-5, rng);
     transform(lt, stream, rng);
+    algorithms(lt, stream, rng);
     CHECK(cudaStreamDestroy(stream));
     LT(cublasLtDestroy(lt));
     if (failures) {
