@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "common.h"
 
 extern char **environ;
 
@@ -144,6 +145,10 @@ int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object,
 	snprintf(files.output, sizeof files.output, "%s/code-object.so", files.dir);
 	snprintf(files.out_option, sizeof files.out_option, "/out:%s", files.output);
 	snprintf(files.messages, sizeof files.messages, "%s/lld-messages.txt", files.dir);
+	const char *const temporaries[] = {files.input, files.library, files.output, files.messages};
+	zc_temporary_folder_add(files.dir);
+	for (size_t i = 0; i < sizeof temporaries / sizeof temporaries[0]; i++)
+		zc_temporary_add(temporaries[i]);
 
 	int status = zc_write_file(files.input, object, error);
 	if (status == 0 && target->import_library) {
@@ -154,10 +159,11 @@ int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object,
 		status = zc_run_lld(target, &files, error);
 	if (status == 0)
 		status = zc_read_file(files.output, code_object, error);
-	unlink(files.input);
-	unlink(files.library);
-	unlink(files.output);
-	unlink(files.messages);
+	for (size_t i = 0; i < sizeof temporaries / sizeof temporaries[0]; i++) {
+		unlink(temporaries[i]);
+		zc_temporary_forget(temporaries[i]);
+	}
 	rmdir(files.dir);
+	zc_temporary_forget(files.dir);
 	return status;
 }

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,12 +220,45 @@ static void wait_for_child(size_t *running)
 	(*running)--;
 }
 
-/* The files of the tree converted, -j at a time. */
+/* The children's reports (their paths made before any child starts) and their folder, for
+ * a signal that ends the conversion: it is passed on to each running child, which removes
+ * its own temporaries, and once they are gone the reports and the folder are removed. */
+static struct {
+	char **paths;
+	const char *folder;
+} reports_left;
+
+static void end_children(int sig)
+{
+	for (size_t i = 0; i < walk.count; i++)
+		if (walk.entries[i].child > 0)
+			kill(walk.entries[i].child, sig);
+	for (size_t i = 0; i < walk.count; i++)
+		if (walk.entries[i].child > 0)
+			waitpid(walk.entries[i].child, NULL, 0);
+	for (size_t i = 0; reports_left.paths && i < walk.count; i++)
+		if (reports_left.paths[i])
+			unlink(reports_left.paths[i]);
+	if (reports_left.folder)
+		rmdir(reports_left.folder);
+}
+
+/* The files of the tree converted, -j at a time. A child's pid is recorded with the
+ * signals that end the conversion blocked, so that end_children sees every child. */
 static void convert_files(const ConvertOptions *o, const char *reports)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t running = 0, jobs = o->jobs > 0 ? (size_t)o->jobs : cores > 0 ? (size_t)cores : 1;
+	sigset_t ending, before;
 
+	sigemptyset(&ending);
+	sigaddset(&ending, SIGINT), sigaddset(&ending, SIGTERM), sigaddset(&ending, SIGHUP);
+	sigaddset(&ending, SIGXFSZ);
+	reports_left.paths = zc_alloc(walk.count * sizeof(char *) + 1);
+	for (size_t i = 0; i < walk.count; i++)
+		reports_left.paths[i] = report_of(reports, i);
+	reports_left.folder = reports;
+	zc_temporaries_also(end_children);
 	for (size_t i = 0; i < walk.count; i++) {
 		TreeEntry *e = &walk.entries[i];
 
@@ -236,12 +270,15 @@ static void convert_files(const ConvertOptions *o, const char *reports)
 		ChildArguments arguments;
 		child_arguments(&arguments, o, from, to, report);
 		fflush(NULL);
+		sigprocmask(SIG_BLOCK, &ending, &before);
 		e->child = fork();
 		if (e->child == 0) {
+			sigprocmask(SIG_SETMASK, &before, NULL);
 			execv("/proc/self/exe", arguments.argv);
 			fprintf(stderr, "zluda-convert: %s: cannot run the conversion: %s\n", from, strerror(errno));
 			_exit(127);
 		}
+		sigprocmask(SIG_SETMASK, &before, NULL);
 		if (e->child < 0)
 			fail_input(from, "cannot start its conversion: %s", strerror(errno));
 		running++;
@@ -252,6 +289,11 @@ static void convert_files(const ConvertOptions *o, const char *reports)
 	}
 	while (running)
 		wait_for_child(&running);
+	zc_temporaries_also(NULL);
+	for (size_t i = 0; i < walk.count; i++)
+		free(reports_left.paths[i]);
+	free(reports_left.paths);
+	memset(&reports_left, 0, sizeof reports_left);
 }
 
 static const char *action_name(const TreeEntry *e)
@@ -385,14 +427,20 @@ int convert_tree(const ConvertOptions *o)
 		free(to);
 	}
 
-	char reports[] = "/tmp/zluda-convert-tree-XXXXXX";
-	bool reporting = o->report != NULL;
-	if (reporting && !mkdtemp(reports))
-		fail_input(reports, "cannot create: %s", strerror(errno));
-	convert_files(o, reporting ? reports : NULL);
-	if (reporting)
+	/* the children's reports, gathered into the tree's report: in TMPDIR, else /tmp */
+	const char *tmp = getenv("TMPDIR");
+	char *reports = NULL;
+	if (o->report) {
+		if (asprintf(&reports, "%s/zluda-convert-tree-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp") < 0)
+			fail_input(o->report, "out of memory");
+		if (!mkdtemp(reports))
+			fail_input(reports, "cannot create: %s", strerror(errno));
+	}
+	convert_files(o, reports);
+	if (reports)
 		write_tree_report(o, reports);
-	remove_reports(reporting ? reports : NULL);
+	remove_reports(reports);
+	free(reports);
 
 	/* the directories' own modes last, deepest first: a read-only one was written into */
 	for (size_t i = walk.count; i-- > 0;) {

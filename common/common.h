@@ -31,11 +31,15 @@ typedef struct {
 /* Returns false so that callers can write `return zc_fail(err, ...)`. */
 bool zc_fail(ZcError *err, const char *fmt, ...) __attribute__((format(ZC_PRINTF_FORMAT, 2, 3)));
 
-/* temporaries.c (POSIX): the files a process writes before renaming them into place, which a
- * signal that ends it (zc_temporaries_on_signals: SIGINT, SIGTERM, SIGHUP, SIGXFSZ) removes
- * first. Up to 32 at once; one more is written but not removed by a signal. */
+/* temporaries.c (POSIX): the files a process writes before renaming them into place, and
+ * the folders it makes for a while, which a signal that ends it (zc_temporaries_on_signals:
+ * SIGINT, SIGTERM, SIGHUP, SIGXFSZ) removes first, folders after files. Up to 64 at once;
+ * one more is written but not removed by a signal. */
 void zc_temporary_add(const char *path);
+void zc_temporary_folder_add(const char *path);
 void zc_temporary_forget(const char *path);
 void zc_temporaries_on_signals(void);
+/* What such a signal does first (async-signal-safe, given the signal), or NULL for nothing. */
+void zc_temporaries_also(void (*hook)(int sig));
 
 #endif

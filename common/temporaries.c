@@ -4,21 +4,23 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common.h"
 
-enum { SLOTS = 32 };
+enum { SLOTS = 64 };
 
 static struct {
 	volatile sig_atomic_t used;
+	bool folder;
 	char path[PATH_MAX];
 } slots[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-void zc_temporary_add(const char *path)
+static void add(const char *path, bool folder)
 {
 	size_t n = strlen(path);
 
@@ -28,11 +30,22 @@ void zc_temporary_add(const char *path)
 	for (size_t i = 0; i < SLOTS; i++)
 		if (!slots[i].used) {
 			memcpy(slots[i].path, path, n + 1);
+			slots[i].folder = folder;
 			atomic_signal_fence(memory_order_seq_cst);
 			slots[i].used = 1;
 			break;
 		}
 	pthread_mutex_unlock(&lock);
+}
+
+void zc_temporary_add(const char *path)
+{
+	add(path, false);
+}
+
+void zc_temporary_folder_add(const char *path)
+{
+	add(path, true);
 }
 
 void zc_temporary_forget(const char *path)
@@ -44,11 +57,25 @@ void zc_temporary_forget(const char *path)
 	pthread_mutex_unlock(&lock);
 }
 
+static void (*volatile on_signal)(int);
+
+void zc_temporaries_also(void (*hook)(int sig))
+{
+	on_signal = hook;
+}
+
 static void remove_and_end(int sig)
 {
+	void (*hook)(int) = on_signal;
+
+	if (hook)
+		hook(sig);
 	for (size_t i = 0; i < SLOTS; i++)
-		if (slots[i].used)
+		if (slots[i].used && !slots[i].folder)
 			unlink(slots[i].path);
+	for (size_t i = 0; i < SLOTS; i++) /* emptied of their files first */
+		if (slots[i].used && slots[i].folder)
+			rmdir(slots[i].path);
 	/* SA_RESETHAND made the action the default again: the process ends of the signal once
 	 * the handler returns, as it would have without it */
 	raise(sig);
