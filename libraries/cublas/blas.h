@@ -27,6 +27,10 @@ struct cublasContext {
 	CUdeviceptr scratch; /* reductions' results in host pointer mode, trmv's copy */
 	size_t scratch_size;
 	void *amd; /* rocBLAS's handle when AMD's rocBLAS takes routines (rocblas.c), else NULL */
+	/* CUDA 13's settings, kept for their getters */
+	int emulation_strategy, special_values, mantissa_control, max_mantissa_bits;
+	int mantissa_bit_offset, sm_count_target;
+	int *mantissa_bit_count;
 };
 
 #define BLAS_HANDLE_MAGIC 0x5a43424cu

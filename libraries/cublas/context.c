@@ -228,6 +228,7 @@ cublasStatus_t blas_context_init(struct cublasContext *h, const char *routine)
 	h->magic = BLAS_HANDLE_MAGIC;
 	h->pointer_mode = CUBLAS_POINTER_MODE_HOST;
 	h->math_mode = CUBLAS_DEFAULT_MATH;
+	h->special_values = 0xffff; /* CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT */
 	h->atomics_mode = CUBLAS_ATOMICS_NOT_ALLOWED;
 	if ((r = zc_kernels_load(&h->context, &h->module)) != CUDA_SUCCESS)
 		return blas_fail(CUBLAS_STATUS_NOT_INITIALIZED, routine,

@@ -81,36 +81,58 @@ cublasStatus_t cublasGetStream(cublasHandle_t h, cudaStream_t *stream)
 	return s;
 }
 
-/* A mode of the handle: set (checked by VALID) and read back. */
-#define MODE(Name, type, field, valid)                                                            \
-	cublasStatus_t cublasSet##Name##Mode(cublasHandle_t h, type mode)                            \
+/* A setting of the handle: set (checked by VALID) and read back. */
+#define SETTING(Name, type, field, valid)                                                         \
+	cublasStatus_t cublasSet##Name(cublasHandle_t h, type value)                                 \
 	{                                                                                            \
-		cublasStatus_t s = blas_begin(h, "cublasSet" #Name "Mode");                              \
+		cublasStatus_t s = blas_begin(h, "cublasSet" #Name);                                     \
 		if (s == CUBLAS_STATUS_SUCCESS && !(valid))                                              \
-			return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasSet" #Name "Mode", "mode %d", \
-			                 (int)mode);                                                         \
+			return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasSet" #Name, "out of range");  \
 		if (s == CUBLAS_STATUS_SUCCESS)                                                          \
-			h->field = mode;                                                                     \
+			h->field = value;                                                                    \
 		return s;                                                                                \
 	}                                                                                            \
-	cublasStatus_t cublasGet##Name##Mode(cublasHandle_t h, type *mode)                           \
+	cublasStatus_t cublasGet##Name(cublasHandle_t h, type *value)                                \
 	{                                                                                            \
-		cublasStatus_t s = blas_begin(h, "cublasGet" #Name "Mode");                              \
-		if (s == CUBLAS_STATUS_SUCCESS && !mode)                                                 \
-			return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGet" #Name "Mode",            \
-			                 "NULL pointer");                                                    \
+		cublasStatus_t s = blas_begin(h, "cublasGet" #Name);                                     \
+		if (s == CUBLAS_STATUS_SUCCESS && !value)                                                \
+			return blas_fail(CUBLAS_STATUS_INVALID_VALUE, "cublasGet" #Name, "NULL pointer");  \
 		if (s == CUBLAS_STATUS_SUCCESS)                                                          \
-			*mode = h->field;                                                                    \
+			*value = h->field;                                                                   \
 		return s;                                                                                \
 	}
-MODE(Pointer, cublasPointerMode_t, pointer_mode,
-     mode == CUBLAS_POINTER_MODE_HOST || mode == CUBLAS_POINTER_MODE_DEVICE)
+SETTING(PointerMode, cublasPointerMode_t, pointer_mode,
+        value == CUBLAS_POINTER_MODE_HOST || value == CUBLAS_POINTER_MODE_DEVICE)
 /* Math modes choose speed against accuracy; every mode is computed at full precision here,
  * which each mode allows. */
-MODE(Math, cublasMath_t, math_mode, true)
+SETTING(MathMode, cublasMath_t, math_mode, true)
 /* No routine here uses atomics, so results are deterministic in either mode. */
-MODE(Atomics, cublasAtomicsMode_t, atomics_mode,
-     mode == CUBLAS_ATOMICS_NOT_ALLOWED || mode == CUBLAS_ATOMICS_ALLOWED)
+SETTING(AtomicsMode, cublasAtomicsMode_t, atomics_mode,
+        value == CUBLAS_ATOMICS_NOT_ALLOWED || value == CUBLAS_ATOMICS_ALLOWED)
+
+/* CUDA 13's settings: floating-point emulation (which allows less precision, never requires
+ * it: everything here computes at full precision) and the multiprocessors to aim for (at most
+ * the device's). The ranges NVIDIA's cuBLAS 13 accepts, measured on an H100. */
+static int multiprocessors(void)
+{
+	CUdevice device;
+	int count = 0;
+
+	if (cuCtxGetDevice(&device) == CUDA_SUCCESS)
+		cuDeviceGetAttribute(&count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
+	return count;
+}
+
+SETTING(EmulationStrategy, cublasEmulationStrategy_t, emulation_strategy,
+        value >= CUBLAS_EMULATION_STRATEGY_DEFAULT && value <= CUBLAS_EMULATION_STRATEGY_EAGER)
+SETTING(EmulationSpecialValuesSupport, cudaEmulationSpecialValuesSupport, special_values,
+        (unsigned)value <= CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT)
+SETTING(FixedPointEmulationMantissaControl, cudaEmulationMantissaControl, mantissa_control,
+        value == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC || value == CUDA_EMULATION_MANTISSA_CONTROL_FIXED)
+SETTING(FixedPointEmulationMaxMantissaBitCount, int, max_mantissa_bits, value >= 0)
+SETTING(FixedPointEmulationMantissaBitOffset, int, mantissa_bit_offset, true)
+SETTING(FixedPointEmulationMantissaBitCountPointer, int *, mantissa_bit_count, true)
+SETTING(SmCountTarget, int, sm_count_target, value >= 0 && value <= multiprocessors())
 
 /* The routines here need no workspace of the caller's; the one given is accepted. */
 cublasStatus_t cublasSetWorkspace(cublasHandle_t h, void *workspace, size_t size)

@@ -1,5 +1,6 @@
 // cuBLAS v2 routines against host references computed here in double precision.
-// Helpers: handle, version, status names, pointer and math modes, streams, Set/Get Vector and
+// Helpers: handle, version, status names, pointer and math modes, CUDA 13's emulation and SM
+// count settings, streams, Set/Get Vector and
 // Matrix (strided, padded, async) and an invalid argument. Level 1, level 2 and level 3 in the
 // S, D, C, Z (and H) variants (level 2's band and packed forms too), level 1's Ex forms in every
 // type combination NVIDIA's cuBLAS takes (16-bit ones too), GemmEx in the usual type
@@ -299,6 +300,63 @@ static void test_logger() {
     if (!logged(lines, "cublasSscal")) fail("cublasLoggerConfigure", strf("the log file names no cublasSscal (%zu lines)", lines.size()));
     if (logged(lines, "cublasDscal")) fail("cublasLoggerConfigure", "logged after being turned off");
 }
+
+#if CUBLAS_VER_MAJOR >= 13
+// CUDA 13's settings on a new handle: their defaults, the values each takes and refuses (as
+// NVIDIA's cuBLAS 13 does, measured on an H100), each read back.
+static void test_settings() {
+    const char *r = "settings";
+    cublasHandle_t h;
+    CB(cublasCreate(&h));
+    cublasEmulationStrategy_t strategy = (cublasEmulationStrategy_t)-7;
+    cudaEmulationSpecialValuesSupport special = (cudaEmulationSpecialValuesSupport)-7;
+    cudaEmulationMantissaControl control = (cudaEmulationMantissaControl)-7;
+    int bits = -7, offset = -7, sm = -7, target = 0, *pointer = &bits;
+    CB(cublasGetEmulationStrategy(h, &strategy));
+    CB(cublasGetEmulationSpecialValuesSupport(h, &special));
+    CB(cublasGetFixedPointEmulationMantissaControl(h, &control));
+    CB(cublasGetFixedPointEmulationMaxMantissaBitCount(h, &bits));
+    CB(cublasGetFixedPointEmulationMantissaBitOffset(h, &offset));
+    CB(cublasGetFixedPointEmulationMantissaBitCountPointer(h, &pointer));
+    CB(cublasGetSmCountTarget(h, &sm));
+    if (strategy != CUBLAS_EMULATION_STRATEGY_DEFAULT || special != CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT ||
+        control != CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC || bits != 0 || offset != 0 || pointer || sm != 0)
+        fail(r, strf("defaults: strategy %d, special values %d, control %d, bits %d, offset %d, pointer %p, SMs %d",
+                     (int)strategy, (int)special, (int)control, bits, offset, (void *)pointer, sm));
+    auto refused = [&](const char *what, cublasStatus_t s) {
+        if (s != CUBLAS_STATUS_INVALID_VALUE) fail(r, strf("%s: %d, want CUBLAS_STATUS_INVALID_VALUE", what, (int)s));
+    };
+    CB(cublasSetEmulationStrategy(h, CUBLAS_EMULATION_STRATEGY_EAGER));
+    refused("strategy 3", cublasSetEmulationStrategy(h, (cublasEmulationStrategy_t)3));
+    CB(cublasSetEmulationSpecialValuesSupport(h, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN));
+    refused("special values 0x10000", cublasSetEmulationSpecialValuesSupport(h, (cudaEmulationSpecialValuesSupport)0x10000));
+    CB(cublasSetFixedPointEmulationMantissaControl(h, CUDA_EMULATION_MANTISSA_CONTROL_FIXED));
+    refused("mantissa control 2", cublasSetFixedPointEmulationMantissaControl(h, (cudaEmulationMantissaControl)2));
+    CB(cublasSetFixedPointEmulationMaxMantissaBitCount(h, 40));
+    refused("max mantissa bits -1", cublasSetFixedPointEmulationMaxMantissaBitCount(h, -1));
+    CB(cublasSetFixedPointEmulationMantissaBitOffset(h, -1));
+    CB(cublasSetFixedPointEmulationMantissaBitCountPointer(h, &target));
+    CHECK(cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0));
+    CB(cublasSetSmCountTarget(h, sm));
+    refused("SM count target beyond the device's", cublasSetSmCountTarget(h, sm + 1));
+    refused("SM count target -1", cublasSetSmCountTarget(h, -1));
+    refused("a NULL result", cublasGetSmCountTarget(h, nullptr));
+    int device_sms = sm;
+    CB(cublasGetEmulationStrategy(h, &strategy));
+    CB(cublasGetEmulationSpecialValuesSupport(h, &special));
+    CB(cublasGetFixedPointEmulationMantissaControl(h, &control));
+    CB(cublasGetFixedPointEmulationMaxMantissaBitCount(h, &bits));
+    CB(cublasGetFixedPointEmulationMantissaBitOffset(h, &offset));
+    CB(cublasGetFixedPointEmulationMantissaBitCountPointer(h, &pointer));
+    CB(cublasGetSmCountTarget(h, &sm));
+    if (strategy != CUBLAS_EMULATION_STRATEGY_EAGER || special != CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN ||
+        control != CUDA_EMULATION_MANTISSA_CONTROL_FIXED || bits != 40 || offset != -1 || pointer != &target ||
+        sm != device_sms)
+        fail(r, strf("read back: strategy %d, special values %d, control %d, bits %d, offset %d, SMs %d",
+                     (int)strategy, (int)special, (int)control, bits, offset, sm));
+    CB(cublasDestroy(h));
+}
+#endif
 
 static void test_helpers(cudaStream_t st) {
     test_logger();
@@ -2142,6 +2200,9 @@ int main() {
     cudaStream_t st;
     CHECK(cudaStreamCreate(&st));
     test_helpers(st);
+#if CUBLAS_VER_MAJOR >= 13
+    test_settings();
+#endif
     CB(cublasSetStream(H, 0));  // level 1 and 2 on the default stream
     level1();
     level1_ex();
