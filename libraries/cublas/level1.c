@@ -693,17 +693,6 @@ static cublasStatus_t index_ex(cublasHandle_t h, const char *routine, int n, con
 	              sizeof(int), false, minimum);
 }
 
-cublasStatus_t cublasIamaxEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type,
-                             int incx, int *result)
-{
-	return index_ex(h, "cublasIamaxEx", n, x, x_type, incx, result, false);
-}
-
-cublasStatus_t cublasIaminEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type,
-                             int incx, int *result)
-{
-	return index_ex(h, "cublasIaminEx", n, x, x_type, incx, result, true);
-}
 
 /* copy and swap move elements whole, by their size. */
 static cublasStatus_t move_ex(cublasHandle_t h, const char *routine, const char *op, int n,
@@ -782,26 +771,18 @@ cublasStatus_t cublasRotmgEx(cublasHandle_t h, void *d1, cudaDataType d1_type, v
 	return rotmg(h, "cublasRotmgEx", d1, d2, x1, y1, param, d1_type);
 }
 
-static cublasStatus_t narrow_IamaxEx(cublasHandle_t h, int n, const void *x, cudaDataType type,
-                                     int incx, int *r)
-{
-	return cublasIamaxEx(h, n, x, type, incx, r);
-}
-
-static cublasStatus_t narrow_IaminEx(cublasHandle_t h, int n, const void *x, cudaDataType type,
-                                     int incx, int *r)
-{
-	return cublasIaminEx(h, n, x, type, incx, r);
-}
-
-cublasStatus_t cublasIamaxEx_64(cublasHandle_t h, int64_t n, const void *x, cudaDataType x_type,
-                                int64_t incx, int64_t *result)
-{
-	return wide_index(h, "cublasIamaxEx_64", n, x, x_type, incx, result, narrow_IamaxEx);
-}
-
-cublasStatus_t cublasIaminEx_64(cublasHandle_t h, int64_t n, const void *x, cudaDataType x_type,
-                                int64_t incx, int64_t *result)
-{
-	return wide_index(h, "cublasIaminEx_64", n, x, x_type, incx, result, narrow_IaminEx);
-}
+/* IamaxEx and IaminEx, and their _64 forms through wide_index. */
+#define INDEX_EX(which, minimum)                                                                  \
+	cublasStatus_t cublasI##which##Ex(cublasHandle_t h, int n, const void *x, cudaDataType x_type, \
+	                                  int incx, int *result)                                     \
+	{                                                                                            \
+		return index_ex(h, "cublasI" #which "Ex", n, x, x_type, incx, result, minimum);          \
+	}                                                                                            \
+	cublasStatus_t cublasI##which##Ex_64(cublasHandle_t h, int64_t n, const void *x,             \
+	                                     cudaDataType x_type, int64_t incx, int64_t *result)     \
+	{                                                                                            \
+		return wide_index(h, "cublasI" #which "Ex_64", n, x, x_type, incx, result,               \
+		                  cublasI##which##Ex);                                                   \
+	}
+INDEX_EX(amax, false)
+INDEX_EX(amin, true)

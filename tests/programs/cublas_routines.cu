@@ -304,28 +304,38 @@ static void test_logger() {
 #if CUBLAS_VER_MAJOR >= 13
 // CUDA 13's settings on a new handle: their defaults, the values each takes and refuses (as
 // NVIDIA's cuBLAS 13 does, measured on an H100), each read back.
-static void test_settings() {
-    const char *r = "settings";
-    cublasHandle_t h;
-    CB(cublasCreate(&h));
+struct Settings {
     cublasEmulationStrategy_t strategy = (cublasEmulationStrategy_t)-7;
     cudaEmulationSpecialValuesSupport special = (cudaEmulationSpecialValuesSupport)-7;
     cudaEmulationMantissaControl control = (cudaEmulationMantissaControl)-7;
-    int bits = -7, offset = -7, sm = -7, target = 0, *pointer = &bits;
-    CB(cublasGetEmulationStrategy(h, &strategy));
-    CB(cublasGetEmulationSpecialValuesSupport(h, &special));
-    CB(cublasGetFixedPointEmulationMantissaControl(h, &control));
-    CB(cublasGetFixedPointEmulationMaxMantissaBitCount(h, &bits));
-    CB(cublasGetFixedPointEmulationMantissaBitOffset(h, &offset));
-    CB(cublasGetFixedPointEmulationMantissaBitCountPointer(h, &pointer));
-    CB(cublasGetSmCountTarget(h, &sm));
-    if (strategy != CUBLAS_EMULATION_STRATEGY_DEFAULT || special != CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT ||
-        control != CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC || bits != 0 || offset != 0 || pointer || sm != 0)
-        fail(r, strf("defaults: strategy %d, special values %d, control %d, bits %d, offset %d, pointer %p, SMs %d",
-                     (int)strategy, (int)special, (int)control, bits, offset, (void *)pointer, sm));
-    auto refused = [&](const char *what, cublasStatus_t s) {
-        if (s != CUBLAS_STATUS_INVALID_VALUE) fail(r, strf("%s: %d, want CUBLAS_STATUS_INVALID_VALUE", what, (int)s));
+    int bits = -7, offset = -7, sm = -7, *pointer = &bits;
+    explicit Settings(cublasHandle_t h) {
+        CB(cublasGetEmulationStrategy(h, &strategy));
+        CB(cublasGetEmulationSpecialValuesSupport(h, &special));
+        CB(cublasGetFixedPointEmulationMantissaControl(h, &control));
+        CB(cublasGetFixedPointEmulationMaxMantissaBitCount(h, &bits));
+        CB(cublasGetFixedPointEmulationMantissaBitOffset(h, &offset));
+        CB(cublasGetFixedPointEmulationMantissaBitCountPointer(h, &pointer));
+        CB(cublasGetSmCountTarget(h, &sm));
+    }
+    void expect(const char *what, cublasEmulationStrategy_t st, cudaEmulationSpecialValuesSupport sv,
+                cudaEmulationMantissaControl mc, int b, int o, const int *p, int s) const {
+        if (strategy != st || special != sv || control != mc || bits != b || offset != o || pointer != p || sm != s)
+            fail("settings", strf("%s: strategy %d, special values %d, control %d, bits %d, offset %d, pointer %p, SMs %d",
+                                  what, (int)strategy, (int)special, (int)control, bits, offset, (void *)pointer, sm));
+    }
+};
+
+static void test_settings() {
+    cublasHandle_t h;
+    CB(cublasCreate(&h));
+    Settings(h).expect("defaults", CUBLAS_EMULATION_STRATEGY_DEFAULT, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT,
+                       CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC, 0, 0, nullptr, 0);
+    auto refused = [](const char *what, cublasStatus_t s) {
+        if (s != CUBLAS_STATUS_INVALID_VALUE)
+            fail("settings", strf("%s: %d, want CUBLAS_STATUS_INVALID_VALUE", what, (int)s));
     };
+    int target = 0, sm = 0;
     CB(cublasSetEmulationStrategy(h, CUBLAS_EMULATION_STRATEGY_EAGER));
     refused("strategy 3", cublasSetEmulationStrategy(h, (cublasEmulationStrategy_t)3));
     CB(cublasSetEmulationSpecialValuesSupport(h, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN));
@@ -341,19 +351,8 @@ static void test_settings() {
     refused("SM count target beyond the device's", cublasSetSmCountTarget(h, sm + 1));
     refused("SM count target -1", cublasSetSmCountTarget(h, -1));
     refused("a NULL result", cublasGetSmCountTarget(h, nullptr));
-    int device_sms = sm;
-    CB(cublasGetEmulationStrategy(h, &strategy));
-    CB(cublasGetEmulationSpecialValuesSupport(h, &special));
-    CB(cublasGetFixedPointEmulationMantissaControl(h, &control));
-    CB(cublasGetFixedPointEmulationMaxMantissaBitCount(h, &bits));
-    CB(cublasGetFixedPointEmulationMantissaBitOffset(h, &offset));
-    CB(cublasGetFixedPointEmulationMantissaBitCountPointer(h, &pointer));
-    CB(cublasGetSmCountTarget(h, &sm));
-    if (strategy != CUBLAS_EMULATION_STRATEGY_EAGER || special != CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN ||
-        control != CUDA_EMULATION_MANTISSA_CONTROL_FIXED || bits != 40 || offset != -1 || pointer != &target ||
-        sm != device_sms)
-        fail(r, strf("read back: strategy %d, special values %d, control %d, bits %d, offset %d, SMs %d",
-                     (int)strategy, (int)special, (int)control, bits, offset, sm));
+    Settings(h).expect("read back", CUBLAS_EMULATION_STRATEGY_EAGER, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN,
+                       CUDA_EMULATION_MANTISSA_CONTROL_FIXED, 40, -1, &target, sm);
     CB(cublasDestroy(h));
 }
 #endif
