@@ -1,7 +1,8 @@
-/* The batched LU routines for many small matrices: getrfBatched (LU with partial pivoting or
- * none), getrsBatched (solves with its factors), getriBatched (the inverse from them) and
- * matinvBatched (the inverse of A itself), each matrix by one block (blas_kernels.cu's
- * getrf, getrs and lu_copy). */
+/* The batched factorisations for many small matrices: getrfBatched (LU with partial pivoting
+ * or none), getrsBatched (solves with its factors), getriBatched (the inverse from them),
+ * matinvBatched (the inverse of A itself), geqrfBatched (Householder QR) and gelsBatched
+ * (least squares by it), each matrix by one block (blas_kernels.cu's getrf, getrs, lu_copy
+ * and qr). */
 #include <stdio.h>
 #include <string.h>
 
@@ -170,3 +171,80 @@ LU_ROUTINES(S, float, BLAS_S)
 LU_ROUTINES(D, double, BLAS_D)
 LU_ROUTINES(C, cuComplex, BLAS_C)
 LU_ROUTINES(Z, cuDoubleComplex, BLAS_Z)
+
+/* geqrfBatched and gelsBatched: *info is 0, or -i for the i-th argument wrong, counted as
+ * NVIDIA's cuBLAS counts them (the handle not, gels's op not either: measured on an H100);
+ * gels takes op N and m >= n only (NOT_SUPPORTED otherwise, info 0, as NVIDIA's), and writes
+ * each matrix's devInfo. */
+static cublasStatus_t qr(cublasHandle_t h, const char *routine, enum blas_type t, int64_t m,
+                         int64_t n, void *const *a, int64_t lda, void *const *tau, int64_t nrhs,
+                         void *const *c, int64_t ldc, int *info, int *dev_info, int64_t count)
+{
+	cublasStatus_t s = blas_begin(h, routine);
+	struct zc_qr_args q;
+	char name[32];
+
+	if (s)
+		return s;
+	if (!info)
+		return INVALID(routine, "NULL info");
+	memset(&q, 0, sizeof(q));
+	q.m = m, q.n = n, q.nrhs = nrhs, q.batch = count;
+	q.a = batch((const void *const *)a, lda);
+	if (tau)
+		q.tau = batch((const void *const *)tau, 1);
+	if (c)
+		q.c = batch((const void *const *)c, ldc);
+	q.info = dev_info;
+	snprintf(name, sizeof(name), "zc_qr_%s", blas_suffix(t));
+	*info = 0;
+	return m && n && count ? blas_launch(h, name, blas_blocks(count, 1), 1, 1, LU_THREADS, &q)
+	                       : CUBLAS_STATUS_SUCCESS;
+}
+
+/* The first wrong argument's place, as *info reports it, or 0. */
+static int wrong(const bool bad[], int count)
+{
+	for (int i = 0; i < count; i++)
+		if (bad[i])
+			return -(i + 1);
+	return 0;
+}
+
+#define QR_ROUTINES(P, T, type)                                                                   \
+	cublasStatus_t cublas##P##geqrfBatched(cublasHandle_t h, int m, int n, T *const a[], int lda, \
+	                                       T *const tau[], int *info, int count)                 \
+	{                                                                                             \
+		const bool bad[] = {m < 0, n < 0, !a && count, lda < (m > 1 ? m : 1), !tau && count,    \
+		                    !info, count < 0};                                                   \
+		int which = wrong(bad, 7);                                                               \
+		if (which) {                                                                             \
+			if (info)                                                                            \
+				*info = which;                                                                   \
+			return INVALID("cublas" #P "geqrfBatched", "argument %d", -which);                   \
+		}                                                                                        \
+		return qr(h, "cublas" #P "geqrfBatched", type, m, n, (void *const *)a, lda,              \
+		          (void *const *)tau, 0, NULL, 0, info, NULL, count);                            \
+	}                                                                                             \
+	cublasStatus_t cublas##P##gelsBatched(cublasHandle_t h, cublasOperation_t op, int m, int n,  \
+	                                      int nrhs, T *const a[], int lda, T *const c[], int ldc, \
+	                                      int *info, int *dev_info, int count)                   \
+	{                                                                                             \
+		const bool bad[] = {m < 0, n < 0, nrhs < 0, !a && count, lda < (m > 1 ? m : 1),          \
+		                    !c && count, ldc < (m > 1 ? m : 1), !info, !dev_info && count,       \
+		                    count < 0};                                                          \
+		int which = wrong(bad, 10);                                                              \
+		if (info)                                                                                \
+			*info = which;                                                                       \
+		if (which)                                                                               \
+			return INVALID("cublas" #P "gelsBatched", "argument %d", -which);                    \
+		if (op != CUBLAS_OP_N || m < n)                                                          \
+			return blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, "cublas" #P "gelsBatched",             \
+			                 "op %d, m %d < n %d", op, m, n);                                    \
+		return qr(h, "cublas" #P "gelsBatched", type, m, n, (void *const *)a, lda, NULL, nrhs,   \
+		          (void *const *)c, ldc, info, dev_info, count);                                 \
+	}
+QR_ROUTINES(S, float, BLAS_S)
+QR_ROUTINES(D, double, BLAS_D)
+QR_ROUTINES(C, cuComplex, BLAS_C)
+QR_ROUTINES(Z, cuDoubleComplex, BLAS_Z)

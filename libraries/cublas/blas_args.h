@@ -114,4 +114,15 @@ struct zc_lu_args {
 	int32_t op, identity;
 };
 
+/* The batched QR routines, one block a matrix: A (m x n) = Q R by Householder reflections
+ * (LAPACK's geqr2: R on and above A's diagonal, the reflectors' vectors below it, their
+ * scalars in tau, when set); with c set (gels, m >= n), then C = Q^H C and R X = C's first n
+ * rows solved in place for its nrhs columns, info the first zero on R's diagonal (1-based,
+ * C then left as Q^H C) or 0. */
+struct zc_qr_args {
+	int64_t m, n, nrhs, batch;
+	struct zc_matrix a, tau, c;
+	int *info;
+};
+
 #endif

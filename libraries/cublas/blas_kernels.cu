@@ -949,6 +949,95 @@ template <class T> __device__ void lu_copy(const zc_lu_args &l)
 	}
 }
 
+// Householder QR (zc_qr_args), one block of LU_THREADS threads a matrix.
+__device__ inline double real_of(float a) { return a; }
+__device__ inline double real_of(double a) { return a; }
+__device__ inline double real_of(c32 a) { return a.x; }
+__device__ inline double real_of(c64 a) { return a.x; }
+__device__ inline double imag_of(float) { return 0; }
+__device__ inline double imag_of(double) { return 0; }
+__device__ inline double imag_of(c32 a) { return a.y; }
+__device__ inline double imag_of(c64 a) { return a.y; }
+template <class T> __device__ inline T from_parts(double re, double im) { return (T)re; }
+template <> __device__ inline c32 from_parts(double re, double im) { return make_cuComplex(re, im); }
+template <> __device__ inline c64 from_parts(double re, double im) { return make_cuDoubleComplex(re, im); }
+
+// M's rows j.. and columns 0..cols-1 times H^H = I - conj(tau) v v^H, v(j) = 1 and v below
+// it in column j of a: a column a thread.
+template <class T>
+__device__ void reflect(const T *a, int64_t lda, int64_t m, int64_t j, T tau, T *mat, int64_t ld,
+                        int64_t first, int64_t cols)
+{
+	for (int64_t c = first + threadIdx.x; c < cols; c += LU_THREADS) {
+		T w = mat[j + c * ld];
+		for (int64_t i = j + 1; i < m; i++)
+			w = add(w, mul(conjugate(a[i + j * lda]), mat[i + c * ld]));
+		w = mul(conjugate(tau), w);
+		mat[j + c * ld] = sub(mat[j + c * ld], w);
+		for (int64_t i = j + 1; i < m; i++)
+			mat[i + c * ld] = sub(mat[i + c * ld], mul(a[i + j * lda], w));
+	}
+}
+
+template <class T> __device__ void qr(const zc_qr_args &q)
+{
+	__shared__ T tau, scale;
+	int64_t m = q.m, n = q.n, steps = m < n ? m : n, lda = q.a.ld;
+
+	for (int64_t b = blockIdx.x; b < q.batch; b += gridDim.x) {
+		T *a = (T *)batch_base<T>(q.a, b);
+		T *c = q.c.array ? (T *)batch_base<T>(q.c, b) : NULL;
+		for (int64_t j = 0; j < steps; j++) {
+			// LAPACK's larfg: beta = -sign(re alpha) |(alpha, x)|, tau = (beta - alpha) /
+			// beta, v = x / (alpha - beta)
+			double sum = 0;
+			for (int64_t i = j + 1 + threadIdx.x; i < m; i += LU_THREADS)
+				sum += real_of(a[i + j * lda]) * real_of(a[i + j * lda]) +
+				       imag_of(a[i + j * lda]) * imag_of(a[i + j * lda]);
+			sum = block_sum(sum);
+			if (threadIdx.x == 0) {
+				T alpha = a[j + j * lda];
+				double re = real_of(alpha), im = imag_of(alpha);
+				if (sum == 0 && im == 0) {
+					tau = zero<T>();
+				} else {
+					double beta = -copysign(sqrt(re * re + im * im + sum), re);
+					tau = from_parts<T>((beta - re) / beta, -im / beta);
+					scale = div(one<T>(), from_parts<T>(re - beta, im));
+					a[j + j * lda] = from_parts<T>(beta, 0);
+				}
+				if (q.tau.array)
+					((T *)batch_base<T>(q.tau, b))[j] = tau;
+			}
+			__syncthreads();
+			if (!is_zero(tau))
+				for (int64_t i = j + 1 + threadIdx.x; i < m; i += LU_THREADS)
+					a[i + j * lda] = mul(scale, a[i + j * lda]);
+			__syncthreads();
+			reflect(a, lda, m, j, tau, a, lda, j + 1, n);
+			if (c)
+				reflect(a, lda, m, j, tau, c, q.c.ld, 0, q.nrhs);
+			__syncthreads();
+		}
+		if (!c)
+			continue;
+		int info = 0;
+		for (int64_t i = 0; i < n && !info; i++)
+			if (is_zero(a[i + i * lda]))
+				info = (int)(i + 1);
+		for (int64_t r = threadIdx.x; !info && r < q.nrhs; r += LU_THREADS)
+			for (int64_t i = n - 1; i >= 0; i--) {
+				T x = c[i + r * q.c.ld];
+				for (int64_t k = i + 1; k < n; k++)
+					x = sub(x, mul(a[i + k * lda], c[k + r * q.c.ld]));
+				c[i + r * q.c.ld] = div(x, a[i + i * lda]);
+			}
+		if (threadIdx.x == 0)
+			q.info[b] = info;
+		__syncthreads();
+	}
+}
+
 #define LU(name, T)                                                                             \
 	extern "C" __global__ void __launch_bounds__(LU_THREADS) zc_getrf_##name(zc_lu_args l)    \
 	{                                                                                         \
@@ -961,6 +1050,10 @@ template <class T> __device__ void lu_copy(const zc_lu_args &l)
 	extern "C" __global__ void __launch_bounds__(LU_THREADS) zc_lu_copy_##name(zc_lu_args l)  \
 	{                                                                                         \
 		lu_copy<T>(l);                                                                        \
+	}                                                                                         \
+	extern "C" __global__ void __launch_bounds__(LU_THREADS) zc_qr_##name(zc_qr_args q)       \
+	{                                                                                         \
+		qr<T>(q);                                                                             \
 	}
 LU(s, float)
 LU(d, double)

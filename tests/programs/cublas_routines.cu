@@ -84,6 +84,11 @@ template <> cuDoubleComplex fromc<cuDoubleComplex>(cd v) { return make_cuDoubleC
 template <> __half fromc<__half>(cd v) { return __float2half((float)v.real()); }
 template <> __nv_bfloat16 fromc<__nv_bfloat16>(cd v) { return __float2bfloat16((float)v.real()); }
 
+template <typename T> static std::vector<T> fromcv(const std::vector<cd> &v) {
+    std::vector<T> r;
+    for (const cd &x : v) r.push_back(fromc<T>(x));
+    return r;
+}
 template <typename T> static std::vector<cd> tocv(const std::vector<T> &v) {
     std::vector<cd> r(v.size());
     for (size_t i = 0; i < v.size(); i++) r[i] = toc(v[i]);
@@ -2103,6 +2108,107 @@ static void level3_complex_ex() {
                                                     &one, d.p, CUDA_C_32F, 4));
 }
 
+// ---- batched QR and least squares -------------------------------------------------------------
+// geqrf: Q (rebuilt on the host from the reflectors and tau, LAPACK's way) times R (on and above
+// the diagonal) gives A back, and Q is unitary; for m > n and m < n. gels: the solution meets
+// the normal equations A^H (A X - C) = 0; a zero column makes R singular (devInfo is its
+// 1-based place); refusals as NVIDIA's.
+template <typename T>
+static void test_qr(const char *name, cublasStatus_t (*geqrf)(cublasHandle_t, int, int, T *const[], int, T *const[], int *, int),
+                    cublasStatus_t (*gels)(cublasHandle_t, cublasOperation_t, int, int, int, T *const[], int, T *const[],
+                                           int, int *, int *, int)) {
+    const int batch = 3;
+    for (int shape = 0; shape < 2; shape++) {
+        int m = shape ? 5 : 9, n = shape ? 7 : 6, lda = m + 2, k = std::min(m, n);
+        std::vector<std::vector<T>> A(batch);
+        std::vector<std::unique_ptr<Dev<T>>> dA, dTau;
+        std::vector<T *> pa, pt;
+        for (int b = 0; b < batch; b++) {
+            A[b] = rvec<T>(lda * n);
+            dA.emplace_back(new Dev<T>(A[b]));
+            dTau.emplace_back(new Dev<T>(std::vector<T>(k, nan_of<T>())));
+            pa.push_back(dA[b]->p), pt.push_back(dTau[b]->p);
+        }
+        Dev<T *> dpa(pa), dpt(pt);
+        int info = -99;
+        CB(geqrf(H, m, n, dpa.p, lda, dpt.p, &info, batch));
+        if (info != 0) fail(name, strf("geqrf info %d", info));
+        for (int b = 0; b < batch; b++) {
+            std::vector<cd> F = tocv(dA[b]->get()), tau = tocv(dTau[b]->get()), Q(m * m, 0.0);
+            for (int i = 0; i < m; i++) Q[i + i * m] = 1;
+            for (int j = k - 1; j >= 0; j--) {  // Q = H(0) ... H(k-1), built from the right
+                std::vector<cd> v(m, 0.0);
+                v[j] = 1;
+                for (int i = j + 1; i < m; i++) v[i] = F[i + j * lda];
+                for (int c = 0; c < m; c++) {
+                    cd w = 0;
+                    for (int i = j; i < m; i++) w += std::conj(v[i]) * Q[i + c * m];
+                    for (int i = j; i < m; i++) Q[i + c * m] -= tau[j] * v[i] * w;
+                }
+            }
+            std::vector<cd> QR(lda * n, 0.0), QQ(m * m, 0.0), want = tocv(A[b]), eye(m * m, 0.0);
+            for (int c = 0; c < n; c++)
+                for (int i = 0; i < m; i++)
+                    for (int l = 0; l <= std::min(c, k - 1); l++) QR[i + c * lda] += Q[i + l * m] * F[l + c * lda];
+            for (int c = 0; c < m; c++)
+                for (int i = 0; i < m; i++) {
+                    eye[i + c * m] = i == c;
+                    for (int l = 0; l < m; l++) QQ[i + c * m] += std::conj(Q[l + i * m]) * Q[l + c * m];
+                }
+            for (int c = 0; c < n; c++)
+                for (int i = m; i < lda; i++) QR[i + c * lda] = want[i + c * lda];  // the padding
+            check_mat(name, strf("geqrf %dx%d batch %d: Q R", m, n, b), fromcv<T>(QR), want, lda, n, lda, Ty<T>::stol(), 8);
+            check_mat(name, strf("geqrf %dx%d batch %d: Q^H Q", m, n, b), fromcv<T>(QQ), eye, m, m, m, Ty<T>::stol());
+        }
+    }
+    const int m = 9, n = 6, nrhs = 2, lda = m + 1, ldc = m + 3;
+    std::vector<std::vector<T>> A(batch), C(batch);
+    std::vector<std::unique_ptr<Dev<T>>> dA, dC;
+    std::vector<T *> pa, pc;
+    for (int b = 0; b < batch; b++) {
+        A[b] = rvec<T>(lda * n), C[b] = rvec<T>(ldc * nrhs);
+        if (b == 2)
+            for (int i = 0; i < m; i++) A[b][i + 2 * lda] = fromc<T>(0);  // rank deficient
+        dA.emplace_back(new Dev<T>(A[b]));
+        dC.emplace_back(new Dev<T>(C[b]));
+        pa.push_back(dA[b]->p), pc.push_back(dC[b]->p);
+    }
+    Dev<T *> dpa(pa), dpc(pc);
+    Dev<int> dinfo(std::vector<int>(batch, -99));
+    int info = -99;
+    CB(gels(H, CUBLAS_OP_N, m, n, nrhs, dpa.p, lda, dpc.p, ldc, &info, dinfo.p, batch));
+    std::vector<int> devinfo = dinfo.get();
+    if (info != 0 || devinfo[0] != 0 || devinfo[1] != 0 || devinfo[2] != 3)
+        fail(name, strf("gels info %d, devInfo %d %d %d, want 0, 0 0 3", info, devinfo[0], devinfo[1], devinfo[2]));
+    for (int b = 0; b < 2; b++) {
+        std::vector<cd> X = tocv(dC[b]->get()), a = tocv(A[b]), c = tocv(C[b]), residual(m), got, zero;
+        for (int r = 0; r < nrhs; r++) {
+            for (int i = 0; i < m; i++) {
+                residual[i] = -c[i + r * ldc];
+                for (int l = 0; l < n; l++) residual[i] += a[i + l * lda] * X[l + r * ldc];
+            }
+            for (int l = 0; l < n; l++) {
+                cd s = 0;
+                for (int i = 0; i < m; i++) s += std::conj(a[i + l * lda]) * residual[i];
+                got.push_back(s), zero.push_back(0);
+            }
+        }
+        check_vec(name, strf("gels batch %d: A^H (A X - C)", b), fromcv<T>(got), zero, Ty<T>::stol(), max_abs(c) * 64);
+    }
+    // As NVIDIA's (an H100): op T and m < n are NOT_SUPPORTED with info 0; a short lda is
+    // gels's 5th argument and geqrf's 4th, the handle and gels's op not counted.
+    info = -99;
+    cublasStatus_t s = gels(H, CUBLAS_OP_T, m, n, nrhs, dpa.p, lda, dpc.p, ldc, &info, dinfo.p, batch);
+    if (s != CUBLAS_STATUS_NOT_SUPPORTED || info != 0) fail(name, strf("gels op T: %d, info %d", (int)s, info));
+    info = -99;
+    s = gels(H, CUBLAS_OP_N, n, m, nrhs, dpa.p, lda, dpc.p, ldc, &info, dinfo.p, batch);
+    if (s != CUBLAS_STATUS_NOT_SUPPORTED || info != 0) fail(name, strf("gels m < n: %d, info %d", (int)s, info));
+    s = gels(H, CUBLAS_OP_N, m, n, nrhs, dpa.p, m - 1, dpc.p, ldc, &info, dinfo.p, batch);
+    if (s != CUBLAS_STATUS_INVALID_VALUE || info != -5) fail(name, strf("gels lda m - 1: %d, info %d", (int)s, info));
+    s = geqrf(H, m, n, dpa.p, m - 1, dpa.p, &info, batch);
+    if (s != CUBLAS_STATUS_INVALID_VALUE || info != -4) fail(name, strf("geqrf lda m - 1: %d, info %d", (int)s, info));
+}
+
 static void level3() {
     test_gemm("Sgemm", cublasSgemm); test_gemm("Dgemm", cublasDgemm); test_gemm("Cgemm", cublasCgemm);
     test_gemm("Zgemm", cublasZgemm); test_gemm("Hgemm", cublasHgemm); test_gemm("Sgemm", cublasSgemm, true);
@@ -2142,6 +2248,10 @@ static void level3() {
                                      cublasZmatinvBatched);
     level_batched_grouped();
     level3_complex_ex();
+    test_qr<float>("SgeqrfBatched/SgelsBatched", cublasSgeqrfBatched, cublasSgelsBatched);
+    test_qr<double>("DgeqrfBatched/DgelsBatched", cublasDgeqrfBatched, cublasDgelsBatched);
+    test_qr<cuComplex>("CgeqrfBatched/CgelsBatched", cublasCgeqrfBatched, cublasCgelsBatched);
+    test_qr<cuDoubleComplex>("ZgeqrfBatched/ZgelsBatched", cublasZgeqrfBatched, cublasZgelsBatched);
 }
 
 #if CUBLAS_VER_MAJOR >= 12
