@@ -435,6 +435,7 @@ static const struct layout *as_layout(cublasLtMatrixLayout_t l)
 
 /* An operand as the gemm kernel reads it: column order as it is, row order as its
  * transpose (element (r, c) at r * ld + c). */
+/* A matmul operand; DATA is an array of pointers, a matrix each, in a pointer-array batch. */
 static struct zc_matrix operand(const void *data, const struct layout *l, cublasOperation_t op)
 {
 	struct zc_matrix m = blas_matrix(data, l->ld, op);
@@ -443,7 +444,12 @@ static struct zc_matrix operand(const void *data, const struct layout *l, cublas
 		m.inc = l->ld;
 		m.ld = 1;
 	}
-	m.stride = l->stride;
+	if (l->batch_mode == CUBLASLT_BATCH_MODE_POINTER_ARRAY) {
+		m.array = (const void *const *)data;
+		m.data = NULL;
+	} else {
+		m.stride = l->stride;
+	}
 	return m;
 }
 
@@ -477,12 +483,20 @@ static const char *matmul_refusal(const struct matmul_desc *d, const struct layo
 		return "alpha as a device vector";
 	if (d->transc != CUBLAS_OP_N)
 		return "a transposed C";
-	for (const struct layout *const *l = (const struct layout *const[]){a, b, c, dl, NULL}; *l; l++)
+	for (const struct layout *const *l = (const struct layout *const[]){a, b, c, dl, NULL}; *l; l++) {
 		if ((*l)->order != CUBLASLT_ORDER_COL && (*l)->order != CUBLASLT_ORDER_ROW) {
 			snprintf(why, sizeof(why), "matrix order %d (only column and row orders)",
 			         (*l)->order);
 			return why;
 		}
+		if ((*l)->plane)
+			return "planar complex layouts (a plane offset)";
+		if ((*l)->batch_mode != CUBLASLT_BATCH_MODE_STRIDED &&
+		    (*l)->batch_mode != CUBLASLT_BATCH_MODE_POINTER_ARRAY) {
+			snprintf(why, sizeof(why), "batch mode %d", (*l)->batch_mode);
+			return why;
+		}
+	}
 	switch (e) {
 	case CUBLASLT_EPILOGUE_DEFAULT: case CUBLASLT_EPILOGUE_RELU: case CUBLASLT_EPILOGUE_BIAS:
 	case CUBLASLT_EPILOGUE_RELU_BIAS: case CUBLASLT_EPILOGUE_GELU:
@@ -818,10 +832,11 @@ static uint32_t element_bytes(int32_t type)
 	}
 }
 
-/* What the algorithm can do: strided batches and C apart from D; host and device scalars;
+/* What the algorithm can do: strided and pointer-array batches and C apart from D; host and
+ * device scalars;
  * every epilogue on real floating-point D; no split K, swizzling, custom options, tiles or
  * stages to choose (one undefined entry each, as cuBLASLt lists for none); no negative
- * leading dimension or pointer-array batches; each matrix aligned to its element. */
+ * leading dimension; each matrix aligned to its element. */
 cublasStatus_t cublasLtMatmulAlgoCapGetAttribute(const cublasLtMatmulAlgo_t *algo,
                                                  cublasLtMatmulAlgoCapAttributes_t attr,
                                                  void *buf, size_t size, size_t *written)
@@ -841,10 +856,12 @@ cublasStatus_t cublasLtMatmulAlgoCapGetAttribute(const cublasLtMatmulAlgo_t *alg
 	case CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT: case CUBLASLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT:
 		v.i32 = 1;
 		break;
+	case CUBLASLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT:
+		v.i32 = 1;
+		break;
 	case CUBLASLT_ALGO_CAP_SPLITK_SUPPORT: case CUBLASLT_ALGO_CAP_UPLO_SUPPORT:
 	case CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX: case CUBLASLT_ALGO_CAP_CUSTOM_MEMORY_ORDER:
-	case CUBLASLT_ALGO_CAP_LD_NEGATIVE: case CUBLASLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT:
-	case CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT:
+	case CUBLASLT_ALGO_CAP_LD_NEGATIVE: case CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT:
 		v.i32 = 0;
 		break;
 	case CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK: case CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT:
@@ -944,6 +961,9 @@ cublasStatus_t cublasLtMatrixTransform(cublasLtHandle_t lt, cublasLtMatrixTransf
 	}
 	if ((a && a->type != c->type) || (b && b->type != c->type) || t->scale != c->type)
 		return REFUSED(routine, "types differ from C's %d", c->type);
+	if (c->batch_mode || (a && a->batch_mode) || (b && b->batch_mode) || c->plane ||
+	    (a && a->plane) || (b && b->plane))
+		return REFUSED(routine, "pointer-array batches or planar complex layouts");
 	if (c->batch != 1 || (a && a->batch != 1) || (b && b->batch != 1) ||
 	    c->order != CUBLASLT_ORDER_COL ||
 	    (a && a->order != CUBLASLT_ORDER_COL && a->order != CUBLASLT_ORDER_ROW) ||

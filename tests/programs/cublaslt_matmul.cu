@@ -1,5 +1,5 @@
 // cuBLASLt as frameworks use it: layouts (column and row order, padded leading dimensions,
-// strided batches), matmul descriptors with their attributes, the heuristic query,
+// strided batches, pointer-array batches with cuBLAS 13), matmul descriptors with their attributes, the heuristic query,
 // cublasLtMatmul with C apart from D and with the epilogues (bias, ReLU, GELU, GELU's aux
 // input and gradient, ReLU's bit mask and gradient, bias gradients), 16-bit types,
 // cublasLtMatrixTransform and the algorithm API (ids, init, capabilities, configuration, check). Every
@@ -7,6 +7,7 @@
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <memory>
 #include <vector>
 
 #include "test_util.h"
@@ -117,12 +118,27 @@ template <class T> struct Matrix {
     }
 };
 
+// A device array of COUNT pointers, the first at BASE and each STRIDE bytes on.
+struct PointerArray {
+    void **device = nullptr;
+    PointerArray(void *base, size_t stride, int count)
+    {
+        std::vector<void *> host;
+        for (int i = 0; i < count; i++)
+            host.push_back((char *)base + i * stride);
+        CHECK(cudaMalloc(&device, count * sizeof(void *)));
+        CHECK(cudaMemcpy(device, host.data(), count * sizeof(void *), cudaMemcpyHostToDevice));
+    }
+    ~PointerArray() { cudaFree(device); }
+};
+
 struct Case {
     const char *name;
     int m, n, k, batch;
     cublasOperation_t ta, tb;
     bool a_rows, d_rows;
     cublasLtEpilogue_t epilogue;
+    bool pointer_arrays;  // each batch's matrices through arrays of pointers (CUDA 13)
 };
 
 // D = epilogue(alpha op(A) op(B) + beta C), with C apart from D; TI the inputs' type, TO
@@ -184,6 +200,20 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
     }
     cublasLtMatrixLayout_t la = a.layout(ti), lb = b.layout(ti), lc = cm.layout(to),
                            ld = d.layout(to);
+    void *pa = a.device, *pb = b.device, *pc = cm.device, *pd = d.device;
+#if CUBLAS_VER_MAJOR >= 13
+    std::vector<std::unique_ptr<PointerArray>> arrays;
+    if (c.pointer_arrays) {
+        int32_t mode = CUBLASLT_BATCH_MODE_POINTER_ARRAY;
+        for (cublasLtMatrixLayout_t l : {la, lb, lc, ld})
+            LT(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &mode, sizeof(mode)));
+        arrays.emplace_back(new PointerArray(a.device, a.stride * sizeof(TI), c.batch));
+        arrays.emplace_back(new PointerArray(b.device, b.stride * sizeof(TI), c.batch));
+        arrays.emplace_back(new PointerArray(cm.device, cm.stride * sizeof(TO), c.batch));
+        arrays.emplace_back(new PointerArray(d.device, d.stride * sizeof(TO), c.batch));
+        pa = arrays[0]->device, pb = arrays[1]->device, pc = arrays[2]->device, pd = arrays[3]->device;
+    }
+#endif
     cublasLtMatmulPreference_t pref;
     LT(cublasLtMatmulPreferenceCreate(&pref));
     uint64_t workspace_size = 1 << 22;
@@ -197,8 +227,8 @@ static void matmul(cublasLtHandle_t lt, cudaStream_t stream, const Case &c, cuda
     snprintf(what, sizeof(what), "%s: heuristic found %d algorithms", c.name, found);
     expect(found >= 1 && result.workspaceSize <= workspace_size, what);
     float alpha = 2, beta = c.epilogue == CUBLASLT_EPILOGUE_DEFAULT ? -1.0f : 0.5f;
-    LT(cublasLtMatmul(lt, desc, &alpha, a.device, la, b.device, lb, &beta, cm.device, lc, d.device,
-                      ld, found ? &result.algo : nullptr, workspace, workspace_size, stream));
+    LT(cublasLtMatmul(lt, desc, &alpha, pa, la, pb, lb, &beta, pc, lc, pd, ld,
+                      found ? &result.algo : nullptr, workspace, workspace_size, stream));
     CHECK(cudaStreamSynchronize(stream));
     std::vector<TO> aux_before = aux.host;
     std::vector<TO> bias_before = bias.host;
@@ -519,6 +549,10 @@ int main()
          CUBLASLT_EPILOGUE_RELU_AUX_BIAS},
         {"f32 ReLU gradient", 33, 20, 8, 1, CUBLAS_OP_N, CUBLAS_OP_T, false, false,
          CUBLASLT_EPILOGUE_DRELU},
+#if CUBLAS_VER_MAJOR >= 13
+        {"f32 TN, pointer arrays, batch 3, bias", 21, 18, 12, 3, CUBLAS_OP_T, CUBLAS_OP_N, false,
+         false, CUBLASLT_EPILOGUE_BIAS, true},
+#endif
     };
     for (const Case &c : cases)
         matmul<float, float>(lt, stream, c, CUDA_R_32F, CUDA_R_32F, 1e-5, rng);
