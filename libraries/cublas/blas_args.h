@@ -28,10 +28,11 @@ struct zc_scalar {
 struct zc_matrix {
 	const void *data;
 	const void *const *array;
-	int64_t array_offset, inc, ld, stride;
+	int64_t inc, ld, stride;
 	int32_t op, shape, lower, unit;
 	int32_t storage;
 	int64_t sub, super, order;
+	int64_t array_offset;
 };
 
 /* cuBLASLt's epilogues, by its bits: bias (4), ReLU (2), GELU (32), the GELU input kept in
