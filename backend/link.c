@@ -135,11 +135,10 @@ static int zc_run_lld(const ZcTarget *target, const ZcLinkFiles *files, char **e
 int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object, char **error)
 {
 	ZcLinkFiles files;
-	const char *tmp = getenv("TMPDIR");
-	snprintf(files.dir, sizeof files.dir, "%s/zc-link-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(files.dir, sizeof files.dir, "%s/zc-link-XXXXXX", zc_temporaries_folder());
 	if (!mkdtemp(files.dir))
 		return backend_fail(error, "cannot create a temporary directory in %s: %s",
-		               tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		                    zc_temporaries_folder(), strerror(errno));
 	snprintf(files.input, sizeof files.input, "%s/object.o", files.dir);
 	snprintf(files.library, sizeof files.library, "%s/library.lib", files.dir);
 	snprintf(files.output, sizeof files.output, "%s/code-object.so", files.dir);

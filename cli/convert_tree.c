@@ -188,15 +188,43 @@ static void child_arguments_free(ChildArguments *c)
 		free(c->owned[i]);
 }
 
-static char *report_of(const char *reports, size_t i)
-{
-	char *path;
+/* The files' own reports, gathered into the tree's report: a folder in the temporaries'
+ * folder and a path in it for each entry, made once, before any child starts, so that a
+ * signal can remove them (remove_reports is async-signal-safe); no folder without --report. */
+static struct {
+	char *folder;
+	char **paths;
+} reports;
 
-	if (!reports)
-		return NULL;
-	if (asprintf(&path, "%s/%zu.json", reports, i) < 0)
-		fail_input(reports, "out of memory");
-	return path;
+static void make_reports(const ConvertOptions *o)
+{
+	if (!o->report)
+		return;
+	if (asprintf(&reports.folder, "%s/zluda-convert-tree-XXXXXX", zc_temporaries_folder()) < 0)
+		fail_input(o->report, "out of memory");
+	if (!mkdtemp(reports.folder))
+		fail_input(reports.folder, "cannot create: %s", strerror(errno));
+	reports.paths = zc_alloc(walk.count * sizeof(char *) + 1);
+	for (size_t i = 0; i < walk.count; i++)
+		if (asprintf(&reports.paths[i], "%s/%zu.json", reports.folder, i) < 0)
+			fail_input(reports.folder, "out of memory");
+}
+
+static void remove_reports(void)
+{
+	for (size_t i = 0; reports.paths && i < walk.count; i++)
+		unlink(reports.paths[i]);
+	if (reports.folder)
+		rmdir(reports.folder);
+}
+
+static void free_reports(void)
+{
+	for (size_t i = 0; reports.paths && i < walk.count; i++)
+		free(reports.paths[i]);
+	free(reports.paths);
+	free(reports.folder);
+	memset(&reports, 0, sizeof reports);
 }
 
 static TreeEntry *entry_of_child(pid_t pid)
@@ -220,14 +248,8 @@ static void wait_for_child(size_t *running)
 	(*running)--;
 }
 
-/* The children's reports (their paths made before any child starts) and their folder, for
- * a signal that ends the conversion: it is passed on to each running child, which removes
- * its own temporaries, and once they are gone the reports and the folder are removed. */
-static struct {
-	char **paths;
-	const char *folder;
-} reports_left;
-
+/* A signal that ends the conversion is passed on to each running child, which removes its
+ * own temporaries; once they are gone, the reports are removed. */
 static void end_children(int sig)
 {
 	for (size_t i = 0; i < walk.count; i++)
@@ -236,16 +258,12 @@ static void end_children(int sig)
 	for (size_t i = 0; i < walk.count; i++)
 		if (walk.entries[i].child > 0)
 			waitpid(walk.entries[i].child, NULL, 0);
-	for (size_t i = 0; reports_left.paths && i < walk.count; i++)
-		if (reports_left.paths[i])
-			unlink(reports_left.paths[i]);
-	if (reports_left.folder)
-		rmdir(reports_left.folder);
+	remove_reports();
 }
 
 /* The files of the tree converted, -j at a time. A child's pid is recorded with the
  * signals that end the conversion blocked, so that end_children sees every child. */
-static void convert_files(const ConvertOptions *o, const char *reports)
+static void convert_files(const ConvertOptions *o)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t running = 0, jobs = o->jobs > 0 ? (size_t)o->jobs : cores > 0 ? (size_t)cores : 1;
@@ -254,10 +272,6 @@ static void convert_files(const ConvertOptions *o, const char *reports)
 	sigemptyset(&ending);
 	sigaddset(&ending, SIGINT), sigaddset(&ending, SIGTERM), sigaddset(&ending, SIGHUP);
 	sigaddset(&ending, SIGXFSZ);
-	reports_left.paths = zc_alloc(walk.count * sizeof(char *) + 1);
-	for (size_t i = 0; i < walk.count; i++)
-		reports_left.paths[i] = report_of(reports, i);
-	reports_left.folder = reports;
 	zc_temporaries_also(end_children);
 	for (size_t i = 0; i < walk.count; i++) {
 		TreeEntry *e = &walk.entries[i];
@@ -266,9 +280,9 @@ static void convert_files(const ConvertOptions *o, const char *reports)
 			continue;
 		while (running >= jobs)
 			wait_for_child(&running);
-		char *from = joined(o->in, e->path), *to = joined(o->out, e->path), *report = report_of(reports, i);
+		char *from = joined(o->in, e->path), *to = joined(o->out, e->path);
 		ChildArguments arguments;
-		child_arguments(&arguments, o, from, to, report);
+		child_arguments(&arguments, o, from, to, reports.paths ? reports.paths[i] : NULL);
 		fflush(NULL);
 		sigprocmask(SIG_BLOCK, &ending, &before);
 		e->child = fork();
@@ -285,15 +299,10 @@ static void convert_files(const ConvertOptions *o, const char *reports)
 		child_arguments_free(&arguments);
 		free(from);
 		free(to);
-		free(report);
 	}
 	while (running)
 		wait_for_child(&running);
 	zc_temporaries_also(NULL);
-	for (size_t i = 0; i < walk.count; i++)
-		free(reports_left.paths[i]);
-	free(reports_left.paths);
-	memset(&reports_left, 0, sizeof reports_left);
 }
 
 static const char *action_name(const TreeEntry *e)
@@ -328,7 +337,7 @@ static char *report_text(const char *path)
 	return text;
 }
 
-static void write_tree_report(const ConvertOptions *o, const char *reports)
+static void write_tree_report(const ConvertOptions *o)
 {
 	Json j;
 	FILE *f = report_begin(o, &j);
@@ -343,29 +352,16 @@ static void write_tree_report(const ConvertOptions *o, const char *reports)
 		json_field_string(&j, "action", action_name(e));
 		if (e->without_code)
 			json_field_bool(&j, "gpu_code", false);
-		char *path = e->action == TREE_CONVERT ? report_of(reports, i) : NULL;
-		char *text = report_text(path);
+		char *text = e->action == TREE_CONVERT ? report_text(reports.paths[i]) : NULL;
 		if (text) {
 			json_key(&j, "report");
 			json_raw(&j, text);
 		}
 		free(text);
-		free(path);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
 	report_end(o, f, &j);
-}
-
-static void remove_reports(const char *reports)
-{
-	for (size_t i = 0; reports && i < walk.count; i++) {
-		char *path = report_of(reports, i);
-		unlink(path);
-		free(path);
-	}
-	if (reports)
-		rmdir(reports);
 }
 
 int convert_tree(const ConvertOptions *o)
@@ -427,20 +423,12 @@ int convert_tree(const ConvertOptions *o)
 		free(to);
 	}
 
-	/* the children's reports, gathered into the tree's report: in TMPDIR, else /tmp */
-	const char *tmp = getenv("TMPDIR");
-	char *reports = NULL;
-	if (o->report) {
-		if (asprintf(&reports, "%s/zluda-convert-tree-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp") < 0)
-			fail_input(o->report, "out of memory");
-		if (!mkdtemp(reports))
-			fail_input(reports, "cannot create: %s", strerror(errno));
-	}
-	convert_files(o, reports);
-	if (reports)
-		write_tree_report(o, reports);
-	remove_reports(reports);
-	free(reports);
+	make_reports(o);
+	convert_files(o);
+	if (reports.folder)
+		write_tree_report(o);
+	remove_reports();
+	free_reports();
 
 	/* the directories' own modes last, deepest first: a read-only one was written into */
 	for (size_t i = walk.count; i-- > 0;) {

@@ -37,6 +37,8 @@ bool zc_fail(ZcError *err, const char *fmt, ...) __attribute__((format(ZC_PRINTF
  * one more is written but not removed by a signal. */
 void zc_temporary_add(const char *path);
 void zc_temporary_folder_add(const char *path);
+/* Where temporaries are made: TMPDIR, else /tmp. */
+const char *zc_temporaries_folder(void);
 void zc_temporary_forget(const char *path);
 void zc_temporaries_on_signals(void);
 /* What such a signal does first (async-signal-safe, given the signal), or NULL for nothing. */

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,6 +37,12 @@ static void add(const char *path, bool folder)
 			break;
 		}
 	pthread_mutex_unlock(&lock);
+}
+
+const char *zc_temporaries_folder(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	return tmp && *tmp ? tmp : "/tmp";
 }
 
 void zc_temporary_add(const char *path)
