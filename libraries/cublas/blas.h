@@ -115,6 +115,9 @@ cublasStatus_t blas_result_end(cublasHandle_t h, void *result, const void *targe
 /* cublasGetProperty and cublasLtGetProperty. */
 cublasStatus_t blas_property(const char *routine, libraryPropertyType type, int *value);
 
+/* The size of one element of a cudaDataType (the complex ones a pair of their reals). */
+size_t blas_data_size(cudaDataType t);
+
 /* The element and scale types, each with its size and kernel suffix. */
 enum blas_type { BLAS_S, BLAS_D, BLAS_C, BLAS_Z };
 size_t blas_size(enum blas_type t);

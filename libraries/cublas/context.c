@@ -133,6 +133,17 @@ struct zc_matrix blas_vector(const void *data, int64_t n, int64_t inc, size_t si
 	return m;
 }
 
+size_t blas_data_size(cudaDataType t)
+{
+	switch (t) {
+	case CUDA_R_8I: case CUDA_R_8U: return 1;
+	case CUDA_R_16F: case CUDA_R_16BF: case CUDA_C_8I: case CUDA_C_8U: return 2;
+	case CUDA_R_32F: case CUDA_R_32I: case CUDA_R_32U: case CUDA_C_16F: case CUDA_C_16BF: return 4;
+	case CUDA_R_64F: case CUDA_C_32F: case CUDA_C_32I: case CUDA_C_32U: return 8;
+	default: return 16;
+	}
+}
+
 size_t blas_size(enum blas_type t)
 {
 	static const size_t sizes[] = {4, 8, 8, 16};

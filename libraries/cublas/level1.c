@@ -260,14 +260,9 @@ static void complex_rotg(double a[2], const double b[2], double *c, double s[2])
 	a[1] = alpha[1] * norm;
 }
 
-/* A real scalar of the Ex forms' types (16F, 16BF, 32F, 64F) on the host: its size, its
- * value, and a value rounded to it (through float for the 16-bit types, which cuBLAS
+/* A real scalar of the Ex forms' types (16F, 16BF, 32F, 64F) on the host: its value, and a
+ * value rounded to it (through float for the 16-bit types, which cuBLAS
  * computes in float). */
-static size_t real_size(cudaDataType t)
-{
-	return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
-}
-
 static double real_in(const void *p, cudaDataType t)
 {
 	uint16_t half;
@@ -326,7 +321,7 @@ static cublasStatus_t rotg(cublasHandle_t h, const char *routine, void *a, void 
                            void *s, cudaDataType t)
 {
 	cublasStatus_t st = blas_begin(h, routine);
-	size_t size = real_size(t);
+	size_t size = blas_data_size(t);
 	unsigned char in[2][8], out[2][8];
 	double da, db, dc, ds;
 
@@ -481,7 +476,7 @@ static cublasStatus_t rotm(cublasHandle_t h, const char *routine, int64_t n, voi
                            cudaDataType t, const char *suffix)
 {
 	cublasStatus_t st = blas_begin(h, routine);
-	size_t size = real_size(t);
+	size_t size = blas_data_size(t);
 	unsigned char in[5][8];
 	struct zc_vector_args v;
 	double p[5], m[4];
@@ -510,7 +505,7 @@ static cublasStatus_t rotmg(cublasHandle_t h, const char *routine, void *d1, voi
                             const void *y1, void *param, cudaDataType t)
 {
 	cublasStatus_t st = blas_begin(h, routine);
-	size_t size = real_size(t);
+	size_t size = blas_data_size(t);
 	unsigned char in[4][8], out[5][8];
 	double dd1, dd2, dx1, p[5];
 
@@ -580,11 +575,6 @@ static cudaDataType ex_real(cudaDataType t)
 	return t == CUDA_C_32F ? CUDA_R_32F : t == CUDA_C_64F ? CUDA_R_64F : t;
 }
 
-static size_t ex_size(cudaDataType t)
-{
-	return t == CUDA_C_64F ? 16 : t == CUDA_C_32F || t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
-}
-
 /* The execution type a vector type runs in: float for the 16-bit ones. */
 static cudaDataType ex_exec(cudaDataType t)
 {
@@ -606,7 +596,7 @@ cublasStatus_t cublasAxpyEx(cublasHandle_t h, int n, const void *alpha, cudaData
 		return EX_REFUSED("cublasAxpyEx", "alpha %d, x %d, y %d, execution %d", alpha_type,
 		                  x_type, y_type, exec);
 	return elementwise(h, "cublasAxpyEx", EX_KERNEL(kernel, "axpy", suffix), n, alpha,
-	                   ex_size(alpha_type), NULL, 0, (void *)x, incx, y, incy);
+	                   blas_data_size(alpha_type), NULL, 0, (void *)x, incx, y, incy);
 }
 
 cublasStatus_t cublasScalEx(cublasHandle_t h, int n, const void *alpha, cudaDataType alpha_type,
@@ -619,7 +609,7 @@ cublasStatus_t cublasScalEx(cublasHandle_t h, int n, const void *alpha, cudaData
 		return EX_REFUSED("cublasScalEx", "alpha %d, x %d, execution %d", alpha_type, x_type,
 		                  exec);
 	return elementwise(h, "cublasScalEx", EX_KERNEL(kernel, "scal", suffix), n, alpha,
-	                   ex_size(alpha_type), NULL, 0, x, incx, NULL, 0);
+	                   blas_data_size(alpha_type), NULL, 0, x, incx, NULL, 0);
 }
 
 static cublasStatus_t dot_ex(cublasHandle_t h, const char *routine, int n, const void *x,
@@ -634,7 +624,7 @@ static cublasStatus_t dot_ex(cublasHandle_t h, const char *routine, int n, const
 		return EX_REFUSED(routine, "x %d, y %d, result %d, execution %d", x_type, y_type,
 		                  result_type, exec);
 	return reduce(h, routine, EX_KERNEL(kernel, "dot", suffix), n, x, incx, y, incy, result,
-	              ex_size(result_type), conjugate && ex_complex(x_type), false);
+	              blas_data_size(result_type), conjugate && ex_complex(x_type), false);
 }
 
 cublasStatus_t cublasDotEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type, int incx,
@@ -665,7 +655,7 @@ cublasStatus_t cublasNrm2Ex(cublasHandle_t h, int n, const void *x, cudaDataType
 		return EX_REFUSED("cublasNrm2Ex", "x %d, result %d, execution %d", x_type, result_type,
 		                  exec);
 	return reduce(h, "cublasNrm2Ex", EX_KERNEL(kernel, "nrm2", suffix), n, x, incx, NULL, 0,
-	              result, ex_size(result_type), false, false);
+	              result, blas_data_size(result_type), false, false);
 }
 
 cublasStatus_t cublasAsumEx(cublasHandle_t h, int n, const void *x, cudaDataType x_type,
@@ -678,7 +668,7 @@ cublasStatus_t cublasAsumEx(cublasHandle_t h, int n, const void *x, cudaDataType
 		return EX_REFUSED("cublasAsumEx", "x %d, result %d, execution %d", x_type, result_type,
 		                  exec);
 	return reduce(h, "cublasAsumEx", EX_KERNEL(kernel, "asum", suffix), n, x, incx, NULL, 0,
-	              result, ex_size(result_type), false, false);
+	              result, blas_data_size(result_type), false, false);
 }
 
 static cublasStatus_t index_ex(cublasHandle_t h, const char *routine, int n, const void *x,
@@ -704,7 +694,7 @@ static cublasStatus_t move_ex(cublasHandle_t h, const char *routine, const char 
 
 	if (!ex_suffix(x_type, ex_exec(x_type)) || y_type != x_type)
 		return EX_REFUSED(routine, "x %d, y %d", x_type, y_type);
-	snprintf(kernel, sizeof(kernel), "zc_%s_%s", op, by_size[ex_size(x_type)]);
+	snprintf(kernel, sizeof(kernel), "zc_%s_%s", op, by_size[blas_data_size(x_type)]);
 	return elementwise(h, routine, kernel, n, NULL, 0, NULL, 0, (void *)x, incx, y, incy);
 }
 
@@ -735,7 +725,7 @@ cublasStatus_t cublasRotEx(cublasHandle_t h, int n, void *x, cudaDataType x_type
 	if (cs_type != x_type)
 		suffix = x_type == CUDA_C_32F ? "cs" : "zd";
 	return elementwise(h, "cublasRotEx", EX_KERNEL(kernel, "rot", suffix), n, c,
-	                   ex_size(ex_real(cs_type)), s, ex_size(cs_type), x, incx, y, incy);
+	                   blas_data_size(ex_real(cs_type)), s, blas_data_size(cs_type), x, incx, y, incy);
 }
 
 cublasStatus_t cublasRotmEx(cublasHandle_t h, int n, void *x, cudaDataType x_type, int incx,

@@ -821,22 +821,10 @@ static uint64_t numerical_flags(const struct algo *al)
 	return CUBLASLT_NUMERICAL_IMPL_FLAGS_FMA | accumulator | input;
 }
 
-static uint32_t element_bytes(int32_t type)
-{
-	switch (type) {
-	case CUDA_R_8I: return 1;
-	case CUDA_R_16F: case CUDA_R_16BF: return 2;
-	case CUDA_R_32F: case CUDA_R_32I: return 4;
-	case CUDA_R_64F: case CUDA_C_32F: return 8;
-	default: return 16;
-	}
-}
-
 /* What the algorithm can do: strided and pointer-array batches and C apart from D; host and
- * device scalars;
- * every epilogue on real floating-point D; no split K, swizzling, custom options, tiles or
- * stages to choose (one undefined entry each, as cuBLASLt lists for none); no negative
- * leading dimension; each matrix aligned to its element. */
+ * device scalars; every epilogue on real floating-point D; no split K, swizzling, custom
+ * options, tiles or stages to choose (one undefined entry each, as cuBLASLt lists for none);
+ * no negative leading dimension; each matrix aligned to its element. */
 cublasStatus_t cublasLtMatmulAlgoCapGetAttribute(const cublasLtMatmulAlgo_t *algo,
                                                  cublasLtMatmulAlgoCapAttributes_t attr,
                                                  void *buf, size_t size, size_t *written)
@@ -878,10 +866,10 @@ cublasStatus_t cublasLtMatmulAlgoCapGetAttribute(const cublasLtMatmulAlgo_t *alg
 		v.u64 = numerical_flags(al), need = 8;
 		break;
 	case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_A_BYTES: case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_B_BYTES:
-		v.u32 = element_bytes(al->a_type);
+		v.u32 = (uint32_t)blas_data_size(al->a_type);
 		break;
 	case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_C_BYTES: case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES:
-		v.u32 = element_bytes(al->c_type);
+		v.u32 = (uint32_t)blas_data_size(al->c_type);
 		break;
 	default:
 		return INVALID(routine, "capability %d", attr);
