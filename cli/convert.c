@@ -100,6 +100,13 @@ static void parse_options(int argc, char **argv, ConvertOptions *o)
 			o->portable_matrix = true;
 		else if (strcmp(argv[i], "--replace-driver") == 0)
 			o->replace_driver = true;
+		else if (strcmp(argv[i], "--no-cache") == 0)
+			o->no_cache = true;
+		else if ((v = take_value(argc, argv, &i, "--cache-dir"))) {
+			if (!*v)
+				fail_usage("convert: --cache-dir needs a directory");
+			o->cache_root = v;
+		}
 		else if (argv[i][0] == '-' && argv[i][1])
 			fail_usage("convert: unknown option '%s'", argv[i]);
 		else if (o->in)
@@ -111,6 +118,8 @@ static void parse_options(int argc, char **argv, ConvertOptions *o)
 		fail_usage("convert: no input file");
 	if (!o->out || !*o->out)
 		fail_usage("convert: no output file (use -o OUT)");
+	if (o->no_cache && o->cache_root)
+		fail_usage("convert: --cache-dir and --no-cache contradict each other");
 	o->unit_detail = 1;
 	if (o->ntargets == 0)
 		for (size_t i = 0; i < zc_target_count(); i++)
@@ -467,7 +476,7 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
                    ConvertSummary *summary)
 {
 	size_t kernels = 0, failures = count_failures(o, units, nunits), modules = 0;
-	size_t shown = 0, hidden = 0, sass_only = 0;
+	size_t shown = 0, hidden = 0, sass_only = 0, compiled = 0, cached = 0;
 
 	for (size_t i = 0; i < nunits; i++) {
 		const Unit *u = &units[i];
@@ -484,6 +493,8 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 			continue;
 		}
 		for (size_t t = 0; t < o->ntargets; t++) {
+			compiled += !u->error[t];
+			cached += u->cached[t];
 			if (u->error[t])
 				inform(1, "%s: %s: warning: not translated for %s: %s", o->in, u->name,
 				       o->targets[t]->name, without_target(u->error[t], o->targets[t]->name));
@@ -515,6 +526,9 @@ static void report(const ConvertOptions *o, const Unit *units, size_t nunits, do
 				       o->ntargets);
 		}
 	}
+	if (o->cache && compiled)
+		inform(2, "%s: %zu of %zu module code objects from the cache (%s)", o->in, cached,
+		       compiled, o->cache_root);
 	if (hidden)
 		inform(1, "%s: %zu more kernel%s left out (-v lists them all, --report writes them)",
 		       o->in, hidden, hidden == 1 ? "" : "s");
@@ -609,6 +623,7 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 			json_field_string(&j, "error", u->error[t]);
 			json_field_uint(&j, "code_object_size", u->error[t] ? 0 : u->code[t].size);
 			json_field_string(&j, "unoptimized_codegen", u->unoptimized[t]);
+			json_field_bool(&j, "cached", u->cached[t]);
 			kernel_notes(&j, "from_older_ptx", u, u->older_ptx[t], "arch");
 			kernel_notes(&j, "left_out", u, (const char *const *)u->left_out[t], "reason");
 			json_object_end(&j);
@@ -622,27 +637,29 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 	report_end(o, f, &j);
 }
 
-/* XXH3-64 of the converter's own executable: any rebuild of it may make other code. */
-static uint64_t converter_hash(void)
+static uint64_t converter_bytes_hash;
+
+static void hash_converter(void)
 {
-	static uint64_t hash;
-	static bool done;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p;
 
-	if (!done) {
-		int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-		struct stat st;
-		void *p;
-
-		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 &&
-		    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
-			hash = aot_hash(p, (size_t)st.st_size);
-			munmap(p, (size_t)st.st_size);
-		}
-		if (fd >= 0)
-			close(fd);
-		done = true;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 &&
+	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		converter_bytes_hash = aot_hash(p, (size_t)st.st_size);
+		munmap(p, (size_t)st.st_size);
 	}
-	return hash;
+	if (fd >= 0)
+		close(fd);
+}
+
+uint64_t converter_hash(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, hash_converter);
+	return converter_bytes_hash;
 }
 
 uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOptions *o)
@@ -745,6 +762,7 @@ int cmd_convert(int argc, char **argv)
 
 	zc_temporaries_on_signals();
 	parse_options(argc, argv, &o);
+	module_cache_choose(&o);
 	struct stat st;
 	if (stat(o.in, &st) == 0 && S_ISDIR(st.st_mode))
 		return convert_tree(&o);

@@ -51,6 +51,7 @@ typedef struct {
 	/* why the target's code was generated again without LLVM's optimising code generator
 	 * (its first failure); NULL where it was not */
 	char *unoptimized[MAX_TARGETS];
+	bool cached[MAX_TARGETS];  /* the code object came from the cache of compiled modules */
 	/* the arch of the older PTX entry each kernel's code came from; NULL: the chosen one */
 	const char **older_ptx[MAX_TARGETS];
 	struct ptx_kernel_info *kernels; /* from the first target that lowered */
@@ -76,6 +77,9 @@ typedef struct {
 	bool with_libraries;      /* also convert the libraries the input loads */
 	const char *library_patterns; /* only those matching one of these (comma-separated) */
 	int unit_detail;          /* the verbosity from which each module gets its own line */
+	bool no_cache;            /* --no-cache */
+	const char *cache_root;   /* --cache-dir, or the one module_cache_choose found */
+	char *cache;              /* the folder of compiled modules; NULL: compile everything */
 } ConvertOptions;
 
 /* What convert_file did, for the lines convert_libraries prints. */
@@ -104,6 +108,26 @@ const char *strict_refusal(const ConvertSummary *summary, char *buf, size_t size
  * the input's bytes, this converter and LLVM, the targets and the options that shape the
  * code. Never 0. */
 uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOptions *o);
+
+/* XXH3-64 of the converter's own executable: any rebuild of it may make other code. */
+uint64_t converter_hash(void);
+
+/* convert_cache.c: the cache of compiled modules. */
+typedef struct {
+	uint64_t low, high;
+} ModuleKey;
+/* Sets o->cache (and o->cache_root) unless --no-cache: --cache-dir's folder, which must be
+ * usable, else ZLUDA_CONVERT_CACHE_DIR's, else the user's cache directory; the cache is off,
+ * with a warning, where neither of those two can be made. */
+void module_cache_choose(ConvertOptions *o);
+/* What a lowered module compiles to for target: its key. */
+ModuleKey module_cache_key(LLVMModuleRef m, const ZcTarget *target);
+/* The entry's code object into *code; false when there is none or it is damaged. */
+bool module_cache_get(const char *cache, const ModuleKey *key, const ZcTarget *target, ZcBytes *code);
+void module_cache_put(const char *cache, const ModuleKey *key, const ZcTarget *target,
+                      const ZcBytes *code);
+/* The least recently used entries removed while they take more than ZLUDA_CONVERT_CACHE_MAX. */
+void module_cache_trim(const char *cache);
 
 /* Copies FROM to TO through a temporary file renamed into place; false (errno set) when it
  * could not. */

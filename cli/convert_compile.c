@@ -616,9 +616,16 @@ static void run_job(Jobs *J, size_t job)
 		u->dump[t] = llvm_text(m);
 	if (m) {
 		bool dumping = J->o->dump && strcmp(J->o->dump, "ll") != 0 && strcmp(J->o->dump, "ptx") != 0;
+		/* --dump and --save-temps want every stage made */
+		bool use_cache = J->o->cache && !J->o->dump && !J->o->save_temps;
+		ModuleKey key = use_cache ? module_cache_key(m, target) : (ModuleKey){0};
 
-		status = dumping ? compile_dumping(m, target, J->o->dump, &u->code[t], &u->dump[t], &error)
-		                 : zc_compile(m, target, &options, &u->code[t], &error);
+		if (use_cache && module_cache_get(J->o->cache, &key, target, &u->code[t]))
+			status = 0, u->cached[t] = true;
+		else if (dumping)
+			status = compile_dumping(m, target, J->o->dump, &u->code[t], &u->dump[t], &error);
+		else if ((status = zc_compile(m, target, &options, &u->code[t], &error)) == 0 && use_cache)
+			module_cache_put(J->o->cache, &key, target, &u->code[t]);
 		if (status == ZC_LLVM_LOST)
 			m = NULL, ctx = NULL; /* left as LLVM left them */
 		if (status != 0 && !dumping)
@@ -702,6 +709,8 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(threads[i], NULL);
 	free(threads);
+	if (o->cache)
+		module_cache_trim(o->cache);
 	pthread_mutex_destroy(&J.lock);
 	for (size_t i = 0; i < nunits; i++)
 		pthread_mutex_destroy(&units[i].lock);

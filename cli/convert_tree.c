@@ -129,8 +129,8 @@ static void check_tree_output(const ConvertOptions *o)
 
 /* The command line of the child that converts FROM into TO, its report in REPORT. */
 typedef struct {
-	char *argv[16];
-	char *owned[3]; /* the arguments made for it, freed after */
+	char *argv[18];
+	char *owned[4]; /* the arguments made for it, freed after */
 } ChildArguments;
 
 static char *made(const ConvertOptions *o, const char *fmt, const char *value)
@@ -179,6 +179,11 @@ static void child_arguments(ChildArguments *c, const ConvertOptions *o, const ch
 		c->argv[n++] = c->owned[1] = made(o, "--with-libraries=%s", o->library_patterns);
 	if (report)
 		c->argv[n++] = c->owned[2] = made(o, "--report=%s", report);
+	/* the folder this process chose, so that a warning about it is said once */
+	if (o->cache)
+		c->argv[n++] = c->owned[3] = made(o, "--cache-dir=%s", o->cache_root);
+	else
+		c->argv[n++] = "--no-cache";
 	c->argv[n] = NULL;
 }
 

@@ -70,7 +70,13 @@ static const char *const command_help[CMD_COUNT] = {
 "  --portable-matrix        multiply wmma and mma fragments with the lowering every target\n"
 "                           shares, also on processors with matrix instructions (RDNA3,\n"
 "                           RDNA4): to compare results and speed\n"
+"  --cache-dir=DIR          keep compiled modules in DIR/modules (default: the folder\n"
+"                           ZLUDA_CONVERT_CACHE_DIR names, else ~/.cache/zluda-convert),\n"
+"                           so that converting again compiles only modules that changed;\n"
+"                           the output is the same bytes with or without it\n"
+"  --no-cache               compile every module, reading and keeping nothing\n"
 "  --save-temps=DIR         keep each module's PTX, LLVM IR and code objects in DIR\n"
+"                           (every module compiled, the cache unused, as with --dump=)\n"
 "  --dump=STAGE             print each module at STAGE on stdout: ptx, ll (the lowered\n"
 "                           LLVM IR), ll-opt (after default<O3>), asm (per target)\n",
 "inspect FILE [--json]      list every fatbin: where it is, whether a wrapper registers it,\n"

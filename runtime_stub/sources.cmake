@@ -25,17 +25,20 @@ set(ZC_STUB_COMMON_SOURCES
   platform/find_driver.c
   base/errors.c base/trace.c base/device_printf.c)
 list(TRANSFORM ZC_STUB_COMMON_SOURCES PREPEND ${ZC_STUB_DIR}/)
+list(APPEND ZC_STUB_COMMON_SOURCES ${ZC_PROJECT_DIR}/common/cache_folder.c)
 
 # Each system's half of the platform layer, of the driver search and of the CPU driver,
 # whose fibers switch by a few instructions of the system's calling convention.
 set(ZC_STUB_POSIX_SOURCES platform/platform_posix.c platform/find_driver_posix.c
   drivers/host/drv_host_posix.c drivers/host/fiber_switch.S)
 list(TRANSFORM ZC_STUB_POSIX_SOURCES PREPEND ${ZC_STUB_DIR}/)
-list(APPEND ZC_STUB_POSIX_SOURCES ${ZC_PROJECT_DIR}/common/find_library_posix.c)
+list(APPEND ZC_STUB_POSIX_SOURCES ${ZC_PROJECT_DIR}/common/find_library_posix.c
+  ${ZC_PROJECT_DIR}/common/cache_folder_posix.c)
 set(ZC_STUB_WINDOWS_SOURCES platform/platform_windows.c platform/find_driver_windows.c
   drivers/host/drv_host_windows.c drivers/host/fiber_switch_win64.S)
 list(TRANSFORM ZC_STUB_WINDOWS_SOURCES PREPEND ${ZC_STUB_DIR}/)
-list(APPEND ZC_STUB_WINDOWS_SOURCES ${ZC_PROJECT_DIR}/common/find_library_windows.c)
+list(APPEND ZC_STUB_WINDOWS_SOURCES ${ZC_PROJECT_DIR}/common/find_library_windows.c
+  ${ZC_PROJECT_DIR}/common/cache_folder_windows.c)
 
 # Every layer's folder, and what the stub includes from beside it: the contracts and the
 # shared helpers, and the AOT image reader's header.

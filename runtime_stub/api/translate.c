@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "cache_folder.h"
 #include "platform.h"
 #include "runtime_code.h"
 
@@ -147,20 +148,6 @@ cache_directory(char *out, size_t size)
 	return CUDA_SUCCESS;
 }
 
-/* ZLUDA_CONVERT_CACHE_MAX, in MiB: what the cache's entries may take before the least
- * recently used go. */
-static uint64_t
-cache_limit(void)
-{
-	const char *value = getenv("ZLUDA_CONVERT_CACHE_MAX");
-	char *end;
-	unsigned long long mib = value ? strtoull(value, &end, 10) : 0;
-
-	if (!value || end == value || *end || mib == 0 || mib > (1ull << 40))
-		mib = 1024;
-	return (uint64_t)mib << 20;
-}
-
 /* A cache entry's name, as zc_translate makes them: 16 hex digits, '-', the target, and
  * ".ptx" or ".fatbin". Nothing else in the directory is ever removed. */
 static bool
@@ -218,13 +205,15 @@ write_file(const char *path, const uint8_t *bytes, size_t size)
 	return ok;
 }
 
-/* The tool converts `input` into `output` for `target`; its messages go to the error log. */
+/* The tool converts `input` into `output` for `target`; its messages go to the error log.
+ * The converted file is what this cache keeps: the tool's own cache of compiled modules
+ * would only hold a second copy. */
 static CUresult
 run_tool(const char *tool_path, const char *input, const char *output, const char *target,
          struct zc_jit *jit)
 {
 	char arch[96], *messages = stub_alloc(TOOL_OUTPUT_LIMIT);
-	const char *argv[] = { tool_path, "convert", input, "-o", output, arch, "-q", NULL };
+	const char *argv[] = { tool_path, "convert", input, "-o", output, arch, "-q", "--no-cache", NULL };
 	int status = 0;
 	CUresult r = CUDA_SUCCESS;
 
@@ -328,7 +317,7 @@ zc_translate(const uint8_t *code, size_t size, uint64_t hash, bool fatbin, const
 	if (r == CUDA_SUCCESS) {
 		zc_jit_note(jit, false, "zluda-convert: the %s translated for %s in %.0f ms: %s", kind,
 		            target, (double)jit->wall_ms, path);
-		zc_trim_directory(dir, cache_entry, cache_limit());
+		zc_trim_directory(dir, cache_entry, zc_cache_limit());
 	}
 	return r;
 }

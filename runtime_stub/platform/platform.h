@@ -52,23 +52,10 @@ void zc_unmap_file(const void *bytes, uint64_t size);
 bool zc_run_program(const char *const *argv, char *output, size_t size, int *status);
 /* The program NAME in the directories of PATH, as a shell finds it; false when none. */
 bool zc_find_in_path(const char *name, char *out, size_t size);
-/* The user's cache directory for the stub ($XDG_CACHE_HOME/zluda-convert, else
- * ~/.cache/zluda-convert), made when missing; false (errno set) when there is none. */
-bool zc_user_cache_dir(char *out, size_t size);
-/* path, and every directory above it that is missing, made (private to the user); false
- * (errno set) when one cannot be. */
-bool zc_make_directories(const char *path);
-
 /* What identifies the file at path as it is now (device, inode, size, modification time);
  * false when it cannot be read. */
 enum { ZC_FILE_IDENTITY_WORDS = 4 };
 bool zc_file_identity(const char *path, uint64_t identity[ZC_FILE_IDENTITY_WORDS]);
-/* The file's modification time set to now (a cache entry used); false when it cannot be. */
-bool zc_touch(const char *path);
-/* The files of directory dir that `ours` accepts by name, the least recently modified first,
- * removed until those left take at most `limit` bytes; the newest one is always kept. */
-void zc_trim_directory(const char *dir, bool (*ours)(const char *name), uint64_t limit);
-
 /* The ids the INTEGRITY_CHECK hash takes (integrity.h): what NVIDIA's driver on the
  * platform puts there. */
 uint32_t zc_process_id(void);

@@ -263,35 +263,6 @@ zc_find_in_path(const char *name, char *out, size_t size)
 }
 
 bool
-zc_user_cache_dir(char *out, size_t size)
-{
-	(void)out, (void)size;
-	errno = ENOSYS;
-	return false;
-}
-
-bool
-zc_make_directories(const char *path)
-{
-	(void)path;
-	errno = ENOSYS;
-	return false;
-}
-
-bool
-zc_touch(const char *path)
-{
-	(void)path;
-	return false;
-}
-
-void
-zc_trim_directory(const char *dir, bool (*ours)(const char *name), uint64_t limit)
-{
-	(void)dir, (void)ours, (void)limit;
-}
-
-bool
 zc_file_identity(const char *path, uint64_t identity[ZC_FILE_IDENTITY_WORDS])
 {
 	(void)path, (void)identity;

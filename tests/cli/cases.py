@@ -187,6 +187,14 @@ CASES = {
     "convert_empty_arch": (["{fatbin}", "-o", "{tmp}/o", "--offload-arch="], 2, "",
                            "zluda-convert: convert: --offload-arch= needs one or more targets; "
                            "valid: " + VALID_TARGETS + TRY),
+    "convert_cache_dir_empty": (["{fatbin}", "-o", "{tmp}/o", "--cache-dir="], 2, "",
+                                "zluda-convert: convert: --cache-dir needs a directory\n" + TRY),
+    "convert_cache_dir_and_no_cache": (["{fatbin}", "-o", "{tmp}/o", "--cache-dir={tmp}/c", "--no-cache"], 2, "",
+                                       "zluda-convert: convert: --cache-dir and --no-cache contradict "
+                                       "each other\n" + TRY),
+    "convert_cache_dir_unusable": (["{fatbin}", "-o", "{tmp}/o", "--cache-dir={elf}"], 1, "",
+                                   "zluda-convert: {elf}: cannot use it as the cache directory: "
+                                   "Not a directory\n"),
     "convert_arch_empty_name": (["{fatbin}", "-o", "{tmp}/o", "--offload-arch=gfx1100,,host"], 2,
                                 "", "zluda-convert: convert: --offload-arch 'gfx1100,,host' has an "
                                 "empty name; valid: " + VALID_TARGETS + TRY),

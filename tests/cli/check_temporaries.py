@@ -82,7 +82,7 @@ def tree_ended_by_signal(tool):
             with open(os.path.join(tree, f"m{i}.ptx"), "w") as f:
                 f.write(module(2500))
         tool_run = subprocess.Popen([tool, tree, "-o", os.path.join(work, "out"), "-j", "2",
-                                     "--offload-arch=host", "--report=" + os.path.join(work, "r.json"), "-q"],
+                                     "--offload-arch=host", "--no-cache", "--report=" + os.path.join(work, "r.json"), "-q"],
                                     env=dict(os.environ, TMPDIR=tmp), stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL)
         children, deadline = [], time.monotonic() + 60
