@@ -17,7 +17,7 @@ import os, resource, subprocess, sys, time
 
 tool, lib, out, target, jobs = sys.argv[1:]
 start = time.monotonic()
-p = subprocess.Popen([tool, "-v", lib, "-o", out, "--offload-arch=" + target, "-j", jobs],
+p = subprocess.Popen([tool, "-v", lib, "-o", out, "--offload-arch=" + target, "-j", jobs, "--no-cache"],
                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 for line in p.stderr:
     if " compiled " in line:

@@ -22,7 +22,7 @@ name=$(basename "$source" .cu)
 # shellcheck disable=SC2086  # NVCC_LIBS is a list of flags
 "$nvcc" -o "$work/$name" "$source" $libs
 mkdir -p "$work/out"
-/usr/bin/time -f "convert: %e s, peak %M KiB" "$tool" "$work/$name" -o "$work/out/$name" \
+/usr/bin/time -f "convert: %e s, peak %M KiB" "$tool" "$work/$name" -o "$work/out/$name" --no-cache \
 	--offload-arch="$target" --with-libraries="$libraries"
 case $target in
 host) driver=host ;;

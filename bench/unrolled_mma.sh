@@ -28,7 +28,7 @@ reference=$1
 echo "workload: $(grep -c 'wmma.mma' unrolled.ptx) wmma.mma in one block, $(wc -c <unrolled.ptx) bytes of PTX"
 echo "ptxas -O3: $reference s, peak $(($2 / 1024)) MiB"
 for target in $(echo "$targets" | tr , ' '); do
-	set -- $(measure "$tool" unrolled -o "unrolled-$target" -q -j1 --offload-arch="$target")
+	set -- $(measure "$tool" unrolled -o "unrolled-$target" -q -j1 --no-cache --offload-arch="$target")
 	echo "$target: $1 s, $(echo "scale=1; $1 / $reference" | bc)x ptxas, peak $(($2 / 1024)) MiB"
 done
 if [ -e unrolled-host ]; then
