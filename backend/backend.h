@@ -75,6 +75,19 @@ int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object,
 int zc_compile(LLVMModuleRef module, const ZcTarget *target, const ZcCodegenOptions *options,
                ZcBytes *code_object, char **error);
 
+/* Code generation and the link: zc_compile's last two steps, for a module that
+ * zc_codegen_optimize prepared for this target, or for another and then zc_retarget. */
+int zc_generate(LLVMModuleRef optimized, const ZcTarget *target, const ZcCodegenOptions *options,
+                ZcBytes *code_object, char **error);
+
+/* share.c: one middle end for several AMDGPU processors. Whether a module lowered for
+ * `lead` may be optimised for lead and then generated for `other` (zc_retarget): the two
+ * are AMDGPU processors of one code object version, and every builtin the module calls is
+ * the same code for both. */
+bool zc_shares_middle_end(LLVMModuleRef lowered, const ZcTarget *lead, const ZcTarget *other);
+/* The optimised module's builtins (the functions that name a processor) as other's. */
+void zc_retarget(LLVMModuleRef optimized, const ZcTarget *other);
+
 /* Runs step(arg, error) with LLVM's errors on `context` caught (guard.c). */
 int zc_guarded(LLVMContextRef context, int (*step)(void *arg, char **error), void *arg, char **error);
 void zc_guard_init(void);

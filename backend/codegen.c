@@ -47,11 +47,13 @@ static void zc_init_targets(void)
 	 * take all of the shared memory dynamically (an -rdc printf's argument buffer became
 	 * 8 KiB of LDS). VectorCombine's load and store folds scan no instructions: on x86-64
 	 * they loop forever over CUB's DeviceScanKernel (LLVM 22, every Thrust program's scan);
-	 * its other folds stay. */
+	 * its other folds stay. A module written as bitcode keeps its use-list order, which
+	 * code generation follows (the order of a block's predecessors): a module optimised once
+	 * and generated for several processors (share.c) gives each the code its own would. */
 	const char *const options[] = {"zluda-convert", "-disable-promote-alloca-to-lds",
-	                               "-vector-combine-max-scan-instrs=0"};
+	                               "-vector-combine-max-scan-instrs=0", "-preserve-bc-uselistorder"};
 
-	LLVMParseCommandLineOptions(3, options, NULL);
+	LLVMParseCommandLineOptions(4, options, NULL);
 	zc_guard_init();
 	LLVMInitializeAMDGPUTargetInfo();
 	LLVMInitializeAMDGPUTarget();
@@ -527,16 +529,12 @@ int zc_codegen_emit(LLVMModuleRef module, LLVMTargetMachineRef machine, LLVMCode
 	return zc_guarded(LLVMGetModuleContext(module), zc_emit_step, &step, error);
 }
 
-int zc_compile(LLVMModuleRef module, const ZcTarget *target, const ZcCodegenOptions *options,
-               ZcBytes *code_object, char **error)
+/* Emission and the link with the machine, which is disposed of unless LLVM was lost. */
+static int zc_emit_and_link(LLVMModuleRef module, LLVMTargetMachineRef machine, const ZcTarget *target,
+                            ZcBytes *code_object, char **error)
 {
-	LLVMTargetMachineRef machine = zc_target_machine(target, options, error);
-	if (!machine)
-		return -1;
 	ZcBytes object = {0};
-	int status = zc_codegen_optimize(module, machine, target, options, error);
-	if (status == 0)
-		status = zc_codegen_emit(module, machine, LLVMObjectFile, &object, error);
+	int status = zc_codegen_emit(module, machine, LLVMObjectFile, &object, error);
 	if (status == ZC_LLVM_LOST)
 		return status; /* the machine too may be in use by what LLVM left behind */
 	LLVMDisposeTargetMachine(machine);
@@ -544,4 +542,27 @@ int zc_compile(LLVMModuleRef module, const ZcTarget *target, const ZcCodegenOpti
 		status = zc_link(target, &object, code_object, error);
 	free(object.data);
 	return status;
+}
+
+int zc_compile(LLVMModuleRef module, const ZcTarget *target, const ZcCodegenOptions *options,
+               ZcBytes *code_object, char **error)
+{
+	LLVMTargetMachineRef machine = zc_target_machine(target, options, error);
+	if (!machine)
+		return -1;
+	int status = zc_codegen_optimize(module, machine, target, options, error);
+	if (status == ZC_LLVM_LOST)
+		return status;
+	if (status != 0) {
+		LLVMDisposeTargetMachine(machine);
+		return status;
+	}
+	return zc_emit_and_link(module, machine, target, code_object, error);
+}
+
+int zc_generate(LLVMModuleRef optimized, const ZcTarget *target, const ZcCodegenOptions *options,
+                ZcBytes *code_object, char **error)
+{
+	LLVMTargetMachineRef machine = zc_target_machine(target, options, error);
+	return machine ? zc_emit_and_link(optimized, machine, target, code_object, error) : -1;
 }

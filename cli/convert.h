@@ -18,6 +18,17 @@ typedef struct {
 	size_t member;
 } RenamedVar;
 
+/* What names a module's code object for a target in the cache of compiled modules. */
+typedef struct {
+	uint64_t low, high;
+} ModuleKey;
+
+/* How far the unit's AMDGPU targets are in sharing one middle end (convert_compile.c). */
+typedef enum {
+	SHARING_UNDECIDED, /* its lead target's job has not decided */
+	SHARING_DECIDED,   /* u->shares says which targets take the lead's optimised module */
+} Sharing;
+
 /* One loadable unit: a fatbin's PTX, or the PTX of every member of an RDC link. */
 typedef struct {
 	char name[64];         /* "fatbin 3", "rdc link" */
@@ -52,6 +63,15 @@ typedef struct {
 	 * (its first failure); NULL where it was not */
 	char *unoptimized[MAX_TARGETS];
 	bool cached[MAX_TARGETS];  /* the code object came from the cache of compiled modules */
+	/* the middle end its AMDGPU targets share: the lead target's job lowers and optimises,
+	 * then hands the module (as bitcode) to the targets of `shares` */
+	pthread_cond_t decided;
+	Sharing sharing;
+	bool shares[MAX_TARGETS];
+	bool shared[MAX_TARGETS];    /* the code was generated from the lead's module */
+	ZcBytes shared_module;
+	size_t shared_readers;       /* targets yet to read it; the last frees it */
+	ModuleKey key[MAX_TARGETS];  /* in the cache, for the targets that share */
 	/* the arch of the older PTX entry each kernel's code came from; NULL: the chosen one */
 	const char **older_ptx[MAX_TARGETS];
 	struct ptx_kernel_info *kernels; /* from the first target that lowered */
@@ -113,15 +133,14 @@ uint64_t conversion_key(const uint8_t *bytes, uint64_t size, const ConvertOption
 uint64_t converter_hash(void);
 
 /* convert_cache.c: the cache of compiled modules. */
-typedef struct {
-	uint64_t low, high;
-} ModuleKey;
 /* Sets o->cache (and o->cache_root) unless --no-cache: --cache-dir's folder, which must be
  * usable, else ZLUDA_CONVERT_CACHE_DIR's, else the user's cache directory; the cache is off,
  * with a warning, where neither of those two can be made. */
 void module_cache_choose(ConvertOptions *o);
-/* What a lowered module compiles to for target: its key. */
-ModuleKey module_cache_key(LLVMModuleRef m, const ZcTarget *target);
+/* A lowered module's bitcode, which module_cache_key hashes. */
+ZcBytes module_bitcode(LLVMModuleRef m);
+/* What a lowered module (its bitcode) compiles to for target: its key. */
+ModuleKey module_cache_key(const ZcBytes *bitcode, const ZcTarget *target);
 /* The entry's code object into *code; false when there is none or it is damaged. */
 bool module_cache_get(const char *cache, const ModuleKey *key, const ZcTarget *target, ZcBytes *code);
 void module_cache_put(const char *cache, const ModuleKey *key, const ZcTarget *target,

@@ -67,15 +67,30 @@ void module_cache_choose(ConvertOptions *o)
 	o->cache_root = zc_strndup(user, strlen(user));
 }
 
-ModuleKey module_cache_key(LLVMModuleRef m, const ZcTarget *target)
+ZcBytes module_bitcode(LLVMModuleRef m)
 {
-	LLVMMemoryBufferRef bitcode = LLVMWriteBitcodeToMemoryBuffer(m);
+	LLVMMemoryBufferRef buffer = LLVMWriteBitcodeToMemoryBuffer(m);
+	ZcBytes bitcode;
+
+	if (!buffer) {
+		fputs("zluda-convert: out of memory\n", stderr);
+		abort();
+	}
+	bitcode.size = LLVMGetBufferSize(buffer);
+	bitcode.data = zc_alloc(bitcode.size);
+	memcpy(bitcode.data, LLVMGetBufferStart(buffer), bitcode.size);
+	LLVMDisposeMemoryBuffer(buffer);
+	return bitcode;
+}
+
+ModuleKey module_cache_key(const ZcBytes *bitcode, const ZcTarget *target)
+{
 	XXH3_state_t *state = XXH3_createState();
 	unsigned major, minor, patch;
 	char converter[160];
 	XXH128_hash_t hash;
 
-	if (!bitcode || !state) {
+	if (!state) {
 		fputs("zluda-convert: out of memory\n", stderr);
 		abort();
 	}
@@ -84,10 +99,9 @@ ModuleKey module_cache_key(LLVMModuleRef m, const ZcTarget *target)
 	         (unsigned long long)converter_hash(), major, minor, patch, target->name);
 	XXH3_128bits_reset(state);
 	XXH3_128bits_update(state, converter, strlen(converter) + 1);
-	XXH3_128bits_update(state, LLVMGetBufferStart(bitcode), LLVMGetBufferSize(bitcode));
+	XXH3_128bits_update(state, bitcode->data, bitcode->size);
 	hash = XXH3_128bits_digest(state);
 	XXH3_freeState(state);
-	LLVMDisposeMemoryBuffer(bitcode);
 	return (ModuleKey){hash.low64, hash.high64};
 }
 

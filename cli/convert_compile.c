@@ -1,6 +1,9 @@
 /* Compiling every unit for every target: each (unit, target) pair is a job with its own
  * LLVM context, run by a pool of -j threads. Results land in fixed slots, so the output
- * does not depend on which thread finished first. */
+ * does not depend on which thread finished first. A unit's first AMDGPU target (the lead)
+ * lowers and optimises it once for the AMDGPU targets that can share that middle end
+ * (backend/share.c); their jobs then only generate code from its module. */
+#include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -14,10 +17,18 @@
 #include "ptx.h"
 
 typedef struct {
+	size_t unit, target;
+} Job;
+
+typedef struct {
 	const Input *in;
 	Unit *units;
 	size_t nunits;
 	const ConvertOptions *o;
+	/* the first AMDGPU target (else 0): its job records the kernel table, and optimises a
+	 * unit once for the AMDGPU targets that share its middle end */
+	size_t lead;
+	Job *order;   /* a unit's lead job comes before the others of the unit */
 	size_t njobs;
 	size_t work;  /* the jobs with PTX to compile */
 	atomic_size_t next, done;
@@ -371,13 +382,14 @@ static int link_member(LLVMModuleRef into, LLVMModuleRef from, char **error)
 	return zc_guarded(LLVMGetModuleContext(into), link_step, &link, error);
 }
 
-/* Lowers every member and links them into one module. The first target (index 0) also
- * records the kernel table: it does not depend on the target. `again`: not the first time
+/* Lowers every member and links them into one module. The lead target also records the
+ * kernel table: it does not depend on the target. `again`: not the first time
  * (see Relowering). *names, when asked for, gets the unit's kernel names (in the order of
- * u->kernels, pointing into the trees). */
+ * u->kernels, pointing into the trees); *matrix_dependent, when asked for, becomes true
+ * where the module would differ without the target's matrix instructions. */
 static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx,
                                 const Relowering *again, const char ***names, uint32_t *nnames,
-                                char **error)
+                                bool *matrix_dependent, char **error)
 {
 	const ZcTarget *target = J->o->targets[t];
 	const struct ptx_target *hooks = target->kind == ZC_CODE_OBJECT_HOST ? &ptx_target_host
@@ -407,8 +419,10 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx,
 			free(kernels);
 			return NULL;
 		}
-		if (t == 0 && !again)
+		if (t == J->lead && !again)
 			keep_kernels(u, &l);
+		if (matrix_dependent)
+			*matrix_dependent |= l.matrix_dependent;
 		kernels = zc_realloc(kernels, (nkernels + l.nkernels + 1) * sizeof(*kernels));
 		for (uint32_t k = 0; k < l.nkernels; k++)
 			kernels[nkernels++] = l.kernels[k].name; /* in the member's AST, which stays */
@@ -495,7 +509,7 @@ static int compile_again(Jobs *J, Unit *u, size_t t, const Relowering *again, bo
 {
 	LLVMContextRef ctx = LLVMContextCreate();
 	ZcCodegenOptions options = {.unoptimized_codegen = unoptimized};
-	LLVMModuleRef m = lower_unit(J, u, t, ctx, again, NULL, NULL, error);
+	LLVMModuleRef m = lower_unit(J, u, t, ctx, again, NULL, NULL, NULL, error);
 	int status = m ? zc_compile(m, J->o->targets[t], &options, code, error) : -1;
 
 	if (status == ZC_LLVM_LOST)
@@ -586,10 +600,141 @@ static void recover_codegen(Jobs *J, Unit *u, size_t t, uint32_t nkernels, char 
 	free(bad);
 }
 
-static void run_job(Jobs *J, size_t job)
+static bool matrix_by_instructions(const Jobs *J, size_t t)
 {
-	Unit *u = &J->units[job / J->o->ntargets];
-	size_t t = job % J->o->ntargets;
+	return J->o->targets[t]->matrix_instructions && !J->o->portable_matrix;
+}
+
+/* The AMDGPU targets that may take the lead's optimised module of unit u (lowered as m):
+ * shares[g], and how many. None where a dump or --save-temps wants each target's stages,
+ * or where kernels came from older PTX (lowered apart from the unit). */
+static size_t choose_sharing(Jobs *J, const Unit *u, LLVMModuleRef m, bool matrix_dependent,
+                             bool *shares)
+{
+	const ZcTarget *lead = J->o->targets[J->lead];
+	size_t n = 0;
+
+	if (J->o->dump || J->o->save_temps || u->older_ptx[J->lead])
+		return 0;
+	for (size_t g = 0; g < J->o->ntargets; g++) {
+		bool same_lowering = !matrix_dependent || matrix_by_instructions(J, g) == matrix_by_instructions(J, J->lead);
+
+		shares[g] = g != J->lead && same_lowering && zc_shares_middle_end(m, lead, J->o->targets[g]);
+		n += shares[g];
+	}
+	return n;
+}
+
+/* What the lead's lowering left out, for target t, which takes its module. */
+static void copy_left_out(Unit *u, size_t lead, size_t t)
+{
+	if (u->left_out[lead]) {
+		u->left_out[t] = zc_alloc((u->nkernels + 1) * sizeof(char *));
+		for (uint32_t k = 0; k < u->nkernels; k++)
+			u->left_out[t][k] = u->left_out[lead][k] ? zc_strndup(u->left_out[lead][k], strlen(u->left_out[lead][k]))
+			                                          : NULL;
+	}
+}
+
+/* The lead's job says which targets take its optimised module (shares NULL: none, each
+ * lowers and compiles on its own), and gives them what its lowering left out, before its
+ * own code generation, whose failure may lower it again; the first decision stands. */
+static void decide(Jobs *J, Unit *u, const bool *shares, ZcBytes module, size_t readers)
+{
+	pthread_mutex_lock(&u->lock);
+	if (u->sharing == SHARING_UNDECIDED) {
+		for (size_t t = 0; t < MAX_TARGETS; t++) {
+			u->shares[t] = shares && shares[t];
+			if (u->shares[t])
+				copy_left_out(u, J->lead, t);
+		}
+		u->shared_module = module;
+		u->shared_readers = readers;
+		u->sharing = SHARING_DECIDED;
+		pthread_cond_broadcast(&u->decided);
+	} else {
+		free(module.data);
+	}
+	pthread_mutex_unlock(&u->lock);
+}
+
+/* The lead's middle end, its module then handed to the `readers` targets of shares that the
+ * cache did not serve, and its own code generated unless the cache had it. */
+static int optimize_and_share(Jobs *J, Unit *u, LLVMModuleRef m, const bool *shares, size_t readers,
+                              char **error)
+{
+	const ZcTarget *target = J->o->targets[J->lead];
+	ZcCodegenOptions options = {0};
+	LLVMTargetMachineRef machine = zc_target_machine(target, &options, error);
+	int status = machine ? zc_codegen_optimize(m, machine, target, &options, error) : -1;
+
+	if (status != ZC_LLVM_LOST && machine)
+		LLVMDisposeTargetMachine(machine);
+	if (status != 0) {
+		decide(J, u, NULL, (ZcBytes){0}, 0);
+		return status;
+	}
+	decide(J, u, shares, module_bitcode(m), readers);
+	return u->cached[J->lead] ? 0 : zc_generate(m, target, &options, &u->code[J->lead], error);
+}
+
+/* Target t's code from the lead's optimised module, once the lead's job has decided: true
+ * when t takes it (the code, or what the cache held for it); false when t lowers and
+ * compiles on its own, as it also does when generating the shared module fails. */
+static bool take_shared(Jobs *J, Unit *u, size_t t)
+{
+	const ZcTarget *target = J->o->targets[t];
+	ZcCodegenOptions options = {0};
+	LLVMMemoryBufferRef buffer;
+	LLVMContextRef ctx;
+	LLVMModuleRef m = NULL;
+	char *error = NULL;
+	bool parsed;
+	int status;
+
+	pthread_mutex_lock(&u->lock);
+	while (u->sharing == SHARING_UNDECIDED)
+		pthread_cond_wait(&u->decided, &u->lock);
+	pthread_mutex_unlock(&u->lock);
+	if (!u->shares[t])
+		return false;
+	if (u->cached[t])
+		return true;
+	ctx = LLVMContextCreate();
+	buffer = LLVMCreateMemoryBufferWithMemoryRange((const char *)u->shared_module.data,
+	                                               u->shared_module.size, u->name, 0);
+	parsed = !LLVMParseBitcodeInContext2(ctx, buffer, &m);
+	LLVMDisposeMemoryBuffer(buffer);
+	pthread_mutex_lock(&u->lock);
+	if (--u->shared_readers == 0) {
+		free(u->shared_module.data);
+		u->shared_module = (ZcBytes){0};
+	}
+	pthread_mutex_unlock(&u->lock);
+	if (!parsed) {
+		LLVMContextDispose(ctx);
+		return false;
+	}
+	zc_retarget(m, target);
+	status = zc_generate(m, target, &options, &u->code[t], &error);
+	free(error);
+	if (status == ZC_LLVM_LOST)
+		return false; /* m and ctx left as LLVM left them */
+	LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
+	if (status != 0) {
+		free(u->code[t].data);
+		u->code[t] = (ZcBytes){0};
+		return false;
+	}
+	if (J->o->cache)
+		module_cache_put(J->o->cache, &u->key[t], target, &u->code[t]);
+	u->shared[t] = true;
+	return true;
+}
+
+static void run_job(Jobs *J, Unit *u, size_t t)
+{
 	const ZcTarget *target = J->o->targets[t];
 	LLVMContextRef ctx;
 	ZcCodegenOptions options = {0};
@@ -597,14 +742,20 @@ static void run_job(Jobs *J, size_t job)
 	LLVMModuleRef m;
 	const char **kernels = NULL;
 	uint32_t nkernels = 0;
+	bool matrix_dependent = false;
 	int status;
 
+	if (t != J->lead && target->kind == ZC_CODE_OBJECT_AMDHSA && J->o->targets[J->lead]->kind == ZC_CODE_OBJECT_AMDHSA &&
+	    take_shared(J, u, t))
+		return;
 	if (!unit_trees(u)) {
 		u->error[t] = zc_strndup(u->parse_error, strlen(u->parse_error));
+		if (t == J->lead)
+			decide(J, u, NULL, (ZcBytes){0}, 0);
 		return;
 	}
 	ctx = LLVMContextCreate();
-	m = lower_unit(J, u, t, ctx, NULL, &kernels, &nkernels, &error);
+	m = lower_unit(J, u, t, ctx, NULL, &kernels, &nkernels, &matrix_dependent, &error);
 
 	if (m && J->o->save_temps) {
 		char *ir = LLVMPrintModuleToString(m), *suffix = format("%s.ll", target->name);
@@ -618,14 +769,31 @@ static void run_job(Jobs *J, size_t job)
 		bool dumping = J->o->dump && strcmp(J->o->dump, "ll") != 0 && strcmp(J->o->dump, "ptx") != 0;
 		/* --dump and --save-temps want every stage made */
 		bool use_cache = J->o->cache && !J->o->dump && !J->o->save_temps;
-		ModuleKey key = use_cache ? module_cache_key(m, target) : (ModuleKey){0};
+		bool shares[MAX_TARGETS] = {false};
+		size_t nshares = t == J->lead ? choose_sharing(J, u, m, matrix_dependent, shares) : 0, readers = 0;
+		ZcBytes bitcode = use_cache ? module_bitcode(m) : (ZcBytes){0};
 
-		if (use_cache && module_cache_get(J->o->cache, &key, target, &u->code[t]))
-			status = 0, u->cached[t] = true;
+		for (size_t g = 0; g < J->o->ntargets; g++) {
+			if (use_cache && (g == t || shares[g])) {
+				u->key[g] = module_cache_key(&bitcode, J->o->targets[g]);
+				u->cached[g] = module_cache_get(J->o->cache, &u->key[g], J->o->targets[g], &u->code[g]);
+			}
+			readers += shares[g] && !u->cached[g];
+		}
+		free(bitcode.data);
+		/* the others need not wait for this target's compile */
+		if (t == J->lead && !readers)
+			decide(J, u, nshares ? shares : NULL, (ZcBytes){0}, 0);
+		if (readers)
+			status = optimize_and_share(J, u, m, shares, readers, &error);
+		else if (u->cached[t])
+			status = 0;
 		else if (dumping)
 			status = compile_dumping(m, target, J->o->dump, &u->code[t], &u->dump[t], &error);
-		else if ((status = zc_compile(m, target, &options, &u->code[t], &error)) == 0 && use_cache)
-			module_cache_put(J->o->cache, &key, target, &u->code[t]);
+		else
+			status = zc_compile(m, target, &options, &u->code[t], &error);
+		if (status == 0 && use_cache && !u->cached[t])
+			module_cache_put(J->o->cache, &u->key[t], target, &u->code[t]);
 		if (status == ZC_LLVM_LOST)
 			m = NULL, ctx = NULL; /* left as LLVM left them */
 		if (status != 0 && !dumping)
@@ -636,6 +804,8 @@ static void run_job(Jobs *J, size_t job)
 			free(suffix);
 		}
 	}
+	if (t == J->lead)
+		decide(J, u, NULL, (ZcBytes){0}, 0);
 	free(kernels);
 	u->error[t] = error;
 	if (m)
@@ -668,13 +838,31 @@ static void *worker(void *arg)
 
 		if (job >= J->njobs)
 			return NULL;
-		bool skipped = J->units[job / J->o->ntargets].skip_reason != NULL;
+		Unit *u = &J->units[J->order[job].unit];
+		bool skipped = u->skip_reason != NULL;
 
 		if (!skipped)
-			run_job(J, job);
-		unit_done(J, &J->units[job / J->o->ntargets]);
+			run_job(J, u, J->order[job].target);
+		unit_done(J, u);
 		if (!skipped && (J->progress || verbosity >= 2))
 			show_progress(J, atomic_fetch_add(&J->done, 1) + 1);
+	}
+}
+
+/* Each unit's lead job first, and its other jobs after the next unit's lead job, by which
+ * time the lead's middle end has most likely run: the others find it ready rather than
+ * wait, and at most a few units' trees are held at once. */
+static void order_jobs(Jobs *J)
+{
+	size_t n = 0;
+
+	J->order = zc_alloc((J->njobs + 1) * sizeof(Job));
+	for (size_t i = 0; i <= J->nunits; i++) {
+		if (i < J->nunits)
+			J->order[n++] = (Job){i, J->lead};
+		for (size_t t = 0; i > 0 && t < J->o->ntargets; t++)
+			if (t != J->lead)
+				J->order[n++] = (Job){i - 1, t};
 	}
 }
 
@@ -686,10 +874,15 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 
 	if (nthreads < 1)
 		nthreads = 1;
+	for (size_t t = o->ntargets; t-- > 0;)
+		if (o->targets[t]->kind == ZC_CODE_OBJECT_AMDHSA)
+			J.lead = t;
+	order_jobs(&J);
 	if ((size_t)nthreads > J.njobs)
 		nthreads = J.njobs ? (int)J.njobs : 1;
 	for (size_t i = 0; i < nunits; i++) {
 		pthread_mutex_init(&units[i].lock, NULL);
+		pthread_cond_init(&units[i].decided, NULL);
 		if (!units[i].skip_reason)
 			J.work += o->ntargets;
 	}
@@ -712,6 +905,10 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 	if (o->cache)
 		module_cache_trim(o->cache);
 	pthread_mutex_destroy(&J.lock);
-	for (size_t i = 0; i < nunits; i++)
+	free(J.order);
+	for (size_t i = 0; i < nunits; i++) {
 		pthread_mutex_destroy(&units[i].lock);
+		pthread_cond_destroy(&units[i].decided);
+		free(units[i].shared_module.data); /* when a target that shares failed before reading it */
+	}
 }

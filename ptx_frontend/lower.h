@@ -84,6 +84,7 @@ struct lower {
 	                                  * is built where used) */
 	bool has_reserved_smem;
 	bool matrix_instructions;        /* ptx_lower_options.matrix_instructions */
+	bool chose_matrix_form;          /* an instruction was lowered by that option */
 	bool unit_flushes_f32;           /* ptx_lower_options.f32_subnormals_flushed */
 	bool f32_flush_by_mode;          /* the function being lowered: F32_MODE_FLUSHING */
 	struct name_set maybe_constant;  /* its registers LLVM may know as constants, if so */

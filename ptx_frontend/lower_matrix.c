@@ -507,6 +507,7 @@ static bool lower_mma(struct lower *L)
 	expect_operands(L, 4);
 	unsigned na = f.rows * (f.k / f.chunk), nb = f.k / f.chunk;
 	mma_operands(L, &f, na, nb, &d, &ao, &bo, &co);
+	L->chose_matrix_form = true;
 	unsigned form = !L->matrix_instructions || f.rows != 2 ? 0
 	                : f.halves && !f.narrow && f.k == 16 ? (f.at == PTX_TYPE_F16 ? ZC_WMMA_F16 : ZC_WMMA_BF16)
 	                : f.integer && !f.sub && f.k == 32 && f.at == f.bt ? (f.at == PTX_TYPE_S8 ? ZC_WMMA_S8 : ZC_WMMA_U8)
@@ -931,6 +932,7 @@ static struct wmma_fragment wmma_fragment(struct lower *L, char matrix, struct w
  * or when it has none. */
 static unsigned wmma_form(struct lower *L, struct wmma_shape s, char matrix, enum ptx_type t)
 {
+	L->chose_matrix_form = true;
 	if (!L->matrix_instructions || s.m != 16 || s.n != 16 || s.k != 16)
 		return 0;
 	switch (t) {

@@ -705,6 +705,7 @@ static void fill_shared_sizes(struct lower *L, struct ptx_lowered *out)
 		out->kernels[i].dynamic_shared = L->uses_dynamic_shared;
 	}
 	out->shared_layout_end = L->shared_layout_size;
+	out->matrix_dependent = L->chose_matrix_form;
 }
 
 /* A function whose body failed to lower becomes a function of the same name and type whose

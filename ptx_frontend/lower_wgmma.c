@@ -368,6 +368,8 @@ static void lower_mma_async(struct lower *L)
 			acc[r][c] = f.integer ? before : LLVMBuildSelect(L->b, keep_d, before, LLVMConstReal(f32, 0), "");
 		}
 	bool by_instruction = L->matrix_instructions && halves && !f.sparse && !a_in_registers;
+
+	L->chose_matrix_form = true;
 	if (by_instruction)
 		wgmma_by_instruction(L, &f, &desc_a, &desc_b, warp, lane, scale_a, scale_b, acc);
 	for (unsigned k = 0; k < given && !by_instruction; k += step) {

@@ -70,6 +70,9 @@ struct ptx_lowered {
 	/* Where the module's shared variables end in the layout (targets with
 	 * shared_as_offsets address them at those offsets from __zc_shared_base()). */
 	uint64_t shared_layout_end;
+	/* An instruction was lowered one way or another by options.matrix_instructions: the
+	 * module is the same for every value of it when false. */
+	bool matrix_dependent;
 };
 
 struct ptx_lower_options {
