@@ -298,8 +298,13 @@ static void convert_files(const ConvertOptions *o)
 			_exit(127);
 		}
 		sigprocmask(SIG_SETMASK, &before, NULL);
-		if (e->child < 0)
-			fail_input(from, "cannot start its conversion: %s", strerror(errno));
+		if (e->child < 0) {
+			int why = errno;
+
+			/* the conversions already running end with the tree's */
+			end_children(SIGTERM);
+			fail_input(from, "cannot start its conversion: %s", strerror(why));
+		}
 		running++;
 		child_arguments_free(&arguments);
 		free(from);

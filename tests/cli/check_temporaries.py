@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A conversion ended by a signal leaves no temporaries.
 
-Usage: check_temporaries.py TOOL LIBCUDA
+Usage: check_temporaries.py TOOL LIBCUDA FAIL_FORK
 
 Converts TOOL itself (an ELF file without fatbins, so its output is as large as it is) under a
 file-size limit, so that the kernel ends the conversion with SIGXFSZ in the middle of a write:
@@ -13,6 +13,10 @@ Then a tree of four PTX modules (their conversions take seconds) is converted wi
 two at a time, TMPDIR a folder of the test's own; once children run, the tool gets SIGTERM.
 It must die of it, its children must be gone at once, and TMPDIR must be empty (the
 children's reports were gathered there, and their linker's folders made there).
+
+And the same tree once more, with fork failing for its third file (FAIL_FORK, a library
+loaded with LD_PRELOAD): the tool must say why and exit 1 with the running conversions
+ended and TMPDIR empty.
 """
 import os
 import resource
@@ -106,8 +110,53 @@ def tree_ended_by_signal(tool):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def strays(path):
+    """The processes whose command line names path."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if entry.isdigit() and path.encode() in f.read() and alive(int(entry)):
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def tree_fork_fails(tool, shim):
+    """The third conversion of a tree cannot be started (fork fails, as at the user's process
+    limit; shim makes it so): the tool says so and exits 1, the two running are ended, and
+    TMPDIR is left empty."""
+    work = tempfile.mkdtemp(prefix="zc-tree-fork-")
+    try:
+        tree, tmp = os.path.join(work, "tree"), os.path.join(work, "tmp")
+        os.makedirs(tree)
+        os.makedirs(tmp)
+        for i in range(4):
+            with open(os.path.join(tree, f"m{i}.ptx"), "w") as f:
+                f.write(module(2500))
+        asan = (os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
+        # into a file: a pipe would make the wait last as long as a conversion left running
+        with open(os.path.join(work, "stderr"), "w+") as stderr:
+            result = subprocess.run([tool, tree, "-o", os.path.join(work, "out"), "-j", "2", "--offload-arch=host",
+                                     "--no-cache", "--report=" + os.path.join(work, "r.json"), "-q"],
+                                    env=dict(os.environ, TMPDIR=tmp, LD_PRELOAD=shim, ZC_FAIL_FORK_FROM="3",
+                                             ASAN_OPTIONS=asan),
+                                    stdout=subprocess.DEVNULL, stderr=stderr, timeout=300)
+            left = strays(tree)
+            stderr.seek(0)
+            said = stderr.read()
+        expected = f"zluda-convert: {tree}/m2.ptx: cannot start its conversion: Resource temporarily unavailable\n"
+        check(result.returncode == 1 and said == expected,
+              f"a fork that fails: exit 1 ({result.returncode}) and {expected!r} ({said!r})")
+        check(left == [], f"the conversions running are ended ({left})")
+        check(os.listdir(tmp) == [], f"TMPDIR is empty: {os.listdir(tmp)}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
-    tool, libcuda = sys.argv[1:]
+    tool, libcuda, shim = sys.argv[1:]
     size = os.path.getsize(libcuda)
     rc, left = converted_under_limit(tool, size // 2)
     check(rc == -signal.SIGXFSZ and left == [],
@@ -116,6 +165,7 @@ def main():
     check(rc == -signal.SIGXFSZ and left == ["libcuda.so", "libcuda.so.1"],
           f"ended while writing the output: died of SIGXFSZ ({rc}), left {left}")
     tree_ended_by_signal(tool)
+    tree_fork_fails(tool, shim)
     return summary("check_temporaries")
 
 
