@@ -10,7 +10,8 @@ keeps nothing); the report says `cached` per target; a damaged or truncated entr
 compiled again and replaced; a changed module misses; ZLUDA_CONVERT_CACHE_DIR and
 XDG_CACHE_HOME choose the folder when --cache-dir does not, one that cannot be made is a
 warning and the conversion goes on; an entry left past ZLUDA_CONVERT_CACHE_MAX goes, a file
-of the user's in the folder stays; --save-temps compiles; a tree's conversions share the
+of the user's in the folder stays; --save-temps compiles; with two AMDGPU targets, whose
+middle end is shared, either one's entry alone gives the same bytes; a tree's conversions share the
 cache; four conversions at once into an empty cache all write the same bytes and leave no
 temporary.
 """
@@ -54,7 +55,8 @@ class Tool:
         self.env["HOME"] = os.path.join(work, "home")
 
     def convert(self, ptx, out, *options, env=None):
-        result = subprocess.run([self.path, ptx, "-o", os.path.join(self.work, out), TARGETS, "-v", *options],
+        targets = [] if any(o.startswith("--offload-arch") for o in options) else [TARGETS]
+        result = subprocess.run([self.path, ptx, "-o", os.path.join(self.work, out), *targets, "-v", *options],
                                 capture_output=True, text=True, env=dict(self.env, **(env or {})))
         return result.returncode, result.stderr
 
@@ -148,6 +150,23 @@ def main():
 
         status, err = tool.convert(a, "a9", opt, "--save-temps=" + os.path.join(work, "temps"))
         check(status == 0 and cache_line(a, 0, 2, cache) in err, "--save-temps compiles", err)
+
+        # the first AMDGPU target optimises for the others (the shared middle end): with the
+        # entry of only one of them in the cache, the other is made as before
+        shared = os.path.join(work, "s")
+        gfx = ["--offload-arch=gfx1030,gfx1100", "--cache-dir=" + shared]
+        status, err = tool.convert(a, "s1", *gfx)
+        for gone, kept in (("gfx1100", "gfx1030"), ("gfx1030", "gfx1100")):
+            for entry in entries(shared):
+                if entry.endswith(f"-{gone}.co"):
+                    os.unlink(os.path.join(shared, "modules", entry))
+            report = os.path.join(work, f"s-{gone}.json")
+            status, err = tool.convert(a, f"s-{gone}", *gfx, "--report=" + report)
+            with open(report) as f:
+                results = json.load(f)["modules"][0]["results"]
+            check(status == 0 and cache_line(a, 1, 2, shared) in err and results[kept]["cached"] and
+                  not results[gone]["cached"] and tool.output(f"s-{gone}") == tool.output("s1"),
+                  f"{gone}'s entry gone, {kept}'s kept: the same bytes", (err, results))
 
         tree, tree_cache = os.path.join(work, "tree"), os.path.join(work, "t")
         os.mkdir(tree)
