@@ -167,6 +167,9 @@ def main():
             check(status == 0 and cache_line(a, 1, 2, shared) in err and results[kept]["cached"] and
                   not results[gone]["cached"] and tool.output(f"s-{gone}") == tool.output("s1"),
                   f"{gone}'s entry gone, {kept}'s kept: the same bytes", (err, results))
+        status, err = tool.convert(a, "s-both", *gfx)
+        check(status == 0 and cache_line(a, 2, 2, shared) in err and tool.output("s-both") == tool.output("s1"),
+              "both entries: the same bytes", err)
 
         tree, tree_cache = os.path.join(work, "tree"), os.path.join(work, "t")
         os.mkdir(tree)
