@@ -76,18 +76,24 @@ def alive(pid):
         return False
 
 
+def tree_conversion(tool, work):
+    """A tree of four modules (their conversions take seconds each) and a folder for TMPDIR
+    in work, and the command that converts the tree two at a time, with a report."""
+    tree, tmp = os.path.join(work, "tree"), os.path.join(work, "tmp")
+    os.makedirs(tree)
+    os.makedirs(tmp)
+    for i in range(4):
+        with open(os.path.join(tree, f"m{i}.ptx"), "w") as f:
+            f.write(module(2500))
+    return tree, tmp, [tool, tree, "-o", os.path.join(work, "out"), "-j", "2", "--offload-arch=host",
+                       "--no-cache", "--report=" + os.path.join(work, "r.json"), "-q"]
+
+
 def tree_ended_by_signal(tool):
     work = tempfile.mkdtemp(prefix="zc-tree-signal-")
     try:
-        tree, tmp = os.path.join(work, "tree"), os.path.join(work, "tmp")
-        os.makedirs(tree)
-        os.makedirs(tmp)
-        for i in range(4):
-            with open(os.path.join(tree, f"m{i}.ptx"), "w") as f:
-                f.write(module(2500))
-        tool_run = subprocess.Popen([tool, tree, "-o", os.path.join(work, "out"), "-j", "2",
-                                     "--offload-arch=host", "--no-cache", "--report=" + os.path.join(work, "r.json"), "-q"],
-                                    env=dict(os.environ, TMPDIR=tmp), stdout=subprocess.DEVNULL,
+        tree, tmp, command = tree_conversion(tool, work)
+        tool_run = subprocess.Popen(command, env=dict(os.environ, TMPDIR=tmp), stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL)
         children, deadline = [], time.monotonic() + 60
         while time.monotonic() < deadline and not children and tool_run.poll() is None:
@@ -129,17 +135,11 @@ def tree_fork_fails(tool, shim):
     TMPDIR is left empty."""
     work = tempfile.mkdtemp(prefix="zc-tree-fork-")
     try:
-        tree, tmp = os.path.join(work, "tree"), os.path.join(work, "tmp")
-        os.makedirs(tree)
-        os.makedirs(tmp)
-        for i in range(4):
-            with open(os.path.join(tree, f"m{i}.ptx"), "w") as f:
-                f.write(module(2500))
+        tree, tmp, command = tree_conversion(tool, work)
         asan = (os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
         # into a file: a pipe would make the wait last as long as a conversion left running
         with open(os.path.join(work, "stderr"), "w+") as stderr:
-            result = subprocess.run([tool, tree, "-o", os.path.join(work, "out"), "-j", "2", "--offload-arch=host",
-                                     "--no-cache", "--report=" + os.path.join(work, "r.json"), "-q"],
+            result = subprocess.run(command,
                                     env=dict(os.environ, TMPDIR=tmp, LD_PRELOAD=shim, ZC_FAIL_FORK_FROM="3",
                                              ASAN_OPTIONS=asan),
                                     stdout=subprocess.DEVNULL, stderr=stderr, timeout=300)
