@@ -851,7 +851,8 @@ static void *worker(void *arg)
 
 /* Each unit's lead job first, and its other jobs after the next unit's lead job, by which
  * time the lead's middle end has most likely run: the others find it ready rather than
- * wait, and at most a few units' trees are held at once. */
+ * wait, and at most a few units' trees are held at once. Of those, the host targets' come
+ * first: they never wait for the lead. */
 static void order_jobs(Jobs *J)
 {
 	size_t n = 0;
@@ -860,9 +861,10 @@ static void order_jobs(Jobs *J)
 	for (size_t i = 0; i <= J->nunits; i++) {
 		if (i < J->nunits)
 			J->order[n++] = (Job){i, J->lead};
-		for (size_t t = 0; i > 0 && t < J->o->ntargets; t++)
-			if (t != J->lead)
-				J->order[n++] = (Job){i - 1, t};
+		for (int amdgpu = 0; i > 0 && amdgpu < 2; amdgpu++)
+			for (size_t t = 0; t < J->o->ntargets; t++)
+				if (t != J->lead && (J->o->targets[t]->kind == ZC_CODE_OBJECT_AMDHSA) == amdgpu)
+					J->order[n++] = (Job){i - 1, t};
 	}
 }
 
