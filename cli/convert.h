@@ -99,7 +99,7 @@ typedef struct {
 	int unit_detail;          /* the verbosity from which each module gets its own line */
 	bool no_cache;            /* --no-cache */
 	const char *cache_root;   /* --cache-dir, or the one module_cache_choose found */
-	char *cache;              /* the folder of compiled modules; NULL: compile everything */
+	const char *cache;        /* the folder of compiled modules; NULL: compile everything */
 } ConvertOptions;
 
 /* What convert_file did, for the lines convert_libraries prints. */

@@ -25,24 +25,26 @@
 #define ENTRY_HEADER (sizeof ENTRY_MAGIC - 1 + 16) /* magic, size, hash */
 #define ENTRY_SUFFIX ".co"
 
-/* The folder entries go in under ROOT; false (errno set) when it cannot be made. */
-static bool entries_folder(const char *root, char **folder)
+/* The process's cache: module_cache_choose runs once, and the options point here. */
+static char chosen_root[4096], chosen_folder[4096 + 16];
+
+/* The folder entries go in under root, made; false (errno set) when it cannot be. */
+static bool entries_folder(const char *root, const char **folder)
 {
-	if (asprintf(folder, "%s/modules", root) < 0) {
-		errno = ENOMEM;
+	if (strlen(root) >= sizeof chosen_root) {
+		errno = ENAMETOOLONG;
 		return false;
 	}
-	if (zc_make_directories(*folder))
-		return true;
-	free(*folder);
-	*folder = NULL;
-	return false;
+	snprintf(chosen_folder, sizeof chosen_folder, "%s/modules", root);
+	if (!zc_make_directories(chosen_folder))
+		return false;
+	*folder = chosen_folder;
+	return true;
 }
 
 void module_cache_choose(ConvertOptions *o)
 {
 	const char *variable = getenv("ZLUDA_CONVERT_CACHE_DIR");
-	char user[4096];
 
 	if (o->no_cache)
 		return;
@@ -59,12 +61,12 @@ void module_cache_choose(ConvertOptions *o)
 			o->cache_root = variable;
 		return;
 	}
-	if (!zc_user_cache_dir(user, sizeof user) || !entries_folder(user, &o->cache)) {
+	if (!zc_user_cache_dir(chosen_root, sizeof chosen_root) || !entries_folder(chosen_root, &o->cache)) {
 		inform(2, "zluda-convert: no cache directory (%s); compiling without the cache",
 		       strerror(errno));
 		return;
 	}
-	o->cache_root = zc_strndup(user, strlen(user));
+	o->cache_root = chosen_root;
 }
 
 ZcBytes module_bitcode(LLVMModuleRef m)
