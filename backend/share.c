@@ -59,9 +59,9 @@ static const char *past_attachment(const char *p)
 	return q;
 }
 
-/* The value's text without what differs between processors' builds of the same source and
- * does not change what the code does: attribute group numbers (#3) and metadata
- * attachments. */
+/* The value's text without what differs between processors' builds of the same source
+ * by numbering alone: attribute group numbers (#3) and metadata attachments' numbers
+ * (same_text compares what those attachments hold). */
 static char *normalized_text(LLVMValueRef value)
 {
 	char *text = LLVMPrintValueToString(value), *out = zc_alloc(strlen(text) + 1), *o = out;
@@ -83,13 +83,106 @@ static char *normalized_text(LLVMValueRef value)
 	return out;
 }
 
+enum { MAX_METADATA_DEPTH = 32 };
+
+/* The pairs of nodes being compared, outermost first: a node met again on the way down (a
+ * loop's !llvm.loop names itself) is taken as the same as its partner there. */
+typedef struct {
+	LLVMValueRef a[MAX_METADATA_DEPTH], b[MAX_METADATA_DEPTH];
+	unsigned depth;
+} MetadataPath;
+
+/* Whether two metadata values hold the same: strings, constants, and nodes operand by
+ * operand. */
+static bool same_metadata(LLVMValueRef a, LLVMValueRef b, MetadataPath *path)
+{
+	if (!a || !b)
+		return a == b;
+	if (LLVMIsAMDString(a) || LLVMIsAMDString(b)) {
+		unsigned la, lb;
+		const char *sa = LLVMIsAMDString(a) ? LLVMGetMDString(a, &la) : NULL;
+		const char *sb = LLVMIsAMDString(b) ? LLVMGetMDString(b, &lb) : NULL;
+
+		return sa && sb && la == lb && memcmp(sa, sb, la) == 0;
+	}
+	if (LLVMIsAMDNode(a) || LLVMIsAMDNode(b)) {
+		unsigned n = LLVMIsAMDNode(a) ? LLVMGetMDNodeNumOperands(a) : 0;
+		bool same = LLVMIsAMDNode(a) && LLVMIsAMDNode(b) && n == LLVMGetMDNodeNumOperands(b);
+		LLVMValueRef *x, *y;
+
+		for (unsigned i = 0; i < path->depth; i++)
+			if (path->a[i] == a)
+				return path->b[i] == b;
+		if (!same || path->depth == MAX_METADATA_DEPTH)
+			return false;
+		x = zc_alloc((n + 1) * sizeof(LLVMValueRef));
+		y = zc_alloc((n + 1) * sizeof(LLVMValueRef));
+		LLVMGetMDNodeOperands(a, x);
+		LLVMGetMDNodeOperands(b, y);
+		path->a[path->depth] = a, path->b[path->depth++] = b;
+		for (unsigned i = 0; same && i < n; i++)
+			same = same_metadata(x[i], y[i], path);
+		path->depth--;
+		free(x);
+		free(y);
+		return same;
+	}
+	char *ta = LLVMPrintValueToString(a), *tb = LLVMPrintValueToString(b);
+	bool same = strcmp(ta, tb) == 0;
+
+	LLVMDisposeMessage(ta);
+	LLVMDisposeMessage(tb);
+	return same;
+}
+
+/* Whether two lists of metadata attachments (an instruction's, a function's or a
+ * variable's) name the same kinds with the same contents; both are disposed of. */
+static bool same_attachments(LLVMValueMetadataEntry *x, size_t nx, LLVMValueMetadataEntry *y, size_t ny,
+                             LLVMContextRef cx, LLVMContextRef cy)
+{
+	bool same = nx == ny;
+
+	for (unsigned i = 0; same && i < nx; i++) {
+		MetadataPath path = {.depth = 0};
+
+		same = LLVMValueMetadataEntriesGetKind(x, i) == LLVMValueMetadataEntriesGetKind(y, i) &&
+		       same_metadata(LLVMMetadataAsValue(cx, LLVMValueMetadataEntriesGetMetadata(x, i)),
+		                     LLVMMetadataAsValue(cy, LLVMValueMetadataEntriesGetMetadata(y, i)), &path);
+	}
+	if (x)
+		LLVMDisposeValueMetadataEntries(x);
+	if (y)
+		LLVMDisposeValueMetadataEntries(y);
+	return same;
+}
+
+/* The same code: the same text but for numbering, and the same metadata where the text
+ * has only its number (a load's !range, say); debug locations aside. */
 static bool same_text(LLVMValueRef a, LLVMValueRef b)
 {
+	LLVMContextRef ca = LLVMGetTypeContext(LLVMTypeOf(a)), cb = LLVMGetTypeContext(LLVMTypeOf(b));
 	char *x = normalized_text(a), *y = normalized_text(b);
 	bool same = strcmp(x, y) == 0;
+	size_t nx, ny;
 
 	free(x);
 	free(y);
+	if (same) {
+		LLVMValueMetadataEntry *ex = LLVMGlobalCopyAllMetadata(a, &nx), *ey = LLVMGlobalCopyAllMetadata(b, &ny);
+
+		same = same_attachments(ex, nx, ey, ny, ca, cb);
+	}
+	/* the same text: the same blocks and instructions, in the same order */
+	for (LLVMBasicBlockRef p = LLVMIsAFunction(a) ? LLVMGetFirstBasicBlock(a) : NULL,
+	                       q = LLVMIsAFunction(b) ? LLVMGetFirstBasicBlock(b) : NULL;
+	     same && p && q; p = LLVMGetNextBasicBlock(p), q = LLVMGetNextBasicBlock(q))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(p), j = LLVMGetFirstInstruction(q); same && i && j;
+		     i = LLVMGetNextInstruction(i), j = LLVMGetNextInstruction(j)) {
+			LLVMValueMetadataEntry *ei = LLVMInstructionGetAllMetadataOtherThanDebugLoc(i, &nx);
+			LLVMValueMetadataEntry *ej = LLVMInstructionGetAllMetadataOtherThanDebugLoc(j, &ny);
+
+			same = same_attachments(ei, nx, ej, ny, ca, cb);
+		}
 	return same;
 }
 
