@@ -19,6 +19,8 @@
  *   (the mode is per kernel in hardware; x86-64 has no per-function mode, so host code
  *   keeps IEEE denormals).
  *
+ * Shared variables are the globals in address space ZC_SHARED_ADDRSPACE.
+ *
  * Threads: every call takes the LLVM context of its module; modules in different
  * contexts may be compiled on different threads at once.
  */
@@ -32,6 +34,8 @@
 #include <llvm-c/TargetMachine.h>
 
 #include "target.h"
+
+#define ZC_SHARED_ADDRSPACE 3
 
 /* Bytes owned by the caller: free(data). */
 typedef struct ZcBytes {
@@ -68,8 +72,10 @@ int zc_codegen_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, cons
 int zc_codegen_emit(LLVMModuleRef module, LLVMTargetMachineRef machine, LLVMCodeGenFileType type,
                     ZcBytes *out, char **error);
 
-/* Links an object file into the target's code object with ld.lld. */
-int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object, char **error);
+/* Links object files (several: the parts of one module) into the target's code object with
+ * lld. An AMDGPU code object then has one metadata note, all parts' kernels in it. */
+int zc_link(const ZcTarget *target, const ZcBytes *objects, size_t nobjects, ZcBytes *code_object,
+            char **error);
 
 /* All three steps: module (changed in place) to code object. */
 int zc_compile(LLVMModuleRef module, const ZcTarget *target, const ZcCodegenOptions *options,
@@ -87,6 +93,26 @@ int zc_generate(LLVMModuleRef optimized, const ZcTarget *target, const ZcCodegen
 bool zc_shares_middle_end(LLVMModuleRef lowered, const ZcTarget *lead, const ZcTarget *other);
 /* The optimised module's builtins (the functions that name a processor) as other's. */
 void zc_retarget(LLVMModuleRef optimized, const ZcTarget *other);
+
+/* split.c: a large module compiled in parts on several cores. The part of each of the
+ * lowered module's kernels (part_of, in the order of `kernels`), and how many parts: 1 when
+ * the module is too small, or cannot be split, and is compiled whole. A part holds about
+ * part_instructions lowered instructions (0: the default, 100,000). */
+uint32_t zc_plan_parts(LLVMModuleRef lowered, const char *const *kernels, uint32_t nkernels,
+                       size_t part_instructions, uint32_t *part_of);
+/* Makes a module lowered with only the kernels of one part (the others declared) that
+ * part: the others' kernels gone; unless it is the first part, its functions private to it
+ * and the module's variables (not shared ones) the first part's. Each part is then
+ * optimised (zc_codegen_optimize) and emitted (zc_codegen_emit) on its own, and their
+ * objects linked into one code object (zc_link). */
+void zc_make_part(LLVMModuleRef part, bool first);
+
+/* notes.c: after linking several parts into an AMDGPU code object, its metadata notes (one
+ * per part) become one. */
+int zc_merge_metadata_notes(ZcBytes *code_object, char **error);
+
+/* Whether function f is one of the module's kernels (the "zc-kernel" attribute). */
+bool zc_is_kernel(LLVMValueRef f);
 
 /* Runs step(arg, error) with LLVM's errors on `context` caught (guard.c). */
 int zc_guarded(LLVMContextRef context, int (*step)(void *arg, char **error), void *arg, char **error);

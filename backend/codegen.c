@@ -18,7 +18,6 @@
 #include "host_abi.h"
 
 #define ZC_BUILTIN_PREFIX "__zc_"
-#define ZC_SHARED_ADDRSPACE 3
 /* CUDA's limit on threads per block. */
 #define ZC_MAX_BLOCK_THREADS 1024
 
@@ -105,7 +104,7 @@ static bool zc_has_prefix(LLVMValueRef value, const char *prefix)
 	return len >= strlen(prefix) && memcmp(name, prefix, strlen(prefix)) == 0;
 }
 
-static bool zc_is_kernel(LLVMValueRef function)
+bool zc_is_kernel(LLVMValueRef function)
 {
 	return LLVMGetStringAttributeAtIndex(function, LLVMAttributeFunctionIndex, "zc-kernel", 9) != NULL;
 }
@@ -539,7 +538,7 @@ static int zc_emit_and_link(LLVMModuleRef module, LLVMTargetMachineRef machine, 
 		return status; /* the machine too may be in use by what LLVM left behind */
 	LLVMDisposeTargetMachine(machine);
 	if (status == 0)
-		status = zc_link(target, &object, code_object, error);
+		status = zc_link(target, &object, 1, code_object, error);
 	free(object.data);
 	return status;
 }

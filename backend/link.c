@@ -1,5 +1,6 @@
-/* Linking an object file into a code object with lld, run as a subprocess: ld.lld for ELF
- * targets, lld-link for COFF ones (Windows DLLs).
+/* Linking object files into a code object with lld, run as a subprocess: ld.lld for ELF
+ * targets, lld-link for COFF ones (Windows DLLs). Several object files (the parts of one
+ * module) go in as one archive, linked whole, so that a link has a fixed set of files.
  *
  * Why a subprocess rather than lld::lldMain in-process: lld has no C API (in-process
  * needs a C++ shim and lld's static libraries), it keeps global state, so in-process links
@@ -29,7 +30,8 @@ extern char **environ;
 
 typedef struct {
 	char dir[4096];
-	char input[4200];
+	char input[4200];    /* the object file, or the archive of several */
+	bool archive;
 	char library[4200];  /* the target's import library, when it has one */
 	char output[4200];
 	char out_option[4210];  /* lld-link's /out:PATH */
@@ -100,6 +102,8 @@ static int zc_run_lld(const ZcTarget *target, const ZcLinkFiles *files, char **e
 	argv[argc++] = linker;
 	for (const char *const *flag = target->link_flags; *flag && argc < 27; flag++)
 		argv[argc++] = *flag;
+	if (files->archive)
+		argv[argc++] = "--whole-archive";
 	argv[argc++] = files->input;
 	if (target->import_library)
 		argv[argc++] = files->library;
@@ -132,14 +136,39 @@ static int zc_run_lld(const ZcTarget *target, const ZcLinkFiles *files, char **e
 	return -1;
 }
 
-int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object, char **error)
+/* An ar archive of the objects (no symbol index: it is linked whole). */
+static int zc_write_archive(const char *path, const ZcBytes *objects, size_t nobjects, char **error)
 {
-	ZcLinkFiles files;
+	FILE *f = fopen(path, "wb");
+	bool failed;
+
+	if (!f)
+		return backend_fail(error, "%s: %s", path, strerror(errno));
+	failed = fputs("!<arch>\n", f) == EOF;
+	for (size_t i = 0; i < nobjects && !failed; i++) {
+		char name[32];
+
+		snprintf(name, sizeof name, "part%zu.o/", i);
+		failed = fprintf(f, "%-16.16s%-12s%-6s%-6s%-8s%-10zu`\n", name, "0", "0", "0", "644", objects[i].size) != 60 ||
+		         fwrite(objects[i].data, 1, objects[i].size, f) != objects[i].size ||
+		         (objects[i].size % 2 && fputc('\n', f) == EOF);
+	}
+	if (fclose(f) != 0 || failed)
+		return backend_fail(error, "%s: write failed", path);
+	return 0;
+}
+
+int zc_link(const ZcTarget *target, const ZcBytes *objects, size_t nobjects, ZcBytes *code_object,
+            char **error)
+{
+	ZcLinkFiles files = {.archive = nobjects > 1};
+	if (files.archive && target->format != ZC_OBJECT_ELF)
+		return backend_fail(error, "%s: a code object of several parts must be ELF", target->name);
 	snprintf(files.dir, sizeof files.dir, "%s/zc-link-XXXXXX", zc_temporaries_folder());
 	if (!mkdtemp(files.dir))
 		return backend_fail(error, "cannot create a temporary directory in %s: %s",
 		                    zc_temporaries_folder(), strerror(errno));
-	snprintf(files.input, sizeof files.input, "%s/object.o", files.dir);
+	snprintf(files.input, sizeof files.input, "%s/%s", files.dir, nobjects > 1 ? "parts.a" : "object.o");
 	snprintf(files.library, sizeof files.library, "%s/library.lib", files.dir);
 	snprintf(files.output, sizeof files.output, "%s/code-object.so", files.dir);
 	snprintf(files.out_option, sizeof files.out_option, "/out:%s", files.output);
@@ -149,7 +178,8 @@ int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object,
 	for (size_t i = 0; i < sizeof temporaries / sizeof temporaries[0]; i++)
 		zc_temporary_add(temporaries[i]);
 
-	int status = zc_write_file(files.input, object, error);
+	int status = files.archive ? zc_write_archive(files.input, objects, nobjects, error)
+	                          : zc_write_file(files.input, objects, error);
 	if (status == 0 && target->import_library) {
 		ZcBytes library = {(unsigned char *)target->import_library->bytes, target->import_library->size};
 		status = zc_write_file(files.library, &library, error);
@@ -158,6 +188,12 @@ int zc_link(const ZcTarget *target, const ZcBytes *object, ZcBytes *code_object,
 		status = zc_run_lld(target, &files, error);
 	if (status == 0)
 		status = zc_read_file(files.output, code_object, error);
+	if (status == 0 && files.archive && target->kind == ZC_CODE_OBJECT_AMDHSA &&
+	    zc_merge_metadata_notes(code_object, error) != 0) {
+		free(code_object->data);
+		*code_object = (ZcBytes){0};
+		status = -1;
+	}
 	for (size_t i = 0; i < sizeof temporaries / sizeof temporaries[0]; i++) {
 		unlink(temporaries[i]);
 		zc_temporary_forget(temporaries[i]);

@@ -313,7 +313,7 @@ bool zc_shares_middle_end(LLVMModuleRef lowered, const ZcTarget *lead, const ZcT
 
 /* The processor and features the target's builtins were compiled for, as their functions'
  * attributes say: what the optimised module's builtins carry for the lead. */
-static void builtins_attributes(const ZcTarget *target, LLVMContextRef context, char **cpu, char **features)
+static void read_builtins_attributes(const ZcTarget *target, LLVMContextRef context, char **cpu, char **features)
 {
 	LLVMModuleRef builtins = load_builtins(context, target);
 
@@ -334,12 +334,39 @@ static void builtins_attributes(const ZcTarget *target, LLVMContextRef context, 
 		LLVMDisposeModule(builtins);
 }
 
+/* The target's builtins' attributes, read once per process (a module compiled in parts
+ * is retargeted part by part). */
+static void builtins_attributes(const ZcTarget *target, const char **cpu, const char **features)
+{
+	static struct {
+		const ZcTarget *target;
+		char *cpu, *features;
+	} read[MAX_PAIRS];
+	static size_t nread;
+	size_t i;
+
+	pthread_mutex_lock(&known.lock);
+	for (i = 0; i < nread && read[i].target != target; i++)
+		;
+	if (i == nread && nread < MAX_PAIRS) {
+		LLVMContextRef context = LLVMContextCreate();
+
+		read[i].target = target;
+		read_builtins_attributes(target, context, &read[i].cpu, &read[i].features);
+		LLVMContextDispose(context);
+		nread++;
+	}
+	*cpu = i < nread ? read[i].cpu : NULL;
+	*features = i < nread ? read[i].features : NULL;
+	pthread_mutex_unlock(&known.lock);
+}
+
 void zc_retarget(LLVMModuleRef optimized, const ZcTarget *other)
 {
 	LLVMContextRef context = LLVMGetModuleContext(optimized);
-	char *cpu, *features;
+	const char *cpu, *features;
 
-	builtins_attributes(other, context, &cpu, &features);
+	builtins_attributes(other, &cpu, &features);
 	for (LLVMValueRef f = LLVMGetFirstFunction(optimized); f && cpu && features; f = LLVMGetNextFunction(f)) {
 		if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-cpu", 10))
 			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
@@ -349,6 +376,4 @@ void zc_retarget(LLVMModuleRef optimized, const ZcTarget *other)
 			                        LLVMCreateStringAttribute(context, "target-features", 15, features,
 			                                                  strlen(features)));
 	}
-	free(cpu);
-	free(features);
 }

@@ -625,6 +625,7 @@ static void write_report(const ConvertOptions *o, const Unit *units, size_t nuni
 			json_field_string(&j, "unoptimized_codegen", u->unoptimized[t]);
 			json_field_bool(&j, "cached", u->cached[t]);
 			json_field_bool(&j, "shared_middle_end", u->shared[t]);
+			json_field_uint(&j, "parts", u->parts[t]);
 			kernel_notes(&j, "from_older_ptx", u, u->older_ptx[t], "arch");
 			kernel_notes(&j, "left_out", u, (const char *const *)u->left_out[t], "reason");
 			json_object_end(&j);

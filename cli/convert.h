@@ -65,12 +65,15 @@ typedef struct {
 	bool cached[MAX_TARGETS];  /* the code object came from the cache of compiled modules */
 	/* the middle end its AMDGPU targets share: the lead target's job lowers and optimises,
 	 * then hands the module (as bitcode) to the targets of `shares` */
-	pthread_cond_t decided;
 	Sharing sharing;
 	bool shares[MAX_TARGETS];
 	bool shared[MAX_TARGETS];    /* the code was generated from the lead's module */
-	ZcBytes shared_module;
+	ZcBytes *shared_modules;     /* the lead's module, or its parts (below) */
+	uint32_t nshared_modules;
 	size_t shared_readers;       /* targets yet to read it; the last frees it */
+	/* how many parts the target's code object was compiled in (backend/split.c), for
+	 * large modules; 1 (or 0, when it was not compiled) for the others */
+	uint32_t parts[MAX_TARGETS];
 	ModuleKey key[MAX_TARGETS];  /* in the cache, for the targets that share */
 	/* the arch of the older PTX entry each kernel's code came from; NULL: the chosen one */
 	const char **older_ptx[MAX_TARGETS];

@@ -2,7 +2,9 @@
  * LLVM context, run by a pool of -j threads. Results land in fixed slots, so the output
  * does not depend on which thread finished first. A unit's first AMDGPU target (the lead)
  * lowers and optimises it once for the AMDGPU targets that can share that middle end
- * (backend/share.c); their jobs then only generate code from its module. */
+ * (backend/share.c); their jobs then only generate code from its module. A large module
+ * is compiled for an AMDGPU target in parts (backend/split.c): its job queues them as
+ * tasks, which any thread with nothing else to do (or waiting) takes. */
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
 #include <pthread.h>
@@ -20,6 +22,13 @@ typedef struct {
 	size_t unit, target;
 } Job;
 
+typedef struct Split Split;
+
+typedef struct {
+	Split *split;
+	uint32_t part;
+} Task;
+
 typedef struct {
 	const Input *in;
 	Unit *units;
@@ -34,7 +43,31 @@ typedef struct {
 	atomic_size_t next, done;
 	pthread_mutex_t lock;
 	bool progress;
+	/* the parts of split modules, run first come first served */
+	pthread_mutex_t tasks_lock;
+	pthread_cond_t tasks_changed; /* a task queued or done, a unit decided, a job done */
+	Task *tasks;
+	size_t ntasks, next_task, capacity;
+	size_t jobs_left;
+	size_t part_instructions; /* ZLUDA_CONVERT_PART_INSTRUCTIONS, else 0: the default */
 } Jobs;
+
+/* One (unit, target) compiled in parts: each part lowered with its own kernels, optimised
+ * and emitted (`lowers`), or, for a target that shares the lead's middle end, the lead's
+ * optimised part generated again; then the parts' objects linked. */
+struct Split {
+	Unit *u;
+	size_t t;
+	uint32_t nparts;
+	bool lowers;
+	const uint32_t *part_of;  /* per kernel of the unit (lowers) */
+	bool emit;                /* not when the cache had the target's code */
+	bool keep_optimized;      /* for the targets that share the lead's middle end */
+	ZcBytes *objects, *optimized;
+	char **errors;
+	bool lost;                /* LLVM failed in a way that loses its context */
+	uint32_t left;            /* parts not done, under tasks_lock */
+};
 
 static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *format(const char *fmt, ...)
@@ -384,12 +417,14 @@ static int link_member(LLVMModuleRef into, LLVMModuleRef from, char **error)
 
 /* Lowers every member and links them into one module. The lead target also records the
  * kernel table: it does not depend on the target. `again`: not the first time
- * (see Relowering). *names, when asked for, gets the unit's kernel names (in the order of
- * u->kernels, pointing into the trees); *matrix_dependent, when asked for, becomes true
- * where the module would differ without the target's matrix instructions. */
+ * (see Relowering). in_part, unless NULL: per kernel of the unit, whether the part being
+ * lowered has it (the others are left declared). *names, when asked for, gets the unit's
+ * kernel names (in the order of u->kernels, pointing into the trees); *matrix_dependent,
+ * when asked for, becomes true where the module would differ without the target's matrix
+ * instructions. */
 static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx,
-                                const Relowering *again, const char ***names, uint32_t *nnames,
-                                bool *matrix_dependent, char **error)
+                                const Relowering *again, const bool *in_part, const char ***names,
+                                uint32_t *nnames, bool *matrix_dependent, char **error)
 {
 	const ZcTarget *target = J->o->targets[t];
 	const struct ptx_target *hooks = target->kind == ZC_CODE_OBJECT_HOST ? &ptx_target_host
@@ -411,6 +446,7 @@ static LLVMModuleRef lower_unit(Jobs *J, Unit *u, size_t t, LLVMContextRef ctx,
 		MemberName label = unit_member_name(u, m);
 
 		options.label = label.text;
+		options.kernel_bodies = in_part ? in_part + nkernels : NULL;
 		if (!ptx_lower(u->asts[m], hooks, ctx, &options, &l, &diag)) {
 			*error = diagnostic(u, m, &diag);
 			ptx_diag_free(&diag);
@@ -497,7 +533,7 @@ static int compile_dumping(LLVMModuleRef m, const ZcTarget *target, const char *
 		return status;
 	LLVMDisposeTargetMachine(machine);
 	if (status == 0)
-		status = zc_link(target, &object, code, error);
+		status = zc_link(target, &object, 1, code, error);
 	free(object.data);
 	free(assembly.data);
 	return status;
@@ -509,7 +545,7 @@ static int compile_again(Jobs *J, Unit *u, size_t t, const Relowering *again, bo
 {
 	LLVMContextRef ctx = LLVMContextCreate();
 	ZcCodegenOptions options = {.unoptimized_codegen = unoptimized};
-	LLVMModuleRef m = lower_unit(J, u, t, ctx, again, NULL, NULL, NULL, error);
+	LLVMModuleRef m = lower_unit(J, u, t, ctx, again, NULL, NULL, NULL, NULL, error);
 	int status = m ? zc_compile(m, J->o->targets[t], &options, code, error) : -1;
 
 	if (status == ZC_LLVM_LOST)
@@ -636,10 +672,18 @@ static void copy_left_out(Unit *u, size_t lead, size_t t)
 	}
 }
 
-/* The lead's job says which targets take its optimised module (shares NULL: none, each
- * lowers and compiles on its own), and gives them what its lowering left out, before its
- * own code generation, whose failure may lower it again; the first decision stands. */
-static void decide(Jobs *J, Unit *u, const bool *shares, ZcBytes module, size_t readers)
+static void free_modules(ZcBytes *modules, uint32_t n)
+{
+	for (uint32_t i = 0; modules && i < n; i++)
+		free(modules[i].data);
+	free(modules);
+}
+
+/* The lead's job says which targets take its optimised module, whole or in parts (shares
+ * NULL: none, each lowers and compiles on its own), and gives them what its lowering left
+ * out, before its own code generation, whose failure may lower it again; the first
+ * decision stands. `modules`, malloc'd, passes to the unit. */
+static void decide(Jobs *J, Unit *u, const bool *shares, ZcBytes *modules, uint32_t nmodules, size_t readers)
 {
 	pthread_mutex_lock(&u->lock);
 	if (u->sharing == SHARING_UNDECIDED) {
@@ -648,14 +692,178 @@ static void decide(Jobs *J, Unit *u, const bool *shares, ZcBytes module, size_t 
 			if (u->shares[t])
 				copy_left_out(u, J->lead, t);
 		}
-		u->shared_module = module;
+		u->shared_modules = modules;
+		u->nshared_modules = nmodules;
 		u->shared_readers = readers;
 		u->sharing = SHARING_DECIDED;
-		pthread_cond_broadcast(&u->decided);
-	} else {
-		free(module.data);
+		modules = NULL;
 	}
 	pthread_mutex_unlock(&u->lock);
+	free_modules(modules, nmodules);
+	/* after u->lock is let go: help_until takes tasks_lock, then u->lock */
+	pthread_mutex_lock(&J->tasks_lock);
+	pthread_cond_broadcast(&J->tasks_changed);
+	pthread_mutex_unlock(&J->tasks_lock);
+}
+
+static ZcBytes *one_module(ZcBytes module)
+{
+	ZcBytes *modules = zc_alloc(sizeof *modules);
+
+	*modules = module;
+	return modules;
+}
+
+static bool unit_decided(Jobs *J, void *arg)
+{
+	Unit *u = arg;
+	bool decided;
+
+	(void)J;
+	pthread_mutex_lock(&u->lock);
+	decided = u->sharing != SHARING_UNDECIDED;
+	pthread_mutex_unlock(&u->lock);
+	return decided;
+}
+
+static bool split_done(Jobs *J, void *arg)
+{
+	(void)J;
+	return ((Split *)arg)->left == 0;
+}
+
+static bool jobs_finished(Jobs *J, void *arg)
+{
+	(void)arg;
+	return J->jobs_left == 0 && J->next_task == J->ntasks;
+}
+
+static void run_part(Jobs *J, Split *s, uint32_t p);
+
+/* Runs queued parts, anyone's, until done(J, arg) holds (asked with tasks_lock held): a
+ * thread that would wait works instead. */
+static void help_until(Jobs *J, bool (*done)(Jobs *J, void *arg), void *arg)
+{
+	pthread_mutex_lock(&J->tasks_lock);
+	while (!done(J, arg)) {
+		if (J->next_task < J->ntasks) {
+			Task task = J->tasks[J->next_task++];
+
+			pthread_mutex_unlock(&J->tasks_lock);
+			run_part(J, task.split, task.part);
+			pthread_mutex_lock(&J->tasks_lock);
+			task.split->left--;
+			pthread_cond_broadcast(&J->tasks_changed);
+		} else {
+			pthread_cond_wait(&J->tasks_changed, &J->tasks_lock);
+		}
+	}
+	pthread_mutex_unlock(&J->tasks_lock);
+}
+
+static LLVMModuleRef parse_module(LLVMContextRef ctx, const ZcBytes *bitcode, const char *name)
+{
+	LLVMMemoryBufferRef buffer =
+		LLVMCreateMemoryBufferWithMemoryRange((const char *)bitcode->data, bitcode->size, name, 0);
+	LLVMModuleRef m = NULL;
+
+	if (LLVMParseBitcodeInContext2(ctx, buffer, &m))
+		m = NULL;
+	LLVMDisposeMemoryBuffer(buffer);
+	return m;
+}
+
+/* One part of split s: its module, lowered with its kernels only or parsed from the lead's
+ * optimised part, then optimised (when lowered) and emitted. */
+static void run_part(Jobs *J, Split *s, uint32_t p)
+{
+	const ZcTarget *target = J->o->targets[s->t];
+	ZcCodegenOptions options = {0};
+	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMModuleRef m;
+	LLVMTargetMachineRef machine = NULL;
+	char *error = NULL;
+	int status;
+
+	if (s->lowers) {
+		bool *in_part = zc_alloc(s->u->nkernels + 1);
+
+		for (uint32_t k = 0; k < s->u->nkernels; k++)
+			in_part[k] = s->part_of[k] == p && !(s->u->left_out[s->t] && s->u->left_out[s->t][k]);
+		m = lower_unit(J, s->u, s->t, ctx, &(Relowering){NULL, true}, in_part, NULL, NULL, NULL, &error);
+		free(in_part);
+		if (m)
+			zc_make_part(m, p == 0);
+	} else {
+		m = parse_module(ctx, &s->u->shared_modules[p], s->u->name);
+		if (m)
+			zc_retarget(m, target);
+	}
+	if (m)
+		machine = zc_target_machine(target, &options, &error);
+	status = machine ? 0 : -1;
+	if (status == 0 && s->lowers)
+		status = zc_codegen_optimize(m, machine, target, &options, &error);
+	if (status == 0 && s->keep_optimized)
+		s->optimized[p] = module_bitcode(m);
+	if (status == 0 && s->emit)
+		status = zc_codegen_emit(m, machine, LLVMObjectFile, &s->objects[p], &error);
+	if (status != 0)
+		s->errors[p] = error ? error : zc_strndup("no message", 10);
+	if (status == ZC_LLVM_LOST) {
+		s->lost = true; /* m, its context and the machine left as LLVM left them */
+		return;
+	}
+	if (machine)
+		LLVMDisposeTargetMachine(machine);
+	if (m)
+		LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
+}
+
+/* Runs split s's parts (this thread with any that are free) and links their objects into
+ * *code when it emits. A part's failure is the split's. */
+static int run_split(Jobs *J, Split *s, ZcBytes *code, char **error)
+{
+	const ZcTarget *target = J->o->targets[s->t];
+	int status = 0;
+
+	s->objects = zc_alloc(s->nparts * sizeof *s->objects);
+	memset(s->objects, 0, s->nparts * sizeof *s->objects);
+	s->optimized = s->keep_optimized ? zc_alloc(s->nparts * sizeof *s->optimized) : NULL;
+	if (s->optimized)
+		memset(s->optimized, 0, s->nparts * sizeof *s->optimized);
+	s->errors = zc_alloc(s->nparts * sizeof *s->errors);
+	memset(s->errors, 0, s->nparts * sizeof *s->errors);
+	pthread_mutex_lock(&J->tasks_lock);
+	if (J->ntasks + s->nparts > J->capacity) {
+		J->capacity = (J->ntasks + s->nparts) * 2;
+		J->tasks = zc_realloc(J->tasks, J->capacity * sizeof *J->tasks);
+	}
+	for (uint32_t p = 0; p < s->nparts; p++)
+		J->tasks[J->ntasks++] = (Task){s, p};
+	s->left = s->nparts;
+	pthread_cond_broadcast(&J->tasks_changed);
+	pthread_mutex_unlock(&J->tasks_lock);
+	help_until(J, split_done, s);
+	for (uint32_t p = 0; p < s->nparts; p++)
+		if (s->errors[p] && status == 0) {
+			*error = format("part %u of %u: %s", p + 1, s->nparts, s->errors[p]);
+			status = s->lost ? ZC_LLVM_LOST : -1;
+		}
+	if (status == 0 && s->emit)
+		status = zc_link(target, s->objects, s->nparts, code, error);
+	for (uint32_t p = 0; p < s->nparts; p++) {
+		free(s->objects[p].data);
+		free(s->errors[p]);
+	}
+	free(s->objects);
+	free(s->errors);
+	if (status != 0) {
+		free_modules(s->optimized, s->nparts);
+		s->optimized = NULL;
+	}
+	return status;
 }
 
 /* The lead's middle end, its module then handed to the `readers` targets of shares that the
@@ -671,11 +879,23 @@ static int optimize_and_share(Jobs *J, Unit *u, LLVMModuleRef m, const bool *sha
 	if (status != ZC_LLVM_LOST && machine)
 		LLVMDisposeTargetMachine(machine);
 	if (status != 0) {
-		decide(J, u, NULL, (ZcBytes){0}, 0);
+		decide(J, u, NULL, NULL, 0, 0);
 		return status;
 	}
-	decide(J, u, shares, module_bitcode(m), readers);
+	decide(J, u, shares, one_module(module_bitcode(m)), 1, readers);
 	return u->cached[J->lead] ? 0 : zc_generate(m, target, &options, &u->code[J->lead], error);
+}
+
+/* The lead's optimised module, read by one more target: the last frees it. */
+static void release_shared(Unit *u)
+{
+	pthread_mutex_lock(&u->lock);
+	if (--u->shared_readers == 0) {
+		free_modules(u->shared_modules, u->nshared_modules);
+		u->shared_modules = NULL;
+		u->nshared_modules = 0;
+	}
+	pthread_mutex_unlock(&u->lock);
 }
 
 /* Target t's code from the lead's optimised module, once the lead's job has decided: true
@@ -685,43 +905,39 @@ static bool take_shared(Jobs *J, Unit *u, size_t t)
 {
 	const ZcTarget *target = J->o->targets[t];
 	ZcCodegenOptions options = {0};
-	LLVMMemoryBufferRef buffer;
 	LLVMContextRef ctx;
-	LLVMModuleRef m = NULL;
+	LLVMModuleRef m;
 	char *error = NULL;
-	bool parsed;
 	int status;
 
-	pthread_mutex_lock(&u->lock);
-	while (u->sharing == SHARING_UNDECIDED)
-		pthread_cond_wait(&u->decided, &u->lock);
-	pthread_mutex_unlock(&u->lock);
+	help_until(J, unit_decided, u);
 	if (!u->shares[t])
 		return false;
 	if (u->cached[t])
 		return true;
-	ctx = LLVMContextCreate();
-	buffer = LLVMCreateMemoryBufferWithMemoryRange((const char *)u->shared_module.data,
-	                                               u->shared_module.size, u->name, 0);
-	parsed = !LLVMParseBitcodeInContext2(ctx, buffer, &m);
-	LLVMDisposeMemoryBuffer(buffer);
-	pthread_mutex_lock(&u->lock);
-	if (--u->shared_readers == 0) {
-		free(u->shared_module.data);
-		u->shared_module = (ZcBytes){0};
+	if (u->nshared_modules > 1) {
+		Split split = {.u = u, .t = t, .nparts = u->nshared_modules, .emit = true};
+
+		status = run_split(J, &split, &u->code[t], &error);
+		release_shared(u);
+		u->parts[t] = split.nparts;
+	} else {
+		ctx = LLVMContextCreate();
+		m = parse_module(ctx, &u->shared_modules[0], u->name);
+		release_shared(u);
+		if (!m) {
+			LLVMContextDispose(ctx);
+			return false;
+		}
+		zc_retarget(m, target);
+		status = zc_generate(m, target, &options, &u->code[t], &error);
+		if (status != ZC_LLVM_LOST) { /* else m and ctx are left as LLVM left them */
+			LLVMDisposeModule(m);
+			LLVMContextDispose(ctx);
+		}
+		u->parts[t] = 1;
 	}
-	pthread_mutex_unlock(&u->lock);
-	if (!parsed) {
-		LLVMContextDispose(ctx);
-		return false;
-	}
-	zc_retarget(m, target);
-	status = zc_generate(m, target, &options, &u->code[t], &error);
 	free(error);
-	if (status == ZC_LLVM_LOST)
-		return false; /* m and ctx left as LLVM left them */
-	LLVMDisposeModule(m);
-	LLVMContextDispose(ctx);
 	if (status != 0) {
 		free(u->code[t].data);
 		u->code[t] = (ZcBytes){0};
@@ -751,11 +967,11 @@ static void run_job(Jobs *J, Unit *u, size_t t)
 	if (!unit_trees(u)) {
 		u->error[t] = zc_strndup(u->parse_error, strlen(u->parse_error));
 		if (t == J->lead)
-			decide(J, u, NULL, (ZcBytes){0}, 0);
+			decide(J, u, NULL, NULL, 0, 0);
 		return;
 	}
 	ctx = LLVMContextCreate();
-	m = lower_unit(J, u, t, ctx, NULL, &kernels, &nkernels, &matrix_dependent, &error);
+	m = lower_unit(J, u, t, ctx, NULL, NULL, &kernels, &nkernels, &matrix_dependent, &error);
 
 	if (m && J->o->save_temps) {
 		char *ir = LLVMPrintModuleToString(m), *suffix = format("%s.ll", target->name);
@@ -781,10 +997,26 @@ static void run_job(Jobs *J, Unit *u, size_t t)
 			readers += shares[g] && !u->cached[g];
 		}
 		free(bitcode.data);
+		uint32_t *part_of = zc_alloc((nkernels + 1) * sizeof *part_of);
+		uint32_t nparts = !dumping && target->kind == ZC_CODE_OBJECT_AMDHSA && !u->older_ptx[t] &&
+		                  (readers || !u->cached[t]) ? zc_plan_parts(m, kernels, nkernels, J->part_instructions, part_of) : 1;
+
 		/* the others need not wait for this target's compile */
 		if (t == J->lead && !readers)
-			decide(J, u, nshares ? shares : NULL, (ZcBytes){0}, 0);
-		if (readers)
+			decide(J, u, nshares ? shares : NULL, NULL, 0, 0);
+		u->parts[t] = u->cached[t] ? 0 : 1;
+		if (nparts > 1) {
+			Split split = {.u = u, .t = t, .nparts = nparts, .lowers = true, .part_of = part_of,
+			               .emit = !u->cached[t], .keep_optimized = readers > 0};
+
+			LLVMDisposeModule(m); /* the parts lower their own */
+			m = NULL;
+			status = run_split(J, &split, &u->code[t], &error);
+			if (readers)
+				decide(J, u, status == 0 ? shares : NULL, split.optimized, nparts, readers);
+			if (status == 0 && !u->cached[t])
+				u->parts[t] = nparts;
+		} else if (readers)
 			status = optimize_and_share(J, u, m, shares, readers, &error);
 		else if (u->cached[t])
 			status = 0;
@@ -794,6 +1026,7 @@ static void run_job(Jobs *J, Unit *u, size_t t)
 			status = zc_compile(m, target, &options, &u->code[t], &error);
 		if (status == 0 && use_cache && !u->cached[t])
 			module_cache_put(J->o->cache, &u->key[t], target, &u->code[t]);
+		free(part_of);
 		if (status == ZC_LLVM_LOST)
 			m = NULL, ctx = NULL; /* left as LLVM left them */
 		if (status != 0 && !dumping)
@@ -805,7 +1038,7 @@ static void run_job(Jobs *J, Unit *u, size_t t)
 		}
 	}
 	if (t == J->lead)
-		decide(J, u, NULL, (ZcBytes){0}, 0);
+		decide(J, u, NULL, NULL, 0, 0);
 	free(kernels);
 	u->error[t] = error;
 	if (m)
@@ -837,7 +1070,7 @@ static void *worker(void *arg)
 		size_t job = atomic_fetch_add(&J->next, 1);
 
 		if (job >= J->njobs)
-			return NULL;
+			break;
 		Unit *u = &J->units[J->order[job].unit];
 		bool skipped = u->skip_reason != NULL;
 
@@ -846,7 +1079,13 @@ static void *worker(void *arg)
 		unit_done(J, u);
 		if (!skipped && (J->progress || verbosity >= 2))
 			show_progress(J, atomic_fetch_add(&J->done, 1) + 1);
+		pthread_mutex_lock(&J->tasks_lock);
+		J->jobs_left--;
+		pthread_cond_broadcast(&J->tasks_changed);
+		pthread_mutex_unlock(&J->tasks_lock);
 	}
+	help_until(J, jobs_finished, NULL);
+	return NULL;
 }
 
 /* Each unit's lead job first, and its other jobs after the next unit's lead job, by which
@@ -868,6 +1107,16 @@ static void order_jobs(Jobs *J)
 	}
 }
 
+/* How large a part of a split module is: tests make every kernel a part with 1. */
+static size_t part_instructions(void)
+{
+	const char *value = getenv("ZLUDA_CONVERT_PART_INSTRUCTIONS");
+	char *end;
+	unsigned long long n = value ? strtoull(value, &end, 10) : 0;
+
+	return value && *value && !*end ? (size_t)n : 0;
+}
+
 void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOptions *o)
 {
 	Jobs J = {.in = in, .units = units, .nunits = nunits, .o = o, .njobs = nunits * o->ntargets};
@@ -880,11 +1129,10 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 		if (o->targets[t]->kind == ZC_CODE_OBJECT_AMDHSA)
 			J.lead = t;
 	order_jobs(&J);
-	if ((size_t)nthreads > J.njobs)
-		nthreads = J.njobs ? (int)J.njobs : 1;
+	J.jobs_left = J.njobs;
+	J.part_instructions = part_instructions();
 	for (size_t i = 0; i < nunits; i++) {
 		pthread_mutex_init(&units[i].lock, NULL);
-		pthread_cond_init(&units[i].decided, NULL);
 		if (!units[i].skip_reason)
 			J.work += o->ntargets;
 	}
@@ -896,6 +1144,8 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 		}
 	J.progress = verbosity >= 1 && isatty(2);
 	pthread_mutex_init(&J.lock, NULL);
+	pthread_mutex_init(&J.tasks_lock, NULL);
+	pthread_cond_init(&J.tasks_changed, NULL);
 	zc_backend_init();
 	threads = zc_alloc((size_t)nthreads * sizeof(pthread_t));
 	for (int i = 0; i < nthreads; i++)
@@ -907,10 +1157,13 @@ void units_compile(const Input *in, Unit *units, size_t nunits, const ConvertOpt
 	if (o->cache)
 		module_cache_trim(o->cache);
 	pthread_mutex_destroy(&J.lock);
+	pthread_mutex_destroy(&J.tasks_lock);
+	pthread_cond_destroy(&J.tasks_changed);
+	free(J.tasks);
 	free(J.order);
 	for (size_t i = 0; i < nunits; i++) {
 		pthread_mutex_destroy(&units[i].lock);
-		pthread_cond_destroy(&units[i].decided);
-		free(units[i].shared_module.data); /* when a target that shares failed before reading it */
+		/* when a target that shares failed before reading it */
+		free_modules(units[i].shared_modules, units[i].nshared_modules);
 	}
 }

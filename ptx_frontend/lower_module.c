@@ -770,7 +770,8 @@ static void lower_function_or_leave_out(struct lower *L, const struct ptx_func *
 	memcpy(L->fail, module_fail, sizeof(jmp_buf));
 }
 
-static void lower_module(struct lower *L, struct ptx_lowered *out, bool reserved_smem)
+static void lower_module(struct lower *L, struct ptx_lowered *out, bool reserved_smem,
+                         const bool *kernel_bodies)
 {
 	uint32_t nkernels = 0;
 
@@ -793,7 +794,9 @@ static void lower_module(struct lower *L, struct ptx_lowered *out, bool reserved
 			continue;
 		if (f->is_entry) {
 			fill_kernel_limits(&out->kernels[out->nkernels], f);
-			lower_function_or_leave_out(L, f, &out->kernels[out->nkernels++], out);
+			if (!kernel_bodies || kernel_bodies[out->nkernels])
+				lower_function_or_leave_out(L, f, &out->kernels[out->nkernels], out);
+			out->nkernels++;
 		} else {
 			lower_function_or_leave_out(L, f, NULL, out);
 		}
@@ -822,7 +825,7 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	ok = setjmp(L.fail) == 0;
 	if (ok) {
 		debug_begin(&L, options->line_info);
-		lower_module(&L, out, options->reserved_smem);
+		lower_module(&L, out, options->reserved_smem, options->kernel_bodies);
 	}
 	debug_end(&L, ok);
 	LLVMDisposeBuilder(L.b);

@@ -96,6 +96,10 @@ struct ptx_lower_options {
 	 * ptx_f32_subnormals of its members is PTX_SUBNORMALS_FLUSHED): on targets that
 	 * flush by mode, the functions then run in that mode and .ftz costs nothing. */
 	bool f32_subnormals_flushed;
+	/* NULL, or per kernel of the module (in the order of ptx_lowered.kernels) whether to
+	 * lower its body: the others stay declarations, listed in kernels all the same. One
+	 * part of a module compiled in parts lowers only its own kernels. */
+	const bool *kernel_bodies;
 };
 
 #define PTX_RESERVED_SMEM_SIZE 1024u
