@@ -36,6 +36,7 @@ typedef struct {
 	char output[4200];
 	char out_option[4210];  /* lld-link's /out:PATH */
 	char messages[4200];
+	char script[4200];   /* for the parts of an AMDGPU code object: how gaps are filled */
 } ZcLinkFiles;
 
 static int zc_write_file(const char *path, const ZcBytes *bytes, char **error)
@@ -105,6 +106,8 @@ static int zc_run_lld(const ZcTarget *target, const ZcLinkFiles *files, char **e
 	if (files->archive)
 		argv[argc++] = "--whole-archive";
 	argv[argc++] = files->input;
+	if (files->archive && target->kind == ZC_CODE_OBJECT_AMDHSA)
+		argv[argc++] = files->script;
 	if (target->import_library)
 		argv[argc++] = files->library;
 	if (target->format == ZC_OBJECT_COFF) {
@@ -173,13 +176,22 @@ int zc_link(const ZcTarget *target, const ZcBytes *objects, size_t nobjects, ZcB
 	snprintf(files.output, sizeof files.output, "%s/code-object.so", files.dir);
 	snprintf(files.out_option, sizeof files.out_option, "/out:%s", files.output);
 	snprintf(files.messages, sizeof files.messages, "%s/lld-messages.txt", files.dir);
-	const char *const temporaries[] = {files.input, files.library, files.output, files.messages};
+	snprintf(files.script, sizeof files.script, "%s/fill.lds", files.dir);
+	const char *const temporaries[] = {files.input, files.library, files.output, files.messages, files.script};
 	zc_temporary_folder_add(files.dir);
 	for (size_t i = 0; i < sizeof temporaries / sizeof temporaries[0]; i++)
 		zc_temporary_add(temporaries[i]);
 
 	int status = files.archive ? zc_write_archive(files.input, objects, nobjects, error)
 	                          : zc_write_file(files.input, objects, error);
+	/* Between one part's code and the next kernel, aligned to 256 bytes, lld would leave
+	 * zeros, which gfx10 decodes as v_illegal: s_code_end, as each part's own padding.
+	 * (A linker script's fill is written most significant byte first.) */
+	if (status == 0 && files.archive && target->kind == ZC_CODE_OBJECT_AMDHSA) {
+		static const char fill[] = "OVERWRITE_SECTIONS { .text : { *(.text .text.*) } =0x00009fbf }\n";
+		ZcBytes script = {(unsigned char *)fill, sizeof fill - 1};
+		status = zc_write_file(files.script, &script, error);
+	}
 	if (status == 0 && target->import_library) {
 		ZcBytes library = {(unsigned char *)target->import_library->bytes, target->import_library->size};
 		status = zc_write_file(files.library, &library, error);

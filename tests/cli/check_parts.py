@@ -2,14 +2,15 @@
 """A module compiled in parts: the same bytes for any -j, one metadata note, the module's
 variables defined once.
 
-Usage: check_parts.py TOOL LLVM_READOBJ
+Usage: check_parts.py TOOL LLVM_READOBJ LLVM_OBJDUMP
 
 A PTX module of four kernels that share a .func, a .global and a .const variable (written by
 one kernel, read by others) and a .shared variable is converted as a module file for two
 AMDGPU processors and host, with ZLUDA_CONVERT_PART_INSTRUCTIONS=1 (every kernel a part of
 its own). The report must say 4 parts for each AMDGPU target and 1 for host (never split);
 -j1 and -j2 must give the same bytes; each AMDGPU code object must have exactly one
-NT_AMDGPU_METADATA note naming all four kernels, and define each variable once. Without the
+NT_AMDGPU_METADATA note naming all four kernels, fill the gaps between the parts' code with
+s_code_end, and define each variable once. Without the
 variable the module is too small to split (1 part); a module that calls a function through a
 pointer is never split. That the parts run as the whole did is the programs.parts tests'.
 """
@@ -63,7 +64,7 @@ def check(ok, what, detail=None):
 
 
 def main():
-    tool, readelf = sys.argv[1], sys.argv[2]
+    tool, readelf, objdump = sys.argv[1], sys.argv[2], sys.argv[3]
     work = tempfile.mkdtemp(prefix="zc-parts-")
     env = dict(os.environ, HOME=os.path.join(work, "home"), ZLUDA_CONVERT_PART_INSTRUCTIONS="1")
     targets = "--offload-arch=gfx1030,gfx1100,host"
@@ -97,6 +98,10 @@ def main():
             names = set(re.findall(r"^\s+\.name:\s+(\S+)", notes, re.M))
             check(notes.count("NT_AMDGPU_METADATA") == 1 and names == KERNELS,
                   f"{target}: one metadata note with the four kernels", (notes.count("NT_AMDGPU_METADATA"), names))
+            code = subprocess.run([objdump, "-d", "--mcpu=" + target, first[target]], capture_output=True,
+                                  text=True).stdout
+            check(code.count("s_code_end") > 0 and not re.search(r"^\s*\.\.\.$", code, re.M),
+                  f"{target}: between the parts' code, s_code_end (no zeros, which gfx10 reads as v_illegal)")
             symbols = subprocess.run([readelf, "--elf-output-style=GNU", "--dyn-syms", "-W", first[target]], capture_output=True,
                                      text=True).stdout
             for variable in ("counter", "scale"):
