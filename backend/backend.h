@@ -48,6 +48,9 @@ typedef struct ZcCodegenOptions {
 	/* Code generation at LLVM's -O0 (the IR is still optimised): the way around a code
 	 * generator bug that only its optimising passes hit. */
 	bool unoptimized_codegen;
+	/* A part of a module compiled in parts (split.c), not the first: what a code object
+	 * holds once (the host ABI version) is the first part's. */
+	bool later_part;
 } ZcCodegenOptions;
 
 /* Registers the LLVM targets; safe to call more than once and from several threads. */

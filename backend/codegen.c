@@ -475,7 +475,7 @@ static int zc_optimize_step(void *arg, char **error)
 	if (zc_prepare_kernels(module, target, error) < 0)
 		return -1;
 	zc_internalize_builtins(module);
-	if (target->kind == ZC_CODE_OBJECT_HOST)
+	if (target->kind == ZC_CODE_OBJECT_HOST && !s->options->later_part)
 		zc_add_host_abi_version(module);
 	else
 		zc_set_denormal_modes(module, s->options);

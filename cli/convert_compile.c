@@ -3,7 +3,7 @@
  * does not depend on which thread finished first. A unit's first AMDGPU target (the lead)
  * lowers and optimises it once for the AMDGPU targets that can share that middle end
  * (backend/share.c); their jobs then only generate code from its module. A large module
- * is compiled for an AMDGPU target in parts (backend/split.c): its job queues them as
+ * is compiled in parts (backend/split.c; not into a Windows DLL): its job queues them as
  * tasks, which any thread with nothing else to do (or waiting) takes. */
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
@@ -60,7 +60,11 @@ struct Split {
 	size_t t;
 	uint32_t nparts;
 	bool lowers;
-	const uint32_t *part_of;  /* per kernel of the unit (lowers) */
+	/* per kernel of the unit, as the job's own lowering found them (the lead's kernel
+	 * table may not be there yet): its part (lowers) */
+	const uint32_t *part_of;
+	const char *const *kernels; /* their names */
+	uint32_t nkernels;
 	bool emit;                /* not when the cache had the target's code */
 	bool keep_optimized;      /* for the targets that share the lead's middle end */
 	ZcBytes *objects, *optimized;
@@ -778,7 +782,7 @@ static LLVMModuleRef parse_module(LLVMContextRef ctx, const ZcBytes *bitcode, co
 static void run_part(Jobs *J, Split *s, uint32_t p)
 {
 	const ZcTarget *target = J->o->targets[s->t];
-	ZcCodegenOptions options = {0};
+	ZcCodegenOptions options = {.later_part = p > 0};
 	LLVMContextRef ctx = LLVMContextCreate();
 	LLVMModuleRef m;
 	LLVMTargetMachineRef machine = NULL;
@@ -786,11 +790,20 @@ static void run_part(Jobs *J, Split *s, uint32_t p)
 	int status;
 
 	if (s->lowers) {
-		bool *in_part = zc_alloc(s->u->nkernels + 1);
+		bool *in_part = zc_alloc(s->nkernels + 1);
 
-		for (uint32_t k = 0; k < s->u->nkernels; k++)
+		for (uint32_t k = 0; k < s->nkernels; k++)
 			in_part[k] = s->part_of[k] == p && !(s->u->left_out[s->t] && s->u->left_out[s->t][k]);
 		m = lower_unit(J, s->u, s->t, ctx, &(Relowering){NULL, true}, in_part, NULL, NULL, NULL, &error);
+		for (uint32_t k = 0; m && k < s->nkernels; k++) {
+			LLVMValueRef f = in_part[k] ? LLVMGetNamedFunction(m, s->kernels[k]) : NULL;
+
+			if (in_part[k] && (!f || LLVMIsDeclaration(f))) { /* never lose a kernel */
+				error = format("kernel %s is missing from its part", s->kernels[k]);
+				LLVMDisposeModule(m);
+				m = NULL;
+			}
+		}
 		free(in_part);
 		if (m)
 			zc_make_part(m, p == 0);
@@ -998,7 +1011,7 @@ static void run_job(Jobs *J, Unit *u, size_t t)
 		}
 		free(bitcode.data);
 		uint32_t *part_of = zc_alloc((nkernels + 1) * sizeof *part_of);
-		uint32_t nparts = !dumping && target->kind == ZC_CODE_OBJECT_AMDHSA && !u->older_ptx[t] &&
+		uint32_t nparts = !dumping && target->format == ZC_OBJECT_ELF && !u->older_ptx[t] &&
 		                  (readers || !u->cached[t]) ? zc_plan_parts(m, kernels, nkernels, J->part_instructions, part_of) : 1;
 
 		/* the others need not wait for this target's compile */
@@ -1007,7 +1020,7 @@ static void run_job(Jobs *J, Unit *u, size_t t)
 		u->parts[t] = u->cached[t] ? 0 : 1;
 		if (nparts > 1) {
 			Split split = {.u = u, .t = t, .nparts = nparts, .lowers = true, .part_of = part_of,
-			               .emit = !u->cached[t], .keep_optimized = readers > 0};
+			               .kernels = kernels, .nkernels = nkernels, .emit = !u->cached[t], .keep_optimized = readers > 0};
 
 			LLVMDisposeModule(m); /* the parts lower their own */
 			m = NULL;

@@ -770,6 +770,34 @@ static void lower_function_or_leave_out(struct lower *L, const struct ptx_func *
 	memcpy(L->fail, module_fail, sizeof(jmp_buf));
 }
 
+/* The module variables a body declares (function-scope .shared, .global and .const), in
+ * the order lowering it would. */
+static void declare_scoped_variables(struct lower *L, const struct ptx_func *f, const struct ptx_stmt *s)
+{
+	for (; s; s = s->next) {
+		const struct ptx_var *v = &s->u.var;
+
+		if (s->kind == PTX_STMT_BLOCK)
+			declare_scoped_variables(L, f, s->u.block);
+		else if (s->kind == PTX_STMT_VAR && (v->space == PTX_SPACE_SHARED || v->space == PTX_SPACE_GLOBAL ||
+		                                     v->space == PTX_SPACE_CONST))
+			declare_global_var(L, v, lower_name(L, "%s.%s", f->name, v->name));
+	}
+}
+
+/* For a kernel whose body is not lowered here (ptx_lower_options.kernel_bodies): its
+ * variables all the same, so that the module's variables and its shared layout are the
+ * whole module's. Where lowering the body would fail, it stops where the lowering would. */
+static void declare_kernel_variables(struct lower *L, const struct ptx_func *f)
+{
+	jmp_buf module_fail;
+
+	memcpy(module_fail, L->fail, sizeof(jmp_buf));
+	if (setjmp(L->fail) == 0)
+		declare_scoped_variables(L, f, f->body);
+	memcpy(L->fail, module_fail, sizeof(jmp_buf));
+}
+
 static void lower_module(struct lower *L, struct ptx_lowered *out, bool reserved_smem,
                          const bool *kernel_bodies)
 {
@@ -796,6 +824,8 @@ static void lower_module(struct lower *L, struct ptx_lowered *out, bool reserved
 			fill_kernel_limits(&out->kernels[out->nkernels], f);
 			if (!kernel_bodies || kernel_bodies[out->nkernels])
 				lower_function_or_leave_out(L, f, &out->kernels[out->nkernels], out);
+			else
+				declare_kernel_variables(L, f);
 			out->nkernels++;
 		} else {
 			lower_function_or_leave_out(L, f, NULL, out);

@@ -97,8 +97,9 @@ struct ptx_lower_options {
 	 * flush by mode, the functions then run in that mode and .ftz costs nothing. */
 	bool f32_subnormals_flushed;
 	/* NULL, or per kernel of the module (in the order of ptx_lowered.kernels) whether to
-	 * lower its body: the others stay declarations, listed in kernels all the same. One
-	 * part of a module compiled in parts lowers only its own kernels. */
+	 * lower its body: the others stay declarations, listed in kernels all the same, and
+	 * the variables their bodies declare are declared as the whole module's are (the same
+	 * shared layout). One part of a module compiled in parts lowers only its own kernels. */
 	const bool *kernel_bodies;
 };
 

@@ -1,24 +1,27 @@
 #!/usr/bin/env python3
 """A module compiled in parts: the same bytes for any -j, one metadata note, the module's
-variables defined once.
+variables defined once, the whole module's shared layout.
 
 Usage: check_parts.py TOOL LLVM_READOBJ LLVM_OBJDUMP
 
-A PTX module of four kernels that share a .func, a .global and a .const variable (written by
-one kernel, read by others) and a .shared variable is converted as a module file for two
-AMDGPU processors and host, with ZLUDA_CONVERT_PART_INSTRUCTIONS=1 (every kernel a part of
-its own). The report must say 4 parts for each AMDGPU target and 1 for host (never split);
--j1 and -j2 must give the same bytes; each AMDGPU code object must have exactly one
-NT_AMDGPU_METADATA note naming all four kernels, fill the gaps between the parts' code with
-s_code_end, and define each variable once. Without the
-variable the module is too small to split (1 part); a module that calls a function through a
-pointer is never split. That the parts run as the whole did is the programs.parts tests'.
+A PTX module of five kernels that share a .func, a .global and a .const variable (written by
+one kernel, read by others) and a .shared variable, one with function-scope .shared and
+.global variables of its own, is converted as a module file for two AMDGPU processors and
+host, with ZLUDA_CONVERT_PART_INSTRUCTIONS=1 (every kernel a part of its own). The report
+must say 5 parts for each target; -j1 and -j2 must give the same bytes; each AMDGPU code
+object must have exactly one NT_AMDGPU_METADATA note naming all five kernels, fill the gaps
+between the parts' code with s_code_end, and define each variable once; the host code object
+must define its ABI version once and give the shared layout the size the whole module's has.
+Without the variable the module is too small to split (1 part); a module that calls a
+function through a pointer is never split. That the parts run as the whole did is the
+programs.parts tests'.
 """
 import glob
 import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -46,8 +49,13 @@ SPLITTABLE = HEADER \
     + kernel("scaled", ["ld.const.u32 %r2, [scale];", "call (%r3), twice, (%r2);", "st.global.u32 [%rd3], %r3;"]) \
     + kernel("staged", ["mul.lo.u32 %r4, %r1, 4;", "mov.u32 %r5, scratch;", "add.u32 %r5, %r5, %r4;",
                         "st.shared.u32 [%r5], %r1;", "bar.sync 0;", "ld.shared.u32 %r2, [%r5];",
-                        "st.global.u32 [%rd3], %r2;"])
-KERNELS = {"bump", "read_counter", "scaled", "staged"}
+                        "st.global.u32 [%rd3], %r2;"]) \
+    + [".visible .entry scoped(.param .u64 p)", "{", ".reg .b64 %rd<8>; .reg .b32 %r<8>;",
+       ".shared .align 4 .b8 local_scratch[64];", ".global .align 4 .u32 local_hits;",
+       "ld.param.u64 %rd1, [p];", "mov.u32 %r1, %tid.x;", "mov.u32 %r5, local_scratch;",
+       "st.shared.u32 [%r5], %r1;", "ld.shared.u32 %r2, [%r5];", "atom.global.add.u32 %r3, [local_hits], %r2;",
+       "st.global.u32 [%rd1], %r3;", "ret;", "}"]
+KERNELS = {"bump", "read_counter", "scaled", "staged", "scoped"}
 
 INDIRECT = HEADER + kernel("first", ["mov.u64 %rd4, twice;", "mov.u32 %r2, 3;",
                                      "prototype_0 : .callprototype (.param .u32 _) _ (.param .u32 _);",
@@ -55,6 +63,24 @@ INDIRECT = HEADER + kernel("first", ["mov.u64 %rd4, twice;", "mov.u32 %r2, 3;",
                                      "call (r), %rd4, (a), prototype_0;", "ld.param.u32 %r3, [r];", "}",
                                      "st.global.u32 [%rd3], %r3;"]) \
     + kernel("second", ["st.global.u32 [%rd3], %r1;"])
+
+
+def word(objdump, path, symbol):
+    """The 32-bit little-endian value at a symbol of an ELF file (read through its segments)."""
+    table = subprocess.run([objdump, "-t", path], capture_output=True, text=True).stdout
+    found = [line.split()[0] for line in table.splitlines() if line.split()[-1:] == [symbol]]
+    if not found:
+        return None
+    address = int(found[0], 16)
+    with open(path, "rb") as f:
+        image = f.read()
+    phoff, = struct.unpack_from("<Q", image, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", image, 0x36)
+    for i in range(phnum):
+        kind, _, offset, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", image, phoff + i * phentsize)
+        if kind == 1 and vaddr <= address and address + 4 <= vaddr + filesz:
+            return struct.unpack_from("<I", image, offset + address - vaddr)[0]
+    return None
 
 
 def check(ok, what, detail=None):
@@ -88,7 +114,7 @@ def main():
             f.write("\n".join(SPLITTABLE) + "\n")
         one, two = os.path.join(work, "j1"), os.path.join(work, "j2")
         parts = convert(ptx, one, "-j1")
-        check(parts == {"gfx1030": 4, "gfx1100": 4, "host": 1}, "every kernel a part; host whole", parts)
+        check(parts == {"gfx1030": 5, "gfx1100": 5, "host": 5}, "every kernel a part", parts)
         convert(ptx, two, "-j2")
         first, second = code_objects(one), code_objects(two)
         check(len(first) == 3 and all(open(first[k], "rb").read() == open(second[k], "rb").read() for k in first),
@@ -97,14 +123,14 @@ def main():
             notes = subprocess.run([readelf, "--elf-output-style=GNU", "--notes", first[target]], capture_output=True, text=True).stdout
             names = set(re.findall(r"^\s+\.name:\s+(\S+)", notes, re.M))
             check(notes.count("NT_AMDGPU_METADATA") == 1 and names == KERNELS,
-                  f"{target}: one metadata note with the four kernels", (notes.count("NT_AMDGPU_METADATA"), names))
+                  f"{target}: one metadata note with the five kernels", (notes.count("NT_AMDGPU_METADATA"), names))
             code = subprocess.run([objdump, "-d", "--mcpu=" + target, first[target]], capture_output=True,
                                   text=True).stdout
             check(code.count("s_code_end") > 0 and not re.search(r"^\s*\.\.\.$", code, re.M),
                   f"{target}: between the parts' code, s_code_end (no zeros, which gfx10 reads as v_illegal)")
             symbols = subprocess.run([readelf, "--elf-output-style=GNU", "--dyn-syms", "-W", first[target]], capture_output=True,
                                      text=True).stdout
-            for variable in ("counter", "scale"):
+            for variable in ("counter", "scale", "scoped.local_hits"):
                 defined = [line for line in symbols.splitlines()
                            if line.split()[-1:] == [variable] and " UND " not in line]
                 check(len(defined) == 1, f"{target}: {variable} defined once", defined)
@@ -113,6 +139,17 @@ def main():
         del whole["ZLUDA_CONVERT_PART_INSTRUCTIONS"]
         parts = convert(ptx, os.path.join(work, "default"), environment=whole)
         check(parts == {"gfx1030": 1, "gfx1100": 1, "host": 1}, "a small module compiled whole", parts)
+        host, host_whole = first["host"], code_objects(os.path.join(work, "default"))["host"]
+        symbols = subprocess.run([readelf, "--elf-output-style=GNU", "--dyn-syms", "-W", host], capture_output=True,
+                                 text=True).stdout
+        defined = [line for line in symbols.splitlines()
+                   if line.split()[-1:] == ["__zc_host_abi_version"] and " UND " not in line]
+        check(len(defined) == 1, "host: the ABI version defined once", defined)
+        entries = {line.split()[-1] for line in symbols.splitlines() if " FUNC " in line and " UND " not in line}
+        check(KERNELS <= entries, "host: every kernel's entry", entries)
+        layout = [word(objdump, f, "zluda_convert_shared_layout_size") for f in (host, host_whole)]
+        check(layout[0] == layout[1] and layout[0] is not None and layout[0] >= 256 + 64,
+              "host: the whole module's shared layout", layout)
 
         ptx = os.path.join(work, "indirect.ptx")
         with open(ptx, "w") as f:
