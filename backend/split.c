@@ -9,7 +9,9 @@
  * table of function pointers would hold one part's copies), and no variable of the module
  * (but shared ones, which are per block anyway) is private to it and written (each part
  * would have its own). The first part keeps the module's variables; the others refer to
- * them, and keep private copies of the functions they call. */
+ * them, and keep private copies of the functions they call. Where those copies would
+ * cost more than a quarter more work than the whole module, there are fewer parts. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +124,7 @@ static size_t reached(Definition *defs, size_t d, size_t walk)
 typedef struct {
 	size_t cost;
 	uint32_t kernel;
+	size_t definition; /* into the sorted definitions; SIZE_MAX: none (left out) */
 } Weighed;
 
 static int heaviest_first(const void *a, const void *b)
@@ -132,10 +135,44 @@ static int heaviest_first(const void *a, const void *b)
 	return (x->kernel > y->kernel) - (x->kernel < y->kernel);
 }
 
+/* The heaviest kernel first, each to the lightest part so far. */
+static void share_out(const Weighed *order, uint32_t nkernels, size_t nparts, uint32_t *part_of)
+{
+	size_t *load = zc_alloc(nparts * sizeof *load);
+
+	memset(load, 0, nparts * sizeof *load);
+	for (uint32_t i = 0; i < nkernels; i++) {
+		size_t lightest = 0;
+
+		for (size_t p = 1; p < nparts; p++)
+			if (load[p] < load[lightest])
+				lightest = p;
+		part_of[order[i].kernel] = (uint32_t)lightest;
+		load[lightest] += order[i].cost;
+	}
+	free(load);
+}
+
+/* The instructions the kernels reach, each counted once per part that reaches it (nparts
+ * 1: once in all). */
+static size_t instructions_compiled(Definition *defs, const Weighed *order, uint32_t nkernels,
+                                    const uint32_t *part_of, size_t nparts, size_t *walk)
+{
+	size_t total = 0;
+
+	for (size_t p = 0; p < nparts; p++) {
+		++*walk;
+		for (uint32_t i = 0; i < nkernels; i++)
+			if (order[i].definition != SIZE_MAX && (nparts == 1 || part_of[order[i].kernel] == p))
+				total += reached(defs, order[i].definition, *walk);
+	}
+	return total;
+}
+
 uint32_t zc_plan_parts(LLVMModuleRef lowered, const char *const *kernels, uint32_t nkernels,
                        size_t part_instructions, uint32_t *part_of)
 {
-	size_t ndefs, total = 0, nparts, *load;
+	size_t ndefs, total = 0, whole, nparts, walk = 0;
 	Definition *defs;
 	Weighed *order;
 
@@ -148,35 +185,33 @@ uint32_t zc_plan_parts(LLVMModuleRef lowered, const char *const *kernels, uint32
 		LLVMValueRef f = LLVMGetNamedFunction(lowered, kernels[k]);
 		Definition *d = f ? find(defs, ndefs, f) : NULL;
 
-		order[k] = (Weighed){d ? reached(defs, (size_t)(d - defs), (size_t)k + 1) : 0, k};
+		order[k] = (Weighed){0, k, d ? (size_t)(d - defs) : SIZE_MAX};
+		order[k].cost = d ? reached(defs, order[k].definition, ++walk) : 0;
 		total += order[k].cost;
 	}
-	for (size_t d = 0; d < ndefs; d++)
-		free(defs[d].callees);
-	free(defs);
+	whole = instructions_compiled(defs, order, nkernels, part_of, 1, &walk);
 	nparts = total / (part_instructions ? part_instructions : DEFAULT_PART_INSTRUCTIONS);
 	if (nparts > MAX_PARTS)
 		nparts = MAX_PARTS;
 	if (nparts > nkernels)
 		nparts = nkernels;
+	qsort(order, nkernels, sizeof *order, heaviest_first);
+	/* Functions that several parts call are compiled in each: fewer parts where that would
+	 * cost more than a quarter more than the whole module (a large function every kernel
+	 * calls would otherwise be compiled once per part). */
+	for (; nparts >= 2; nparts /= 2) {
+		share_out(order, nkernels, nparts, part_of);
+		if (instructions_compiled(defs, order, nkernels, part_of, nparts, &walk) * 4 <= whole * 5)
+			break;
+	}
+	for (size_t d = 0; d < ndefs; d++)
+		free(defs[d].callees);
+	free(defs);
+	free(order);
 	if (nparts < 2) {
-		free(order);
+		memset(part_of, 0, nkernels * sizeof *part_of);
 		return 1;
 	}
-	/* the heaviest kernel first, each to the lightest part so far */
-	qsort(order, nkernels, sizeof *order, heaviest_first);
-	load = zc_alloc(nparts * sizeof *load);
-	for (uint32_t i = 0; i < nkernels; i++) {
-		size_t lightest = 0;
-
-		for (size_t p = 1; p < nparts; p++)
-			if (load[p] < load[lightest])
-				lightest = p;
-		part_of[order[i].kernel] = (uint32_t)lightest;
-		load[lightest] += order[i].cost;
-	}
-	free(load);
-	free(order);
 	return (uint32_t)nparts;
 }
 

@@ -12,7 +12,8 @@ must say 5 parts for each target; -j1 and -j2 must give the same bytes; each AMD
 object must have exactly one NT_AMDGPU_METADATA note naming all five kernels, fill the gaps
 between the parts' code with s_code_end, and define each variable once; the host code object
 must define its ABI version once and give the shared layout the size the whole module's has.
-Without the variable the module is too small to split (1 part); a module that calls a
+Without the variable the module is too small to split (1 part); a module whose kernels all
+call one large function stays whole (each part would compile it again); a module that calls a
 function through a pointer is never split. That the parts run as the whole did is the
 programs.parts tests'.
 """
@@ -56,6 +57,12 @@ SPLITTABLE = HEADER \
        "st.shared.u32 [%r5], %r1;", "ld.shared.u32 %r2, [%r5];", "atom.global.add.u32 %r3, [local_hits], %r2;",
        "st.global.u32 [%rd1], %r3;", "ret;", "}"]
 KERNELS = {"bump", "read_counter", "scaled", "staged", "scoped"}
+
+# Four kernels that each call one function far larger than themselves.
+SHARED_HEAVY = HEADER + [".func (.reg .u32 %out) heavy(.reg .u32 %in)", "{", ".reg .b32 %h<2>;",
+                         "mov.u32 %h1, %in;", *["mad.lo.u32 %h1, %h1, %h1, %in;"] * 400,
+                         "mov.u32 %out, %h1;", "ret;", "}"] \
+    + sum((kernel(f"caller{i}", ["call (%r2), heavy, (%r1);", "st.global.u32 [%rd3], %r2;"]) for i in range(4)), [])
 
 INDIRECT = HEADER + kernel("first", ["mov.u64 %rd4, twice;", "mov.u32 %r2, 3;",
                                      "prototype_0 : .callprototype (.param .u32 _) _ (.param .u32 _);",
@@ -150,6 +157,13 @@ def main():
         layout = [word(objdump, f, "zluda_convert_shared_layout_size") for f in (host, host_whole)]
         check(layout[0] == layout[1] and layout[0] is not None and layout[0] >= 256 + 64,
               "host: the whole module's shared layout", layout)
+
+        ptx = os.path.join(work, "shared_heavy.ptx")
+        with open(ptx, "w") as f:
+            f.write("\n".join(SHARED_HEAVY) + "\n")
+        parts = convert(ptx, os.path.join(work, "shared_heavy"))
+        check(parts == {"gfx1030": 1, "gfx1100": 1, "host": 1},
+              "kernels that all call one large function: whole, not that function once per part", parts)
 
         ptx = os.path.join(work, "indirect.ptx")
         with open(ptx, "w") as f:
