@@ -69,7 +69,6 @@ struct Split {
 	bool keep_optimized;      /* for the targets that share the lead's middle end */
 	ZcBytes *objects, *optimized;
 	char **errors;
-	bool lost;                /* LLVM failed in a way that loses its context */
 	uint32_t left;            /* parts not done, under tasks_lock */
 };
 
@@ -736,10 +735,11 @@ static bool split_done(Jobs *J, void *arg)
 	return ((Split *)arg)->left == 0;
 }
 
+/* Every part is queued by a job that waits for it: no job left, no part left. */
 static bool jobs_finished(Jobs *J, void *arg)
 {
 	(void)arg;
-	return J->jobs_left == 0 && J->next_task == J->ntasks;
+	return J->jobs_left == 0;
 }
 
 static void run_part(Jobs *J, Split *s, uint32_t p);
@@ -823,10 +823,8 @@ static void run_part(Jobs *J, Split *s, uint32_t p)
 		status = zc_codegen_emit(m, machine, LLVMObjectFile, &s->objects[p], &error);
 	if (status != 0)
 		s->errors[p] = error ? error : zc_strndup("no message", 10);
-	if (status == ZC_LLVM_LOST) {
-		s->lost = true; /* m, its context and the machine left as LLVM left them */
-		return;
-	}
+	if (status == ZC_LLVM_LOST)
+		return; /* m, its context and the machine left as LLVM left them */
 	if (machine)
 		LLVMDisposeTargetMachine(machine);
 	if (m)
@@ -835,7 +833,8 @@ static void run_part(Jobs *J, Split *s, uint32_t p)
 }
 
 /* Runs split s's parts (this thread with any that are free) and links their objects into
- * *code when it emits. A part's failure is the split's. */
+ * *code when it emits. A part's failure is the split's, -1 even where LLVM was lost: that
+ * was the part's own context. */
 static int run_split(Jobs *J, Split *s, ZcBytes *code, char **error)
 {
 	const ZcTarget *target = J->o->targets[s->t];
@@ -862,7 +861,7 @@ static int run_split(Jobs *J, Split *s, ZcBytes *code, char **error)
 	for (uint32_t p = 0; p < s->nparts; p++)
 		if (s->errors[p] && status == 0) {
 			*error = format("part %u of %u: %s", p + 1, s->nparts, s->errors[p]);
-			status = s->lost ? ZC_LLVM_LOST : -1;
+			status = -1;
 		}
 	if (status == 0 && s->emit)
 		status = zc_link(target, s->objects, s->nparts, code, error);
