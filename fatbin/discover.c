@@ -261,7 +261,8 @@ static void read_module_ids(Discovery *d, const Section *s)
 {
 	const char *p = (const char *)d->bin->bytes + s->offset, *end = p + s->size;
 	FatbinSet *set = d->set;
-	size_t cap = 0;
+	/* A binary may hold several module-id sections: the ids of earlier ones fill the array. */
+	size_t cap = set->nmodule_ids;
 
 	while (p < end) {
 		size_t len = strnlen(p, (size_t)(end - p));

@@ -954,6 +954,22 @@ def regress_pe_wrapper_section_without_data(i):
     return Case(pe_section_without_data(i, ".nvFatBi"), None)
 
 
+@case
+def regress_elf_two_module_id_sections(i):
+    """Two sections named __nv_module_id (.eh_frame_hdr and .eh_frame renamed, full of "def"
+    lines): the reader of the second forgot how many ids the first had room for (fuzz_binary:
+    heap overflow in read_module_ids)."""
+    e = i.zstd
+    data, first = e.bytes, 0
+    for name in (".eh_frame_hdr", ".eh_frame"):
+        s = e.section(name)
+        count = s.size // len(b"def m000\0")
+        ids = b"".join(b"def m%03d\0" % n for n in range(first, first + count))
+        data = replace(data, s.offset, ids)
+        data = put(data, "I", s.header, e.section("__nv_module_id").name_offset)
+        first += count
+    return Case(data, None)
+
 # ---- writing the corpus ----------------------------------------------------------------------
 
 def main():
