@@ -9,6 +9,10 @@
 
 #include "emu.h"
 
+/* The longest instruction of the three generations and more: gfx10's MIMG with its NSA
+ * address words is 20 bytes. */
+#define MAX_INSTRUCTION_BYTES 32
+
 /* The spellings of gfx10 and gfx12 that name what gfx11 spells otherwise: decoding maps
  * them to gfx11's, the one set of names the handlers know. */
 static const char *const renames[][2] = {
@@ -514,30 +518,41 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 		snprintf(error, ZC_EMU_ERROR_SIZE, "LLVM has no disassembler for %s", o->processor);
 		return ZC_EMU_INVALID_VALUE;
 	}
-	o->index_size = (text_start + text_size) / 4 + 1;
+	o->text_start = text_start;
+	o->index_size = text_size / 4 + 1;
 	o->index_of = malloc(o->index_size * sizeof *o->index_of);
 	uint64_t cap = text_size / 4 + 1;
 	o->code = calloc(cap, sizeof *o->code);
 	size_t texts_cap = text_size * 16 + 64, texts_used = 0;
 	o->texts = malloc(texts_cap);
-	if (!o->index_of || !o->code || !o->texts) {
+	size_t *text_at = malloc(cap * sizeof *text_at);
+	if (!o->index_of || !o->code || !o->texts || !text_at) {
 		LLVMDisasmDispose(dc);
+		free(text_at);
 		snprintf(error, ZC_EMU_ERROR_SIZE, "out of memory decoding %llu bytes of code",
 		         (unsigned long long)text_size);
 		return ZC_EMU_INVALID_VALUE;
 	}
 	for (uint64_t i = 0; i < o->index_size; i++)
 		o->index_of[i] = UINT32_MAX;
-	size_t *text_at = malloc(cap * sizeof *text_at);
 	for (uint64_t pc = text_start; pc < text_start + text_size;) {
 		char line[512];
-		size_t len = LLVMDisasmInstruction(dc, o->memory + pc, text_start + text_size - pc, pc,
-		                                   line, sizeof line);
+		uint8_t window[2 * MAX_INSTRUCTION_BYTES] = {0};
+		uint64_t left = text_start + text_size - pc;
+		/* LLVM 22 reads past the bytes it is given where an instruction's literal would
+		 * lie beyond them (and crashes): it is given zeros there, and an instruction that
+		 * needs them is no instruction of this code. */
+		memcpy(window, o->memory + pc, left < MAX_INSTRUCTION_BYTES ? left : MAX_INSTRUCTION_BYTES);
+		size_t len = LLVMDisasmInstruction(dc, window, sizeof window, pc, line, sizeof line);
 		struct insn *in = &o->code[o->ncode];
+		if (len > left)
+			len = 0;
 		if (len == 0) {
 			/* Data or padding inside the text: a word that is never executed. */
+			uint32_t word;
+			memcpy(&word, o->memory + pc, 4);
 			len = 4;
-			snprintf(line, sizeof line, ".long 0x%08x", *(uint32_t *)(o->memory + pc));
+			snprintf(line, sizeof line, ".long 0x%08x", word);
 		}
 		const char *t = line;
 		while (*t == '\t' || *t == ' ')
@@ -558,7 +573,7 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 		texts_used += tl + 1;
 		in->address = (uint32_t)pc;
 		in->length = (uint8_t)len;
-		o->index_of[pc / 4] = o->ncode;
+		o->index_of[(pc - text_start) / 4] = o->ncode;
 		o->ncode++;
 		pc += len;
 	}
@@ -590,11 +605,8 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 		}
 		if (ok && is_branch(in->text)) {
 			int64_t target = (int64_t)in->address + 4 + (int64_t)(int16_t)in->o[0].c32 * 4;
-			if (target < 0 || (uint64_t)target / 4 >= o->index_size || target % 4 ||
-			    o->index_of[target / 4] == UINT32_MAX)
-				ok = false;
-			else
-				in->target = o->index_of[target / 4];
+			in->target = target < 0 ? UINT32_MAX : emu_instruction_at(o, (uint64_t)target);
+			ok = in->target != UINT32_MAX;
 		}
 		if (ok && in->sdwa) {
 			in->first = in->exec;
@@ -602,6 +614,7 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 		}
 		if (!ok) {
 			in->exec = not_decoded;
+			free((void *)in->pair);
 			in->pair = NULL;
 		}
 	}

@@ -121,7 +121,8 @@ struct zc_emu_object {
 	uint32_t nkernels;
 	struct insn *code;          /* decoded instructions, in address order */
 	uint32_t ncode;
-	uint32_t *index_of;         /* address / 4 -> instruction index, or UINT32_MAX */
+	uint64_t text_start;        /* the address of code[0] */
+	uint32_t *index_of;         /* (address - text_start) / 4 -> instruction, or UINT32_MAX */
 	uint64_t index_size;
 	char *texts;                /* every instruction's text */
 };
@@ -191,6 +192,9 @@ bool emu_compare_opcode(const char *name, struct opcode *out);
 
 /* The function symbol holding an address, for messages. */
 const struct symbol *emu_symbol_at(const struct zc_emu_object *o, uint64_t address);
+/* The index in code[] of the instruction at ADDRESS (an offset into the loaded segments),
+ * or UINT32_MAX where none starts there. */
+uint32_t emu_instruction_at(const struct zc_emu_object *o, uint64_t address);
 
 /* Ending a launch: every wave of the workgroup stops; the message names the instruction. */
 void emu_fault(struct wave *w, const struct insn *in, const char *fmt, ...)

@@ -172,13 +172,14 @@ enum sop1 {
 static void jump_to(struct wave *w, const struct insn *in, uint64_t address)
 {
 	const struct zc_emu_object *o = w->object;
-	uint64_t base = (uint64_t)(uintptr_t)o->memory, off = address - base;
-	if (address < base || off % 4 || off / 4 >= o->index_size || o->index_of[off / 4] == UINT32_MAX) {
+	uint64_t base = (uint64_t)(uintptr_t)o->memory;
+	uint32_t target = address < base ? UINT32_MAX : emu_instruction_at(o, address - base);
+	if (target == UINT32_MAX) {
 		emu_fault(w, in, "jump to 0x%llx, which is not an instruction of the code object",
 		          (unsigned long long)address);
 		return;
 	}
-	w->pc = o->index_of[off / 4];
+	w->pc = target;
 }
 
 static uint64_t next_address(const struct wave *w, const struct insn *in)

@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "emu.h"
 #include "metadata.h"
@@ -61,6 +62,13 @@ static bool in_image(size_t size, uint64_t offset, uint64_t length)
 	return offset <= size && length <= size - offset;
 }
 
+/* A table of ELF structures read in place: inside the image and at an offset they can be
+ * read from (zc_emu_load gives the image itself that alignment). */
+static bool table_in_image(size_t size, uint64_t offset, uint64_t length)
+{
+	return in_image(size, offset, length) && offset % 8 == 0;
+}
+
 static const char *mach_name(unsigned mach)
 {
 	for (size_t i = 0; i < sizeof processors / sizeof processors[0]; i++)
@@ -98,12 +106,12 @@ static enum zc_emu_status check_header(const uint8_t *image, size_t size, const 
 		         name ? name : "an unknown processor", processor);
 		return ZC_EMU_WRONG_PROCESSOR;
 	}
-	if (eh->e_phentsize != sizeof(Elf64_Phdr) || !in_image(size, eh->e_phoff,
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || !table_in_image(size, eh->e_phoff,
 	    (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr)))
-		return bad(error, "program headers outside the file");
+		return bad(error, "program headers outside the file or misaligned");
 	if (eh->e_shnum && (eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    !in_image(size, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr))))
-		return bad(error, "section headers outside the file");
+	    !table_in_image(size, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr))))
+		return bad(error, "section headers outside the file or misaligned");
 	*generation = processors[p].generation;
 	return ZC_EMU_OK;
 }
@@ -127,12 +135,14 @@ static enum zc_emu_status load_segments(struct zc_emu_object *o, const uint8_t *
 	if (top == 0)
 		return bad(error, "no loadable segment");
 	o->memory_size = (top + 4095) & ~4095ull;
-	o->memory = aligned_alloc(4096, o->memory_size);
-	if (!o->memory) {
+	/* zeroed pages as they are touched: a large __device__ array costs what it uses */
+	o->memory = mmap(NULL, o->memory_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	                 -1, 0);
+	if (o->memory == MAP_FAILED) {
+		o->memory = NULL;
 		snprintf(error, ZC_EMU_ERROR_SIZE, "out of memory loading a code object");
 		return ZC_EMU_INVALID_VALUE;
 	}
-	memset(o->memory, 0, o->memory_size);
 	for (unsigned i = 0; i < eh->e_phnum; i++)
 		if (ph[i].p_type == PT_LOAD)
 			memcpy(o->memory + ph[i].p_vaddr, image + ph[i].p_offset, ph[i].p_filesz);
@@ -161,10 +171,10 @@ static enum zc_emu_status read_symbols(struct zc_emu_object *o, const uint8_t *i
 	if (!table)
 		return bad(error, "no symbol table");
 	const Elf64_Shdr *strings = section(image, table->sh_link);
-	if (!strings || !in_image(size, table->sh_offset, table->sh_size) ||
+	if (!strings || !table_in_image(size, table->sh_offset, table->sh_size) ||
 	    !in_image(size, strings->sh_offset, strings->sh_size) ||
 	    table->sh_entsize != sizeof(Elf64_Sym))
-		return bad(error, "symbol table outside the file");
+		return bad(error, "symbol table outside the file or misaligned");
 	size_t n = table->sh_size / sizeof(Elf64_Sym);
 	const Elf64_Sym *sym = (const Elf64_Sym *)(image + table->sh_offset);
 	const char *names = (const char *)image + strings->sh_offset;
@@ -198,6 +208,15 @@ static const struct symbol *lookup(const struct zc_emu_object *o, const char *na
 	return NULL;
 }
 
+uint32_t emu_instruction_at(const struct zc_emu_object *o, uint64_t address)
+{
+	uint64_t word = (address - o->text_start) / 4;
+
+	if (address < o->text_start || address % 4 || word >= o->index_size || !o->index_of)
+		return UINT32_MAX;
+	return o->index_of[word];
+}
+
 const struct symbol *emu_symbol_at(const struct zc_emu_object *o, uint64_t address)
 {
 	const struct symbol *best = NULL;
@@ -219,9 +238,9 @@ static enum zc_emu_status relocate(struct zc_emu_object *o, const uint8_t *image
 		if (sh->sh_type != SHT_RELA || !(sh->sh_flags & SHF_ALLOC))
 			continue;
 		const Elf64_Shdr *symtab = section(image, sh->sh_link);
-		if (!in_image(size, sh->sh_offset, sh->sh_size) || !symtab ||
-		    !in_image(size, symtab->sh_offset, symtab->sh_size))
-			return bad(error, "relocations outside the file");
+		if (!table_in_image(size, sh->sh_offset, sh->sh_size) || !symtab ||
+		    !table_in_image(size, symtab->sh_offset, symtab->sh_size))
+			return bad(error, "relocations outside the file or misaligned");
 		const Elf64_Rela *r = (const Elf64_Rela *)(image + sh->sh_offset);
 		const Elf64_Sym *syms = (const Elf64_Sym *)(image + symtab->sh_offset);
 		size_t nsyms = symtab->sh_size / sizeof(Elf64_Sym);
@@ -329,11 +348,10 @@ static enum zc_emu_status read_kernels(struct zc_emu_object *o, const uint8_t *i
 		k->nargs = meta[i].nargs;
 		meta[i].args = NULL;
 		uint64_t address = kd->value + (uint64_t)entry;
-		if (address % 4 || address / 4 >= o->index_size || o->index_of[address / 4] == UINT32_MAX) {
+		if ((k->entry = emu_instruction_at(o, address)) == UINT32_MAX) {
 			emu_free_metadata(meta, nmeta);
 			return bad(error, "a kernel whose entry is not an instruction");
 		}
-		k->entry = o->index_of[address / 4];
 	}
 	emu_free_metadata(meta, nmeta);
 	return ZC_EMU_OK;
@@ -343,9 +361,10 @@ void zc_emu_unload(struct zc_emu_object *o)
 {
 	if (!o)
 		return;
-	if (o->memory)
+	if (o->memory) {
 		zc_emu_unmap(o->memory);
-	free(o->memory);
+		munmap(o->memory, o->memory_size);
+	}
 	for (uint32_t i = 0; i < o->nsymbols; i++)
 		free(o->symbols[i].name);
 	free(o->symbols);
@@ -362,10 +381,9 @@ void zc_emu_unload(struct zc_emu_object *o)
 	free(o);
 }
 
-enum zc_emu_status zc_emu_load(const void *data, size_t size, const char *processor,
+static enum zc_emu_status load(const uint8_t *image, size_t size, const char *processor,
                                struct zc_emu_object **object, char *error)
 {
-	const uint8_t *image = data;
 	struct zc_emu_object *o;
 	enum zc_emu_status st;
 	int generation = 0;
@@ -389,6 +407,12 @@ enum zc_emu_status zc_emu_load(const void *data, size_t size, const char *proces
 					st = bad(error, "code outside the loaded segments");
 					break;
 				}
+				/* code is what the file holds, in whole instruction words */
+				if (!in_image(size, sh->sh_offset, sh->sh_size) || sh->sh_addr % 4 ||
+				    sh->sh_size % 4) {
+					st = bad(error, "code outside the file or misaligned");
+					break;
+				}
 				text_start = sh->sh_addr;
 				text_size = sh->sh_size;
 			}
@@ -406,6 +430,24 @@ enum zc_emu_status zc_emu_load(const void *data, size_t size, const char *proces
 	}
 	*object = o;
 	return ZC_EMU_OK;
+}
+
+enum zc_emu_status zc_emu_load(const void *data, size_t size, const char *processor,
+                               struct zc_emu_object **object, char *error)
+{
+	enum zc_emu_status st;
+	void *copy;
+
+	*object = NULL;
+	if ((uintptr_t)data % 8 == 0)
+		return load(data, size, processor, object, error);
+	/* The ELF structures are read in place: a caller's image at any address is copied. */
+	if (!(copy = malloc(size ? size : 1)))
+		return bad(error, "out of memory");
+	memcpy(copy, data, size);
+	st = load(copy, size, processor, object, error);
+	free(copy);
+	return st;
 }
 
 enum zc_emu_status zc_emu_find_kernel(const struct zc_emu_object *o, const char *name,

@@ -131,7 +131,8 @@ static char *dup_str(const struct mp_value *v)
 static void read_args(struct reader *r, struct kernel_meta *k)
 {
 	struct mp_value list = next(r);
-	if (list.type != MP_ARRAY) {
+	/* each argument takes at least a byte: a longer list is a lie, not a large kernel */
+	if (list.type != MP_ARRAY || k->args || list.length > (size_t)(r->end - r->p)) {
 		r->bad = true;
 		return;
 	}
@@ -181,7 +182,7 @@ static void read_kernel(struct reader *r, struct kernel_meta *k)
 		struct mp_value key = next(r);
 		if (is(&key, ".symbol")) {
 			struct mp_value s = next(r);
-			if (s.type != MP_STR)
+			if (s.type != MP_STR || k->symbol)
 				r->bad = true;
 			else
 				k->symbol = dup_str(&s);
@@ -221,7 +222,7 @@ bool emu_read_metadata(const uint8_t *data, size_t size, struct kernel_meta **ke
 			continue;
 		}
 		struct mp_value list = next(&r);
-		if (list.type != MP_ARRAY || list.length > 100000)
+		if (list.type != MP_ARRAY || list.length > (size_t)(r.end - r.p) || *kernels)
 			return false;
 		*kernels = calloc(list.length ? list.length : 1, sizeof **kernels);
 		if (!*kernels)
