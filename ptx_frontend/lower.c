@@ -262,14 +262,15 @@ void symtab_free(struct symtab *t)
 /* Adds a symbol; in the function scope a name may shadow an outer block's. */
 struct sym *sym_add(struct lower *L, struct symtab *t, const char *name, enum sym_kind kind)
 {
-	struct sym *old = symtab_find(t, name), *s = lower_alloc(sizeof(*s));
+	struct sym *old = symtab_find(t, name), *s;
 	struct sym **bucket = &t->buckets[name_hash(name) % t->nbuckets];
 
+	if (old && t == &L->globals)
+		lower_fail(L, "'%s' is declared twice", name);
+	s = lower_alloc(sizeof(*s));
 	s->name = strdup(name);
 	s->kind = kind;
 	if (old) {
-		if (t == &L->globals)
-			lower_fail(L, "'%s' is declared twice", name);
 		/* Replace the old entry in its bucket; it comes back when this scope ends. */
 		for (struct sym **p = bucket; *p; p = &(*p)->next_in_bucket) {
 			if (*p == old) {

@@ -117,6 +117,9 @@ struct lower {
 	LLVMMetadataRef *debug_files;     /* per .file number, made on first use */
 	char *name_buffer;                /* lower_name's, freed when lowering ends */
 	size_t name_buffer_size;
+	/* A variable's initializer being built: a failure inside it unwinds past its owner,
+	 * so the lowering frees it when it ends. */
+	LLVMValueRef *initializer_elements;
 };
 
 /* lower.c */

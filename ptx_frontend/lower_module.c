@@ -126,13 +126,15 @@ static LLVMValueRef var_initializer(struct lower *L, const struct ptx_var *v, LL
 		return LLVMConstNull(storage);
 	if (count > (1u << 24))
 		lower_fail(L, "initializer of '%s' is too large", v->name);
-	elems = lower_alloc((size_t)count * sizeof(LLVMValueRef));
+	free(L->initializer_elements); /* one a left-out function's failure left behind */
+	elems = L->initializer_elements = lower_alloc((size_t)count * sizeof(LLVMValueRef));
 	flatten_init(L, v->init, v->type, elems, &n, count);
 	for (; n < count; n++)
 		elems[n] = LLVMConstNull(elem);
 	init = LLVMGetTypeKind(storage) == LLVMArrayTypeKind
 	     ? LLVMConstArray2(elem, elems, count) : elems[0];
 	free(elems);
+	L->initializer_elements = NULL;
 	return init;
 }
 
@@ -865,6 +867,7 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	name_set_free(&L.maybe_constant);
 	name_set_free(&L.foldable_variables);
 	free(L.name_buffer);
+	free(L.initializer_elements);
 	if (!ok) {
 		LLVMDisposeModule(L.mod);
 		ptx_lowered_free(out);
