@@ -306,10 +306,13 @@ static void init_wave(struct wave *w, struct workgroup *wg, struct launch *l, ui
 	uint32_t exec = items >= LANES ? 0xffffffffu : (1u << items) - 1;
 	s[SREG_EXEC_LO] = exec;
 	memset(w->v[0], 0, sizeof w->v[0] * 3);
+	/* Only the IDs the descriptor enables (ENABLE_VGPR_WORKITEM_ID: X, X and Y, or all
+	 * three): a kernel that reads X alone takes gfx11's packed v0 as X, unmasked. */
+	uint32_t ids = k->rsrc2 >> 11 & 3;
 	for (uint32_t lane = 0; lane < items && lane < LANES; lane++) {
 		uint32_t t = first_item + lane;
-		uint32_t x = t % d->block[0], y = t / d->block[0] % d->block[1],
-		         z = t / d->block[0] / d->block[1];
+		uint32_t x = t % d->block[0], y = ids >= 1 ? t / d->block[0] % d->block[1] : 0,
+		         z = ids >= 2 ? t / d->block[0] / d->block[1] : 0;
 		if (o->generation >= 11) {
 			w->v[0][lane] = x | y << 10 | z << 20;
 		} else {
