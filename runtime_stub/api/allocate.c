@@ -81,7 +81,7 @@ cuMemFree_v2(CUdeviceptr dptr)
 	CUresult r = CUDA_SUCCESS;
 
 	/* Freeing NULL does nothing, as in CUDA; managed memory is freed here too. */
-	if (dptr)
+	if (dptr && !zc_graph_memory_free(dptr, NULL, &r))
 		r = release((uintptr_t)dptr, zc_memory_managed(dptr) ? ZC_MEM_MANAGED : ZC_MEM_DEVICE);
 	return TRACE(r, "0x%llx", (unsigned long long)dptr);
 }

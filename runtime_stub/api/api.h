@@ -213,6 +213,9 @@ CUresult zc_event_check(CUevent handle);
  * threshold give idle memory back; a pool pointer freed by cuMemFree leaves its pool. */
 void zc_mempool_sync_point(void);
 void zc_mempool_forget(void *ptr);
+/* graph.c: ptr, the memory of a graph's allocation node, freed by a free node or the program,
+ * in s's order (s NULL: now); false when ptr is no such memory, else *r says how it went. */
+bool zc_graph_memory_free(CUdeviceptr ptr, struct zc_stream *s, CUresult *r);
 
 /* copy_params.c: a copy or fill checked and laid out as the driver takes it; *empty when
  * it moves nothing. */

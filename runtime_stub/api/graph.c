@@ -1291,7 +1291,8 @@ cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags)
  * holds the node goes, if a free node frees it; else it outlives the graphs, and the
  * program frees it (cudaFree, cudaFreeAsync), as CUDA asks. */
 static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
-static size_t used, used_high;  /* bytes of live graph allocations, and the most there were */
+static size_t used, used_high;  /* bytes graph allocations hold, and the most they held */
+static struct zc_graph_allocation *allocations;
 
 void
 zc_graph_memory_used(size_t *now, size_t *high, bool reset_high)
@@ -1312,19 +1313,73 @@ zc_graph_allocation_retain(struct zc_graph_allocation *a)
 	pthread_mutex_unlock(&memory_lock);
 }
 
+/* Takes a out of the held ones; memory_lock held. */
+static void
+forget(struct zc_graph_allocation *a)
+{
+	struct zc_graph_allocation **link = &allocations;
+
+	while (*link != a)
+		link = &(*link)->next;
+	*link = a->next;
+	used -= a->bytes;
+}
+
 void
 zc_graph_allocation_release(struct zc_graph_allocation *a)
 {
 	pthread_mutex_lock(&memory_lock);
-	bool last = --a->refs == 0;
-	if (last)
-		used -= a->bytes;
+	bool give_back = --a->refs == 0 && !a->live;
+	if (give_back)
+		forget(a);
 	pthread_mutex_unlock(&memory_lock);
-	if (!last)
+	if (!give_back)
 		return;
-	if (a->freed_in_graph)
-		zc_memory_free_device((void *)(uintptr_t)a->ptr);
+	zc_memory_free_device((void *)(uintptr_t)a->ptr);
 	stub_free(a);
+}
+
+void
+zc_graph_allocation_launched(struct zc_graph_allocation *a)
+{
+	pthread_mutex_lock(&memory_lock);
+	a->live = true;
+	pthread_mutex_unlock(&memory_lock);
+}
+
+bool
+zc_graph_memory_free(CUdeviceptr ptr, struct zc_stream *s, CUresult *r)
+{
+	struct zc_graph_allocation *a;
+
+	pthread_mutex_lock(&memory_lock);
+	for (a = allocations; a && a->ptr != ptr; a = a->next)
+		;
+	if (!a) {
+		pthread_mutex_unlock(&memory_lock);
+		return false;
+	}
+	if (!a->live) {
+		pthread_mutex_unlock(&memory_lock);
+		*r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx, the memory of a graph's allocation "
+		               "node, is not allocated: freed already, or its graph not launched since",
+		               (unsigned long long)ptr);
+		return true;
+	}
+	a->live = false;
+	*r = CUDA_SUCCESS;
+	if (a->refs) { /* its graph keeps it for the next launch */
+		pthread_mutex_unlock(&memory_lock);
+		return true;
+	}
+	forget(a);
+	pthread_mutex_unlock(&memory_lock);
+	if (s)
+		*r = zc_synchronize_stream(s->drv);
+	if (*r == CUDA_SUCCESS)
+		*r = zc_memory_free_device((void *)(uintptr_t)a->ptr);
+	stub_free(a);
+	return true;
 }
 
 CUresult
@@ -1351,13 +1406,16 @@ zc_graph_add_alloc(struct zc_graph *g, struct zc_graph_node *const *deps, size_t
 		stub_free(a);
 		return r;
 	}
-	*a = (struct zc_graph_allocation){ (CUdeviceptr)(uintptr_t)p, params->bytesize, 1, false };
+	*a = (struct zc_graph_allocation){ .ptr = (CUdeviceptr)(uintptr_t)p, .bytes = params->bytesize,
+	                                   .refs = 1 };
 	params->dptr = a->ptr;
 	n->alloc.params = *params;
 	n->alloc.params.accessDescs = NULL;  /* the caller's array; not kept */
 	n->alloc.params.accessDescCount = 0;
 	n->alloc.allocation = a;
 	pthread_mutex_lock(&memory_lock);
+	a->next = allocations;
+	allocations = a;
 	used += a->bytes;
 	if (used > used_high)
 		used_high = used;
@@ -1382,19 +1440,28 @@ zc_graph_add_free(struct zc_graph *g, struct zc_graph_node *const *deps, size_t 
                   CUdeviceptr ptr, struct zc_graph_node **out)
 {
 	struct zc_graph_node *alloc = alloc_node_of(g, ptr), *n;
+	struct zc_graph_allocation *other = NULL;
 	CUresult r;
 
-	if (!alloc)
+	/* a free node may free another graph's allocation, which a launch of that one made */
+	if (!alloc) {
+		pthread_mutex_lock(&memory_lock);
+		for (other = allocations; other && other->ptr != ptr; other = other->next)
+			;
+		pthread_mutex_unlock(&memory_lock);
+	}
+	if (!alloc && !other)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE,
-		                 "0x%llx is not the memory of an allocation node of the graph",
+		                 "0x%llx is not the memory of a graph's allocation node",
 		                 (unsigned long long)ptr);
-	if (alloc->alloc.allocation->freed_in_graph)
+	if (alloc && alloc->alloc.allocation->freed_in_graph)
 		return stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx is freed by the graph already",
 		                 (unsigned long long)ptr);
 	if ((r = zc_graph_add(g, CU_GRAPH_NODE_TYPE_MEM_FREE, deps, ndeps, &n)) != CUDA_SUCCESS)
 		return r;
 	n->free_ptr = ptr;
-	alloc->alloc.allocation->freed_in_graph = true;
+	if (alloc)
+		alloc->alloc.allocation->freed_in_graph = true;
 	*out = n;
 	return CUDA_SUCCESS;
 }

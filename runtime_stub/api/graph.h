@@ -22,15 +22,19 @@ struct zc_kernel_node {
 	size_t nattributes;
 };
 
-/* The memory of a graph's allocation node: allocated when the node is made, at the address
- * every launch then uses (CUDA fixes it for the graph's life); shared by the copies of the
- * graph, and given back when the last goes, if a free node of the graph frees it (else it
- * outlives the graph, for the program to free, as in CUDA). */
+/* The memory of a graph's allocation node: made when the node is made, at the address every
+ * launch then uses (CUDA fixes it for the graph's life), and shared by the copies of the
+ * graph. A launch allocates it (live) and a free node of any graph, cuMemFree or
+ * cuMemFreeAsync frees it again, the memory staying the graph's for its next launch; it is
+ * given back when the last copy of the graph goes while it is not live, or when the program
+ * frees it after that (it outlives the graph, as in CUDA). */
 struct zc_graph_allocation {
+	struct zc_graph_allocation *next;  /* every allocation whose memory is held */
 	CUdeviceptr ptr;
 	size_t bytes;
 	int refs;
-	bool freed_in_graph;
+	bool live;
+	bool freed_in_graph;  /* by a free node of its own graph */
 };
 
 struct zc_graph_node {
@@ -114,6 +118,9 @@ CUresult zc_graph_add_free(struct zc_graph *g, struct zc_graph_node *const *deps
                            CUdeviceptr ptr, struct zc_graph_node **out);
 void zc_graph_allocation_retain(struct zc_graph_allocation *a);
 void zc_graph_allocation_release(struct zc_graph_allocation *a);
+/* A launch of the node's graph allocates it. */
+void zc_graph_allocation_launched(struct zc_graph_allocation *a);
+
 void zc_graph_memory_used(size_t *now, size_t *high, bool reset_high);
 
 /* user_object.c: a copy's references are its own (the objects retained again); a graph

@@ -88,8 +88,15 @@ zc_graph_run(const struct zc_graph *g, struct zc_stream *s)
 			r = zc_graph_run(n->child, s);
 			continue;
 		case CU_GRAPH_NODE_TYPE_EMPTY:
-		case CU_GRAPH_NODE_TYPE_MEM_ALLOC:  /* the memory is there from the node's making */
-		case CU_GRAPH_NODE_TYPE_MEM_FREE:   /* and stays until the graph goes */
+			continue;
+		/* the memory is there from the node's making, at its address, until the graph goes */
+		case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+			zc_graph_allocation_launched(n->alloc.allocation);
+			continue;
+		case CU_GRAPH_NODE_TYPE_MEM_FREE:
+			if (!zc_graph_memory_free(n->free_ptr, s, &r))
+				r = stub_fail(CUDA_ERROR_INVALID_VALUE, "0x%llx: its allocation is gone",
+				              (unsigned long long)n->free_ptr);
 			continue;
 		case CU_GRAPH_NODE_TYPE_MEMCPY:
 			op = (struct zc_op){ .kind = ZC_OP_COPY, .copy = n->memcpy.copy };

@@ -336,6 +336,8 @@ free_async(CUdeviceptr dptr, CUstream handle, bool per_thread)
 		}
 	}
 	pthread_mutex_unlock(&lock);
+	if (zc_graph_memory_free(dptr, s, &r))
+		return r;
 	/* Memory cudaMalloc gave is freed in stream order too: here, once the stream's work is
 	 * done. */
 	if ((r = zc_memory_check(dptr, 1)) == CUDA_SUCCESS && (r = zc_synchronize_stream(s->drv)) == CUDA_SUCCESS)

@@ -1,7 +1,10 @@
 // Graph memory nodes: an allocation node, kernels that use its memory, and a free node, built
 // node by node and launched three times (the memory is at one address, the address the
 // node reports); cudaMallocAsync and cudaFreeAsync captured into a graph that is launched
-// twice; the device's graph-memory attributes. Checked against the host.
+// twice; the device's graph-memory attributes; a graph that allocates without freeing, its
+// memory freed outside it (cudaFreeAsync, cudaFree) and by another graph's free node between
+// launches, then kept by the program past the graph (as cuda-samples' graphMemoryNodes
+// does). Checked against the host.
 #include "test_util.h"
 
 __global__ void fill(int *p, int base, int n) {
@@ -28,6 +31,7 @@ static void expect(Checker &c, const char *what, const int *d, int (*want)(int))
 
 static int three_rounds(int i) { return 3 * (5 + 3 * i); }
 static int two_rounds(int i) { return 2 * (-9 + 3 * i); }
+static int two_rounds_four_fills(int i) { return two_rounds(i) + 4 * (7 + 3 * i); }
 
 int main() {
     Checker c;
@@ -107,6 +111,40 @@ int main() {
                (unsigned long long)high);
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(g));
+
+    // alloc -> fill, no free node: each launch allocates the memory again at its address
+    CHECK(cudaGraphCreate(&g, 0));
+    ap.dptr = nullptr;
+    CHECK(cudaGraphAddMemAllocNode(&alloc, g, nullptr, 0, &ap));
+    int *kept = (int *)ap.dptr, kept_base = 7;
+    void *kept_args[] = {&kept, &kept_base, &n};
+    k.func = (void *)fill;
+    k.kernelParams = kept_args;
+    CHECK(cudaGraphAddKernelNode(&filled, g, &alloc, 1, &k));
+    CHECK(cudaGraphInstantiate(&exec, g, 0));
+    cudaGraph_t frees;
+    cudaGraphExec_t frees_exec;
+    CHECK(cudaGraphCreate(&frees, 0));
+    CHECK(cudaGraphAddMemFreeNode(&freed, frees, nullptr, 0, kept));
+    CHECK(cudaGraphInstantiate(&frees_exec, frees, 0));
+    for (int round = 0; round < 3; round++) {
+        CHECK(cudaGraphLaunch(exec, s));
+        add_into<<<N / 256, 256, 0, s>>>(out, kept, N);
+        if (round == 0) CHECK(cudaFreeAsync(kept, s));
+        if (round == 1) CHECK(cudaGraphLaunch(frees_exec, s));
+        CHECK(cudaStreamSynchronize(s));
+        if (round == 2) CHECK(cudaFree(kept));
+    }
+    CHECK(cudaGraphLaunch(exec, s)); // and the program keeps this one
+    CHECK(cudaStreamSynchronize(s));
+    CHECK(cudaGraphExecDestroy(frees_exec));
+    CHECK(cudaGraphDestroy(frees));
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(g));
+    add_into<<<N / 256, 256, 0, s>>>(out, kept, N);
+    CHECK(cudaFreeAsync(kept, s));
+    CHECK(cudaStreamSynchronize(s));
+    expect(c, "four fills by a graph freed outside it, the last past the graph", out, two_rounds_four_fills);
     CHECK(cudaDeviceGraphMemTrim(0));
     CHECK(cudaStreamDestroy(s));
     CHECK(cudaFree(out));
