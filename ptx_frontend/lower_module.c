@@ -330,6 +330,26 @@ LLVMValueRef entry_alloca(struct lower *L, LLVMTypeRef ty, uint32_t align, const
 	return a;
 }
 
+/* A register holds some value before its first write: zero, never LLVM's undef. PTX code
+ * reads registers no path wrote (cooperative groups' shfl of a value only its source lane
+ * set), and undef passed where a builtin's argument must be defined is undefined behaviour:
+ * LLVM then took the lanes that never wrote it as impossible (a lane_id == 0 test became an
+ * assumption, and every lane ran its body). */
+static LLVMValueRef register_alloca(struct lower *L, LLVMTypeRef ty)
+{
+	LLVMValueRef a = entry_alloca(L, ty, 0, "");
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+	LLVMValueRef next = LLVMGetNextInstruction(a);
+
+	if (next)
+		LLVMPositionBuilderBefore(b, next);
+	else
+		LLVMPositionBuilderAtEnd(b, L->entry);
+	LLVMBuildStore(b, LLVMConstNull(ty), a);
+	LLVMDisposeBuilder(b);
+	return a;
+}
+
 static void declare_local(struct lower *L, const struct ptx_var *v)
 {
 	if (v->space == PTX_SPACE_REG) {
@@ -345,7 +365,7 @@ static void declare_local(struct lower *L, const struct ptx_var *v)
 
 			s->type = v->type;
 			s->llvm_type = ty;
-			s->value = entry_alloca(L, ty, 0, "");
+			s->value = register_alloca(L, ty);
 		}
 		return;
 	}
