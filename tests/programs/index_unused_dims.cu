@@ -29,33 +29,29 @@ int main() {
     Checker c;
     const int blocks = 6, guard = 64, sentinel = -7;
     const dim3 block(32, 4, 2);
-    const int nx = blocks * 32, nxy = blocks * 32 * 4;
+    const int nx = blocks * 32, nxy = blocks * 32 * 4, size = (nxy + guard) * sizeof(int);
     int *d, *h = new int[nxy + guard];
 
-    CHECK(cudaMalloc(&d, (nxy + guard) * sizeof(int)));
-    for (int i = 0; i < nxy + guard; i++)
-        h[i] = sentinel;
-    CHECK(cudaMemcpy(d, h, (nxy + guard) * sizeof(int), cudaMemcpyHostToDevice));
-    by_x<<<blocks, block>>>(d);
-    CHECK_LAUNCH();
-    CHECK(cudaMemcpy(h, d, (nxy + guard) * sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(cudaMalloc(&d, size));
+    // the kernel's stores into a buffer of sentinels, read back; past `written`, none
+    auto run = [&](void (*kernel)(int *), const char *name, int written) {
+        for (int i = 0; i < nxy + guard; i++)
+            h[i] = sentinel;
+        CHECK(cudaMemcpy(d, h, size, cudaMemcpyHostToDevice));
+        kernel<<<blocks, block>>>(d);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(h, d, size, cudaMemcpyDeviceToHost));
+        for (int i = written; i < nxy + guard; i++)
+            if (h[i] != sentinel) c.fail("%s: [%d] written (%d), past the %d threads' slots", name, i, h[i], written);
+    };
+    run(by_x, "by_x", nx);
     for (int i = 0; i < nx; i++)
         if (h[i] != i % 32 + 1000 * (i / 32)) c.fail("by_x: [%d] = %d", i, h[i]);
-    for (int i = nx; i < nxy + guard; i++)
-        if (h[i] != sentinel) c.fail("by_x: [%d] written (%d), past the %d threads' slots", i, h[i], nx);
-
-    for (int i = 0; i < nxy + guard; i++)
-        h[i] = sentinel;
-    CHECK(cudaMemcpy(d, h, (nxy + guard) * sizeof(int), cudaMemcpyHostToDevice));
-    by_xy<<<blocks, block>>>(d);
-    CHECK_LAUNCH();
-    CHECK(cudaMemcpy(h, d, (nxy + guard) * sizeof(int), cudaMemcpyDeviceToHost));
+    run(by_xy, "by_xy", nxy);
     for (int i = 0; i < nxy; i++) {
         int x = i % 32, y = i / 32 % 4, b = i / 128;
         if (h[i] != x + 100 * y + 10000 * b) c.fail("by_xy: [%d] = %d", i, h[i]);
     }
-    for (int i = nxy; i < nxy + guard; i++)
-        if (h[i] != sentinel) c.fail("by_xy: [%d] written (%d), past the threads' slots", i, h[i]);
 
     const int n = 96;
     float *ha = new float[n * n], *hv = new float[n], *hs = new float[n * 4];
