@@ -2,7 +2,8 @@
 # Fuzzing at length (issue 35 item 4): each libFuzzer harness of tests/fuzz (the binary
 # readers, the fatbin container reader, the PTX parser, the PTX lowering, the AOT image
 # reader, the emulator's code-object loader and decoder) runs RUNS executions (default
-# 10,000,000) from its seeds, one after another, through tests/fuzz/run_fuzz.sh (ASan and
+# 10,000,000) from its seeds, one after another (the lowering's modules checked by LLVM's
+# verifier too: ZC_FUZZ_VERIFY=1), through tests/fuzz/run_fuzz.sh (ASan and
 # UBSan, 2 GiB and 10 s an input). Per harness a line: executions, seconds, executions a
 # second, the corpus it grew to, and ok or the crash (its report and input are in
 # WORKDIR/HARNESS/). Exit status 1 when any harness failed.
@@ -30,7 +31,7 @@ for entry in $harnesses; do
 	fi
 	start=$(date +%s)
 	result=ok
-	ZC_FUZZ_RUNS=$runs sh "$here/../tests/fuzz/run_fuzz.sh" "$fuzz/$name" "$fuzz/seeds/$seeds" \
+	ZC_FUZZ_RUNS=$runs ZC_FUZZ_VERIFY=1 sh "$here/../tests/fuzz/run_fuzz.sh" "$fuzz/$name" "$fuzz/seeds/$seeds" \
 		"$work/$name" >"$work/$name.out" 2>&1 || { result="FAILED: see $work/$name/log"; failed=1; }
 	end=$(date +%s)
 	executed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name/log" | tail -n 1)

@@ -471,6 +471,8 @@ static bool lower_atomic(struct lower *L, bool returns)
 	LLVMValueRef p, r;
 	LLVMAtomicOrdering order = ordering(L, LLVMAtomicOrderingMonotonic);
 
+	if (type_bits(t) < 16) /* .pred, 8-bit: no atomic PTX defines, none LLVM could make */
+		lower_unsupported(L);
 	p = memory_address(L, op(L, first), insn_space(L));
 	if (t == PTX_TYPE_B128) {
 		atomic_b128(L, p, first, dst);
