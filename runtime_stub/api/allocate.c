@@ -80,8 +80,10 @@ cuMemFree_v2(CUdeviceptr dptr)
 {
 	CUresult r = CUDA_SUCCESS;
 
-	/* Freeing NULL does nothing, as in CUDA; managed memory is freed here too. */
-	if (dptr && !zc_graph_memory_free(dptr, NULL, &r))
+	/* Freeing NULL does nothing, as in CUDA; managed memory and graph memory are freed here
+	 * too, neither during a capture that forbids it. */
+	if (dptr && (r = zc_capture_allows("freeing memory")) == CUDA_SUCCESS &&
+	    !zc_graph_memory_free(dptr, NULL, &r))
 		r = release((uintptr_t)dptr, zc_memory_managed(dptr) ? ZC_MEM_MANAGED : ZC_MEM_DEVICE);
 	return TRACE(r, "0x%llx", (unsigned long long)dptr);
 }

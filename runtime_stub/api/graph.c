@@ -1285,11 +1285,12 @@ cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags)
 	             flags);
 }
 
-/* Graph memory nodes: an allocation node's memory is allocated when the node is made, at
- * the address every launch of the graph uses, as CUDA fixes it; launching the node does
- * nothing more, nor does the free node. The memory is given back when the last graph that
- * holds the node goes, if a free node frees it; else it outlives the graphs, and the
- * program frees it (cudaFree, cudaFreeAsync), as CUDA asks. */
+/* Graph memory nodes: an allocation node's memory is reserved when the node is made, at
+ * the address every launch of the graph uses, as CUDA fixes it. A launch of the node makes
+ * it live (allocated, for the program); a free of any kind (a free node of any graph,
+ * cuMemFree, cuMemFreeAsync) ends that, the memory staying the graph's for its next
+ * launch. It is given back when the last graph that holds the node goes while it is not
+ * live; live, it outlives the graphs until the program frees it, as CUDA asks. */
 static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static size_t used, used_high;  /* bytes graph allocations hold, and the most they held */
 static struct zc_graph_allocation *allocations;
@@ -1311,6 +1312,17 @@ zc_graph_allocation_retain(struct zc_graph_allocation *a)
 	pthread_mutex_lock(&memory_lock);
 	a->refs++;
 	pthread_mutex_unlock(&memory_lock);
+}
+
+/* The allocation whose memory starts at ptr, or NULL; memory_lock held. */
+static struct zc_graph_allocation *
+allocation_at(CUdeviceptr ptr)
+{
+	struct zc_graph_allocation *a = allocations;
+
+	while (a && a->ptr != ptr)
+		a = a->next;
+	return a;
 }
 
 /* Takes a out of the held ones; memory_lock held. */
@@ -1353,9 +1365,7 @@ zc_graph_memory_free(CUdeviceptr ptr, struct zc_stream *s, CUresult *r)
 	struct zc_graph_allocation *a;
 
 	pthread_mutex_lock(&memory_lock);
-	for (a = allocations; a && a->ptr != ptr; a = a->next)
-		;
-	if (!a) {
+	if (!(a = allocation_at(ptr))) {
 		pthread_mutex_unlock(&memory_lock);
 		return false;
 	}
@@ -1446,8 +1456,7 @@ zc_graph_add_free(struct zc_graph *g, struct zc_graph_node *const *deps, size_t 
 	/* a free node may free another graph's allocation, which a launch of that one made */
 	if (!alloc) {
 		pthread_mutex_lock(&memory_lock);
-		for (other = allocations; other && other->ptr != ptr; other = other->next)
-			;
+		other = allocation_at(ptr);
 		pthread_mutex_unlock(&memory_lock);
 	}
 	if (!alloc && !other)

@@ -133,7 +133,21 @@ int main() {
         if (round == 0) CHECK(cudaFreeAsync(kept, s));
         if (round == 1) CHECK(cudaGraphLaunch(frees_exec, s));
         CHECK(cudaStreamSynchronize(s));
-        if (round == 2) CHECK(cudaFree(kept));
+        if (round == 2) {
+            // cudaFree is forbidden during a global capture, of graph memory too
+            cudaStream_t capturing;
+            cudaGraph_t none = nullptr;
+            CHECK(cudaStreamCreateWithFlags(&capturing, cudaStreamNonBlocking));
+            CHECK(cudaStreamBeginCapture(capturing, cudaStreamCaptureModeGlobal));
+            cudaError_t during = cudaFree(kept);
+            if (during != cudaErrorStreamCaptureUnsupported)
+                c.fail("cudaFree of graph memory during a global capture: %s", cudaGetErrorName(during));
+            if (cudaStreamEndCapture(capturing, &none) != cudaErrorStreamCaptureInvalidated || none)
+                c.fail("the capture cudaFree broke ended otherwise");
+            cudaGetLastError();
+            CHECK(cudaStreamDestroy(capturing));
+            CHECK(cudaFree(kept));
+        }
     }
     CHECK(cudaGraphLaunch(exec, s)); // and the program keeps this one
     CHECK(cudaStreamSynchronize(s));
