@@ -5,16 +5,13 @@
  * on (zc_engine_forward); else the project's implementation over the stub's driver; and the
  * traces of all. */
 #include <cuda.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "driver_identity.h"
 #include "engine.h"
-#include "find_library.h"
 
 #define ZC_EXPORT(name) 1 +
 #define ZC_UNSUPPORTED(name) 1 +
@@ -68,36 +65,6 @@ CUresult zc_engine_native_stream(CUstream stream, void **native)
 	             : CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/* A candidate for NVIDIA's library: any file of the name but this one. */
-static bool not_this_library(const char *path, void *arg)
-{
-	const struct stat *self = arg;
-	struct stat st;
-
-	return stat(path, &st) == 0 && !(st.st_dev == self->st_dev && st.st_ino == self->st_ino);
-}
-
-/* NVIDIA's library of this name, loaded; NULL (and why, traced) when there is none. */
-static void *nvidia_library(void)
-{
-	char path[4096];
-	struct stat self;
-	Dl_info info;
-	void *nvidia;
-
-	if (!dladdr((void *)nvidia_library, &info) || !info.dli_fname ||
-	    stat(info.dli_fname, &self) != 0 ||
-	    !zc_find_library(ZC_LIBRARY_SONAME, not_this_library, &self, path, sizeof(path))) {
-		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's %s is not found", ZC_LIBRARY_SONAME);
-		return NULL;
-	}
-	if (!(nvidia = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
-		zc_engine_trace(ZC_LIBRARY_SONAME, "cannot load %s: %s", path, dlerror());
-	else
-		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's is %s", path);
-	return nvidia;
-}
-
 /* NVIDIA's library when NVIDIA's driver runs the process (the project's own where it is not
  * found); AMD's under the HIP driver where the replacement maps to it; and, wherever NVIDIA's
  * does not take every call, what the replacement forwards to it. */
@@ -109,22 +76,26 @@ static void choose(void)
 
 	if (started && !(driver = zc_engine_driver())) {
 		looked = true;
-		if ((nvidia = nvidia_library())) {
+		if ((nvidia = zc_engine_load_nvidia())) {
 			zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process: NVIDIA's "
 			                "library takes every call");
 			/* What NVIDIA's lacks stays this library's, which refuses NVIDIA's handles. */
 			for (size_t i = 0; i < EXPORT_COUNT; i++)
-				zc_engine_functions[i] = dlsym(nvidia, export_names[i]);
+				zc_engine_functions[i] = zc_engine_symbol(nvidia, export_names[i]);
 			return;
 		}
 		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's driver runs the process but not NVIDIA's "
 		                "library: the project's own runs on it");
 	}
-	if (driver && strcmp(driver, "hip") == 0 && zc_engine_amd)
+#ifdef ZC_ENGINE_AMD
+	if (driver && strcmp(driver, "hip") == 0)
 		zc_engine_amd(export_names, zc_engine_functions, EXPORT_COUNT);
-	if (zc_engine_forward)
-		zc_engine_forward(looked ? NULL : nvidia_library(), export_names, zc_engine_functions,
-		                  EXPORT_COUNT);
+#endif
+#ifdef ZC_ENGINE_FORWARD
+	zc_engine_forward(looked ? NULL : zc_engine_load_nvidia(), export_names, zc_engine_functions,
+	                  EXPORT_COUNT);
+#endif
+	(void)driver, (void)looked; /* for the hooks a library has */
 }
 
 static void choose_once(void)
@@ -179,8 +150,12 @@ char zc_engine_logging;
 void zc_engine_log(unsigned n);
 void zc_engine_log(unsigned n)
 {
-	if (zc_library_log && n < EXPORT_COUNT)
+#ifdef ZC_ENGINE_LOG
+	if (n < EXPORT_COUNT)
 		zc_library_log(export_names[n]);
+#else
+	(void)n;
+#endif
 }
 
 /* What the trampoline of a function the library lacks calls (its arguments are the

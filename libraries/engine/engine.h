@@ -4,8 +4,10 @@
  *   ZC_LIBRARY_SONAME                   its name, NVIDIA's library's ("libcublas.so.13")
  *   ZC_LIBRARY_TITLE                    the name traces give it ("cuBLAS")
  *   ZC_UNSUPPORTED_STATUS               what an unsupported function returns
+ *   ZC_ENGINE_AMD, ZC_ENGINE_FORWARD,   set when it defines zc_engine_amd,
+ *   ZC_ENGINE_LOG                       zc_engine_forward, zc_library_log (below)
  * and its C sources include the generated replacement_rename.h first, which names each
- * implementation zc_impl_NAME; trampolines.S exports NAME. */
+ * implementation zc_impl_NAME; trampolines.S (trampolines_win64.S) exports NAME. */
 #ifndef ZC_ENGINE_H
 #define ZC_ENGINE_H
 
@@ -20,14 +22,12 @@
  * driver, a replacement that defines zc_engine_amd hands it the exports' names: it sets
  * FUNCTIONS[i] to what takes the calls of NAMES[i] (AMD's library behind the same API),
  * leaving NULL those the project's implementation keeps. */
-void zc_engine_amd(const char *const *names, void **functions, size_t count)
-	__attribute__((weak));
+void zc_engine_amd(const char *const *names, void **functions, size_t count);
 /* A replacement for a library NVIDIA's own serves on any machine (NVRTC compiles on the CPU)
  * defines zc_engine_forward: wherever NVIDIA's library does not take every call, the engine
  * hands it NVIDIA's, loaded (NULL when none is found), and the replacement sets
  * FUNCTIONS[i] for the calls NVIDIA's takes, leaving NULL those it implements itself. */
-void zc_engine_forward(void *nvidia, const char *const *names, void **functions, size_t count)
-	__attribute__((weak));
+void zc_engine_forward(void *nvidia, const char *const *names, void **functions, size_t count);
 
 /* The name of the stub's driver running the process ("host", "hip"), or NULL when it is
  * NVIDIA's (whose libcuda.so.1 has no identity table, abi/driver_identity.h). */
@@ -50,7 +50,13 @@ CUresult zc_kernels_launch(CUmodule module, const char *kernel, unsigned grid_x,
  * zc_engine_logging is set, each call of an export the project implements is first handed
  * to zc_library_log with the export's name. */
 extern char zc_engine_logging;
-void zc_library_log(const char *name) __attribute__((weak));
+void zc_library_log(const char *name);
+
+/* The platform's half (engine_posix.c, engine_windows.c): NVIDIA's library of this name
+ * loaded, any file of the name but this library (NULL, and why traced, when there is none),
+ * and a function of a library loaded so. */
+void *zc_engine_load_nvidia(void);
+void *zc_engine_symbol(void *library, const char *name);
 
 /* Whether ZLUDA_CONVERT_TRACE asks for traces, and one trace line: "zluda-convert: TITLE:
  * ROUTINE: message (STATUS)", the status left out when NULL. */

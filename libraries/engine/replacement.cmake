@@ -1,5 +1,6 @@
 # add_replacement_library(TARGET SONAME TITLE UNSUPPORTED_STATUS EXPORTS UNSUPPORTED
 #                         [UNVERSIONED] [PREFIX P] [KERNELS FATBIN] SOURCES...
+#                         [ENGINE_HOOKS amd|forward|log...]
 #                         [COMPILE_DEFINITIONS ...] [INCLUDES ...] [LIBRARIES ...])
 # One of NVIDIA's libraries replaced (docs/layers.md): a shared library of NVIDIA's SONAME
 # and symbol version (none with UNVERSIONED, as NVIDIA's NVML has none) exporting exactly
@@ -9,12 +10,17 @@
 # against NVIDIA's header with the implementations renamed; and the test
 # libraries.SONAME.exports that checks it. With KERNELS, the library carries FATBIN
 # (add_kernels_fatbin) as zc_kernels_fatbin, with kernels.c to load and launch them.
+# ENGINE_HOOKS names the engine's hooks the sources define (engine.h).
 set(ZC_ENGINE_DIR ${CMAKE_CURRENT_LIST_DIR})
 find_package(Threads REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 function(add_replacement_library target soname title status exports unsupported)
   cmake_parse_arguments(PARSE_ARGV 6 arg "UNVERSIONED" "PREFIX;KERNELS"
-                        "SOURCES;COMPILE_DEFINITIONS;INCLUDES;LIBRARIES")
+                        "SOURCES;ENGINE_HOOKS;COMPILE_DEFINITIONS;INCLUDES;LIBRARIES")
+  foreach(hook ${arg_ENGINE_HOOKS})
+    string(TOUPPER ${hook} hook)
+    list(APPEND arg_COMPILE_DEFINITIONS ZC_ENGINE_${hook})
+  endforeach()
   if(arg_KERNELS)
     # One object of kernels.S per library, each with its own fatbin.
     set(kernels ${dir}/kernels.S)
@@ -49,7 +55,7 @@ function(add_replacement_library target soname title status exports unsupported)
   file(WRITE ${map}.tmp "${node} {\n\tglobal: ${globs}\n\tlocal: *;\n};\n")
   file(COPY_FILE ${map}.tmp ${map} ONLY_IF_DIFFERENT)
   add_library(${target} SHARED ${arg_SOURCES} ${ZC_ENGINE_DIR}/engine.c
-              ${ZC_ENGINE_DIR}/trampolines.S ${rename}
+              ${ZC_ENGINE_DIR}/engine_posix.c ${ZC_ENGINE_DIR}/trampolines.S ${rename}
               ${PROJECT_SOURCE_DIR}/common/find_library.c
               ${PROJECT_SOURCE_DIR}/common/find_library_posix.c)
   target_compile_definitions(${target} PRIVATE ${arg_COMPILE_DEFINITIONS}
