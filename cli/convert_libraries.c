@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -185,20 +186,22 @@ static bool is_elf(const char *path)
 	return elf;
 }
 
-/* The libraries the project replaces: why, and whether the replacement carries kernels to
- * translate for the program's targets (else it is copied). */
+/* The libraries the project replaces: the stem of their Linux names (the version follows)
+ * and of their Windows names (the version and .dll follow; NULL where the project has no
+ * DLL), why, and whether the replacement carries kernels to translate for the program's
+ * targets (else it is copied). */
 static const struct {
-	const char *stem, *why;
+	const char *stem, *dll_stem, *why;
 	bool kernels;
 } replacements[] = {
-	{"libcublas.so.", "NVIDIA's kernels ship as machine code only", true},
-	{"libcublasLt.so.", "NVIDIA's kernels ship as machine code only", true},
-	{"libcufft.so.", "NVIDIA's kernels for many sizes ship as machine code only", true},
-	{"libnvidia-ml.so.", "NVIDIA's is a part of NVIDIA's driver", false},
-	{"libnvrtc.so.", "NVIDIA's makes CUBINs, which no AMD GPU runs; it hands over PTX instead",
-	 false},
-	{"libnvJitLink.so.", "NVIDIA's links CUBINs, which no AMD GPU runs; it links PTX instead",
-	 false},
+	{"libcublas.so.", "cublas64_", "NVIDIA's kernels ship as machine code only", true},
+	{"libcublasLt.so.", "cublasLt64_", "NVIDIA's kernels ship as machine code only", true},
+	{"libcufft.so.", NULL, "NVIDIA's kernels for many sizes ship as machine code only", true},
+	{"libnvidia-ml.so.", NULL, "NVIDIA's is a part of NVIDIA's driver", false},
+	{"libnvrtc.so.", NULL,
+	 "NVIDIA's makes CUBINs, which no AMD GPU runs; it hands over PTX instead", false},
+	{"libnvJitLink.so.", NULL,
+	 "NVIDIA's links CUBINs, which no AMD GPU runs; it links PTX instead", false},
 };
 
 /* The project's replacement for library NAME, found beside the tool into PATH: its index
@@ -250,6 +253,81 @@ static bool provided(const ConvertOptions *o, const Library *libs, size_t nlibs,
 	       loaded_for_replaced(o, libs, nlibs, lib);
 }
 
+/* Places replacement R, found at OURS->path, as OURS->name in DIR: converted for the
+ * program's targets when it carries kernels, else copied. ALTERNATIVE says how to have
+ * NVIDIA's instead, or is NULL. */
+static bool place_replacement(const ConvertOptions *o, int r, const Library *ours,
+                              const char *dir, const char *alternative)
+{
+	char *dest;
+	bool ok = true;
+
+	if (alternative)
+		inform(1, "%s/%s: zluda-convert's own, for %s (%s; %s)", dir, ours->name,
+		       ours->needed_by, replacements[r].why, alternative);
+	else
+		inform(1, "%s/%s: zluda-convert's own, for %s (%s)", dir, ours->name, ours->needed_by,
+		       replacements[r].why);
+	if (replacements[r].kernels)
+		return convert_library(o, ours, dir, true, &ok) && ok;
+	dest = zc_alloc(strlen(dir) + strlen(ours->name) + 2);
+	sprintf(dest, "%s/%s", dir, ours->name);
+	if (!copy_file(ours->path, dest)) {
+		fprintf(stderr, "zluda-convert: %s: cannot write: %s\n", dest, strerror(errno));
+		ok = false;
+	}
+	free(dest);
+	return ok;
+}
+
+/* The project's DLL for the DLL a Windows program imports as NAME (any case): its index in
+ * replacements, its name written into CANONICAL and its file found beside the tool into
+ * PATH; -1 when it has none. */
+static int dll_replacement(const char *name, char *canonical, size_t canonical_size, char *path,
+                           size_t size)
+{
+	for (size_t i = 0; i < sizeof(replacements) / sizeof(replacements[0]); i++) {
+		const char *stem = replacements[i].dll_stem;
+		size_t n = stem ? strlen(stem) : 0, digits;
+
+		if (!stem || strncasecmp(name, stem, n) != 0)
+			continue;
+		digits = strspn(name + n, "0123456789");
+		if (digits == 0 || strcasecmp(name + n + digits, ".dll") != 0)
+			continue;
+		snprintf(canonical, canonical_size, "%s%.*s.dll", stem, (int)digits, name + n);
+		if (find_tool_file(canonical, path, size))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* A Windows program's imports: the DLLs the project replaces, placed beside its output.
+ * Only what it imports itself: NVIDIA's DLLs are not where their own imports could be
+ * followed. */
+static bool provide_dlls(const ConvertOptions *o)
+{
+	Binary bin;
+	ZcError err;
+	char *dir;
+	bool ok = true;
+
+	if (!binary_open(&bin, o->in, &err))
+		return true; /* convert_file read it already; nothing imports from a failed read */
+	dir = output_directory(o->out);
+	for (size_t i = 0; bin.format == BIN_PE && i < bin.nimports; i++) {
+		char path[PATH_MAX + 64], name[64];
+		int r = dll_replacement(bin.imports[i], name, sizeof name, path, sizeof path);
+		Library ours = {name, path, (char *)o->in, NULL};
+
+		if (r >= 0 && !place_replacement(o, r, &ours, dir, NULL))
+			ok = false;
+	}
+	free(dir);
+	binary_close(&bin);
+	return ok;
+}
+
 bool provide_libraries(const ConvertOptions *o)
 {
 	Library *libs;
@@ -258,36 +336,21 @@ bool provide_libraries(const ConvertOptions *o)
 	bool ok = true;
 
 	if (!is_elf(o->in))
-		return true;
+		return provide_dlls(o);
 	nlibs = library_closure(o->in, &libs);
 	dir = output_directory(o->out);
 	for (size_t i = 0; i < nlibs; i++) {
-		char path[PATH_MAX + 64], *dest;
+		char path[PATH_MAX + 64], alternative[128];
 		Library ours = libs[i];
 		int r = named_by_user(o, libs[i].name) ? -1 : replacement(libs[i].name, path, sizeof(path));
 
 		if (r < 0 || loaded_for_replaced(o, libs, nlibs, &libs[i]))
 			continue;
 		ours.path = path;
-		if (replacements[r].kernels)
-			inform(1, "%s/%s: zluda-convert's own, for %s (%s; --with-libraries=%s converts "
-			       "NVIDIA's instead)", dir, libs[i].name, libs[i].needed_by,
-			       replacements[r].why, libs[i].name);
-		else
-			inform(1, "%s/%s: zluda-convert's own, for %s (%s)", dir, libs[i].name,
-			       libs[i].needed_by, replacements[r].why);
-		if (replacements[r].kernels) {
-			if (!convert_library(o, &ours, dir, true, &ok))
-				ok = false;
-			continue;
-		}
-		dest = zc_alloc(strlen(dir) + strlen(libs[i].name) + 2);
-		sprintf(dest, "%s/%s", dir, libs[i].name);
-		if (!copy_file(path, dest)) {
-			fprintf(stderr, "zluda-convert: %s: cannot write: %s\n", dest, strerror(errno));
+		snprintf(alternative, sizeof alternative, "--with-libraries=%s converts NVIDIA's instead",
+		         libs[i].name);
+		if (!place_replacement(o, r, &ours, dir, replacements[r].kernels ? alternative : NULL))
 			ok = false;
-		}
-		free(dest);
 	}
 	libraries_free(libs, nlibs);
 	free(dir);

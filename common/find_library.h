@@ -12,8 +12,9 @@
 /* Offers ACCEPT each candidate path for library NAME in the loader's order: on Linux
  * LD_LIBRARY_PATH's directories, /etc/ld.so.cache's entries of that name, the directories of
  * /etc/ld.so.conf (and what it includes), and the usual locations of NVIDIA's driver and
- * toolkit; on Windows the system directory (never the program's directory, which holds the
- * project's files). Writes the first accepted into OUT; false when none is. */
+ * toolkit; on Windows the system directory, PATH's directories and the toolkit's (CUDA_PATH),
+ * never the program's directory, which holds the project's files. Writes the first accepted
+ * into OUT; false when none is. */
 bool zc_find_library(const char *name, bool (*accept)(const char *path, void *arg), void *arg,
                      char *out, size_t size);
 

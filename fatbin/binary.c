@@ -127,6 +127,9 @@ void binary_close(Binary *bin)
 		free(bin->sections[i].name);
 	for (size_t i = 0; i < bin->nsymbols; i++)
 		free(bin->symbols[i].name);
+	for (size_t i = 0; i < bin->nimports; i++)
+		free(bin->imports[i]);
+	free(bin->imports);
 	free(bin->sections);
 	free(bin->symbols);
 	free(bin->fixups);

@@ -65,6 +65,8 @@ typedef struct {
 	size_t nsymbols;
 	Fixup *fixups; /* sorted by addr */
 	size_t nfixups;
+	char **imports; /* PE: the DLLs its import directory names, in its order */
+	size_t nimports;
 	bool owns_mapping;
 	bool writable;   /* bytes are a private copy-on-write mapping */
 	char *elf_copy;  /* libelf's private copy when they are not */

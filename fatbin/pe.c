@@ -16,7 +16,11 @@ enum {
 	MAX_SECTIONS = 96, /* the PE format's own limit */
 	OPT_MAGIC_PE32 = 0x10b,
 	OPT_MAGIC_PE32PLUS = 0x20b,
+	DATA_DIRECTORY_IMPORT = 1,
 	DATA_DIRECTORY_BASERELOC = 5,
+	IMPORT_DESCRIPTOR_SIZE = 20,
+	MAX_IMPORTS = 4096,
+	MAX_DLL_NAME = 255,
 	BASERELOC_BLOCK_HEADER = 8,
 };
 
@@ -40,6 +44,7 @@ typedef struct {
 	uint64_t image_base;
 	uint64_t section_table;
 	unsigned nsections;
+	uint32_t import_rva, import_size;
 	uint32_t reloc_rva, reloc_size;
 	uint64_t symbol_table; /* 0 when the image has none */
 	uint32_t nsymbols;
@@ -114,6 +119,11 @@ static bool read_headers(Binary *bin, PeLayout *pe, ZcError *err)
 	if (fixed + (uint64_t)ndirs * 8 > opt_size)
 		return zc_fail(err, "PE optional header declares %u data directories, more than "
 		               "SizeOfOptionalHeader 0x%x holds", ndirs, opt_size);
+	if (ndirs > DATA_DIRECTORY_IMPORT) {
+		const uint8_t *dir = o + fixed + DATA_DIRECTORY_IMPORT * 8;
+		pe->import_rva = get32(dir);
+		pe->import_size = get32(dir + 4);
+	}
 	if (ndirs > DATA_DIRECTORY_BASERELOC) {
 		const uint8_t *dir = o + fixed + DATA_DIRECTORY_BASERELOC * 8;
 		pe->reloc_rva = get32(dir);
@@ -285,6 +295,57 @@ static bool read_base_relocations(Binary *bin, const PeLayout *pe, ZcError *err)
 	return true;
 }
 
+/* The DLL name at RVA, a NUL-terminated string in a section's file data. */
+static bool dll_name(const Binary *bin, const PeLayout *pe, uint32_t rva, unsigned index,
+                     char **name, ZcError *err)
+{
+	uint64_t addr = pe->image_base + rva;
+	const Section *s = binary_section_at(bin, addr);
+	uint64_t left = s ? s->size - (addr - s->addr) : 0;
+	const uint8_t *p = s ? bin->bytes + s->offset + (addr - s->addr) : NULL;
+	const uint8_t *end = p ? memchr(p, 0, left < MAX_DLL_NAME + 1 ? left : MAX_DLL_NAME + 1)
+	                       : NULL;
+
+	if (!end)
+		return zc_fail(err, "PE import %u: its DLL name (rva 0x%x) is not a string of at most "
+		               "%d bytes within a section's file data", index, rva, MAX_DLL_NAME);
+	if (end == p)
+		return zc_fail(err, "PE import %u: its DLL name (rva 0x%x) is empty", index, rva);
+	for (const uint8_t *c = p; c < end; c++)
+		if (*c < 0x20 || *c > 0x7e || strchr("/\\:", *c))
+			return zc_fail(err, "PE import %u: its DLL name (rva 0x%x) holds byte 0x%02x, no "
+			               "file name's", index, rva, *c);
+	*name = zc_strndup((const char *)p, (size_t)(end - p));
+	return true;
+}
+
+/* The import directory: 20-byte descriptors up to an all-zero one, each naming a DLL by the
+ * RVA of its name (the fourth field). */
+static bool read_imports(Binary *bin, const PeLayout *pe, ZcError *err)
+{
+	static const uint8_t last[IMPORT_DESCRIPTOR_SIZE];
+
+	if (pe->import_rva == 0 || pe->import_size == 0)
+		return true;
+	for (unsigned i = 0;; i++) {
+		uint64_t at;
+
+		if (i == MAX_IMPORTS)
+			return zc_fail(err, "PE import directory names more than %d DLLs", MAX_IMPORTS);
+		if (!binary_addr_to_offset(bin, pe->image_base + pe->import_rva +
+		                           (uint64_t)i * IMPORT_DESCRIPTOR_SIZE,
+		                           IMPORT_DESCRIPTOR_SIZE, &at))
+			return zc_fail(err, "PE import directory (rva 0x%x): descriptor %u is not within a "
+			               "section's file data", pe->import_rva, i);
+		if (memcmp(bin->bytes + at, last, IMPORT_DESCRIPTOR_SIZE) == 0)
+			return true;
+		bin->imports = zc_realloc(bin->imports, (i + 1) * sizeof(char *));
+		if (!dll_name(bin, pe, get32(bin->bytes + at + 12), i, &bin->imports[i], err))
+			return false;
+		bin->nimports = i + 1;
+	}
+}
+
 /* Symbol records are 18 bytes: Name[8] (or 4 zero bytes and a string table offset), Value,
  * SectionNumber (1-based; 0 undefined, negative absolute/debug), Type, StorageClass and the
  * count of auxiliary records that follow. COFF records no symbol sizes, so size stays 0. */
@@ -330,5 +391,6 @@ bool pe_read(Binary *bin, ZcError *err)
 	PeLayout pe = {0};
 
 	return read_headers(bin, &pe, err) && read_sections(bin, &pe, err) &&
-	       read_base_relocations(bin, &pe, err) && read_symbols(bin, &pe, err);
+	       read_imports(bin, &pe, err) && read_base_relocations(bin, &pe, err) &&
+	       read_symbols(bin, &pe, err);
 }

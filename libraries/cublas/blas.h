@@ -64,7 +64,7 @@ ZC_HALF_GEMV_BATCHED(TSS, float)
 /* The funnel of failures: the status, with the routine and why traced when
  * ZLUDA_CONVERT_TRACE is set. */
 cublasStatus_t blas_fail(cublasStatus_t status, const char *routine, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(ZC_PRINTF_FORMAT, 3, 4)));
 
 /* A context for the kernels (the current CUDA context, or the first device's primary one,
  * the kernels loaded), and its end. */

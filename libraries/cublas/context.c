@@ -90,7 +90,7 @@ cublasStatus_t blas_scratch(cublasHandle_t h, size_t size, CUdeviceptr *out)
 
 cublasStatus_t blas_result_begin(cublasHandle_t h, void *result, void **target)
 {
-	CUdeviceptr p;
+	CUdeviceptr p = 0;
 	cublasStatus_t s;
 
 	if (!result)

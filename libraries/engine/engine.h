@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common.h"
+
 /* The engine is chosen once, at the first call of any exported function (trampolines.S):
  * NVIDIA's own library of this name when NVIDIA's driver runs the process, else the
  * project's implementation, which is reached only in the second case. Under the HIP
@@ -63,6 +65,6 @@ void *zc_engine_symbol(void *library, const char *name);
 bool zc_engine_tracing(void);
 void zc_engine_vtrace(const char *routine, const char *fmt, va_list ap, const char *status);
 void zc_engine_trace(const char *routine, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__attribute__((format(ZC_PRINTF_FORMAT, 2, 3)));
 
 #endif

@@ -926,6 +926,69 @@ def pe_base_relocation_block_too_small(i):
                 f"least 8)")
 
 
+def pe_with_imports(i, descriptors, names):
+    """The image with an import directory in .reloc's file data after its one block (its
+    memory size grown to the whole raw size): DESCRIPTORS are (name offset) pairs written
+    as 20-byte descriptors at .reloc + 16, NAMES (offset, bytes) written at .reloc + 16 +
+    offset; returns the bytes and the directory's rva."""
+    pe = i.pe
+    r = pe.section(".reloc")
+    rva = r["addr"] - PE_IMAGE_BASE + 16
+    data = pe.patch_section(".reloc", "virtual_size", r["raw_size"])
+    for n, name_offset in enumerate(descriptors):
+        data = put(data, "I", r["offset"] + 16 + 20 * n + 12, rva + name_offset)
+    for offset, text in names:
+        data = replace(data, r["offset"] + 16 + offset, text)
+    return import_directory(data, rva, 20 * len(descriptors)), rva
+
+
+def import_directory(data, rva, size):
+    """The optional header's data directory 1 (imports) set."""
+    data = put(data, "I", PE_OPTIONAL_HEADER_OFFSET + 112 + 8, rva)
+    return put(data, "I", PE_OPTIONAL_HEADER_OFFSET + 112 + 12, size)
+
+
+@case
+def pe_imports_read(i):
+    """Two DLLs imported, the list ended by an all-zero descriptor: nothing to complain of."""
+    data, _ = pe_with_imports(i, [100, 120], [(100, b"cublas64_13.dll\0"),
+                                              (120, b"nvcuda.dll\0")])
+    return Case(data, None)
+
+
+@case
+def pe_import_directory_outside_sections(i):
+    data = import_directory(i.pe.bytes, 0x7000000, 40)
+    return Case(data, "PE import directory (rva 0x7000000): descriptor 0 is not within a "
+                      "section's file data")
+
+
+@case
+def pe_import_directory_unterminated(i):
+    """Descriptors up to the end of .reloc's file data, none all zero, each naming the DLL
+    whose name fills the room left."""
+    r = i.pe.section(".reloc")
+    count = (r["raw_size"] - 16) // 20
+    data, rva = pe_with_imports(i, [20 * count] * count, [(20 * count, b"x.dll\0")])
+    return Case(data, f"PE import directory (rva {h(rva)}): descriptor {count} is not within a "
+                      f"section's file data")
+
+
+@case
+def pe_import_name_with_a_path(i):
+    data, rva = pe_with_imports(i, [100], [(100, b"..\\nvcuda.dll\0")])
+    return Case(data, f"PE import 0: its DLL name (rva {h(rva + 100)}) holds byte 0x5c, no "
+                      f"file name's")
+
+
+@case
+def pe_import_name_unterminated(i):
+    r = i.pe.section(".reloc")
+    data, rva = pe_with_imports(i, [100], [(100, b"a" * (r["raw_size"] - 116))])
+    return Case(data, f"PE import 0: its DLL name (rva {h(rva + 100)}) is not a string of at "
+                      f"most 255 bytes within a section's file data")
+
+
 # ---- regressions: inputs the fuzzers crashed on ------------------------------------------------
 
 def pe_section_without_data(i, name):

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Reproducible bytes across build directories (reproducible-builds.org): the files
 # zluda-convert places beside converted programs and installs (libcuda.so.1 and its .debug,
-# nvcuda.dll, the library replacements and their .debug, the emulator's HIP runtime) are
+# nvcuda.dll, the library replacements (and their DLLs) and their .debug, the emulator's HIP runtime) are
 # built again in a fresh build tree at another path, with the same options, and must be the
 # same bytes as BUILD_DIR's.
 # Usage: check_reproducible.sh SOURCE_DIR BUILD_DIR SANITIZE BUILD_TYPE FILE...
@@ -16,6 +16,7 @@ targets="zc_cuda zc_emu_hip"
 	sed -n 's/^\(zc_cublas[0-9a-zA-Z]*\|zc_cufft[0-9]*\|zc_nvml\|zc_nvrtc[0-9_]*\|zc_nvjitlink[0-9]*\): phony$/\1/p' |
 	tr '\n' ' ')"
 [ -d "$build/runtime_stub/windows" ] && targets="$targets zc_nvcuda"
+[ -d "$build/libraries/windows" ] && targets="$targets zc_windows_libraries"
 ninja -C "$other" $targets >/dev/null
 failed=0
 for file in "$@"; do

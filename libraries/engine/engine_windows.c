@@ -1,0 +1,71 @@
+/* The engine's platform half on Windows: NVIDIA's DLL found in the loader's order
+ * (common/find_library_windows.c), never this DLL or the file it was loaded from. */
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#include <stdbool.h>
+
+#include "engine.h"
+#include "find_library.h"
+
+/* A file's identity: its volume and index, as stat's device and inode on Linux. */
+static bool identify(const wchar_t *path, BY_HANDLE_FILE_INFORMATION *info)
+{
+	HANDLE h = CreateFileW(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+	                       NULL, OPEN_EXISTING, 0, NULL);
+	bool known = h != INVALID_HANDLE_VALUE && GetFileInformationByHandle(h, info);
+
+	if (h != INVALID_HANDLE_VALUE)
+		CloseHandle(h);
+	return known;
+}
+
+static bool widen(const char *utf8, wchar_t *wide, int size)
+{
+	return MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8, -1, wide, size) > 0;
+}
+
+/* A candidate for NVIDIA's DLL: any file of the name but this one. */
+static bool not_this_library(const char *path, void *arg)
+{
+	const BY_HANDLE_FILE_INFORMATION *self = arg;
+	BY_HANDLE_FILE_INFORMATION other;
+	wchar_t wide[MAX_PATH];
+
+	return widen(path, wide, MAX_PATH) && identify(wide, &other) &&
+	       !(other.dwVolumeSerialNumber == self->dwVolumeSerialNumber &&
+	         other.nFileIndexHigh == self->nFileIndexHigh &&
+	         other.nFileIndexLow == self->nFileIndexLow);
+}
+
+void *zc_engine_load_nvidia(void)
+{
+	BY_HANDLE_FILE_INFORMATION self;
+	wchar_t own[MAX_PATH], wide[MAX_PATH];
+	char path[4 * MAX_PATH];
+	HMODULE module, nvidia;
+	DWORD n;
+
+	if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+	                        GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+	                        (LPCWSTR)(void *)zc_engine_load_nvidia, &module) ||
+	    (n = GetModuleFileNameW(module, own, MAX_PATH)) == 0 || n >= MAX_PATH ||
+	    !identify(own, &self) ||
+	    !zc_find_library(ZC_LIBRARY_SONAME, not_this_library, &self, path, sizeof(path))) {
+		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's %s is not found", ZC_LIBRARY_SONAME);
+		return NULL;
+	}
+	/* Its own folder first for what it loads in turn (cuBLAS's cuBLASLt). */
+	if (!widen(path, wide, MAX_PATH) ||
+	    !(nvidia = LoadLibraryExW(wide, NULL, LOAD_WITH_ALTERED_SEARCH_PATH))) {
+		zc_engine_trace(ZC_LIBRARY_SONAME, "cannot load %s: error %lu", path,
+		                (unsigned long)GetLastError());
+		return NULL;
+	}
+	zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's is %s", path);
+	return (void *)nvidia;
+}
+
+void *zc_engine_symbol(void *library, const char *name)
+{
+	return (void *)GetProcAddress((HMODULE)library, name);
+}
