@@ -196,7 +196,8 @@ static const struct {
 } replacements[] = {
 	{"libcublas.so.", "cublas64_", "NVIDIA's kernels ship as machine code only", true},
 	{"libcublasLt.so.", "cublasLt64_", "NVIDIA's kernels ship as machine code only", true},
-	{"libcufft.so.", NULL, "NVIDIA's kernels for many sizes ship as machine code only", true},
+	{"libcufft.so.", "cufft64_", "NVIDIA's kernels for many sizes ship as machine code only",
+	 true},
 	{"libnvidia-ml.so.", NULL, "NVIDIA's is a part of NVIDIA's driver", false},
 	{"libnvrtc.so.", NULL,
 	 "NVIDIA's makes CUBINs, which no AMD GPU runs; it hands over PTX instead", false},

@@ -1,11 +1,10 @@
-/* cuBLAS's AMD engine: under the HIP driver, where AMD's rocBLAS loads (dlopen'd, never a
+/* cuBLAS's AMD engine: under the HIP driver, where AMD's rocBLAS loads (at run time, never a
  * build dependency), its routines take the level-3 and gemv calls of the cuBLAS API on the
  * program's own stream, so a converted program gets AMD's tuned kernels. A handle is the
  * project's (its kernels loaded as ever) with a rocBLAS handle beside it; a call that
  * rocBLAS does not implement for its arguments (a gemmEx type combination, say) runs on
  * the project's kernels, as does any routine not mapped here. The mapping follows rocBLAS's
  * documented API (rocblas-functions.h of ROCm 6 and 7: librocblas.so.4 and .5). */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -538,26 +537,19 @@ static const struct {
 };
 
 /* rocBLAS as ZLUDA_CONVERT_ROCBLAS_PATH names it, else ROCm 7's or ROCm 6's. */
+/* ROCm 7's and 6's on Linux; on Windows, where the HIP SDK's rocblas.dll has not been tried,
+ * only what ZLUDA_CONVERT_ROCBLAS_PATH names. */
 static void *load_rocblas(char *name, size_t size)
 {
-	static const char *const sonames[] = { "librocblas.so.5", "librocblas.so.4" };
-	const char *path = getenv("ZLUDA_CONVERT_ROCBLAS_PATH");
-	void *lib;
+	static const char *const names[] = {
+#ifndef _WIN32
+		"librocblas.so.5", "librocblas.so.4",
+#endif
+		NULL
+	};
 
-	if (path && *path) {
-		if (!(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
-			zc_engine_trace("rocBLAS", "cannot load %s (%s): the project's kernels run every "
-			                "routine", path, dlerror());
-		snprintf(name, size, "%s", path);
-		return lib;
-	}
-	for (size_t i = 0; i < sizeof sonames / sizeof sonames[0]; i++)
-		if ((lib = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL))) {
-			snprintf(name, size, "%s", sonames[i]);
-			return lib;
-		}
-	zc_engine_trace("rocBLAS", "not installed: the project's kernels run every routine");
-	return NULL;
+	return zc_engine_load_amd("rocBLAS", "ZLUDA_CONVERT_ROCBLAS_PATH", names,
+	                          "the project's kernels run every routine", name, size);
 }
 
 void zc_engine_amd(const char *const *names, void **functions, size_t count)
@@ -569,14 +561,14 @@ void zc_engine_amd(const char *const *names, void **functions, size_t count)
 	if (!lib)
 		return;
 	for (size_t i = 0; i < sizeof roc_helpers / sizeof roc_helpers[0]; i++)
-		if (!(*roc_helpers[i].fn = dlsym(lib, roc_helpers[i].symbol))) {
+		if (!(*roc_helpers[i].fn = zc_engine_symbol(lib, roc_helpers[i].symbol))) {
 			zc_engine_trace("rocBLAS", "%s lacks %s: the project's kernels run every routine",
 			                name, roc_helpers[i].symbol);
-			dlclose(lib);
+			zc_engine_close(lib);
 			return;
 		}
 	for (size_t m = 0; m < sizeof mapped / sizeof mapped[0]; m++) {
-		if (mapped[m].symbol && !(*mapped[m].fn = dlsym(lib, mapped[m].symbol)))
+		if (mapped[m].symbol && !(*mapped[m].fn = zc_engine_symbol(lib, mapped[m].symbol)))
 			continue;
 		for (size_t i = 0; i < count; i++)
 			if (strcmp(names[i], mapped[m].routine) == 0) {

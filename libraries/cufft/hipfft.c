@@ -1,7 +1,6 @@
-/* cuFFT's AMD engine: AMD's hipFFT (dlopen'd, never a build dependency) makes and runs a
+/* cuFFT's AMD engine: AMD's hipFFT (loaded at run time, never a build dependency) makes and runs a
  * plan under the HIP driver, on the HIP stream behind the plan's CUDA stream. Loaded once:
  * ZLUDA_CONVERT_HIPFFT_PATH, else ROCm's libhipfft.so.0. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,26 +50,29 @@ static const struct {
 
 static bool loaded;
 
+/* ROCm's on Linux; on Windows, where the HIP SDK's hipfft.dll has not been tried, only what
+ * ZLUDA_CONVERT_HIPFFT_PATH names. */
 static void load(void)
 {
-	const char *path = getenv("ZLUDA_CONVERT_HIPFFT_PATH");
+	static const char *const names[] = {
+#ifndef _WIN32
+		"libhipfft.so.0",
+#endif
+		NULL
+	};
 	const char *driver = zc_engine_driver();
+	char path[4096];
 	void *lib;
 
-	if (!driver || strcmp(driver, "hip") != 0)
+	if (!driver || strcmp(driver, "hip") != 0 ||
+	    !(lib = zc_engine_load_amd("hipFFT", "ZLUDA_CONVERT_HIPFFT_PATH", names,
+	                               "the project's kernels make every plan", path, sizeof path)))
 		return;
-	if (!path || !*path)
-		path = "libhipfft.so.0";
-	if (!(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
-		zc_engine_trace("hipFFT", "cannot load %s (%s): the project's kernels make every plan",
-		                path, dlerror());
-		return;
-	}
 	for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
-		if (!(*symbols[i].fn = dlsym(lib, symbols[i].symbol))) {
+		if (!(*symbols[i].fn = zc_engine_symbol(lib, symbols[i].symbol))) {
 			zc_engine_trace("hipFFT", "%s lacks %s: the project's kernels make every plan",
 			                path, symbols[i].symbol);
-			dlclose(lib);
+			zc_engine_close(lib);
 			return;
 		}
 	zc_engine_trace("hipFFT", "%s makes the plans it can", path);

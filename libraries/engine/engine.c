@@ -111,6 +111,30 @@ void zc_engine_choose_now(void)
 	pthread_once(&chosen, choose_once);
 }
 
+void *zc_engine_load_amd(const char *title, const char *variable, const char *const *names,
+                         const char *otherwise, char *loaded, size_t size)
+{
+	const char *path = getenv(variable);
+	char why[512];
+	void *library = NULL;
+
+	if (path && *path) {
+		if (!(library = zc_engine_open(path, why, sizeof why)))
+			zc_engine_trace(title, "cannot load %s (%s): %s", path, why, otherwise);
+		snprintf(loaded, size, "%s", path);
+		return library;
+	}
+	for (size_t i = 0; names[i] && !library; i++)
+		if ((library = zc_engine_open(names[i], why, sizeof why)))
+			snprintf(loaded, size, "%s", names[i]);
+	if (!library && names[0])
+		zc_engine_trace(title, "not installed: %s", otherwise);
+	else if (!library)
+		zc_engine_trace(title, "not looked for on this platform yet (%s names one to try): %s",
+		                variable, otherwise);
+	return library;
+}
+
 static bool tracing;
 
 static void trace_start(void)

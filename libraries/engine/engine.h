@@ -59,6 +59,17 @@ void zc_library_log(const char *name);
  * and a function of a library loaded so. */
 void *zc_engine_load_nvidia(void);
 void *zc_engine_symbol(void *library, const char *name);
+/* A library by path or by a name the loader finds, loaded; NULL with the loader's reason in
+ * WHY. */
+void *zc_engine_open(const char *name, char *why, size_t size);
+void zc_engine_close(void *library);
+
+/* AMD's library behind an AMD engine, loaded: the file environment VARIABLE names, else the
+ * first of NAMES (the platform's names of it, up to a NULL; none where it is not looked
+ * for yet) that loads. Its name goes into LOADED; NULL when none loads, traced under TITLE
+ * with what happens OTHERWISE. */
+void *zc_engine_load_amd(const char *title, const char *variable, const char *const *names,
+                         const char *otherwise, char *loaded, size_t size);
 
 /* Whether ZLUDA_CONVERT_TRACE asks for traces, and one trace line: "zluda-convert: TITLE:
  * ROUTINE: message (STATUS)", the status left out when NULL. */

@@ -1,6 +1,7 @@
 /* The engine's platform half on Linux: NVIDIA's library found in the loader's order. */
 #include <dlfcn.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include "engine.h"
@@ -38,4 +39,18 @@ void *zc_engine_load_nvidia(void)
 void *zc_engine_symbol(void *library, const char *name)
 {
 	return dlsym(library, name);
+}
+
+void *zc_engine_open(const char *name, char *why, size_t size)
+{
+	void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+
+	if (!library)
+		snprintf(why, size, "%s", dlerror());
+	return library;
+}
+
+void zc_engine_close(void *library)
+{
+	dlclose(library);
 }

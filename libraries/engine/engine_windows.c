@@ -3,6 +3,8 @@
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "engine.h"
 #include "find_library.h"
@@ -68,4 +70,23 @@ void *zc_engine_load_nvidia(void)
 void *zc_engine_symbol(void *library, const char *name)
 {
 	return (void *)GetProcAddress((HMODULE)library, name);
+}
+
+/* A path's own folder first for what the DLL loads in turn. */
+void *zc_engine_open(const char *name, char *why, size_t size)
+{
+	wchar_t wide[MAX_PATH];
+	HMODULE library = NULL;
+
+	if (!widen(name, wide, MAX_PATH))
+		snprintf(why, size, "not a name of at most %d characters", MAX_PATH - 1);
+	else if (!(library = LoadLibraryExW(wide, NULL, strpbrk(name, "\\/")
+	                                                    ? LOAD_WITH_ALTERED_SEARCH_PATH : 0)))
+		snprintf(why, size, "error %lu", (unsigned long)GetLastError());
+	return (void *)library;
+}
+
+void zc_engine_close(void *library)
+{
+	FreeLibrary((HMODULE)library);
 }

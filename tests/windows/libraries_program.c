@@ -1,12 +1,15 @@
-/* A Windows program of the project's own that uses cuBLAS and cuBLASLt as a program built
- * against NVIDIA's headers does: it imports cublas64_13.dll, cublasLt64_13.dll and
- * nvcuda.dll, and has no GPU code of its own. Built with mingw, converted by zluda-convert
- * (which places the project's cuBLAS and cuBLASLt DLLs beside it, converted), run under
- * wine. Every result is checked against the same computed here: exactly where the data
- * are small integers, else within float's rounding. Prints "ok cublas" when all pass. */
+/* A Windows program of the project's own that uses cuBLAS, cuBLASLt and cuFFT as a program
+ * built against NVIDIA's headers does: it imports cublas64_13.dll, cublasLt64_13.dll,
+ * cufft64_12.dll and nvcuda.dll, and has no GPU code of its own. Built with mingw,
+ * converted by zluda-convert (which places the project's DLLs of the three beside it,
+ * converted), run under wine. Every result is checked against the same computed here:
+ * exactly where the data are small integers, else within the rounding of the type.
+ * Prints "ok libraries" when all pass. */
+#include <complex.h>
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda.h>
+#include <cufft.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +223,83 @@ static void lt_matmul(void)
 	CU(cuMemFree(dd));
 }
 
+/* The DFT of X (N points, sign -1 forward), in double on the host. */
+static void dft(const double complex *x, double complex *out, int n, int sign)
+{
+	for (int k = 0; k < n; k++) {
+		double complex sum = 0;
+		for (int j = 0; j < n; j++)
+			sum += x[j] * cexp(sign * 2 * M_PI * I * (double)((long long)j * k % n) / n);
+		out[k] = sum;
+	}
+}
+
+/* The largest error against the largest magnitude of WANT. */
+static double relative_error(const double complex *got, const double complex *want, int n)
+{
+	double scale = 1e-30, worst = 0;
+
+	for (int i = 0; i < n; i++)
+		scale = fmax(scale, cabs(want[i]));
+	for (int i = 0; i < n; i++)
+		worst = fmax(worst, cabs(got[i] - want[i]) / scale);
+	return worst;
+}
+
+/* cuFFT: a complex transform of a prime size in single precision (Bluestein's algorithm) and
+ * two batched ones of a mixed-radix size in double, in place, forward and inverse. */
+static void fft(void)
+{
+	enum { PRIME = 4099, MIXED = 360, BATCH = 2 };
+	static cufftComplex x[PRIME], y[PRIME];
+	static double complex in[PRIME], want[PRIME], got[PRIME];
+	static cufftDoubleComplex z[MIXED * BATCH];
+	static double complex zin[MIXED * BATCH], zwant[MIXED * BATCH], zgot[MIXED * BATCH];
+	cufftHandle plan;
+	CUdeviceptr dx, dz;
+	char what[96];
+
+	for (int i = 0; i < PRIME; i++) {
+		x[i].x = (float)((i * 37 % 101) - 50) / 50;
+		x[i].y = (float)((i * 53 % 89) - 44) / 44;
+		in[i] = x[i].x + I * x[i].y;
+	}
+	dft(in, want, PRIME, -1);
+	dx = device_copy(x, sizeof x);
+	check(cufftPlan1d(&plan, PRIME, CUFFT_C2C, 1) == CUFFT_SUCCESS, "cufftPlan1d(4099, C2C)");
+	check(cufftExecC2C(plan, (cufftComplex *)dx, (cufftComplex *)dx, CUFFT_FORWARD) ==
+	      CUFFT_SUCCESS, "cufftExecC2C");
+	CU(cuCtxSynchronize());
+	CU(cuMemcpyDtoH(y, dx, sizeof y));
+	for (int i = 0; i < PRIME; i++)
+		got[i] = y[i].x + I * y[i].y;
+	snprintf(what, sizeof what, "C2C of 4099 points: error %.2e", relative_error(got, want, PRIME));
+	check(relative_error(got, want, PRIME) < 1e-5, what);
+	check(cufftDestroy(plan) == CUFFT_SUCCESS, "cufftDestroy");
+
+	for (int i = 0; i < MIXED * BATCH; i++) {
+		z[i].x = (double)((i * 41 % 97) - 48) / 48;
+		z[i].y = (double)((i * 29 % 83) - 41) / 41;
+		zin[i] = z[i].x + I * z[i].y;
+	}
+	for (int b = 0; b < BATCH; b++)
+		dft(zin + b * MIXED, zwant + b * MIXED, MIXED, 1);
+	dz = device_copy(z, sizeof z);
+	check(cufftPlan1d(&plan, MIXED, CUFFT_Z2Z, BATCH) == CUFFT_SUCCESS, "cufftPlan1d(360, Z2Z, 2)");
+	check(cufftExecZ2Z(plan, (cufftDoubleComplex *)dz, (cufftDoubleComplex *)dz, CUFFT_INVERSE) ==
+	      CUFFT_SUCCESS, "cufftExecZ2Z");
+	CU(cuCtxSynchronize());
+	CU(cuMemcpyDtoH(z, dz, sizeof z));
+	for (int i = 0; i < MIXED * BATCH; i++)
+		zgot[i] = z[i].x + I * z[i].y;
+	snprintf(what, sizeof what, "Z2Z of 2 x 360 points, inverse: error %.2e",
+	         relative_error(zgot, zwant, MIXED * BATCH));
+	check(relative_error(zgot, zwant, MIXED * BATCH) < 1e-12, what);
+	check(cufftDestroy(plan) == CUFFT_SUCCESS, "cufftDestroy");
+	CU(cuMemFree(dx));
+	CU(cuMemFree(dz));
+}
+
 int main(void)
 {
 	CUdevice device;
@@ -243,9 +323,10 @@ int main(void)
 	level3(h);
 	lt_matmul();
 	BLAS(cublasDestroy(h));
+	fft();
 	CU(cuDevicePrimaryCtxRelease(device));
 	if (failures)
 		return 1;
-	printf("ok cublas\n");
+	printf("ok libraries\n");
 	return 0;
 }
