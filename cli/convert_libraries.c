@@ -186,10 +186,10 @@ static bool is_elf(const char *path)
 	return elf;
 }
 
-/* The libraries the project replaces: the stem of their Linux names (the version follows)
- * and of their Windows names (the version and .dll follow; NULL where the project has no
- * DLL), why, and whether the replacement carries kernels to translate for the program's
- * targets (else it is copied). */
+/* The libraries the project replaces: the stem of their Linux names (the version follows);
+ * their Windows name, whole when it ends in .dll, else a stem the version and .dll follow
+ * (NULL where the project has no DLL); why; and whether the replacement carries kernels to
+ * translate for the program's targets (else it is copied). */
 static const struct {
 	const char *stem, *dll_stem, *why;
 	bool kernels;
@@ -198,7 +198,7 @@ static const struct {
 	{"libcublasLt.so.", "cublasLt64_", "NVIDIA's kernels ship as machine code only", true},
 	{"libcufft.so.", "cufft64_", "NVIDIA's kernels for many sizes ship as machine code only",
 	 true},
-	{"libnvidia-ml.so.", NULL, "NVIDIA's is a part of NVIDIA's driver", false},
+	{"libnvidia-ml.so.", "nvml.dll", "NVIDIA's is a part of NVIDIA's driver", false},
 	{"libnvrtc.so.", NULL,
 	 "NVIDIA's makes CUBINs, which no AMD GPU runs; it hands over PTX instead", false},
 	{"libnvJitLink.so.", NULL,
@@ -293,10 +293,16 @@ static int dll_replacement(const char *name, char *canonical, size_t canonical_s
 
 		if (!stem || strncasecmp(name, stem, n) != 0)
 			continue;
-		digits = strspn(name + n, "0123456789");
-		if (digits == 0 || strcasecmp(name + n + digits, ".dll") != 0)
-			continue;
-		snprintf(canonical, canonical_size, "%s%.*s.dll", stem, (int)digits, name + n);
+		if (n > 4 && strcmp(stem + n - 4, ".dll") == 0) {
+			if (name[n])
+				continue;
+			snprintf(canonical, canonical_size, "%s", stem);
+		} else {
+			digits = strspn(name + n, "0123456789");
+			if (digits == 0 || strcasecmp(name + n + digits, ".dll") != 0)
+				continue;
+			snprintf(canonical, canonical_size, "%s%.*s.dll", stem, (int)digits, name + n);
+		}
 		if (find_tool_file(canonical, path, size))
 			return (int)i;
 	}

@@ -8,39 +8,26 @@
 #include "replacement_rename.h"
 
 #include <cuda.h>
-#include <dlfcn.h>
 #include <nvml.h>
 #include <pthread.h>
-#include <rocm_smi/rocm_smi.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine.h"
+#include "sensors.h"
 
 enum { MAX_DEVICES = 64 };
 
 struct nvmlDevice_st {
 	CUdevice device;
 	unsigned index;
-	int64_t smi; /* its index in ROCm SMI, -1 when it has none */
+	int64_t sensors; /* its index among the sensors' devices, -1 when it has none */
 };
 
-/* ROCm SMI's functions, by its header's prototypes; loaded with the first nvmlInit. */
-static struct {
-	void *library;
-	__typeof__(&rsmi_init) init;
-	__typeof__(&rsmi_num_monitor_devices) count;
-	__typeof__(&rsmi_dev_pci_id_get) pci_id;
-	__typeof__(&rsmi_dev_temp_metric_get) temperature;
-	__typeof__(&rsmi_dev_power_ave_get) power;
-	__typeof__(&rsmi_dev_fan_speed_get) fan;
-	__typeof__(&rsmi_dev_fan_speed_max_get) fan_max;
-	__typeof__(&rsmi_dev_busy_percent_get) busy;
-	__typeof__(&rsmi_dev_memory_busy_percent_get) memory_busy;
-} smi;
+/* An AMD GPU's sensors, started with the first nvmlInit under the HIP driver. */
+static const struct sensors *sensors;
 
 static struct {
 	pthread_mutex_t lock;
@@ -50,7 +37,7 @@ static struct {
 } state = {PTHREAD_MUTEX_INITIALIZER, 0, 0, {{0, 0, -1}}};
 
 static nvmlReturn_t fail(nvmlReturn_t r, const char *routine, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(ZC_PRINTF_FORMAT, 3, 4)));
 static nvmlReturn_t fail(nvmlReturn_t r, const char *routine, const char *fmt, ...)
 {
 	if (zc_engine_tracing()) {
@@ -62,57 +49,16 @@ static nvmlReturn_t fail(nvmlReturn_t r, const char *routine, const char *fmt, .
 	return r;
 }
 
-/* ROCm SMI is looked for where AMD's kernel driver is (/dev/kfd: without it ROCm SMI does
- * not start), or where ZLUDA_CONVERT_ROCM_SMI_PATH names a library. */
-static void load_smi(void)
-{
-	static const char *const names[] = {"librocm_smi64.so.7", "librocm_smi64.so.6",
-	                                    "librocm_smi64.so.5", "librocm_smi64.so.1"};
-	const char *path = getenv("ZLUDA_CONVERT_ROCM_SMI_PATH");
-
-	if (path && *path)
-		smi.library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	else if (access("/dev/kfd", F_OK) == 0)
-		for (size_t i = 0; !smi.library && i < sizeof(names) / sizeof(names[0]); i++)
-			smi.library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!smi.library)
-		return;
-#define SYMBOL(field, name) smi.field = (__typeof__(smi.field))dlsym(smi.library, #name)
-	SYMBOL(init, rsmi_init);
-	SYMBOL(count, rsmi_num_monitor_devices);
-	SYMBOL(pci_id, rsmi_dev_pci_id_get);
-	SYMBOL(temperature, rsmi_dev_temp_metric_get);
-	SYMBOL(power, rsmi_dev_power_ave_get);
-	SYMBOL(fan, rsmi_dev_fan_speed_get);
-	SYMBOL(fan_max, rsmi_dev_fan_speed_max_get);
-	SYMBOL(busy, rsmi_dev_busy_percent_get);
-	SYMBOL(memory_busy, rsmi_dev_memory_busy_percent_get);
-#undef SYMBOL
-	if (!smi.init || !smi.count || !smi.pci_id || smi.init(0) != RSMI_STATUS_SUCCESS) {
-		zc_engine_trace("nvmlInit", "ROCm SMI is installed but does not start: no sensors");
-		dlclose(smi.library);
-		memset(&smi, 0, sizeof(smi));
-	}
-}
-
 static int attribute(CUdevice device, CUdevice_attribute a);
 
-/* The ROCm SMI device at the CUDA device's PCI address, or -1. */
-static int64_t smi_device(CUdevice device)
+/* The sensors' device at the CUDA device's PCI address, or -1. */
+static int64_t sensors_device(CUdevice device)
 {
-	uint32_t count = 0;
-	uint64_t want = (uint64_t)(uint32_t)attribute(device, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID) << 32 |
-	                (uint64_t)(attribute(device, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID) & 0xff) << 8 |
-	                (uint64_t)(attribute(device, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID) & 0x1f) << 3;
+	uint64_t bdf = (uint64_t)(uint32_t)attribute(device, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID) << 32 |
+	               (uint64_t)(attribute(device, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID) & 0xff) << 8 |
+	               (uint64_t)(attribute(device, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID) & 0x1f) << 3;
 
-	if (!smi.library || smi.count(&count) != RSMI_STATUS_SUCCESS)
-		return -1;
-	for (uint32_t i = 0; i < count; i++) {
-		uint64_t bdfid = 0;
-		if (smi.pci_id(i, &bdfid) == RSMI_STATUS_SUCCESS && (bdfid & ~(uint64_t)7) == want)
-			return i;
-	}
-	return -1;
+	return sensors ? sensors->device(bdf) : -1;
 }
 
 static nvmlReturn_t init(const char *routine)
@@ -126,12 +72,12 @@ static nvmlReturn_t init(const char *routine)
 			return fail(NVML_ERROR_DRIVER_NOT_LOADED, routine, "the CUDA driver has no device");
 		}
 		state.count = count < MAX_DEVICES ? (unsigned)count : MAX_DEVICES;
-		if (!smi.library && zc_engine_driver() && strcmp(zc_engine_driver(), "hip") == 0)
-			load_smi();
+		if (!sensors && zc_engine_driver() && strcmp(zc_engine_driver(), "hip") == 0)
+			sensors = sensors_start();
 		for (unsigned i = 0; i < state.count; i++) {
 			state.devices[i].index = i;
 			cuDeviceGet(&state.devices[i].device, (int)i);
-			state.devices[i].smi = smi_device(state.devices[i].device);
+			state.devices[i].sensors = sensors_device(state.devices[i].device);
 		}
 	}
 	state.users++;
@@ -543,7 +489,7 @@ nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, nvmlClockType_t type, uns
 	}
 }
 
-/* A sensor of ROCm SMI's for the device, or NOT_SUPPORTED when there is none. */
+/* The sensors' index of the device, or NOT_SUPPORTED when it has none. */
 static nvmlReturn_t sensor(nvmlDevice_t d, const char *routine, void *out, uint32_t *device)
 {
 	CUdevice cu;
@@ -551,93 +497,59 @@ static nvmlReturn_t sensor(nvmlDevice_t d, const char *routine, void *out, uint3
 
 	if (r == NVML_SUCCESS && !out)
 		return fail(NVML_ERROR_INVALID_ARGUMENT, routine, "NULL pointer");
-	if (r == NVML_SUCCESS && d->smi < 0)
+	if (r == NVML_SUCCESS && d->sensors < 0)
 		return fail(NVML_ERROR_NOT_SUPPORTED, routine, "no sensor for device %u (ROCm SMI on "
 		            "an AMD GPU only)", d->index);
 	if (r == NVML_SUCCESS)
-		*device = (uint32_t)d->smi;
+		*device = (uint32_t)d->sensors;
 	return r;
-}
-
-static nvmlReturn_t smi_result(rsmi_status_t s, const char *routine)
-{
-	return s == RSMI_STATUS_SUCCESS ? NVML_SUCCESS
-	                                : fail(NVML_ERROR_NOT_SUPPORTED, routine, "ROCm SMI: %d", s);
 }
 
 nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, nvmlTemperatureSensors_t which,
                                       unsigned int *degrees)
 {
 	uint32_t device;
-	int64_t millidegrees = 0;
+	char why[128];
 	nvmlReturn_t r = sensor(d, "nvmlDeviceGetTemperature", degrees, &device);
 
 	if (r != NVML_SUCCESS)
 		return r;
 	if (which != NVML_TEMPERATURE_GPU)
 		return fail(NVML_ERROR_INVALID_ARGUMENT, "nvmlDeviceGetTemperature", "sensor %d", which);
-	if (!smi.temperature || (r = smi_result(smi.temperature(device, RSMI_TEMP_TYPE_EDGE,
-	                                                         RSMI_TEMP_CURRENT, &millidegrees),
-	                                        "nvmlDeviceGetTemperature")) != NVML_SUCCESS)
-		return smi.temperature ? r : fail(NVML_ERROR_NOT_SUPPORTED, "nvmlDeviceGetTemperature",
-		                                  "ROCm SMI has no temperature");
-	*degrees = (unsigned)(millidegrees / 1000);
+	if (sensors->temperature(device, degrees, why, sizeof why) != 0)
+		return fail(NVML_ERROR_NOT_SUPPORTED, "nvmlDeviceGetTemperature", "%s", why);
 	return NVML_SUCCESS;
 }
 
-/* NVML's milliwatts from ROCm SMI's microwatts. */
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *milliwatts)
 {
 	uint32_t device;
-	uint64_t microwatts = 0;
+	char why[128];
 	nvmlReturn_t r = sensor(d, "nvmlDeviceGetPowerUsage", milliwatts, &device);
 
-	if (r != NVML_SUCCESS)
-		return r;
-	if (!smi.power)
-		return fail(NVML_ERROR_NOT_SUPPORTED, "nvmlDeviceGetPowerUsage", "ROCm SMI has no power");
-	if ((r = smi_result(smi.power(device, 0, &microwatts), "nvmlDeviceGetPowerUsage")) ==
-	    NVML_SUCCESS)
-		*milliwatts = (unsigned)(microwatts / 1000);
+	if (r == NVML_SUCCESS && sensors->power(device, milliwatts, why, sizeof why) != 0)
+		return fail(NVML_ERROR_NOT_SUPPORTED, "nvmlDeviceGetPowerUsage", "%s", why);
 	return r;
 }
 
-/* The fan's speed as a share of its highest, in percent. */
 nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t d, unsigned int *percent)
 {
 	uint32_t device;
-	int64_t speed = 0;
-	uint64_t highest = 0;
+	char why[128];
 	nvmlReturn_t r = sensor(d, "nvmlDeviceGetFanSpeed", percent, &device);
 
-	if (r != NVML_SUCCESS)
-		return r;
-	if (!smi.fan || !smi.fan_max)
-		return fail(NVML_ERROR_NOT_SUPPORTED, "nvmlDeviceGetFanSpeed", "ROCm SMI has no fan");
-	if ((r = smi_result(smi.fan(device, 0, &speed), "nvmlDeviceGetFanSpeed")) != NVML_SUCCESS ||
-	    (r = smi_result(smi.fan_max(device, 0, &highest), "nvmlDeviceGetFanSpeed")) != NVML_SUCCESS)
-		return r;
-	if (highest == 0)
-		return fail(NVML_ERROR_NOT_SUPPORTED, "nvmlDeviceGetFanSpeed", "no fan speed range");
-	*percent = (unsigned)((uint64_t)(speed < 0 ? 0 : speed) * 100 / highest);
-	return NVML_SUCCESS;
+	if (r == NVML_SUCCESS && sensors->fan(device, percent, why, sizeof why) != 0)
+		return fail(NVML_ERROR_NOT_SUPPORTED, "nvmlDeviceGetFanSpeed", "%s", why);
+	return r;
 }
 
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
 {
-	uint32_t device, gpu = 0, memory = 0;
+	uint32_t device;
+	char why[128];
 	nvmlReturn_t r = sensor(d, "nvmlDeviceGetUtilizationRates", u, &device);
 
-	if (r != NVML_SUCCESS)
-		return r;
-	if (!smi.busy || !smi.memory_busy)
-		return fail(NVML_ERROR_NOT_SUPPORTED, "nvmlDeviceGetUtilizationRates",
-		            "ROCm SMI has no utilisation");
-	if ((r = smi_result(smi.busy(device, &gpu), "nvmlDeviceGetUtilizationRates")) != NVML_SUCCESS ||
-	    (r = smi_result(smi.memory_busy(device, &memory), "nvmlDeviceGetUtilizationRates")) !=
-	        NVML_SUCCESS)
-		return r;
-	u->gpu = gpu;
-	u->memory = memory;
-	return NVML_SUCCESS;
+	if (r == NVML_SUCCESS && sensors->utilisation(device, &u->gpu, &u->memory, why, sizeof why) != 0)
+		return fail(NVML_ERROR_NOT_SUPPORTED, "nvmlDeviceGetUtilizationRates", "%s", why);
+	return r;
 }

@@ -1,16 +1,18 @@
-/* A Windows program of the project's own that uses cuBLAS, cuBLASLt and cuFFT as a program
- * built against NVIDIA's headers does: it imports cublas64_13.dll, cublasLt64_13.dll,
- * cufft64_12.dll and nvcuda.dll, and has no GPU code of its own. Built with mingw,
- * converted by zluda-convert (which places the project's DLLs of the three beside it,
- * converted), run under wine. Every result is checked against the same computed here:
- * exactly where the data are small integers, else within the rounding of the type.
- * Prints "ok libraries" when all pass. */
+/* A Windows program of the project's own that uses cuBLAS, cuBLASLt, cuFFT and NVML as a
+ * program built against NVIDIA's headers does: it imports cublas64_13.dll,
+ * cublasLt64_13.dll, cufft64_12.dll, nvml.dll and nvcuda.dll, and has no GPU code of its
+ * own. Built with mingw, converted by zluda-convert (which places the project's DLLs of the
+ * four beside it, those with kernels converted), run under wine. Every result is checked
+ * against the same computed here (exactly where the data are small integers, else within
+ * the rounding of the type), NVML's answers against the driver API's. Prints
+ * "ok libraries" when all pass. */
 #include <complex.h>
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cufft.h>
 #include <math.h>
+#include <nvml.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +302,35 @@ static void fft(void)
 	CU(cuMemFree(dz));
 }
 
+/* NVML's view of device 0 against the driver API's; no sensors on Windows. */
+static void nvml(CUdevice device)
+{
+	char name[96], cu_name[96], bus_id[32];
+	unsigned count = 0, degrees = 0;
+	nvmlDevice_t d, by_bus;
+	nvmlMemory_t memory;
+	size_t total = 0;
+	int cu_count = 0;
+
+	check(nvmlInit() == NVML_SUCCESS, "nvmlInit");
+	check(nvmlDeviceGetCount(&count) == NVML_SUCCESS, "nvmlDeviceGetCount");
+	CU(cuDeviceGetCount(&cu_count));
+	check(count == (unsigned)cu_count, "NVML's device count is the driver's");
+	check(nvmlDeviceGetHandleByIndex(0, &d) == NVML_SUCCESS, "nvmlDeviceGetHandleByIndex");
+	check(nvmlDeviceGetName(d, name, sizeof name) == NVML_SUCCESS, "nvmlDeviceGetName");
+	CU(cuDeviceGetName(cu_name, sizeof cu_name, device));
+	check(strcmp(name, cu_name) == 0, "NVML's device name is the driver's");
+	check(nvmlDeviceGetMemoryInfo(d, &memory) == NVML_SUCCESS, "nvmlDeviceGetMemoryInfo");
+	CU(cuDeviceTotalMem(&total, device));
+	check(memory.total == total, "NVML's memory total is the driver's");
+	CU(cuDeviceGetPCIBusId(bus_id, sizeof bus_id, device));
+	check(nvmlDeviceGetHandleByPciBusId(bus_id, &by_bus) == NVML_SUCCESS && by_bus == d,
+	      "nvmlDeviceGetHandleByPciBusId finds device 0 at the driver's bus id");
+	check(nvmlDeviceGetTemperature(d, NVML_TEMPERATURE_GPU, &degrees) == NVML_ERROR_NOT_SUPPORTED,
+	      "nvmlDeviceGetTemperature: not supported (no sensor is invented)");
+	check(nvmlShutdown() == NVML_SUCCESS, "nvmlShutdown");
+}
+
 int main(void)
 {
 	CUdevice device;
@@ -324,6 +355,7 @@ int main(void)
 	lt_matmul();
 	BLAS(cublasDestroy(h));
 	fft();
+	nvml(device);
 	CU(cuDevicePrimaryCtxRelease(device));
 	if (failures)
 		return 1;
