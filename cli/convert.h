@@ -163,6 +163,18 @@ bool convert_libraries(const ConvertOptions *o);
  * NVIDIA's; false when one failed. */
 bool provide_libraries(const ConvertOptions *o);
 
+/* A library the project replaces (convert_libraries.c): the stem of its Linux names (the
+ * version follows); its Windows name, whole when it ends in .dll, else a stem the version
+ * and .dll follow (NULL where the project has no DLL); why; and whether the replacement
+ * carries kernels to translate for the program's targets (else it is copied). */
+typedef struct {
+	const char *stem, *dll_stem, *why;
+	bool kernels;
+} Replacement;
+/* The project's replacement of the DLL a Windows program imports as NAME (any case), its
+ * file name written into CANONICAL; NULL when the project replaces no DLL of that name. */
+const Replacement *replaced_dll(const char *name, char *canonical, size_t size);
+
 /* A unit member of a PTX file rather than of a fatbin. */
 #define MEMBER_PTX_FILE SIZE_MAX
 

@@ -186,14 +186,8 @@ static bool is_elf(const char *path)
 	return elf;
 }
 
-/* The libraries the project replaces: the stem of their Linux names (the version follows);
- * their Windows name, whole when it ends in .dll, else a stem the version and .dll follow
- * (NULL where the project has no DLL); why; and whether the replacement carries kernels to
- * translate for the program's targets (else it is copied). */
-static const struct {
-	const char *stem, *dll_stem, *why;
-	bool kernels;
-} replacements[] = {
+/* The libraries the project replaces (Replacement: convert.h). */
+static const Replacement replacements[] = {
 	{"libcublas.so.", "cublas64_", "NVIDIA's kernels ship as machine code only", true},
 	{"libcublasLt.so.", "cublasLt64_", "NVIDIA's kernels ship as machine code only", true},
 	{"libcufft.so.", "cufft64_", "NVIDIA's kernels for many sizes ship as machine code only",
@@ -257,7 +251,7 @@ static bool provided(const ConvertOptions *o, const Library *libs, size_t nlibs,
 /* Places replacement R, found at OURS->path, as OURS->name in DIR: converted for the
  * program's targets when it carries kernels, else copied. ALTERNATIVE says how to have
  * NVIDIA's instead, or is NULL. */
-static bool place_replacement(const ConvertOptions *o, int r, const Library *ours,
+static bool place_replacement(const ConvertOptions *o, const Replacement *r, const Library *ours,
                               const char *dir, const char *alternative)
 {
 	char *dest;
@@ -265,11 +259,11 @@ static bool place_replacement(const ConvertOptions *o, int r, const Library *our
 
 	if (alternative)
 		inform(1, "%s/%s: zluda-convert's own, for %s (%s; %s)", dir, ours->name,
-		       ours->needed_by, replacements[r].why, alternative);
+		       ours->needed_by, r->why, alternative);
 	else
 		inform(1, "%s/%s: zluda-convert's own, for %s (%s)", dir, ours->name, ours->needed_by,
-		       replacements[r].why);
-	if (replacements[r].kernels)
+		       r->why);
+	if (r->kernels)
 		return convert_library(o, ours, dir, true, &ok) && ok;
 	dest = zc_alloc(strlen(dir) + strlen(ours->name) + 2);
 	sprintf(dest, "%s/%s", dir, ours->name);
@@ -281,11 +275,7 @@ static bool place_replacement(const ConvertOptions *o, int r, const Library *our
 	return ok;
 }
 
-/* The project's DLL for the DLL a Windows program imports as NAME (any case): its index in
- * replacements, its name written into CANONICAL and its file found beside the tool into
- * PATH; -1 when it has none. */
-static int dll_replacement(const char *name, char *canonical, size_t canonical_size, char *path,
-                           size_t size)
+const Replacement *replaced_dll(const char *name, char *canonical, size_t size)
 {
 	for (size_t i = 0; i < sizeof(replacements) / sizeof(replacements[0]); i++) {
 		const char *stem = replacements[i].dll_stem;
@@ -296,17 +286,16 @@ static int dll_replacement(const char *name, char *canonical, size_t canonical_s
 		if (n > 4 && strcmp(stem + n - 4, ".dll") == 0) {
 			if (name[n])
 				continue;
-			snprintf(canonical, canonical_size, "%s", stem);
+			snprintf(canonical, size, "%s", stem);
 		} else {
 			digits = strspn(name + n, "0123456789");
 			if (digits == 0 || strcasecmp(name + n + digits, ".dll") != 0)
 				continue;
-			snprintf(canonical, canonical_size, "%s%.*s.dll", stem, (int)digits, name + n);
+			snprintf(canonical, size, "%s%.*s.dll", stem, (int)digits, name + n);
 		}
-		if (find_tool_file(canonical, path, size))
-			return (int)i;
+		return &replacements[i];
 	}
-	return -1;
+	return NULL;
 }
 
 /* A Windows program's imports: the DLLs the project replaces, placed beside its output.
@@ -324,10 +313,16 @@ static bool provide_dlls(const ConvertOptions *o)
 	dir = output_directory(o->out);
 	for (size_t i = 0; bin.format == BIN_PE && i < bin.nimports; i++) {
 		char path[PATH_MAX + 64], name[64];
-		int r = dll_replacement(bin.imports[i], name, sizeof name, path, sizeof path);
+		const Replacement *r = replaced_dll(bin.imports[i], name, sizeof name);
 		Library ours = {name, path, (char *)o->in, NULL};
 
-		if (r >= 0 && !place_replacement(o, r, &ours, dir, NULL))
+		if (!r)
+			continue;
+		if (!find_tool_file(name, path, sizeof path))
+			inform(1, "zluda-convert: %s: warning: it imports %s, which zluda-convert replaces, "
+			       "but this zluda-convert was built without its DLLs (mingw-w64); not placed",
+			       o->in, bin.imports[i]);
+		else if (!place_replacement(o, r, &ours, dir, NULL))
 			ok = false;
 	}
 	free(dir);
@@ -356,7 +351,8 @@ bool provide_libraries(const ConvertOptions *o)
 		ours.path = path;
 		snprintf(alternative, sizeof alternative, "--with-libraries=%s converts NVIDIA's instead",
 		         libs[i].name);
-		if (!place_replacement(o, r, &ours, dir, replacements[r].kernels ? alternative : NULL))
+		if (!place_replacement(o, &replacements[r], &ours, dir,
+		                       replacements[r].kernels ? alternative : NULL))
 			ok = false;
 	}
 	libraries_free(libs, nlibs);
