@@ -7,7 +7,7 @@
  *   ZC_ENGINE_AMD, ZC_ENGINE_FORWARD,   set when it defines zc_engine_amd,
  *   ZC_ENGINE_LOG                       zc_engine_forward, zc_library_log (below)
  * and its C sources include the generated replacement_rename.h first, which names each
- * implementation zc_impl_NAME; trampolines.S (trampolines_win64.S) exports NAME. */
+ * implementation zc_impl_NAME; trampolines.S exports NAME. */
 #ifndef ZC_ENGINE_H
 #define ZC_ENGINE_H
 

@@ -5,10 +5,34 @@
  * name. Until the engine is chosen (zc_engine_chosen), the first call of any of them
  * chooses it, so that no call reaches the project's implementation in a process NVIDIA's
  * library serves: a handle or descriptor made by one would reach the other. Two loads and
- * two tests a call. */
-#define ENTRY(name, n)                                       \
+ * two tests a call.
+ *
+ * For Linux (ELF, the System V calling convention: arguments in rdi, rsi, rdx, rcx, r8, r9
+ * and xmm0-xmm7) and for Windows (a DLL, each export named to the linker in .drectve; the
+ * Windows x64 convention: arguments in rcx, rdx, r8, r9 and xmm0-xmm3, and 32 bytes of
+ * shadow space for a callee). */
+#ifdef _WIN32
+#define EXPORT_BEGIN(name)                                   \
+	.section .drectve;                                       \
+	.ascii " -export:", #name;                               \
+	.text;                                                   \
+	.globl name
+#define EXPORT_END(name)
+#define READ_ONLY .section .rdata, "dr"
+#define ARGUMENT_1 %rcx
+#define ARGUMENT_1_32 %ecx
+#else
+#define EXPORT_BEGIN(name)                                   \
 	.globl name;                                             \
-	.type name, @function;                                   \
+	.type name, @function
+#define EXPORT_END(name) .size name, . - name
+#define READ_ONLY .section .rodata.str1.1, "aMS", @progbits, 1
+#define ARGUMENT_1 %rdi
+#define ARGUMENT_1_32 %edi
+#endif
+
+#define ENTRY(name, n)                                       \
+	EXPORT_BEGIN(name);                                      \
 	.p2align 4;                                              \
 name:                                                        \
 4:	movq zc_engine_functions + 8 * (n)(%rip), %rax;          \
@@ -31,21 +55,50 @@ name:                                                        \
 	leaq 5f(%rip), %r11;                                     \
 	jmp log_then_continue;                                   \
 5:	jmp zc_impl_##name;                                      \
-	.size name, . - name;
+	EXPORT_END(name);
 #define ZC_EXPORT(name) IMPLEMENTED(name, __COUNTER__)
 
 #define ZC_UNSUPPORTED(name)                                 \
 	ENTRY(name, __COUNTER__)                                 \
-	leaq 3f(%rip), %rdi;                                     \
+	leaq 3f(%rip), ARGUMENT_1;                               \
 	jmp zc_unsupported;                                      \
-	.section .rodata.str1.1, "aMS", @progbits, 1;            \
+	READ_ONLY;                                               \
 3:	.asciz #name;                                            \
 	.text;                                                   \
-	.size name, . - name;
+	EXPORT_END(name);
 
 /* The caller's argument registers, integer and vector, kept on the stack across a call of
- * the engine's C code; FRAME bytes (128, or 136 to keep the stack 16-byte aligned after an
- * odd number of pushes before) hold the vector ones. */
+ * the engine's C code. FRAME bytes hold the vector ones (above the callee's shadow space on
+ * Windows), sized to keep the stack 16-byte aligned after the pushes before: EVEN or ODD
+ * pushes of the caller's. */
+#ifdef _WIN32
+#define FRAME_EVEN 104
+#define FRAME_ODD 96
+.macro save_arguments frame
+	pushq %rcx
+	pushq %rdx
+	pushq %r8
+	pushq %r9
+	subq $\frame, %rsp
+	movdqu %xmm0, 32(%rsp)
+	movdqu %xmm1, 48(%rsp)
+	movdqu %xmm2, 64(%rsp)
+	movdqu %xmm3, 80(%rsp)
+.endm
+.macro restore_arguments frame
+	movdqu 32(%rsp), %xmm0
+	movdqu 48(%rsp), %xmm1
+	movdqu 64(%rsp), %xmm2
+	movdqu 80(%rsp), %xmm3
+	addq $\frame, %rsp
+	popq %r9
+	popq %r8
+	popq %rdx
+	popq %rcx
+.endm
+#else
+#define FRAME_EVEN 136
+#define FRAME_ODD 128
 .macro save_arguments frame
 	pushq %rdi
 	pushq %rsi
@@ -80,37 +133,36 @@ name:                                                        \
 	popq %rsi
 	popq %rdi
 .endm
+#endif
 
 	.text
-/* Chooses the engine with the caller's arguments kept (the integer and vector argument
- * registers), then enters the trampoline in rax again. */
+/* Chooses the engine with the caller's arguments kept, then enters the trampoline in rax
+ * again (one push before the frame). */
 	.p2align 4
-	.type choose_then_retry, @function
 choose_then_retry:
 	pushq %rax
-	save_arguments 128
+	save_arguments FRAME_ODD
 	call zc_engine_choose_now
-	restore_arguments 128
+	restore_arguments FRAME_ODD
 	popq %rax
 	jmp *%rax
-	.size choose_then_retry, . - choose_then_retry
 
 /* Logs the call of export r10 (zc_engine_log) with the caller's arguments kept, then goes
- * on at r11. */
+ * on at r11 (two pushes before the frame). */
 	.p2align 4
-	.type log_then_continue, @function
 log_then_continue:
 	pushq %r11
 	pushq %rax
-	save_arguments 136
-	movl %r10d, %edi
+	save_arguments FRAME_EVEN
+	movl %r10d, ARGUMENT_1_32
 	call zc_engine_log
-	restore_arguments 136
+	restore_arguments FRAME_EVEN
 	popq %rax
 	popq %r11
 	jmp *%r11
-	.size log_then_continue, . - log_then_continue
 
 #include ZC_EXPORTS_INC
 #include ZC_UNSUPPORTED_INC
+#ifndef _WIN32
 	.section .note.GNU-stack, "", @progbits
+#endif

@@ -550,8 +550,11 @@ int main()
         {"f32 ReLU gradient", 33, 20, 8, 1, CUBLAS_OP_N, CUBLAS_OP_T, false, false,
          CUBLASLT_EPILOGUE_DRELU},
 #if CUBLAS_VER_MAJOR >= 13
-        {"f32 TN, pointer arrays, batch 3, bias", 21, 18, 12, 3, CUBLAS_OP_T, CUBLAS_OP_N, false,
-         false, CUBLASLT_EPILOGUE_BIAS, true},
+        // NVIDIA's cuBLASLt 13 refuses arrays of pointers with a bias epilogue
+        // (NOT_SUPPORTED from the heuristic query and the matmul, on an H100); the
+        // project's computes it too.
+        {"f32 TN, pointer arrays, batch 3", 21, 18, 12, 3, CUBLAS_OP_T, CUBLAS_OP_N, false,
+         false, CUBLASLT_EPILOGUE_DEFAULT, true},
 #endif
     };
     for (const Case &c : cases)
