@@ -2,9 +2,8 @@
  * heuristic query, cublasLtMatmul and cublasLtMatrixTransform, over cuBLAS's kernels. The
  * descriptors live in the semi-opaque storage NVIDIA's header gives them, so that a
  * program's cublasLt*Init on its own storage works as Create does. */
-#include "blas.h"
+#include "lt.h"
 
-#include <cublasLt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,37 +13,6 @@
 
 #define INVALID(routine, ...) blas_fail(CUBLAS_STATUS_INVALID_VALUE, routine, __VA_ARGS__)
 #define REFUSED(routine, ...) blas_fail(CUBLAS_STATUS_NOT_SUPPORTED, routine, __VA_ARGS__)
-
-enum { LT_MAGIC = 0x5a434c54u, LAYOUT_MAGIC = 0x5a434c59u, DESC_MAGIC = 0x5a434d44u,
-       PREFERENCE_MAGIC = 0x5a435052u, TRANSFORM_MAGIC = 0x5a435446u, ALGO_MAGIC = 0x5a43414cu };
-
-struct cublasLtContext {
-	uint32_t magic;
-	struct cublasContext blas;
-};
-
-struct layout {
-	uint32_t magic;
-	int32_t type, order, batch, batch_mode;
-	uint64_t rows, cols;
-	int64_t ld, stride, plane;
-};
-
-struct matmul_desc {
-	uint32_t magic;
-	int32_t compute, scale, pointer_mode, transa, transb, transc, fill;
-	uint32_t epilogue;
-	int32_t sm_count, aux_type, bias_type;
-	void *bias, *aux;
-	int64_t bias_stride, aux_ld, aux_stride, alpha_stride;
-	/* the scaling of 8-bit types, which nothing here provides: any set pointer refuses */
-	void *scales[7];
-	void *emulation;
-	/* int32 attributes kept in a byte each, so that the descriptor fits CUDA 11's storage
-	 * (cublasLtMatmulDescOpaque_t of 184 bytes; CUDA 12's and 13's are larger) */
-	int8_t scale_modes[6];
-	int8_t fast_accum;
-};
 
 struct preference {
 	uint32_t magic;
@@ -326,6 +294,7 @@ cublasStatus_t cublasLtCreate(cublasLtHandle_t *handle)
 		return s;
 	}
 	lt->magic = LT_MAGIC;
+	lt->amd = NULL;
 	*handle = lt;
 	return CUBLAS_STATUS_SUCCESS;
 }
@@ -345,6 +314,7 @@ cublasStatus_t cublasLtDestroy(cublasLtHandle_t lt)
 
 	if (s != CUBLAS_STATUS_SUCCESS)
 		return s;
+	lt_amd_release(lt);
 	blas_context_fini(&lt->blas);
 	lt->magic = 0;
 	free(lt);
@@ -664,6 +634,9 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t lt, cublasLtMatmulDesc_t desc, co
 		               (long long)d->aux_ld);
 	if ((why = bad_relu_mask(d)))
 		return INVALID(routine, "%s", why);
+	if (lt_amd_matmul(lt, d, alpha, A, a, B, b, beta, C, c, D, dl, workspace, workspace_size,
+	                  stream, &s))
+		return s;
 	lt->blas.stream = (CUstream)stream;
 	lt->blas.pointer_mode = d->pointer_mode == CUBLASLT_POINTER_MODE_DEVICE
 	                            ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST;

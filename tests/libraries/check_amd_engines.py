@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
-"""The AMD engines of the project's cuBLAS and cuFFT, run as a user's converted program runs
-on an AMD GPU with ROCm's libraries installed.
+"""The AMD engines of the project's cuBLAS, cuBLASLt and cuFFT, run as a user's converted
+program runs on an AMD GPU with ROCm's libraries installed.
 
-Usage: check_amd_engines.py rocblas|hipfft PROGRAM STANDIN EMULATOR_HIP
+Usage: check_amd_engines.py rocblas|hipblaslt|hipfft PROGRAM STANDIN EMULATOR_HIP
 
-PROGRAM is tests/programs' converted cublas_routines or cufft_plans (the project's library
-beside it), STANDIN the stand-in for rocBLAS or hipFFT written from its documented API
-(rocblas_standin.c, hipfft_standin.c), EMULATOR_HIP the emulator's HIP runtime. Through the
-HIP driver over the emulated gfx1100:
+PROGRAM is tests/programs' converted cublas_routines, cublaslt_matmul or cufft_plans (the
+project's library beside it), STANDIN the stand-in for rocBLAS, hipBLASLt or hipFFT written
+from its documented API (rocblas_standin.c, hipblaslt_standin.c, hipfft_standin.c),
+EMULATOR_HIP the emulator's HIP runtime. Through the HIP driver over the emulated gfx1100:
 
-  * with the stand-in named (ZLUDA_CONVERT_ROCBLAS_PATH, ZLUDA_CONVERT_HIPFFT_PATH), the
-    program passes, the stand-in's log shows it served what the engine maps, and what the
-    stand-in declines ran on the project's kernels, as the trace says: for rocBLAS the
-    gemmEx combination it lacks (8-bit inputs, float output), for hipFFT plans of rank 3;
+  * with the stand-in named (ZLUDA_CONVERT_ROCBLAS_PATH, ZLUDA_CONVERT_HIPBLASLT_PATH,
+    ZLUDA_CONVERT_HIPFFT_PATH), the program passes, the stand-in's log shows it served what
+    the engine maps, and what the stand-in declines ran on the project's kernels, as the
+    trace says: for rocBLAS the gemmEx combination it lacks (8-bit inputs, float output),
+    for hipBLASLt the gradient epilogues, for hipFFT plans of rank 3;
   * with the variable naming a missing file, the trace says so and the program passes on
     the project's kernels alone, the stand-in's log empty.
 """
@@ -45,6 +46,16 @@ HIPFFT_CALLS = {"plan rank 1 batch 1", "plan rank 2 batch 1", "refused rank 3 (b
     f"exec rank 1 type {t:#x}" for t in (0x29, 0x2a, 0x2c, 0x69)} | {
     f"exec rank 2 type {t:#x}" for t in (0x29, 0x2a, 0x2c, 0x6a, 0x6c)}
 
+# What cublaslt_matmul runs through hipBLASLt: column-order matmuls of f32, f16 and bf16
+# with the forward epilogues (type, epilogue as cuBLASLt numbers them).
+HIPBLASLT_CALLS = {
+    "matmul type 0 epilogue 1", "matmul type 0 epilogue 2", "matmul type 0 epilogue 4",
+    "matmul type 0 epilogue 32", "matmul type 0 epilogue 36", "matmul type 0 epilogue 164",
+    "matmul type 0 epilogue 160 batched", "matmul type 2 epilogue 1",
+    "matmul type 2 epilogue 1 batched", "matmul type 2 epilogue 6", "matmul type 2 epilogue 36",
+    "matmul type 14 epilogue 1", "matmul type 14 epilogue 4",
+}
+
 ENGINES = {
     # variable, log variable, trace of the stand-in taken, of what it declines, of no library
     "rocblas": ("ZLUDA_CONVERT_ROCBLAS_PATH", "ZC_ROCBLAS_STANDIN_LOG",
@@ -53,6 +64,12 @@ ENGINES = {
                 "arguments (status 2): the project's kernels run it",
                 "zluda-convert: cuBLAS: rocBLAS: cannot load {lib} (",
                 "the project's kernels run every routine", ROCBLAS_CALLS),
+    "hipblaslt": ("ZLUDA_CONVERT_HIPBLASLT_PATH", "ZC_HIPBLASLT_STANDIN_LOG",
+                  "zluda-convert: cuBLASLt: hipBLASLt: {lib} runs the matmuls it can",
+                  "zluda-convert: cuBLASLt: cublasLtMatmul: hipBLASLt has no algorithm for "
+                  "these arguments (status 0): the project's kernels run it",
+                  "zluda-convert: cuBLASLt: hipBLASLt: cannot load {lib} (",
+                  "the project's kernels run every matmul", HIPBLASLT_CALLS),
     "hipfft": ("ZLUDA_CONVERT_HIPFFT_PATH", "ZC_HIPFFT_STANDIN_LOG",
                "zluda-convert: cuFFT: hipFFT: {lib} makes the plans it can",
                "zluda-convert: cuFFT: cufftMakePlanMany: hipFFT refuses the plan (status 14): "
