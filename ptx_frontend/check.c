@@ -223,6 +223,44 @@ static unsigned result_bits(const struct ptx_insn *in)
 	return 0;
 }
 
+/* The register operands of a typed arithmetic instruction or mov have its type's size, as
+ * ptxas requires ("Arguments mismatch"): a .f64 register of an .f32 add would otherwise
+ * reach the lowering as the wrong type. Aside: .wide forms (result_bits checks their
+ * destination), popc's and clz's count, and a predicate operand of another type's
+ * instruction (selp's). */
+static void check_register_sizes(struct checker *c, const struct ptx_insn *in)
+{
+	static const char *const typed[] = {
+		"add", "sub", "mul", "mad", "min", "max", "and", "or", "xor", "not", "neg", "abs",
+		"div", "rem", "popc", "clz", "brev", "selp", "fma", "sqrt", "rcp", "mov",
+	};
+	enum ptx_type type = PTX_TYPE_NONE;
+	bool known = false, counts;
+
+	for (size_t i = 0; i < sizeof(typed) / sizeof(typed[0]); i++)
+		known |= strcmp(in->opcode, typed[i]) == 0;
+	for (uint32_t i = 0; known && i < in->nmods; i++) {
+		if (strcmp(in->mods[i], "wide") == 0)
+			return;
+		if (type == PTX_TYPE_NONE)
+			type = ptx_type_of_modifier(in->mods[i]);
+	}
+	if (!known || type == PTX_TYPE_NONE)
+		return;
+	counts = strcmp(in->opcode, "popc") == 0 || strcmp(in->opcode, "clz") == 0;
+	for (uint32_t i = counts ? 1 : 0; i < in->nops; i++) {
+		const struct name *r = in->ops[i].kind == PTX_OP_NAME ? lookup(c, in->ops[i].name) : NULL;
+
+		if (!r || r->kind != NAME_REG || !ptx_type_bits(r->type) ||
+		    (r->type == PTX_TYPE_PRED && type != PTX_TYPE_PRED))
+			continue;
+		if (ptx_type_bits(r->type) != ptx_type_bits(type))
+			check_fail(c, in->ops[i].loc, "'%s' has %u bits; %s%s takes %u", in->ops[i].name,
+			           ptx_type_bits(r->type), in->opcode, ptx_type_name(type),
+			           ptx_type_bits(type));
+	}
+}
+
 static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
 {
 	unsigned bits = result_bits(in);
@@ -252,6 +290,7 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 			check_fail(c, in->ops[0].loc, "destination '%s' has %u bits; %s writes %u",
 			           in->ops[0].name, ptx_type_bits(d->type), in->opcode, bits);
 	}
+	check_register_sizes(c, in);
 }
 
 static void declare_var(struct checker *c, const struct ptx_var *v)
