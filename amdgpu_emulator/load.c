@@ -388,7 +388,6 @@ static enum zc_emu_status load(const uint8_t *image, size_t size, const char *pr
 	enum zc_emu_status st;
 	int generation = 0;
 
-	*object = NULL;
 	if ((st = check_header(image, size, processor, &generation, error)) != ZC_EMU_OK)
 		return st;
 	if (!(o = calloc(1, sizeof *o)))

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "emu.h"
 #include "emulator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -42,9 +43,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		}
 		zc_emu_unemulated(object, count, &unemulated);
-		if (zc_emu_find_kernel(object, "kernel", &kernel, error) == ZC_EMU_OK)
-			zc_emu_kernel_info(kernel, &info);
-		zc_emu_find_global(object, "global", &address, &global_size, error);
+		/* every kernel and symbol the loader kept, looked up by its name as the HIP
+		 * runtime does (emu.h: what the loader made of the file) */
+		for (uint32_t k = 0; k < object->nkernels; k++)
+			if (zc_emu_find_kernel(object, object->kernels[k].name, &kernel, error) == ZC_EMU_OK)
+				zc_emu_kernel_info(kernel, &info);
+		for (uint32_t g = 0; g < object->nsymbols; g++)
+			if (!object->symbols[g].is_function)
+				zc_emu_find_global(object, object->symbols[g].name, &address, &global_size,
+				                   error);
 		zc_emu_unload(object);
 		return 0;
 	}
