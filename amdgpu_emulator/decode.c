@@ -503,6 +503,47 @@ static void init_llvm(void)
 	LLVMInitializeAMDGPUDisassembler();
 }
 
+/* LLVM 22 prints the K constant of v_fmaak and v_fmamk (VOP2, and on RDNA3 and RDNA4 either
+ * half of a VOPD) as an inline constant's value when its bits are 0x80 to 0xff (0xf0 as 0.5's
+ * bits), and crashes on 0xff in the f16 forms. Such a constant is decoded from STAND_IN_K and
+ * its bits written back into the text. The offset of the constant in the instruction at
+ * BYTES when it is such a one, else 0. */
+enum { STAND_IN_K = 0x5a5a5a5a };
+
+static unsigned misread_k_constant(const uint8_t *bytes, int generation)
+{
+	uint32_t word, k;
+	unsigned at = 0;
+
+	memcpy(&word, bytes, 4);
+	if (!(word >> 31)) {
+		unsigned op = word >> 25 & 0x3f; /* v_fmamk_f32, v_fmaak_f32, v_fmamk_f16, v_fmaak_f16 */
+		at = op == 0x2c || op == 0x2d || op == 0x37 || op == 0x38 ? 4 : 0;
+	} else if (generation >= 11 && word >> 26 == 0x32) {
+		unsigned x = word >> 22 & 0xf, y = word >> 17 & 0x1f; /* 1: fmaak, 2: fmamk */
+		at = x == 1 || x == 2 || y == 1 || y == 2 ? 8 : 0;
+	}
+	if (!at)
+		return 0;
+	memcpy(&k, bytes + at, 4);
+	return k >= 0x80 && k <= 0xff ? at : 0;
+}
+
+/* The stand-in's text in LINE replaced by the constant's bits K. */
+static void restore_k_constant(char *line, size_t size, uint32_t k)
+{
+	char stand_in[16], *at;
+	size_t n;
+
+	snprintf(stand_in, sizeof stand_in, "0x%x", STAND_IN_K);
+	if (!(at = strstr(line, stand_in)))
+		return;
+	n = strlen(stand_in);
+	char rest[512];
+	snprintf(rest, sizeof rest, "%s", at + n);
+	snprintf(at, size - (size_t)(at - line), "0x%x%s", k, rest);
+}
+
 static bool is_branch(const char *text)
 {
 	return strncmp(text, "s_branch ", 9) == 0 || strncmp(text, "s_cbranch_", 10) == 0;
@@ -543,7 +584,15 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 		 * lie beyond them (and crashes): it is given zeros there, and an instruction that
 		 * needs them is no instruction of this code. */
 		memcpy(window, o->memory + pc, left < MAX_INSTRUCTION_BYTES ? left : MAX_INSTRUCTION_BYTES);
+		unsigned k_at = misread_k_constant(window, o->generation);
+		uint32_t k = 0, stand_in = STAND_IN_K;
+		if (k_at) {
+			memcpy(&k, window + k_at, 4);
+			memcpy(window + k_at, &stand_in, 4);
+		}
 		size_t len = LLVMDisasmInstruction(dc, window, sizeof window, pc, line, sizeof line);
+		if (len && k_at)
+			restore_k_constant(line, sizeof line, k);
 		struct insn *in = &o->code[o->ncode];
 		if (len > left)
 			len = 0;
