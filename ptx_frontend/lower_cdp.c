@@ -28,9 +28,14 @@ static const struct {
 	{"__cuda_syscall_cnpv2SetLastError", SUCCEED, "w"},
 };
 
+/* cudaGraphSetConditional, a builtin of NVIDIA's JIT in any kernel of a graph with
+ * conditional nodes: the stub has no such nodes yet. */
+static const char graph_set_conditional[] = "cudaGraphSetConditional";
+
 bool is_device_runtime_call(const char *name)
 {
-	return strncmp(name, "__cuda_syscall_", 15) == 0 || strncmp(name, "cnp", 3) == 0;
+	return strncmp(name, "__cuda_syscall_", 15) == 0 || strncmp(name, "cnp", 3) == 0 ||
+	       strcmp(name, graph_set_conditional) == 0;
 }
 
 /* dims[0..2] of a PTX `.param .align 4 .b8 p[12]` dim3 argument. */
@@ -126,7 +131,9 @@ void define_device_runtime_call(struct lower *L, const char *name, LLVMValueRef 
 	    expected_signature(L, calls[i].params, fn)) {
 		build_body(L, calls[i].call, fn);
 	} else {
-		const char *why = "a call of CUDA's device runtime (dynamic parallelism) not supported yet";
+		const char *why = strcmp(name, graph_set_conditional) == 0
+		                      ? "CUDA graphs' conditional nodes not supported yet"
+		                      : "a call of CUDA's device runtime (dynamic parallelism) not supported yet";
 
 		LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
 		                        LLVMCreateStringAttribute(L->ctx, PTX_LEFT_OUT_ATTRIBUTE,
