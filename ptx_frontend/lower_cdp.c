@@ -28,9 +28,29 @@ static const struct {
 	{"__cuda_syscall_cnpv2SetLastError", SUCCEED, "w"},
 };
 
-/* cudaGraphSetConditional, a builtin of NVIDIA's JIT in any kernel of a graph with
- * conditional nodes: the stub has no such nodes yet. */
+/* cudaGraphSetConditional, a builtin of NVIDIA's JIT in a kernel of a graph with
+ * conditional nodes: the stub's handle is the device address of the condition's 32 bits
+ * (runtime_stub/api/graph_conditional.c), which the call stores. */
 static const char graph_set_conditional[] = "cudaGraphSetConditional";
+
+/* Its body: (handle .b64, value .b32), no result. false when the declaration differs. */
+static bool define_set_conditional(struct lower *L, LLVMValueRef fn)
+{
+	LLVMTypeRef fty = LLVMGlobalGetValueType(fn), types[2];
+	LLVMValueRef slot;
+
+	if (LLVMCountParamTypes(fty) != 2 ||
+	    LLVMGetTypeKind(LLVMGetReturnType(fty)) != LLVMVoidTypeKind)
+		return false;
+	LLVMGetParamTypes(fty, types);
+	if (types[0] != ll_int(L, 64) || types[1] != ll_int(L, 32))
+		return false;
+	slot = LLVMBuildIntToPtr(L->b, LLVMGetParam(fn, 0),
+	                         LLVMPointerTypeInContext(L->ctx, L->target->as_global), "");
+	LLVMSetAlignment(LLVMBuildStore(L->b, LLVMGetParam(fn, 1), slot), 4);
+	LLVMBuildRetVoid(L->b);
+	return true;
+}
 
 bool is_device_runtime_call(const char *name)
 {
@@ -130,10 +150,8 @@ void define_device_runtime_call(struct lower *L, const char *name, LLVMValueRef 
 	if (i < sizeof(calls) / sizeof(calls[0]) &&
 	    expected_signature(L, calls[i].params, fn)) {
 		build_body(L, calls[i].call, fn);
-	} else {
-		const char *why = strcmp(name, graph_set_conditional) == 0
-		                      ? "CUDA graphs' conditional nodes not supported yet"
-		                      : "a call of CUDA's device runtime (dynamic parallelism) not supported yet";
+	} else if (!(strcmp(name, graph_set_conditional) == 0 && define_set_conditional(L, fn))) {
+		const char *why = "a call of CUDA's device runtime (dynamic parallelism) not supported yet";
 
 		LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
 		                        LLVMCreateStringAttribute(L->ctx, PTX_LEFT_OUT_ATTRIBUTE,

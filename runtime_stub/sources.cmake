@@ -17,7 +17,8 @@ set(ZC_STUB_COMMON_SOURCES
   exports/integrity.c exports/md2.c exports/procaddress.c
   api/allocate.c api/array.c api/context.c api/copy_params.c api/current.c api/device.c api/error_strings.c api/start.c api/state.c
   api/synchronize.c api/device_launch.c api/device_output.c api/capture.c
-  api/event.c api/graph.c api/graph_exec.c api/graph_memory.c api/handles.c api/image.c
+  api/event.c api/graph.c api/graph_conditional.c api/graph_exec.c api/graph_memory.c
+  api/handles.c api/image.c
   api/launch.c api/launch_queue.c api/library.c api/link.c api/memcpy.c api/mempool.c api/peer.c api/texture.c api/translate.c
   api/user_object.c api/vmm.c api/memory.c api/occupancy.c api/stream.c
   drivers/hip/drv_hip.c

@@ -107,6 +107,8 @@ def include_arrows(top):
 SEAMS = {
     # work queued on a capturing stream becomes a node of the capture's graph
     ("runtime_stub/api/stream", "runtime_stub/api/capture"),
+    # a conditional node's bodies are graphs, as a child-graph node's child is
+    ("runtime_stub/api/graph_conditional", "runtime_stub/api/graph"),
     # a platform half completes the part it belongs to and calls back into it
     ("common/find_library_posix", "common/find_library"),
     ("common/find_library_windows", "common/find_library"),

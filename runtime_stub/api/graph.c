@@ -33,6 +33,8 @@ clear_params(struct zc_graph_node *n)
 	} else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->alloc.allocation) {
 		zc_graph_allocation_release(n->alloc.allocation);
 		n->alloc.allocation = NULL;
+	} else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+		zc_graph_conditional_clear(n);
 	}
 }
 
@@ -54,6 +56,7 @@ zc_graph_free(struct zc_graph *g)
 	zc_graph_drop_references(g);
 	for (size_t i = 0; i < g->count; i++)
 		free_node(g->nodes[i]);
+	zc_graph_conditions_release(g);
 	stub_free(g->nodes);
 	stub_free(g->order);
 	stub_free(g);
@@ -265,11 +268,28 @@ set_host_params(struct zc_graph_node *n, const CUDA_HOST_NODE_PARAMS *p)
 	return CUDA_SUCCESS;
 }
 
+/* Whether g has conditional nodes: NVIDIA's driver refuses such a child graph
+ * (CUDA_ERROR_NOT_SUPPORTED, on an H100). */
+static bool
+with_conditional(const struct zc_graph *g)
+{
+	for (size_t i = 0; i < g->count; i++)
+		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+			return true;
+	return false;
+}
+
+static CUresult
+conditional_refused(void)
+{
+	return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "a child graph with conditional nodes");
+}
+
 static CUresult
 set_child(struct zc_graph_node *n, const struct zc_graph *child)
 {
 	struct zc_graph *copy;
-	CUresult r = zc_graph_copy(child, &copy);
+	CUresult r = with_conditional(child) ? conditional_refused() : zc_graph_copy(child, &copy);
 
 	if (r == CUDA_SUCCESS) {
 		clear_params(n);
@@ -310,6 +330,7 @@ zc_graph_node_set(struct zc_graph_node *to, const struct zc_graph_node *from)
 		zc_graph_allocation_retain(to->alloc.allocation);
 		break;
 	case CU_GRAPH_NODE_TYPE_MEM_FREE: to->free_ptr = from->free_ptr; break;
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL: return zc_graph_conditional_copy(to, from);
 	default: break;
 	}
 	return CUDA_SUCCESS;
@@ -839,8 +860,6 @@ generic_params_check(const CUgraphNodeParams *p)
 		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "external semaphore nodes");
 	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
 		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "batched memory operation nodes");
-	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
-		return stub_fail(CUDA_ERROR_NOT_SUPPORTED, "conditional nodes");
 	default:
 		return CUDA_SUCCESS;
 	}
@@ -895,6 +914,8 @@ adopt_child(struct zc_graph_node *n, struct zc_graph *child)
 		              (void *)child);
 	if (r == CUDA_SUCCESS && child == n->graph)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "a graph cannot be its own child");
+	if (r == CUDA_SUCCESS && with_conditional(child))
+		r = conditional_refused();
 	if (r == CUDA_SUCCESS) {
 		n->child = child;
 		child->owner = n;
@@ -928,6 +949,8 @@ add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, const CUgraphEdge
 	if (p->type == CU_GRAPH_NODE_TYPE_GRAPH &&
 	    p->graph.ownership == CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE)
 		r = adopt_child(n, p->graph.graph);
+	else if (p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+		r = zc_graph_conditional_set(n, &p->conditional);
 	else
 		r = zc_graph_node_set_params(n, p);
 	if (r != CUDA_SUCCESS) {

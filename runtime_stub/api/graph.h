@@ -37,6 +37,20 @@ struct zc_graph_allocation {
 	bool freed_in_graph;  /* by a free node of its own graph */
 };
 
+/* A conditional node's handle: the device memory of its condition's 32 bits, whose address
+ * is the handle (a kernel's cudaGraphSetConditional stores there), shared by the graph it
+ * was made for and every conditional node using it, in every copy (graph_conditional.c).
+ * Its default is written at the first launch that uses it and, with
+ * CU_GRAPH_COND_ASSIGN_DEFAULT, at each (graph_exec.c). */
+struct zc_graph_condition {
+	struct zc_graph_condition *next;  /* every live handle */
+	struct zc_graph_condition *sibling;  /* the next made for the same graph */
+	CUdeviceptr slot;
+	unsigned default_value, flags;
+	int refs;
+	bool set;  /* the default written, at the first launch that uses it */
+};
+
 struct zc_graph_node {
 	struct zc_graph *graph;
 	size_t index;  /* in graph->nodes */
@@ -64,6 +78,12 @@ struct zc_graph_node {
 			struct zc_graph_allocation *allocation;
 		} alloc;
 		CUdeviceptr free_ptr;
+		struct {
+			struct zc_graph_condition *condition;
+			CUgraphConditionalNodeType type;
+			unsigned size;
+			struct zc_graph **bodies;  /* owned; what cuGraphAddNode hands out */
+		} conditional;
 	};
 };
 
@@ -79,7 +99,8 @@ struct zc_graph {
 	size_t nreferences;
 	size_t count, capacity;
 	struct zc_graph_node **order;  /* once instantiated: the run order */
-	struct zc_graph_node *owner;   /* the child-graph node it is the graph of, if any */
+	struct zc_graph_node *owner;   /* the child-graph or conditional node it is a graph of */
+	struct zc_graph_condition *conditions;  /* the handles made for it (their siblings) */
 };
 
 struct zc_graph_exec {
@@ -132,5 +153,12 @@ CUresult zc_graph_hold_references(const struct zc_graph *g, struct zc_stream *s)
 
 /* graph_exec.c: submits g's nodes in run order to s, children and all. */
 CUresult zc_graph_run(const struct zc_graph *g, struct zc_stream *s);
+
+/* graph_conditional.c: a conditional node made (its parameters checked, its bodies made and
+ * handed out) and copied; what a node and a graph going release. */
+CUresult zc_graph_conditional_set(struct zc_graph_node *n, CUDA_CONDITIONAL_NODE_PARAMS *p);
+CUresult zc_graph_conditional_copy(struct zc_graph_node *to, const struct zc_graph_node *from);
+void zc_graph_conditional_clear(struct zc_graph_node *n);
+void zc_graph_conditions_release(struct zc_graph *g);
 
 #endif

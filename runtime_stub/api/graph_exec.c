@@ -1,6 +1,8 @@
 /* Executable graphs: instantiated from a graph as a deep copy with a run order, launched by
  * submitting that order to one stream, updated in place from a graph of the same shape or
- * node by node. */
+ * node by node. A launch that reaches a conditional node waits for the stream's work before
+ * it and reads the condition, then submits the body it names: a launch of a graph with
+ * conditional nodes returns once the work before the last of them has run. */
 #include <stdio.h>
 #include <string.h>
 
@@ -52,9 +54,15 @@ order(struct zc_graph *g)
 	if (done < n)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "the graph has a cycle through %zu of its nodes",
 		              n - done);
-	for (size_t i = 0; r == CUDA_SUCCESS && i < n; i++)
-		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH)
-			r = order(g->nodes[i]->child);
+	for (size_t i = 0; r == CUDA_SUCCESS && i < n; i++) {
+		const struct zc_graph_node *node = g->nodes[i];
+
+		if (node->type == CU_GRAPH_NODE_TYPE_GRAPH)
+			r = order(node->child);
+		for (unsigned b = 0; node->type == CU_GRAPH_NODE_TYPE_CONDITIONAL &&
+		                     r == CUDA_SUCCESS && b < node->conditional.size; b++)
+			r = order(node->conditional.bodies[b]);
+	}
 out:
 	stub_free(waiting);
 	stub_free(first);
@@ -66,6 +74,73 @@ out:
 	stub_free(g->order);
 	g->order = run;
 	return CUDA_SUCCESS;
+}
+
+/* The condition's value, once the stream's work before it has run. */
+static CUresult
+read_condition(const struct zc_graph_condition *c, struct zc_stream *s, unsigned *value)
+{
+	struct zc_op op = {
+		.kind = ZC_OP_COPY,
+		.copy = { .dst = value, .src = (const void *)(uintptr_t)c->slot,
+		          .width = sizeof *value, .height = 1, .depth = 1,
+		          .dst_pitch = sizeof *value, .dst_height = 1,
+		          .src_pitch = sizeof *value, .src_height = 1 },
+	};
+	CUresult r = zc_stream_submit(s, &op);
+
+	return r == CUDA_SUCCESS ? zc_synchronize_stream(s->drv) : r;
+}
+
+static CUresult
+run_conditional(const struct zc_graph_node *n, struct zc_stream *s)
+{
+	unsigned value = 0;
+	CUresult r = read_condition(n->conditional.condition, s, &value);
+
+	switch (n->conditional.type) {
+	case CU_GRAPH_COND_TYPE_IF:
+		if (r == CUDA_SUCCESS && (value || n->conditional.size == 2))
+			r = zc_graph_run(n->conditional.bodies[value ? 0 : 1], s);
+		break;
+	case CU_GRAPH_COND_TYPE_WHILE:
+		while (r == CUDA_SUCCESS && value &&
+		       (r = zc_graph_run(n->conditional.bodies[0], s)) == CUDA_SUCCESS)
+			r = read_condition(n->conditional.condition, s, &value);
+		break;
+	default:
+		if (r == CUDA_SUCCESS && value < n->conditional.size)
+			r = zc_graph_run(n->conditional.bodies[value], s);
+		break;
+	}
+	return r;
+}
+
+/* The conditions of g's conditional nodes (in bodies too) that take their default at this
+ * launch: at each with CU_GRAPH_COND_ASSIGN_DEFAULT, else at the first. */
+static CUresult
+give_defaults(const struct zc_graph *g, struct zc_stream *s)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (size_t i = 0; r == CUDA_SUCCESS && i < g->count; i++) {
+		const struct zc_graph_node *n = g->nodes[i];
+
+		if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+			struct zc_graph_condition *c = n->conditional.condition;
+			struct zc_op op = { .kind = ZC_OP_FILL };
+			bool empty;
+
+			if (((c->flags & CU_GRAPH_COND_ASSIGN_DEFAULT) || !c->set) &&
+			    (r = zc_fill_make(c->slot, sizeof(unsigned), c->default_value,
+			                      sizeof(unsigned), 1, 1, &op.fill, &empty)) == CUDA_SUCCESS &&
+			    (r = zc_stream_submit(s, &op)) == CUDA_SUCCESS)
+				c->set = true;
+			for (unsigned b = 0; r == CUDA_SUCCESS && b < n->conditional.size; b++)
+				r = give_defaults(n->conditional.bodies[b], s);
+		}
+	}
+	return r;
 }
 
 CUresult
@@ -86,6 +161,9 @@ zc_graph_run(const struct zc_graph *g, struct zc_stream *s)
 			continue;
 		case CU_GRAPH_NODE_TYPE_GRAPH:
 			r = zc_graph_run(n->child, s);
+			continue;
+		case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+			r = run_conditional(n, s);
 			continue;
 		case CU_GRAPH_NODE_TYPE_EMPTY:
 			continue;
@@ -271,7 +349,8 @@ launch(CUgraphExec e, CUstream handle, bool per_thread)
 		return r;
 	if ((r = zc_capture_refuse(s, "launching a graph into a capturing stream")) != CUDA_SUCCESS)
 		return r;
-	r = zc_graph_run(e->graph, s);
+	if ((r = give_defaults(e->graph, s)) == CUDA_SUCCESS)
+		r = zc_graph_run(e->graph, s);
 	return r == CUDA_SUCCESS ? zc_graph_hold_references(e->graph, s) : r;
 }
 

@@ -511,6 +511,22 @@ typedef enum CUgraphChildGraphNodeOwnership {
 	CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE = 0,
 	CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE = 1,
 } CUgraphChildGraphNodeOwnership;
+/* Conditional nodes: the handle a kernel's cudaGraphSetConditional sets, and the node. */
+typedef unsigned long long CUgraphConditionalHandle;
+#define CU_GRAPH_COND_ASSIGN_DEFAULT 0x1
+typedef enum CUgraphConditionalNodeType {
+	CU_GRAPH_COND_TYPE_IF = 0,
+	CU_GRAPH_COND_TYPE_WHILE = 1,
+	CU_GRAPH_COND_TYPE_SWITCH = 2,
+} CUgraphConditionalNodeType;
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+	CUgraphConditionalHandle handle;
+	CUgraphConditionalNodeType type;
+	unsigned int size;
+	CUgraph *phGraph_out;  /* the driver's array of the node's bodies */
+	CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+
 typedef struct CUgraphNodeParams {
 	CUgraphNodeType type;
 	int reserved0[3];
@@ -534,6 +550,7 @@ typedef struct CUgraphNodeParams {
 		struct { CUevent event; } eventWait, eventRecord;
 		CUDA_MEM_ALLOC_NODE_PARAMS alloc;
 		struct { CUdeviceptr dptr; } free;
+		CUDA_CONDITIONAL_NODE_PARAMS conditional;
 	};
 	long long reserved2;
 } CUgraphNodeParams;

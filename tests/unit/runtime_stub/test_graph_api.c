@@ -111,8 +111,11 @@ test_generic_nodes(void)
 	OK(cuGraphAddNode_v2(&a, g, NULL, NULL, 0, &p));
 	CUgraphEdgeData programmatic = { .type = 1 };
 	FAILS(cuGraphAddNode_v2(&b, g, &a, &programmatic, 1, &p), CUDA_ERROR_NOT_SUPPORTED);
-	p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
-	FAILS(cuGraphAddNode_v2(&b, g, &a, NULL, 1, &p), CUDA_ERROR_NOT_SUPPORTED);
+	p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL; /* an IF of no body, of no handle */
+	FAILS(cuGraphAddNode_v2(&b, g, &a, NULL, 1, &p), CUDA_ERROR_INVALID_VALUE);
+	p.conditional.size = 1;
+	FAILS(cuGraphAddNode_v2(&b, g, &a, NULL, 1, &p), CUDA_ERROR_INVALID_VALUE);
+	p.conditional.size = 0;
 	p.type = (CUgraphNodeType)99;
 	FAILS(cuGraphAddNode_v2(&b, g, &a, NULL, 1, &p), CUDA_ERROR_INVALID_VALUE);
 	count = 0;
