@@ -1248,7 +1248,30 @@ static const char *const type_names[] = {
 	[CU_GRAPH_NODE_TYPE_WAIT_EVENT] = "WAIT_EVENT",
 	[CU_GRAPH_NODE_TYPE_EVENT_RECORD] = "EVENT_RECORD",
 	[CU_GRAPH_NODE_TYPE_MEM_ALLOC] = "MEM_ALLOC", [CU_GRAPH_NODE_TYPE_MEM_FREE] = "MEM_FREE",
+	[CU_GRAPH_NODE_TYPE_CONDITIONAL] = "CONDITIONAL",
 };
+static const char *const conditional_names[] = {
+	[CU_GRAPH_COND_TYPE_IF] = "if", [CU_GRAPH_COND_TYPE_WHILE] = "while",
+	[CU_GRAPH_COND_TYPE_SWITCH] = "switch",
+};
+
+static void dot_graph(FILE *f, const struct zc_graph *g, const char *prefix);
+
+/* A child graph (BODY -1) or a conditional node's body, drawn inside the node, an edge to
+ * its first node. */
+static void
+dot_inner(FILE *f, const struct zc_graph *inner, const char *prefix, size_t i, int body)
+{
+	char name[256];
+
+	if (body < 0)
+		snprintf(name, sizeof name, "%s%zu.", prefix, i);
+	else
+		snprintf(name, sizeof name, "%s%zu.%d.", prefix, i, body);
+	dot_graph(f, inner, name);
+	if (inner->count)
+		fprintf(f, "\t\"%s%zu\" -> \"%s0\" [style=dashed];\n", prefix, i, name);
+}
 
 static void
 dot_graph(FILE *f, const struct zc_graph *g, const char *prefix)
@@ -1269,17 +1292,17 @@ dot_graph(FILE *f, const struct zc_graph *g, const char *prefix)
 		} else if (n->type == CU_GRAPH_NODE_TYPE_MEMSET) {
 			fprintf(f, "\\n%zu x %zu of %u bytes, value 0x%x", n->memset.fill.width,
 			        n->memset.fill.height, n->memset.fill.elem_size, n->memset.fill.value);
+		} else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+			fprintf(f, "\\n%s, %u bod%s", conditional_names[n->conditional.type],
+			        n->conditional.size, n->conditional.size == 1 ? "y" : "ies");
 		}
 		fprintf(f, "\"];\n");
 		for (size_t j = 0; j < n->ndeps; j++)
 			fprintf(f, "\t\"%s%zu\" -> \"%s%zu\";\n", prefix, n->deps[j]->index, prefix, i);
-		if (n->type == CU_GRAPH_NODE_TYPE_GRAPH) {
-			char inner[256];
-			snprintf(inner, sizeof inner, "%s%zu.", prefix, i);
-			dot_graph(f, n->child, inner);
-			if (n->child->count)
-				fprintf(f, "\t\"%s%zu\" -> \"%s0\" [style=dashed];\n", prefix, i, inner);
-		}
+		if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
+			dot_inner(f, n->child, prefix, i, -1);
+		for (unsigned b = 0; n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL && b < n->conditional.size; b++)
+			dot_inner(f, n->conditional.bodies[b], prefix, i, (int)b);
 	}
 }
 

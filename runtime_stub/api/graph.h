@@ -40,15 +40,15 @@ struct zc_graph_allocation {
 /* A conditional node's handle: the device memory of its condition's 32 bits, whose address
  * is the handle (a kernel's cudaGraphSetConditional stores there), shared by the graph it
  * was made for and every conditional node using it, in every copy (graph_conditional.c).
- * Its default is written at the first launch that uses it and, with
- * CU_GRAPH_COND_ASSIGN_DEFAULT, at each (graph_exec.c). */
+ * With CU_GRAPH_COND_ASSIGN_DEFAULT each launch that uses it writes its default there,
+ * else the first writes 0 (graph_exec.c). */
 struct zc_graph_condition {
 	struct zc_graph_condition *next;  /* every live handle */
 	struct zc_graph_condition *sibling;  /* the next made for the same graph */
 	CUdeviceptr slot;
 	unsigned default_value, flags;
 	int refs;
-	bool set;  /* the default written, at the first launch that uses it */
+	bool set;  /* written by a launch */
 };
 
 struct zc_graph_node {

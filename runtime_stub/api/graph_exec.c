@@ -116,8 +116,9 @@ run_conditional(const struct zc_graph_node *n, struct zc_stream *s)
 	return r;
 }
 
-/* The conditions of g's conditional nodes (in bodies too) that take their default at this
- * launch: at each with CU_GRAPH_COND_ASSIGN_DEFAULT, else at the first. */
+/* The conditions of g's conditional nodes (in bodies too) that take a value at this launch:
+ * their default at each with CU_GRAPH_COND_ASSIGN_DEFAULT, else 0 at the first (as NVIDIA's
+ * driver starts them, on an H100). */
 static CUresult
 give_defaults(const struct zc_graph *g, struct zc_stream *s)
 {
@@ -132,7 +133,8 @@ give_defaults(const struct zc_graph *g, struct zc_stream *s)
 			bool empty;
 
 			if (((c->flags & CU_GRAPH_COND_ASSIGN_DEFAULT) || !c->set) &&
-			    (r = zc_fill_make(c->slot, sizeof(unsigned), c->default_value,
+			    (r = zc_fill_make(c->slot, sizeof(unsigned),
+			                      c->flags & CU_GRAPH_COND_ASSIGN_DEFAULT ? c->default_value : 0,
 			                      sizeof(unsigned), 1, 1, &op.fill, &empty)) == CUDA_SUCCESS &&
 			    (r = zc_stream_submit(s, &op)) == CUDA_SUCCESS)
 				c->set = true;

@@ -3,6 +3,9 @@
 // conditions that a graph launch resets to their default (cudaGraphCondAssignDefault) and
 // ones it leaves as the last kernel set them; and what CUDA refuses (a graph with one as a
 // child graph, bodies of the wrong number).
+#include <cstdio>
+#include <cstring>
+
 #include "test_util.h"
 
 __global__ void set_to(cudaGraphConditionalHandle h, int *counter, int start) {
@@ -110,6 +113,15 @@ int main() {
         void *then_args[] = {&out, &one}, *else_args[] = {&out, &two};
         kernel_node(bodies[0], nullptr, 0, (void *)store, then_args);
         kernel_node(bodies[1], nullptr, 0, (void *)store, else_args);
+        // The DOT description draws both bodies' kernels.
+        CHECK(cudaGraphDebugDotPrint(g, "graph_conditional.dot", 0));
+        FILE *f = fopen("graph_conditional.dot", "r");
+        char text[8192] = {0};
+        size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f) fclose(f);
+        remove("graph_conditional.dot");
+        const char *at = strstr(text, "store"), *again = at ? strstr(at + 1, "store") : nullptr;
+        if (!got || !again) c.fail("the DOT description lacks the two bodies' kernels");
         put(value, 7);
         launch(g, s, 1);
         if (fetch(out) != 1) c.fail("if: value 7 stored %d, want 1", fetch(out));
@@ -149,22 +161,30 @@ int main() {
         CHECK(cudaGraphDestroy(g));
     }
 
-    // Defaults: an IF whose body counts, then a kernel that clears the condition. Reset to
-    // 1 at each launch, the body runs every launch; set once when made, only the first.
+    // Defaults. With cudaGraphCondAssignDefault each launch starts the condition at its
+    // default (1), so an IF whose body counts runs every launch though a kernel after it
+    // clears the condition. Without it the condition starts at 0 (as NVIDIA's driver gives
+    // it, on an H100) and keeps what the last launch's kernel set: here set_from copies
+    // *value (1) after the IF, so the body runs from the second launch on.
     for (int assign = 0; assign < 2; assign++) {
         cudaGraph_t g, body;
         cudaGraphConditionalHandle h;
         put(runs, 0);
+        put(value, 1);
         CHECK(cudaGraphCreate(&g, 0));
         CHECK(cudaGraphConditionalHandleCreate(&h, g, 1, assign ? cudaGraphCondAssignDefault : 0));
         cudaGraphNode_t node = conditional(g, nullptr, 0, h, cudaGraphCondTypeIf, 1, &body);
-        void *count_args[] = {&runs}, *clear_args[] = {&h};
+        void *count_args[] = {&runs}, *clear_args[] = {&h}, *set_args[] = {&h, &value};
         kernel_node(body, nullptr, 0, (void *)add_one, count_args);
-        kernel_node(g, &node, 1, (void *)clear, clear_args);
+        if (assign)
+            kernel_node(g, &node, 1, (void *)clear, clear_args);
+        else
+            kernel_node(g, &node, 1, (void *)set_from, set_args);
         launch(g, s, 3);
-        if (fetch(runs) != (assign ? 3 : 1))
-            c.fail("default %s: the body ran %d times in 3 launches, want %d",
-                   assign ? "assigned at each launch" : "set once", fetch(runs), assign ? 3 : 1);
+        if (fetch(runs) != (assign ? 3 : 2))
+            c.fail("%s: the body ran %d times in 3 launches, want %d",
+                   assign ? "default assigned at each launch" : "no default", fetch(runs),
+                   assign ? 3 : 2);
         CHECK(cudaGraphDestroy(g));
     }
 
