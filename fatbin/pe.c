@@ -299,10 +299,12 @@ static bool read_base_relocations(Binary *bin, const PeLayout *pe, ZcError *err)
 static bool dll_name(const Binary *bin, const PeLayout *pe, uint32_t rva, unsigned index,
                      char **name, ZcError *err)
 {
-	uint64_t addr = pe->image_base + rva;
+	uint64_t addr = pe->image_base + rva, offset;
 	const Section *s = binary_section_at(bin, addr);
-	uint64_t left = s ? s->size - (addr - s->addr) : 0;
-	const uint8_t *p = s ? bin->bytes + s->offset + (addr - s->addr) : NULL;
+	/* a section without file data (a .bss) has a size but no bytes to read */
+	bool in_file = s && binary_addr_to_offset(bin, addr, 1, &offset);
+	uint64_t left = in_file ? s->size - (addr - s->addr) : 0;
+	const uint8_t *p = in_file ? bin->bytes + offset : NULL;
 	const uint8_t *end = p ? memchr(p, 0, left < MAX_DLL_NAME + 1 ? left : MAX_DLL_NAME + 1)
 	                       : NULL;
 

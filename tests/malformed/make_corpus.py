@@ -1018,6 +1018,23 @@ def regress_pe_wrapper_section_without_data(i):
 
 
 @case
+def regress_pe_import_name_in_section_without_data(i):
+    """An import's DLL name in a section with memory but no file data: the name was read
+    from the file at that section's offset, past the file's end (fuzz_binary: heap overflow
+    in dll_name)."""
+    data = pe_section_without_data(i, ".nvFatBi")
+    last_rva = max(s["addr"] for s in i.pe.sections.values()) - PE_IMAGE_BASE
+    name_rva = last_rva + PE_SECTION_ALIGNMENT
+    r = i.pe.section(".reloc")
+    rva = r["addr"] - PE_IMAGE_BASE + 16
+    data = put(data, "I", r["header"] + 8, r["raw_size"])
+    data = put(data, "I", r["offset"] + 16 + 12, name_rva)
+    return Case(import_directory(data, rva, 20),
+                f"PE import 0: its DLL name (rva {h(name_rva)}) is not a string of at most 255 "
+                f"bytes within a section's file data")
+
+
+@case
 def regress_elf_two_module_id_sections(i):
     """Two sections named __nv_module_id (.eh_frame_hdr and .eh_frame renamed, full of "def"
     lines): the reader of the second forgot how many ids the first had room for (fuzz_binary:
