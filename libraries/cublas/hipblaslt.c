@@ -56,10 +56,7 @@ static struct {
 	              const hip_algo *, void *, size_t, void *);
 } hip;
 
-static const struct {
-	const char *name;
-	void **fn;
-} symbols[] = {
+static const struct zc_engine_function functions[] = {
 	{ "hipblasLtCreate", (void **)&hip.create },
 	{ "hipblasLtDestroy", (void **)&hip.destroy },
 	{ "hipblasLtMatmulDescCreate", (void **)&hip.desc_create },
@@ -87,23 +84,11 @@ static void load(void)
 #endif
 		NULL
 	};
-	const char *driver = zc_engine_driver();
-	char path[4096];
-	void *lib;
 
-	if (!driver || strcmp(driver, "hip") != 0 ||
-	    !(lib = zc_engine_load_amd("hipBLASLt", "ZLUDA_CONVERT_HIPBLASLT_PATH", names,
-	                               "the project's kernels run every matmul", path, sizeof path)))
-		return;
-	for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
-		if (!(*symbols[i].fn = zc_engine_symbol(lib, symbols[i].name))) {
-			zc_engine_trace("hipBLASLt", "%s lacks %s: the project's kernels run every matmul",
-			                path, symbols[i].name);
-			zc_engine_close(lib);
-			return;
-		}
-	zc_engine_trace("hipBLASLt", "%s runs the matmuls it can", path);
-	loaded = true;
+	loaded = zc_engine_load_amd_functions("hipBLASLt", "ZLUDA_CONVERT_HIPBLASLT_PATH", names,
+	                                      "the project's kernels run every matmul",
+	                                      "runs the matmuls it can", functions,
+	                                      sizeof functions / sizeof functions[0]);
 }
 
 static int hip_operation(int32_t op)

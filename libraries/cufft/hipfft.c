@@ -29,10 +29,7 @@ static struct {
 	int (*exec_z2d)(void *plan, const void *in, void *out);
 } hip;
 
-static const struct {
-	const char *symbol;
-	void **fn;
-} symbols[] = {
+static const struct zc_engine_function functions[] = {
 	{ "hipfftCreate", (void **)&hip.create },
 	{ "hipfftDestroy", (void **)&hip.destroy },
 	{ "hipfftSetAutoAllocation", (void **)&hip.set_auto_allocation },
@@ -60,23 +57,11 @@ static void load(void)
 #endif
 		NULL
 	};
-	const char *driver = zc_engine_driver();
-	char path[4096];
-	void *lib;
 
-	if (!driver || strcmp(driver, "hip") != 0 ||
-	    !(lib = zc_engine_load_amd("hipFFT", "ZLUDA_CONVERT_HIPFFT_PATH", names,
-	                               "the project's kernels make every plan", path, sizeof path)))
-		return;
-	for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
-		if (!(*symbols[i].fn = zc_engine_symbol(lib, symbols[i].symbol))) {
-			zc_engine_trace("hipFFT", "%s lacks %s: the project's kernels make every plan",
-			                path, symbols[i].symbol);
-			zc_engine_close(lib);
-			return;
-		}
-	zc_engine_trace("hipFFT", "%s makes the plans it can", path);
-	loaded = true;
+	loaded = zc_engine_load_amd_functions("hipFFT", "ZLUDA_CONVERT_HIPFFT_PATH", names,
+	                                      "the project's kernels make every plan",
+	                                      "makes the plans it can", functions,
+	                                      sizeof functions / sizeof functions[0]);
 }
 
 void *fft_amd_plan(const char *routine, int rank, const long long *n, const long long *inembed,

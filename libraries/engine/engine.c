@@ -135,6 +135,28 @@ void *zc_engine_load_amd(const char *title, const char *variable, const char *co
 	return library;
 }
 
+bool zc_engine_load_amd_functions(const char *title, const char *variable,
+                                  const char *const *names, const char *otherwise,
+                                  const char *takes, const struct zc_engine_function *functions,
+                                  size_t count)
+{
+	const char *driver = zc_engine_driver();
+	char path[4096];
+	void *library;
+
+	if (!driver || strcmp(driver, "hip") != 0 ||
+	    !(library = zc_engine_load_amd(title, variable, names, otherwise, path, sizeof path)))
+		return false;
+	for (size_t i = 0; i < count; i++)
+		if (!(*functions[i].slot = zc_engine_symbol(library, functions[i].name))) {
+			zc_engine_trace(title, "%s lacks %s: %s", path, functions[i].name, otherwise);
+			zc_engine_close(library);
+			return false;
+		}
+	zc_engine_trace(title, "%s %s", path, takes);
+	return true;
+}
+
 static bool tracing;
 
 static void trace_start(void)

@@ -71,6 +71,18 @@ void zc_engine_close(void *library);
 void *zc_engine_load_amd(const char *title, const char *variable, const char *const *names,
                          const char *otherwise, char *loaded, size_t size);
 
+/* Under the HIP driver, AMD's library as zc_engine_load_amd finds it, each of its COUNT
+ * FUNCTIONS put in its slot: true (traced: "LIBRARY TAKES") once every one is there, false
+ * when the library is not or lacks one (traced, with what happens OTHERWISE). */
+struct zc_engine_function {
+	const char *name;
+	void **slot;
+};
+bool zc_engine_load_amd_functions(const char *title, const char *variable,
+                                  const char *const *names, const char *otherwise,
+                                  const char *takes, const struct zc_engine_function *functions,
+                                  size_t count);
+
 /* Whether ZLUDA_CONVERT_TRACE asks for traces, and one trace line: "zluda-convert: TITLE:
  * ROUTINE: message (STATUS)", the status left out when NULL. */
 bool zc_engine_tracing(void);
