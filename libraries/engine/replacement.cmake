@@ -11,33 +11,15 @@
 # libraries.SONAME.exports that checks it. With KERNELS, the library carries FATBIN
 # (add_kernels_fatbin) as zc_kernels_fatbin, with kernels.c to load and launch them.
 # ENGINE_HOOKS names the engine's hooks the sources define (engine.h).
-set(ZC_ENGINE_DIR ${CMAKE_CURRENT_LIST_DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/parts.cmake)
 find_package(Threads REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 function(add_replacement_library target soname title status exports unsupported)
   cmake_parse_arguments(PARSE_ARGV 6 arg "UNVERSIONED" "PREFIX;KERNELS"
                         "SOURCES;ENGINE_HOOKS;COMPILE_DEFINITIONS;INCLUDES;LIBRARIES")
-  foreach(hook ${arg_ENGINE_HOOKS})
-    string(TOUPPER ${hook} hook)
-    list(APPEND arg_COMPILE_DEFINITIONS ZC_ENGINE_${hook})
-  endforeach()
-  if(arg_KERNELS)
-    # One object of kernels.S per library, each with its own fatbin.
-    set(kernels ${dir}/kernels.S)
-    configure_file(${ZC_ENGINE_DIR}/kernels.S ${kernels} COPYONLY)
-    set_source_files_properties(${kernels} PROPERTIES OBJECT_DEPENDS ${arg_KERNELS}
-                                COMPILE_DEFINITIONS "ZC_KERNELS_FATBIN=\"${arg_KERNELS}\"")
-    list(APPEND arg_SOURCES ${kernels} ${ZC_ENGINE_DIR}/kernels.c)
-  endif()
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target})
-  set(rename ${dir}/replacement_rename.h)
-  add_custom_command(
-    OUTPUT ${rename}
-    COMMAND ${CMAKE_COMMAND} -DEXPORTS=${CMAKE_CURRENT_SOURCE_DIR}/${exports} -DOUT=${rename}
-            -P ${ZC_ENGINE_DIR}/gen_rename.cmake
-    DEPENDS ${exports} ${ZC_ENGINE_DIR}/gen_rename.cmake
-    COMMENT "Generating ${soname}'s implementation names from ${exports}"
-    VERBATIM)
+  zc_replacement_parts(${dir} ${CMAKE_CURRENT_SOURCE_DIR}/${exports} "${arg_KERNELS}"
+                       "${arg_ENGINE_HOOKS}" arg_SOURCES arg_COMPILE_DEFINITIONS)
   string(REGEX REPLACE "\\.so\\..*" "" stem ${soname})
   string(REGEX REPLACE "^lib" "" prefix ${stem})
   if(arg_PREFIX)
@@ -55,7 +37,7 @@ function(add_replacement_library target soname title status exports unsupported)
   file(WRITE ${map}.tmp "${node} {\n\tglobal: ${globs}\n\tlocal: *;\n};\n")
   file(COPY_FILE ${map}.tmp ${map} ONLY_IF_DIFFERENT)
   add_library(${target} SHARED ${arg_SOURCES} ${ZC_ENGINE_DIR}/engine.c
-              ${ZC_ENGINE_DIR}/engine_posix.c ${ZC_ENGINE_DIR}/trampolines.S ${rename}
+              ${ZC_ENGINE_DIR}/engine_posix.c ${ZC_ENGINE_DIR}/trampolines.S
               ${PROJECT_SOURCE_DIR}/common/find_library.c
               ${PROJECT_SOURCE_DIR}/common/find_library_posix.c)
   target_compile_definitions(${target} PRIVATE ${arg_COMPILE_DEFINITIONS}

@@ -1,15 +1,18 @@
 /* check_decoded: lists the instructions of AMDGPU code objects that the emulator cannot run,
  * so that code a test never executes is still known to be covered.
  *
- *   check_decoded PROCESSOR CODE_OBJECT...
+ *   check_decoded [--no-trap] PROCESSOR CODE_OBJECT...
  *
- * Prints "FILE: not emulated: INSTRUCTION at 0xADDRESS" for each; exit status 0 when there
- * are none, 1 when there are, 2 when a code object does not load. */
+ * Prints "FILE: not emulated: INSTRUCTION at 0xADDRESS" for each, and with --no-trap
+ * "FILE: s_trap at 0xADDRESS" for each s_trap (read as the emulator decodes the code, which
+ * works around the faults of LLVM's disassembler that llvm-objdump has); exit status 0 when
+ * there are none, 1 when there are, 2 when a code object does not load. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu.h"
 #include "emulator.h"
 
 static void report(const char *text, uint64_t address, void *file)
@@ -17,11 +20,26 @@ static void report(const char *text, uint64_t address, void *file)
 	printf("%s: not emulated: %s at 0x%llx\n", (const char *)file, text, (unsigned long long)address);
 }
 
+/* The s_trap instructions of OBJECT, reported; whether there are any. */
+static int traps(const struct zc_emu_object *object, const char *file)
+{
+	int found = 0;
+
+	for (uint32_t i = 0; i < object->ncode; i++)
+		if (strncmp(object->code[i].text, "s_trap", 6) == 0) {
+			printf("%s: s_trap at 0x%llx\n", file, (unsigned long long)object->code[i].address);
+			found = 1;
+		}
+	return found;
+}
+
 int main(int argc, char **argv)
 {
-	int status = 0;
+	int status = 0, no_trap = argc > 1 && strcmp(argv[1], "--no-trap") == 0;
+
+	argv += no_trap, argc -= no_trap;
 	if (argc < 3) {
-		fprintf(stderr, "usage: check_decoded PROCESSOR CODE_OBJECT...\n");
+		fprintf(stderr, "usage: check_decoded [--no-trap] PROCESSOR CODE_OBJECT...\n");
 		return 2;
 	}
 	for (int i = 2; i < argc; i++) {
@@ -43,7 +61,7 @@ int main(int argc, char **argv)
 			free(data);
 			return 2;
 		}
-		if (zc_emu_unemulated(object, report, argv[i]))
+		if (zc_emu_unemulated(object, report, argv[i]) || (no_trap && traps(object, argv[i])))
 			status = 1;
 		zc_emu_unload(object);
 		free(data);
