@@ -18,30 +18,36 @@ static const char *const nvcuda_words[] = {
 	[NVCUDA_MISSING] = "missing", [NVCUDA_OURS] = "zluda-convert", [NVCUDA_OTHER] = "other",
 };
 
+/* Whether the file at PATH holds MARK, read a block at a time; false when it cannot be read. */
+static bool file_holds(const char *path, const char *mark)
+{
+	size_t mark_size = strlen(mark), kept = 0, got;
+	char buf[1 << 16];
+	bool holds = false;
+	FILE *f = fopen(path, "rb");
+
+	while (f && !holds && (got = fread(buf + kept, 1, sizeof buf - kept, f)) > 0) {
+		size_t n = kept + got;
+		holds = memmem(buf, n, mark, mark_size) != NULL;
+		kept = n < mark_size ? n : mark_size - 1;  /* a mark across two reads */
+		memmove(buf, buf + n - kept, kept);
+	}
+	if (f)
+		fclose(f);
+	return holds;
+}
+
 /* zluda-convert's nvcuda.dll carries the stub's messages, which name the project; NVIDIA's
  * does not. */
 static enum nvcuda_state nvcuda_beside(const char *program, char *path, size_t size)
 {
 	char *dir = output_directory(program);
-	static const char mark[] = "zluda-convert: using the %s driver";
-	enum nvcuda_state state = NVCUDA_OTHER;
-	FILE *f;
 
 	snprintf(path, size, "%s/nvcuda.dll", dir);
 	free(dir);
-	if (!(f = fopen(path, "rb")))
+	if (access(path, F_OK) != 0)
 		return NVCUDA_MISSING;
-	char buf[1 << 16];
-	size_t kept = 0, got;
-	while (state == NVCUDA_OTHER && (got = fread(buf + kept, 1, sizeof buf - kept, f)) > 0) {
-		size_t n = kept + got;
-		if (memmem(buf, n, mark, sizeof mark - 1))
-			state = NVCUDA_OURS;
-		kept = n < sizeof mark ? n : sizeof mark - 1;  /* a mark across two reads */
-		memmove(buf, buf + n - kept, kept);
-	}
-	fclose(f);
-	return state;
+	return file_holds(path, "zluda-convert: using the %s driver") ? NVCUDA_OURS : NVCUDA_OTHER;
 }
 
 /* The targets of the image's code objects, each once, in order. */
@@ -67,20 +73,6 @@ static const char *const library_words[] = {
 	[LIBRARY_OTHER] = "other", [LIBRARY_WITHOUT_CODE] = "without-code",
 };
 
-/* Whether the file at PATH holds MARK. */
-static bool file_holds(const char *path, const char *mark)
-{
-	Binary bin;
-	ZcError err;
-	bool holds;
-
-	if (!binary_open(&bin, path, &err))
-		return false;
-	holds = memmem(bin.bytes, bin.file_size, mark, strlen(mark)) != NULL;
-	binary_close(&bin);
-	return holds;
-}
-
 /* The project's DLL at PATH, which replaces one the program imports: there, zluda-convert's
  * (its trampolines' message names the project), and with code for every target of the
  * program where it carries kernels; the first target it lacks into *LACKING. */
@@ -88,6 +80,7 @@ static enum library_state library_beside(const char *path, const Replacement *r,
                                          const char **targets, size_t ntargets,
                                          const char **lacking)
 {
+	static const char ours[] = "not provided by zluda-convert"; /* the engine's trace */
 	Input dll = {0};
 	ZcError err;
 	bool found = false;
@@ -95,18 +88,17 @@ static enum library_state library_beside(const char *path, const Replacement *r,
 
 	if (access(path, F_OK) != 0)
 		return LIBRARY_MISSING;
-	if (!file_holds(path, "not provided by zluda-convert"))
-		return LIBRARY_OTHER;
-	if (!r->kernels)
-		return LIBRARY_OURS;
 	if (!binary_open(&dll.bin, path, &err))
 		return LIBRARY_OTHER;
-	if (!binary_aot_image(&dll.bin, &found, &dll.image, &err) || !found)
+	if (!memmem(dll.bin.bytes, dll.bin.file_size, ours, sizeof ours - 1))
+		state = LIBRARY_OTHER;
+	else if (r->kernels &&
+	         (!binary_aot_image(&dll.bin, &found, &dll.image, &err) || !found))
 		state = LIBRARY_WITHOUT_CODE;
 	dll.has_image = found;
 	const char *own[64];
 	size_t nown = found ? image_targets(&dll, own, 64) : 0;
-	for (size_t i = 0; state == LIBRARY_OURS && i < ntargets; i++) {
+	for (size_t i = 0; state == LIBRARY_OURS && r->kernels && i < ntargets; i++) {
 		bool has = false;
 		for (size_t k = 0; k < nown; k++)
 			has |= strcmp(own[k], targets[i]) == 0;
