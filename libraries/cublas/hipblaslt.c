@@ -236,8 +236,12 @@ bool lt_amd_matmul(cublasLtHandle_t lt, const struct matmul_desc *d, const void 
 		                "project's kernels run it");
 		return false;
 	}
-	if (!lt->amd && (r = hip.create(&lt->amd)) != HIP_SUCCESS)
+	if (!lt->amd && (r = hip.create(&lt->amd)) != HIP_SUCCESS) {
 		lt->amd = NULL;
+		zc_engine_trace("cublasLtMatmul", "hipBLASLt made no handle (status %d): the project's "
+		                "kernels run it", r);
+		return false;
+	}
 	for (int i = 0; r == HIP_SUCCESS && i < 4; i++)
 		r = hip_layout(layouts[i], &hl[i]);
 	if (r == HIP_SUCCESS)
