@@ -342,6 +342,8 @@ struct zc_jit {
 	size_t info_size, error_size;
 	size_t info_used, error_used;
 	float wall_ms;
+	/* the code is a fatbin cudart registers from this file, which was not converted */
+	const char *unconverted_file;
 };
 /* The image and module holding the code for a wrapper, fatbin or PTX pointer; where no image
  * holds a PTX text or fatbin and jit is not NULL, the converted module file translate.c

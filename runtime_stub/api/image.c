@@ -370,6 +370,25 @@ zc_image_find_file(const char *path, const uint8_t *bytes, size_t size, struct z
 	                 "convert it again", path, (unsigned long long)hash);
 }
 
+/* translated for a fatbin of the unconverted file `path`; without a tool to translate it,
+ * the file's state is what the caller needs to hear. */
+static CUresult
+translated_unconverted(const char *path, const uint8_t *container, AotKeyKind kind,
+                       uint64_t hash, struct zc_jit *jit, struct zc_image **image,
+                       uint32_t *module)
+{
+	jit->unconverted_file = path;
+	CUresult r = translated(container, container_size(container, kind), kind, hash, jit, image,
+	                        module);
+	jit->unconverted_file = NULL;
+	if (r == CUDA_ERROR_JIT_COMPILER_NOT_FOUND)
+		return stub_fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+		                 "%s: not converted by zluda-convert (no AOT image), and no tool to "
+		                 "translate it at run time; convert it (zluda-convert FILE -o FILE, "
+		                 "placed where the program loads it)", path);
+	return r;
+}
+
 CUresult
 zc_image_find(const void *code, struct zc_jit *jit, struct zc_image **image, uint32_t *module)
 {
@@ -394,8 +413,12 @@ zc_image_find(const void *code, struct zc_jit *jit, struct zc_image **image, uin
 	pthread_mutex_unlock(&cache.lock);
 	if (found)
 		return CUDA_SUCCESS;
-	/* a wrapper is cudart registering a binary's own fatbin, which conversion translates
-	 * ahead of time: only code handed over otherwise is made or read at run time */
+	/* a wrapper is cudart registering a file's fatbin: a converted file's are translated
+	 * ahead of time, so one its image lacks means an old conversion; those of a file nobody
+	 * converted (a library the program opened itself) are translated as code made at run
+	 * time is, when cudart first loads them */
+	if (jit && wrapped && in_file && !converted)
+		return translated_unconverted(path, container, kind, hash, jit, image, module);
 	if (jit && !wrapped)
 		return translated(container, container_size(container, kind), kind, hash, jit, image,
 		                  module);

@@ -309,6 +309,10 @@ zc_translate(const uint8_t *code, size_t size, uint64_t hash, bool fatbin, const
 		remove(input);
 		return r;
 	}
+	if (jit->unconverted_file)
+		fprintf(stderr, "zluda-convert: translating a fatbin of %s for %s at run time (the "
+		        "file was not converted; converting it ahead of time saves this)\n",
+		        jit->unconverted_file, target);
 	r = run_tool(tool_path, input, path, target, jit);
 	remove(input);
 	clock_gettime(CLOCK_MONOTONIC, &end);
