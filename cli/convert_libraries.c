@@ -123,7 +123,8 @@ static bool convert_library(const ConvertOptions *o, const Library *lib, const c
 		inform(1, "%s: unchanged since it was converted from %s; reused", out, lib->path);
 		placed = true;
 	} else {
-		inform(1, "%s: converting %s (needed by %s)", out, lib->path, lib->needed_by);
+		inform(1, "%s: converting %s (%s by %s)", out, lib->path,
+		       lib->opened_by ? "opened" : "needed", lib->needed_by);
 		char why[128];
 
 		convert_file(&lo, &summary);
@@ -142,10 +143,10 @@ static bool convert_library(const ConvertOptions *o, const Library *lib, const c
 	return placed;
 }
 
-/* A library that stays where it is, which a converted object found through its own
- * $ORIGIN: linked beside the output, where that object's copy now looks. A file already
- * there (a copy converted before) is kept. */
-static void link_beside(const Library *lib, const char *dir)
+/* A library that stays where it is, which a converted object finds through its own
+ * $ORIGIN (`finder`): linked beside the output, where that object's copy now looks. A file
+ * already there (a copy converted before) is kept. */
+static void link_beside(const Library *lib, const char *dir, const char *finder)
 {
 	char target[PATH_MAX];
 	char *link = zc_alloc(strlen(dir) + strlen(lib->name) + 2);
@@ -153,16 +154,35 @@ static void link_beside(const Library *lib, const char *dir)
 
 	sprintf(link, "%s/%s", dir, lib->name);
 	if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode))
-		inform(2, "%s: kept; %s finds it through $ORIGIN", link, lib->origin_of);
+		inform(2, "%s: kept; %s finds it through $ORIGIN", link, finder);
 	else if (realpath(lib->path, target) && !same_file(target, link)) {
 		unlink(link);
 		if (symlink(target, link) == 0)
-			inform(2, "%s: linked to %s, which %s finds through $ORIGIN", link, target,
-			       lib->origin_of);
+			inform(2, "%s: linked to %s, which %s finds through $ORIGIN", link, target, finder);
 		else
 			inform(1, "zluda-convert: %s: warning: cannot link it to %s, which %s finds "
-			       "through $ORIGIN: %s", link, target, lib->origin_of, strerror(errno));
+			       "through $ORIGIN: %s", link, target, finder, strerror(errno));
 	}
+	free(link);
+}
+
+/* A part placed beside the output under its name for the loader, also under its file's own
+ * name where that differs (libcudnn_ops.so.9.19.0 for libcudnn_ops.so.9), which the opener
+ * tries first: one the system has under that name would be found before the part beside. */
+static void link_file_name(const Library *part, const char *dir)
+{
+	char real[PATH_MAX];
+	const char *base;
+
+	if (!realpath(part->path, real) || !(base = strrchr(real, '/')) ||
+	    strcmp(++base, part->name) == 0)
+		return;
+	char *link = zc_alloc(strlen(dir) + strlen(base) + 2);
+	sprintf(link, "%s/%s", dir, base);
+	unlink(link);
+	if (symlink(part->name, link) != 0)
+		inform(1, "zluda-convert: %s: warning: cannot link it to %s: %s", link, part->name,
+		       strerror(errno));
 	free(link);
 }
 
@@ -314,7 +334,7 @@ static bool provide_dlls(const ConvertOptions *o)
 	for (size_t i = 0; bin.format == BIN_PE && i < bin.nimports; i++) {
 		char path[PATH_MAX + 64], name[64];
 		const Replacement *r = replaced_dll(bin.imports[i], name, sizeof name);
-		Library ours = {name, path, (char *)o->in, NULL};
+		Library ours = {name, path, (char *)o->in, NULL, NULL};
 
 		if (!r)
 			continue;
@@ -360,6 +380,44 @@ bool provide_libraries(const ConvertOptions *o)
 	return ok;
 }
 
+/* The name of the library that opens a part: a pattern naming it names its parts too
+ * (cudnn: all of cuDNN). */
+static const char *opener_name(const Library *libs, size_t nlibs, const Library *part)
+{
+	for (size_t i = 0; i < nlibs; i++)
+		if (libs[i].path && strcmp(libs[i].path, part->opened_by) == 0)
+			return libs[i].name;
+	return part->name;
+}
+
+/* An opener (cuDNN's front library) finds its parts beside itself: where any part was
+ * converted, the opener is placed beside the output too (linked, when it has no fatbins), and
+ * every part with it, so that each opens the others' converted copies. */
+static void place_openers(const char *program, const Library *libs, size_t nlibs,
+                          const char *dir, char **moved, size_t nmoved)
+{
+	for (size_t i = 0; i < nlibs; i++) {
+		bool converted_part = false;
+
+		if (!libs[i].path)
+			continue;
+		for (size_t k = 0; k < nlibs; k++)
+			converted_part |= libs[k].opened_by && strcmp(libs[k].opened_by, libs[i].path) == 0 &&
+			                  in_list(moved, nmoved, libs[k].path);
+		if (!converted_part)
+			continue;
+		if (!in_list(moved, nmoved, libs[i].path))
+			link_beside(&libs[i], dir, program);
+		for (size_t k = 0; k < nlibs; k++) {
+			if (!libs[k].opened_by || strcmp(libs[k].opened_by, libs[i].path) != 0)
+				continue;
+			if (!in_list(moved, nmoved, libs[k].path))
+				link_beside(&libs[k], dir, libs[i].path);
+			link_file_name(&libs[k], dir);
+		}
+	}
+}
+
 bool convert_libraries(const ConvertOptions *o)
 {
 	Library *libs;
@@ -385,6 +443,9 @@ bool convert_libraries(const ConvertOptions *o)
 		const Library *lib = &libs[i];
 		int p = patterns ? matching_pattern(patterns, lib->name) : -1;
 
+		if (patterns && p < 0 && lib->opened_by)
+			p = matching_pattern(patterns, opener_name(libs, nlibs, lib));
+
 		if (strncmp(lib->name, "libcuda.so", 10) == 0)
 			continue; /* the driver is the stub placed beside the output */
 		if (provided(o, libs, nlibs, lib))
@@ -397,8 +458,9 @@ bool convert_libraries(const ConvertOptions *o)
 		else if (lib->path && (!patterns || p >= 0) && convert_library(o, lib, dir, p >= 0, &ok))
 			moved[nmoved++] = lib->path;
 		else if (lib->path && in_list(moved, nmoved, lib->origin_of))
-			link_beside(lib, dir);
+			link_beside(lib, dir, lib->origin_of);
 	}
+	place_openers(o->in, libs, nlibs, dir, moved, nmoved);
 	free(moved);
 	for (int p = 0; patterns && *patterns; p++) {
 		size_t len = strcspn(patterns, ",");

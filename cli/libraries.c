@@ -342,6 +342,56 @@ static void map_cache(Loader *l)
 	close(fd);
 }
 
+/* Libraries that open others by name with dlopen, from their own directory ($ORIGIN), which
+ * no DT_NEEDED entry shows: cuDNN's front library opens its parts so. */
+static const struct {
+	const char *opener;
+	const char *parts[8];
+} openers[] = {
+	{ "libcudnn.so.9", { "libcudnn_graph.so.9", "libcudnn_ops.so.9", "libcudnn_cnn.so.9",
+	                     "libcudnn_adv.so.9", "libcudnn_engines_precompiled.so.9",
+	                     "libcudnn_engines_runtime_compiled.so.9", "libcudnn_heuristic.so.9" } },
+	{ "libcudnn.so.8", { "libcudnn_ops_infer.so.8", "libcudnn_ops_train.so.8",
+	                     "libcudnn_cnn_infer.so.8", "libcudnn_cnn_train.so.8",
+	                     "libcudnn_adv_infer.so.8", "libcudnn_adv_train.so.8" } },
+};
+
+static Library *add_library(Library **libs, size_t *nlibs)
+{
+	*libs = zc_realloc(*libs, (*nlibs + 1) * sizeof(Library));
+	Library *lib = &(*libs)[(*nlibs)++];
+	memset(lib, 0, sizeof *lib);
+	return lib;
+}
+
+/* The parts each opener among the first n libraries opens that are beside it. */
+static size_t add_opened_parts(Library **libs, size_t n)
+{
+	size_t nlibs = n;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < sizeof(openers) / sizeof(openers[0]); k++) {
+			if (!(*libs)[i].path || strcmp((*libs)[i].name, openers[k].opener) != 0)
+				continue;
+			char *dir = origin_of((*libs)[i].path);
+			for (size_t p = 0; p < 8 && openers[k].parts[p]; p++) {
+				char *path = zc_alloc(strlen(dir) + strlen(openers[k].parts[p]) + 2);
+				sprintf(path, "%s/%s", dir, openers[k].parts[p]);
+				if (access(path, R_OK) != 0) {
+					free(path);
+					continue;
+				}
+				Library *part = add_library(libs, &nlibs);
+				part->name = copy_string(openers[k].parts[p]);
+				part->path = path;
+				part->needed_by = copy_string((*libs)[i].path);
+				part->opened_by = copy_string((*libs)[i].path);
+			}
+			free(dir);
+		}
+	return nlibs;
+}
+
 size_t library_closure(const char *program, Library **libs)
 {
 	Loader l = {0};
@@ -369,12 +419,9 @@ size_t library_closure(const char *program, Library **libs)
 				listed |= strcmp((*libs)[i].name, name) == 0;
 			if (listed || loaded(&l, name, NULL))
 				continue;
-			*libs = zc_realloc(*libs, (nlibs + 1) * sizeof(Library));
-			lib = &(*libs)[nlibs++];
+			lib = add_library(libs, &nlibs);
 			lib->name = copy_string(name);
 			lib->needed_by = copy_string(l.v[who].path);
-			lib->path = NULL;
-			lib->origin_of = NULL;
 			if (!find_needed(&l, who, name, &found, &owner))
 				continue;
 			if (owner != SIZE_MAX && found_by_default(&l, name, found.path))
@@ -396,7 +443,7 @@ size_t library_closure(const char *program, Library **libs)
 	free(l.v);
 	if (l.cache)
 		munmap((void *)l.cache, l.cache_size);
-	return nlibs;
+	return add_opened_parts(libs, nlibs);
 }
 
 void libraries_free(Library *libs, size_t n)
@@ -406,6 +453,7 @@ void libraries_free(Library *libs, size_t n)
 		free(libs[i].path);
 		free(libs[i].needed_by);
 		free(libs[i].origin_of);
+		free(libs[i].opened_by);
 	}
 	free(libs);
 }
