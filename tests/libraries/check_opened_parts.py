@@ -1,8 +1,9 @@
 """convert --with-libraries on a program whose library opens its parts itself, as cuDNN's
 libcudnn.so.9 opens libcudnn_ops.so.9 and the others from its own directory with dlopen
-(opened_parts/: a library built as libcudnn.so.9, a part with a kernel installed as
-libcudnn_ops.so.9.19.0 with libcudnn_ops.so.9 linking to it, and a part without GPU code),
-found through LD_LIBRARY_PATH when converting, as a system library is, and run without it.
+(opened_parts/: a library built as libcudnn.so.9; a part with a kernel, the plugin of
+tests/module_files, installed as libcudnn_ops.so.9.19.0 with libcudnn_ops.so.9 linking to
+it; and a part without GPU code), found through LD_LIBRARY_PATH when converting, as a system
+library is, and run without it.
 The part with fatbins is converted beside the output, the library and the other part linked
 there, so that the library's $ORIGIN is the output's directory, and the part's file name
 links to the converted part; the converted program passes with translation refused on the
@@ -34,7 +35,7 @@ def build():
          "-Wl,-soname,libcudnn.so.9", "-Wl,--enable-new-dtags,-rpath,$ORIGIN", "-ldl"],
         [gcc, "-shared", "-fPIC", "-o", "lib/libcudnn_graph.so.9", src + "/graph.c"],
         [nvcc, "-shared", "-Xcompiler", "-fPIC", "-o", "lib/libcudnn_ops.so.9.19.0",
-         src + "/ops.cu", "-Xlinker", "-soname=libcudnn_ops.so.9"],
+         src + "/../../module_files/plugin.cu", "-Xlinker", "-soname=libcudnn_ops.so.9"],
         [nvcc, "-o", "main", src + "/main.cu", "-Llib", "-l:libcudnn.so.9"],
     ]
     for cmd in steps:

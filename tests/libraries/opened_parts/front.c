@@ -1,6 +1,7 @@
 /* A library that opens its parts itself, as cuDNN's libcudnn.so.9 does: each by its name
  * with the full version first, then the major one, from its own directory (its RUNPATH is
- * $ORIGIN). Built as libcudnn.so.9, so that the converter knows its parts. */
+ * $ORIGIN). Built as libcudnn.so.9, so that the converter knows its parts; its operations
+ * part is tests/module_files/plugin.cu. */
 #include <dlfcn.h>
 #include <stddef.h>
 
@@ -18,7 +19,7 @@ int front_cube(const int *in, long long *out, int n)
 	void *ops = open_part("libcudnn_ops.so.9.19.0", "libcudnn_ops.so.9");
 	int (*graph_version)(void) = graph ? (int (*)(void))dlsym(graph, "graph_version") : NULL;
 	int (*ops_cube)(const int *, long long *, int) =
-		ops ? (int (*)(const int *, long long *, int))dlsym(ops, "ops_cube") : NULL;
+		ops ? (int (*)(const int *, long long *, int))dlsym(ops, "plugin_cube") : NULL;
 
 	if (!graph_version || graph_version() != 91900 || !ops_cube)
 		return -1;
