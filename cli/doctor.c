@@ -451,7 +451,11 @@ int cmd_doctor(int argc, char **argv)
 		printf("%s: %s\n", files[f].path, files[f].damaged[0] ? files[f].damaged
 		       : files[f].converted ? "converted"
 		       : f == 0 ? "not converted: no AMD code (zluda-convert FILE -o OUT converts it)"
-		       : "not converted: no AMD code (convert the program with --with-libraries)");
+		       : translation ? "not converted: its fatbins are translated as they load, once per "
+		                       "machine (convert the program with --with-libraries to have them "
+		                       "ahead of time)"
+		       : "not converted: no AMD code, and ZLUDA_CONVERT_TRANSLATE=0 refuses translating "
+		         "it as it loads (convert the program with --with-libraries)");
 		for (int i = 0; i < hip.ndevices; i++)
 			if (files[f].converted && !files[f].amd_ok[i])
 				printf("  no code for AMD device %d (%s): convert it with --offload-arch=%s\n", i,

@@ -9,7 +9,8 @@ there, so that the library's $ORIGIN is the output's directory, and the part's f
 links to the converted part; the converted program passes with translation refused on the
 CPU driver and the emulated gfx1100 (the converted part ran, not the original); converting
 again reuses the part; a pattern naming the library names its parts; a pattern naming
-neither places nothing.
+neither places nothing; doctor says the part is converted, or that its fatbins are
+translated as they load (or refused, under ZLUDA_CONVERT_TRANSLATE=0).
 
 usage: check_opened_parts.py ZLUDA_CONVERT NVCC GCC EMULATOR_HIP SOURCE_DIR WORK_DIR"""
 
@@ -71,6 +72,16 @@ def expect_placed(what, out):
         problems.append("%s: %s/libcudnn_ops.so.9 is not the converted part" % (what, out))
 
 
+def expect_doctor(what, program, env_extra, want_line):
+    """doctor names the part on the line it gives each GPU library, as the loader finds it."""
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(work, "lib"))
+    env.pop("ZLUDA_CONVERT_TRANSLATE", None)
+    env.update(env_extra)
+    rc, out, err = run([tool, "doctor", program], env=env)
+    if want_line not in out:
+        problems.append("%s: exit %d\n%s%s\nwant the line %r" % (what, rc, out, err, want_line))
+
+
 def expect_runs(what, program, **env_extra):
     env = dict(os.environ, ZLUDA_CONVERT_DRIVER="host", ZLUDA_CONVERT_TRANSLATE="0")
     env.pop("LD_LIBRARY_PATH", None)
@@ -117,6 +128,17 @@ def main():
     left = sorted(n for n in os.listdir(os.path.join(work, "other")) if "cudnn" in n)
     if left:
         problems.append("pattern naming neither: placed %s" % left)
+    expect_doctor("doctor, converted", "out/main", {},
+                  "{w}/out/libcudnn_ops.so.9: converted\n".format(w=work))
+    expect_doctor("doctor, not converted", "other/main", {},
+                  "{w}/lib/libcudnn_ops.so.9: not converted: its fatbins are translated as they "
+                  "load, once per machine (convert the program with --with-libraries to have "
+                  "them ahead of time)\n".format(w=work))
+    expect_doctor("doctor, not converted, translation refused", "other/main",
+                  {"ZLUDA_CONVERT_TRANSLATE": "0"},
+                  "{w}/lib/libcudnn_ops.so.9: not converted: no AMD code, and "
+                  "ZLUDA_CONVERT_TRANSLATE=0 refuses translating it as it loads (convert the "
+                  "program with --with-libraries)\n".format(w=work))
     for p in problems:
         print("FAIL " + p)
     if not problems:

@@ -1,7 +1,8 @@
 // cuRAND's host API run on the device, checked against the same generators run on the host
 // by cuRAND itself (curandCreateGeneratorHost), and a kernel of the program's own that uses
 // the numbers. Every kernel cuRAND launches here comes from libcurand.so.10, so the program
-// only runs converted when that library is converted with it (--with-libraries).
+// runs converted where that library is converted with it (--with-libraries), or translated
+// as it loads.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
