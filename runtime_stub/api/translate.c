@@ -268,6 +268,25 @@ zc_record_code(const uint8_t *code, size_t size, uint64_t hash, bool fatbin)
 	}
 }
 
+/* Whether no fatbin of the unconverted file `path` was translated before in this process: a
+ * library such as cuDNN has dozens, and one line a file says it all. */
+static bool
+first_translation_of(const char *path)
+{
+	static uint64_t files[64];
+	static unsigned nfiles;
+	uint64_t key = aot_hash(path, strlen(path));
+	bool first = true;
+
+	pthread_mutex_lock(&translator.lock);
+	for (unsigned i = 0; i < nfiles && first; i++)
+		first = files[i] != key;
+	if (first && nfiles < sizeof files / sizeof files[0])
+		files[nfiles++] = key;
+	pthread_mutex_unlock(&translator.lock);
+	return first;
+}
+
 CUresult
 zc_translate(const uint8_t *code, size_t size, uint64_t hash, bool fatbin, const char *target,
              bool again, struct zc_jit *jit, char *path, size_t path_size)
@@ -309,8 +328,8 @@ zc_translate(const uint8_t *code, size_t size, uint64_t hash, bool fatbin, const
 		remove(input);
 		return r;
 	}
-	if (jit->unconverted_file)
-		fprintf(stderr, "zluda-convert: translating a fatbin of %s for %s at run time (the "
+	if (jit->unconverted_file && first_translation_of(jit->unconverted_file))
+		fprintf(stderr, "zluda-convert: translating the fatbins of %s for %s as they load (the "
 		        "file was not converted; converting it ahead of time saves this)\n",
 		        jit->unconverted_file, target);
 	r = run_tool(tool_path, input, path, target, jit);

@@ -19,8 +19,8 @@ import subprocess
 import sys
 
 program, plugin, converted_plugin, tool, emulator_hip, cache = sys.argv[1:7]
-notice = ("zluda-convert: translating a fatbin of {} for {} at run time (the file was not "
-          "converted; converting it ahead of time saves this)\n")
+notice = ("zluda-convert: translating the fatbins of {} for {} as they load (the file was "
+          "not converted; converting it ahead of time saves this)\n")
 
 
 def run(what, library, want_out, want_err, exe=program, **env_extra):
