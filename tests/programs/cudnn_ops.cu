@@ -7,8 +7,11 @@
 // ScaleTensor, SetTensor, TransformTensor between NCHW and NHWC, ReduceTensor with
 // indices), and convolution forward, backward data and backward filter (NCHW and NHWC, f32
 // and f16, strides, padding, dilation, groups; the algorithm the v7 heuristics rank first
-// that runs) and the fused convolution + bias + ReLU. Convolution inputs are small integers,
-// so every algorithm (TF32 and f16 tensor cores included) gives exact sums.
+// that runs) and the fused convolution + bias + ReLU; through the graph API (each graph run
+// as frameworks run one: heuristics mode A's configurations, then the fallback list), fused
+// matmul + bias + ReLU, fused convolution + bias + ReLU, and layer normalisation forward and
+// backward. Convolution inputs are small integers, so every algorithm (TF32 and f16 tensor
+// cores included) gives exact sums.
 // Prints "FAIL <operation>: <detail>" per failing check, then "PASS" or "FAIL: N checks
 // failed".
 #include "test_util.h"
@@ -926,6 +929,22 @@ static cudnnBackendDescriptor_t graph_tensor(const char *what, int64_t uid, cudn
                     {CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual}});
 }
 
+// A scalar f32 passed by value (the variant pack points at it on the host).
+static cudnnBackendDescriptor_t graph_scalar(const char *what, int64_t uid)
+{
+    static const int64_t one[] = {1, 1, 1, 1}, alignment = 16;
+    static const cudnnDataType_t type = CUDNN_DATA_FLOAT;
+    static const bool is_virtual = false, by_value = true;
+    return backend(what, CUDNN_BACKEND_TENSOR_DESCRIPTOR,
+                   {{CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type},
+                    {CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_INT64, 4, one},
+                    {CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64, 4, one},
+                    {CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &uid},
+                    {CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, CUDNN_TYPE_INT64, 1, &alignment},
+                    {CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual},
+                    {CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value}});
+}
+
 // A pointwise operation y = op(x[, b]) in f32.
 static cudnnBackendDescriptor_t graph_pointwise(const char *what, cudnnPointwiseMode_t mode,
                                                 cudnnBackendDescriptor_t x,
@@ -1001,10 +1020,31 @@ static bool run_configurations(const char *what, cudnnBackendDescriptor_t graph,
     return ran;
 }
 
+// Runs the graph of the operations as frameworks run a graph: by the first engine
+// configuration that finalizes and executes among those heuristics mode A ranks, then the
+// fallback list; false (after a FAIL line) when none does.
+static bool run_graph(const char *what, cudnnBackendDescriptor_t *ops, int count,
+                      const int64_t *uids, void *const *pointers, int tensors)
+{
+    cudnnBackendDescriptor_t graph = backend(
+        what, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR,
+        {{CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, count, ops},
+         {CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &dnn}});
+    int64_t tried = 0;
+    cudnnStatus_t last = CUDNN_STATUS_NOT_SUPPORTED;
+    bool ran = false;
+    for (cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK})
+        ran = ran || (graph && run_configurations(what, graph, mode, uids, pointers, tensors,
+                                                  &tried, &last));
+    if (graph && !ran)
+        fail(what, "none of %lld engine configurations ran (last: %s)", (long long)tried,
+             cudnnGetErrorString(last));
+    destroy({graph});
+    return ran;
+}
+
 // The graph of `op` (whose output is the virtual f32 tensor `product`, uid 4) followed by
-// adding a bias (uid 3) and a ReLU into y (uid 6), run as frameworks run a graph: by the first
-// engine configuration that finalizes and executes among those heuristics mode A ranks, then
-// the fallback list; false (after a FAIL line) when none does.
+// adding a bias (uid 3) and a ReLU into y (uid 6), run with the pointers of uids 1, 2, 3, 6.
 static bool run_with_bias_relu(const char *what, cudnnBackendDescriptor_t op,
                                cudnnBackendDescriptor_t product, cudnnBackendDescriptor_t bias,
                                int rank, const int64_t *dims, const int64_t *strides,
@@ -1014,20 +1054,9 @@ static bool run_with_bias_relu(const char *what, cudnnBackendDescriptor_t op,
     cudnnBackendDescriptor_t add = sum ? graph_pointwise(what, CUDNN_POINTWISE_ADD, product, bias, sum) : nullptr;
     cudnnBackendDescriptor_t relu = add ? graph_pointwise(what, CUDNN_POINTWISE_RELU_FWD, sum, nullptr, y) : nullptr;
     cudnnBackendDescriptor_t ops[] = {op, add, relu};
-    cudnnBackendDescriptor_t graph = relu ? backend(
-        what, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR,
-        {{CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 3, ops},
-         {CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &dnn}}) : nullptr;
     const int64_t uids[] = {1, 2, 3, 6};
-    int64_t tried = 0;
-    cudnnStatus_t last = CUDNN_STATUS_NOT_SUPPORTED;
-    bool ran = false;
-    for (cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK})
-        ran = ran || (graph && run_configurations(what, graph, mode, uids, pointers, 4, &tried, &last));
-    if (graph && !ran)
-        fail(what, "none of %lld engine configurations ran (last: %s)", (long long)tried,
-             cudnnGetErrorString(last));
-    destroy({graph, relu, add, sum});
+    bool ran = relu && run_graph(what, ops, 3, uids, pointers, 4);
+    destroy({relu, add, sum});
     return ran;
 }
 
@@ -1148,6 +1177,115 @@ static void check_graph_convolution_bias_relu()
     destroy({tx, tw, tbias, tconv, ty, conv, op});
 }
 
+// Layer normalisation in the graph API, forward (training: the statistics too) and backward:
+// each of N rows of C f32 values normalised over the row, scaled and shifted per column.
+static void check_graph_layer_norm()
+{
+    const char *what = "graph layer norm forward";
+    Lcg rng(191);
+    const int64_t N = 6, C = 40;
+    const float epsilon = 1e-5f;
+    Tensor x(N, C, 1, 1), y(N, C, 1, 1), scale(1, C, 1, 1), bias(1, C, 1, 1), mean(N, 1, 1, 1),
+        inv(N, 1, 1, 1), dy(N, C, 1, 1), dx(N, C, 1, 1), dscale(1, C, 1, 1), dbias(1, C, 1, 1);
+    x.fill(rng, -2, 3);
+    scale.fill(rng, 0.5, 2);
+    bias.fill(rng, -1, 1);
+    dy.fill(rng, -2, 2);
+    std::vector<double> want_mean(N, 0), want_inv(N, 0), want_y(x.size());
+    for (int n = 0; n < N; n++) {
+        double var = 0;
+        for (int c = 0; c < C; c++)
+            want_mean[n] += x(n, c, 0, 0) / C;
+        for (int c = 0; c < C; c++)
+            var += (x(n, c, 0, 0) - want_mean[n]) * (x(n, c, 0, 0) - want_mean[n]) / C;
+        want_inv[n] = 1 / sqrt(var + epsilon);
+        for (int c = 0; c < C; c++)
+            want_y[x.at(n, c, 0, 0)] =
+                scale.host[c] * (x(n, c, 0, 0) - want_mean[n]) * want_inv[n] + bias.host[c];
+    }
+    const int64_t x_dims[] = {N, C, 1, 1}, x_strides[] = {C, 1, C, C};
+    const int64_t p_dims[] = {1, C, 1, 1}, p_strides[] = {C, 1, C, C};
+    const int64_t s_dims[] = {N, 1, 1, 1}, s_strides[] = {1, 1, 1, 1};
+    cudnnBackendNormMode_t mode = CUDNN_LAYER_NORM;
+    cudnnBackendNormFwdPhase_t phase = CUDNN_NORM_FWD_TRAINING;
+    cudnnBackendDescriptor_t tx = graph_tensor(what, 1, CUDNN_DATA_FLOAT, 4, x_dims, x_strides, false);
+    cudnnBackendDescriptor_t tscale = graph_tensor(what, 2, CUDNN_DATA_FLOAT, 4, p_dims, p_strides, false);
+    cudnnBackendDescriptor_t tbias = graph_tensor(what, 3, CUDNN_DATA_FLOAT, 4, p_dims, p_strides, false);
+    cudnnBackendDescriptor_t tepsilon = graph_scalar(what, 4);
+    cudnnBackendDescriptor_t tmean = graph_tensor(what, 5, CUDNN_DATA_FLOAT, 4, s_dims, s_strides, false);
+    cudnnBackendDescriptor_t tinv = graph_tensor(what, 6, CUDNN_DATA_FLOAT, 4, s_dims, s_strides, false);
+    cudnnBackendDescriptor_t ty = graph_tensor(what, 7, CUDNN_DATA_FLOAT, 4, x_dims, x_strides, false);
+    cudnnBackendDescriptor_t tdy = graph_tensor(what, 8, CUDNN_DATA_FLOAT, 4, x_dims, x_strides, false);
+    cudnnBackendDescriptor_t tdx = graph_tensor(what, 9, CUDNN_DATA_FLOAT, 4, x_dims, x_strides, false);
+    cudnnBackendDescriptor_t tdscale = graph_tensor(what, 10, CUDNN_DATA_FLOAT, 4, p_dims, p_strides, false);
+    cudnnBackendDescriptor_t tdbias = graph_tensor(what, 11, CUDNN_DATA_FLOAT, 4, p_dims, p_strides, false);
+    bool made = tx && tscale && tbias && tepsilon && tmean && tinv && ty && tdy && tdx && tdscale && tdbias;
+    cudnnBackendDescriptor_t forward = made ? backend(
+        what, CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR,
+        {{CUDNN_ATTR_OPERATION_NORM_FWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode},
+         {CUDNN_ATTR_OPERATION_NORM_FWD_PHASE, CUDNN_TYPE_NORM_FWD_PHASE, 1, &phase},
+         {CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tx},
+         {CUDNN_ATTR_OPERATION_NORM_FWD_MEAN_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tmean},
+         {CUDNN_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tinv},
+         {CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tscale},
+         {CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tbias},
+         {CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tepsilon},
+         {CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &ty}}) : nullptr;
+    const int64_t forward_uids[] = {1, 2, 3, 4, 5, 6, 7};
+    void *const forward_pointers[] = {x.device, scale.device, bias.device, (void *)&epsilon,
+                                      mean.device, inv.device, y.device};
+    if (forward && run_graph(what, &forward, 1, forward_uids, forward_pointers, 7)) {
+        compare("graph layer norm forward y", y.download(), want_y, 1e-5);
+        compare("graph layer norm forward mean", mean.download(), want_mean, 1e-5);
+        compare("graph layer norm forward inverse deviation", inv.download(), want_inv, 1e-5);
+    }
+
+    // Backward from the statistics as the host computes them.
+    what = "graph layer norm backward";
+    mean.host = want_mean;
+    mean.upload();
+    inv.host = want_inv;
+    inv.upload();
+    std::vector<double> want_dx(x.size()), want_dscale(C, 0), want_dbias(C, 0);
+    for (int n = 0; n < N; n++) {
+        double sum = 0, dot = 0;
+        for (int c = 0; c < C; c++) {
+            double xhat = (x(n, c, 0, 0) - want_mean[n]) * want_inv[n], g = dy(n, c, 0, 0) * scale.host[c];
+            want_dbias[c] += dy(n, c, 0, 0);
+            want_dscale[c] += dy(n, c, 0, 0) * xhat;
+            sum += g;
+            dot += g * xhat;
+        }
+        for (int c = 0; c < C; c++) {
+            double xhat = (x(n, c, 0, 0) - want_mean[n]) * want_inv[n], g = dy(n, c, 0, 0) * scale.host[c];
+            want_dx[x.at(n, c, 0, 0)] = want_inv[n] / C * (C * g - sum - xhat * dot);
+        }
+    }
+    cudnnBackendDescriptor_t backward = made ? backend(
+        what, CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR,
+        {{CUDNN_ATTR_OPERATION_NORM_BWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode},
+         {CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tx},
+         {CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tmean},
+         {CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tinv},
+         {CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tdy},
+         {CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tscale},
+         {CUDNN_ATTR_OPERATION_NORM_BWD_EPSILON_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tepsilon},
+         {CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tdscale},
+         {CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tdbias},
+         {CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &tdx}}) : nullptr;
+    const int64_t backward_uids[] = {1, 2, 4, 5, 6, 8, 9, 10, 11};
+    void *const backward_pointers[] = {x.device, scale.device, (void *)&epsilon, mean.device,
+                                       inv.device, dy.device, dx.device, dscale.device,
+                                       dbias.device};
+    if (backward && run_graph(what, &backward, 1, backward_uids, backward_pointers, 9)) {
+        compare("graph layer norm backward dx", dx.download(), want_dx, 1e-4);
+        compare("graph layer norm backward dscale", dscale.download(), want_dscale, 1e-4);
+        compare("graph layer norm backward dbias", dbias.download(), want_dbias, 1e-4);
+    }
+    destroy({tx, tscale, tbias, tepsilon, tmean, tinv, ty, tdy, tdx, tdscale, tdbias, forward,
+             backward});
+}
+
 int main()
 {
     const char *what = "handle";
@@ -1208,6 +1346,7 @@ int main()
     check_convolution_bias_relu();
     check_graph_matmul_bias_relu();
     check_graph_convolution_bias_relu();
+    check_graph_layer_norm();
     CHECK(cudaStreamSynchronize(stream));
     cudnnDestroy(dnn);
     if (failures) {
