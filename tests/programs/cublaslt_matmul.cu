@@ -52,15 +52,7 @@ static double gelu_derivative(double x)
 static void compare(const char *what, const std::vector<double> &got,
                     const std::vector<double> &want, double tolerance)
 {
-    size_t wrong = 0, first = 0;
-    for (size_t i = 0; i < want.size(); i++) {
-        double scale = fmax(1.0, fabs(want[i]));
-        if (!(fabs(got[i] - want[i]) <= tolerance * scale)) {
-            if (!wrong)
-                first = i;
-            wrong++;
-        }
-    }
+    size_t first = 0, wrong = relative_mismatches(got, want, tolerance, &first);
     if (wrong) {
         printf("FAIL %s: %zu of %zu wrong, first [%zu] = %g, want %g\n", what, wrong,
                want.size(), first, got[first], want[first]);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cfloat>
 #include <cfenv>
+#include <vector>
 #include <cuda.h>
 
 // Any CUDA API failure ends the program with a FAIL line naming the call.
@@ -112,6 +113,18 @@ inline void Checker::fail(const char *fmt, ...) {
         vsnprintf(first, sizeof first, fmt, ap);
         va_end(ap);
     }
+}
+
+// How many of got differ from want by more than tolerance relative to the larger of 1 and
+// |want| (a NaN always does), and the first that does.
+inline size_t relative_mismatches(const std::vector<double> &got, const std::vector<double> &want,
+                                  double tolerance, size_t *first)
+{
+    size_t wrong = 0;
+    for (size_t i = 0; i < want.size(); i++)
+        if (!(fabs(got[i] - want[i]) <= tolerance * fmax(1.0, fabs(want[i]))) && !wrong++)
+            *first = i;
+    return wrong;
 }
 
 // Bit views of floating-point values, for exact comparisons.
