@@ -1,6 +1,7 @@
 """convert --with-libraries on a program whose GPU code is in the libraries it loads, found as
 the dynamic loader finds them: exact messages, the converted program's result on the CPU
-driver, reuse on the second conversion, patterns, and a library the loader cannot find.
+driver, reuse on the second conversion, patterns, a program converted without its libraries
+(translated as they load), and a library the loader cannot find.
 
 usage: check_closure.py ZLUDA_CONVERT NVCC GCC SOURCE_DIR WORK_DIR"""
 
@@ -96,6 +97,21 @@ def main():
            "zluda-convert: main: warning: it loads no library matching 'libnothing*'\n"
            .format(w=work))
     check_converted_program(work, "after converting some of its libraries", problems)
+    # A program converted without its libraries: the driver translates their fatbins as
+    # they load, saying so once a library (libgpu_a.so as the program finds it, linked
+    # beside it).
+    os.makedirs(os.path.join(work, "out3"))
+    expect("no library named", [tool, "main", "-o", "out3/main", "--offload-arch=host",
+                                "--with-libraries=libnothing", "-q"], 0, "")
+    rc, out, err = run(["out3/main"], cwd=work,
+                       env=dict(env, ZLUDA_CONVERT_DRIVER="host", ZLUDA_CONVERT_TRANSLATOR=tool,
+                                ZLUDA_CONVERT_CACHE_DIR=os.path.join(work, "translated")))
+    notices = sorted(line for line in err.splitlines() if "translating" in line)
+    want = ["zluda-convert: translating the fatbins of %s for host as they load (the file was "
+            "not converted; converting it ahead of time saves this)" % os.path.join(work, lib)
+            for lib in ("b/libgpu_b.so", "out3/libgpu_a.so")]
+    if rc != 0 or out != "PASSED (0 of 1000 wrong)\n" or notices != want:
+        problems.append("libraries translated as they load: exit %d\n%s%s" % (rc, out, err))
     os.makedirs(os.path.join(work, "out2"))
     expect("orphan", [tool, "orphan", "-o", "out2/orphan", "--with-libraries"], 0,
            "orphan: warning: no fatbin in it: no GPU code to translate\n"
