@@ -1331,6 +1331,7 @@ int main()
         {"f32 NCHW grouped", 2, 4, 6, 7, 6, 3, 3, 1, 1, 1, 2, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT},
         {"f32 NHWC 5x5", 2, 4, 8, 8, 8, 5, 5, 2, 1, 1, 1, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT},
         {"f16 NHWC 3x3", 2, 8, 8, 8, 8, 3, 3, 1, 1, 1, 1, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF},
+        {"f16 NCHW 3x3", 2, 8, 7, 9, 8, 3, 3, 1, 1, 1, 1, CUDNN_TENSOR_NCHW, CUDNN_DATA_HALF},
         {"f16 NHWC strided", 1, 16, 9, 9, 16, 3, 3, 1, 2, 1, 1, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF},
     };
     for (const ConvShape &shape : shapes)
