@@ -374,7 +374,8 @@ static size_t add_opened_parts(Library **libs, size_t n)
 			if (!(*libs)[i].path || strcmp((*libs)[i].name, openers[k].opener) != 0)
 				continue;
 			char *dir = origin_of((*libs)[i].path);
-			for (size_t p = 0; p < 8 && openers[k].parts[p]; p++) {
+			for (size_t p = 0; p < sizeof openers[k].parts / sizeof openers[k].parts[0] &&
+			                   openers[k].parts[p]; p++) {
 				char *path = zc_alloc(strlen(dir) + strlen(openers[k].parts[p]) + 2);
 				sprintf(path, "%s/%s", dir, openers[k].parts[p]);
 				if (access(path, R_OK) != 0) {
