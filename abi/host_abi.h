@@ -9,7 +9,11 @@
  * Either exports:
  *
  *   const uint32_t __zc_host_abi_version;      equal to ZC_HOST_ABI_VERSION below
- *   void KERNEL(const void *params, ZcHostThread *thread);   one per kernel, by its name
+ *
+ * and one entry per kernel, either of these two (the same type, zc_host_entry):
+ *
+ *   void KERNEL(const void *params, ZcHostThread *thread);            a thread entry
+ *   void KERNEL.zc_block(const void *params, ZcHostThread *thread);   a block entry
  *
  * plus the module's non-static globals (for cuModuleGetGlobal) under their own names, and
  *
@@ -25,7 +29,16 @@
  * segment. `thread` describes the one CUDA thread this call runs: the entry runs that
  * thread from the kernel's start to its end (or to a trap), then returns.
  *
- * Threads of a block. The driver calls the entry once per thread of the block, each call
+ * Block entries. A kernel that reaches none of the driver's operations below (so nothing
+ * it does depends on the order in which its threads run, or on their running together)
+ * has a block entry instead: one call runs every thread of the block, one after the
+ * other in the order of their linear ids, each from start to end. It writes each
+ * thread's tid into `*thread` before running it (so a fault names the thread that made
+ * it) and ignores the tid it finds there; the other fields are as for a thread entry.
+ * The driver calls it on one fiber (the rules below for one thread, local memory on that
+ * fiber's stack).
+ *
+ * Threads of a block. The driver calls a thread entry once per thread of the block, each call
  * on its own fiber (its own stack; 64 KiB or more is advisable). The entry and the
  * builtins it calls never switch fibers themselves: the block operations below do, so
  * the driver sees every barrier, shuffle and vote and can run the block's other fibers
@@ -56,7 +69,9 @@
 
 #include <stdint.h>
 
-#define ZC_HOST_ABI_VERSION 7u
+#define ZC_HOST_ABI_VERSION 8u
+/* What a block entry's name adds to its kernel's. */
+#define ZC_HOST_BLOCK_ENTRY_SUFFIX ".zc_block"
 
 typedef struct ZcHostThread ZcHostThread;
 typedef struct ZcHostBlock ZcHostBlock;

@@ -114,6 +114,10 @@ void zc_make_part(LLVMModuleRef part, bool first);
  * per part) become one. */
 int zc_merge_metadata_notes(ZcBytes *code_object, char **error);
 
+/* host_entry.c: the exported entry point of a host kernel (abi/host_abi.h), which
+ * becomes an internal function. */
+int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, char **error);
+
 /* Whether function f is one of the module's kernels (the "zc-kernel" attribute). */
 bool zc_is_kernel(LLVMValueRef f);
 

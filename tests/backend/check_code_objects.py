@@ -10,7 +10,8 @@ The .ll file states what to expect in comments:
 For gfx1030, gfx1100 and gfx1200: an AMDGPU HSA ELF of code object v5 for that processor,
 one kernel descriptor per kernel, the metadata's kernarg size, LDS size, wave32, block size
 limit, no hidden arguments the runtime would have to allocate, no s_trap unless asked.
-For host: an x86-64 shared object exporting each kernel entry and the ABI version only.
+For host: an x86-64 shared object exporting each kernel's entry (a thread or a block entry)
+and the ABI version only.
 Every target's bytes must be the same on a second run.
 """
 import re
@@ -129,8 +130,8 @@ def check_host(path, readobj, expected):
         if "Section: Undefined" not in block and "Binding: Global" in block:
             exported[name] = re.search(r"Type: (\w+)", block).group(1)
     for name in expected:
-        if exported.get(name) != "Function":
-            fail(f"{where}: kernel entry {name} is not an exported function")
+        if "Function" not in (exported.get(name), exported.get(name + ".zc_block")):
+            fail(f"{where}: kernel entry {name} (or its block entry) is not an exported function")
     if exported.get("__zc_host_abi_version") != "Object":
         fail(f"{where}: __zc_host_abi_version is not exported")
     extra = sorted(n for n in exported if n.startswith("__zc_") and n != "__zc_host_abi_version")

@@ -1,7 +1,8 @@
 /* Runs host code objects made by zc-codegen from this directory's .ll files, calling the
- * kernel entries directly the way the CPU driver will (abi/host_abi.h), one thread
- * per call. Blocks with several threads run only kernels without block operations; the
- * fake operations answer as a block of one thread would.
+ * kernel entries directly the way the CPU driver will (abi/host_abi.h): a thread entry
+ * once per thread, a block entry once per block. Blocks with several threads run only
+ * kernels without block operations; the fake operations answer as a block of one thread
+ * would.
  *
  * usage: host_harness DIR    (DIR holds vadd.host.co, reduce_shared.host.co, ...) */
 #include <dlfcn.h>
@@ -14,6 +15,11 @@
 #include "host_abi.h"
 
 typedef void KernelEntry(const void *params, ZcHostThread *thread);
+
+typedef struct {
+	KernelEntry *entry;
+	int whole_block;
+} Kernel;
 
 static int failures;
 static unsigned barriers, shuffles;
@@ -78,29 +84,39 @@ static void *open_object(const char *dir, const char *stem)
 	return object;
 }
 
-static KernelEntry *entry(void *object, const char *name)
+/* The kernel's entry, which must be a block entry or not as `whole_block` says. */
+static Kernel entry(void *object, const char *name, int whole_block)
 {
-	KernelEntry *kernel;
-	*(void **)&kernel = dlsym(object, name);
-	if (!kernel) {
+	char block_name[256];
+	Kernel kernel = {0};
+	snprintf(block_name, sizeof block_name, "%s" ZC_HOST_BLOCK_ENTRY_SUFFIX, name);
+	*(void **)&kernel.entry = dlsym(object, block_name);
+	kernel.whole_block = kernel.entry != NULL;
+	if (!kernel.entry)
+		*(void **)&kernel.entry = dlsym(object, name);
+	if (!kernel.entry) {
 		fprintf(stderr, "FAIL no kernel %s\n", name);
 		exit(1);
 	}
+	if (kernel.whole_block != whole_block)
+		fprintf(stderr, "FAIL %s: %s\n", name, whole_block ? "no block entry" : "a block entry");
+	failures += kernel.whole_block != whole_block;
 	return kernel;
 }
 
-/* Runs every thread of a grid of 1-D blocks, one call per thread, in order. */
-static void launch(KernelEntry *kernel, const void *params, uint32_t blocks, uint32_t threads,
+/* Runs every thread of a grid of 1-D blocks in order: one call per thread, or per block
+ * (the tid it starts with is not the first thread's: a block entry sets each). */
+static void launch(Kernel kernel, const void *params, uint32_t blocks, uint32_t threads,
                    ZcHostBlock *block)
 {
 	for (uint32_t b = 0; b < blocks; b++)
-		for (uint32_t i = 0; i < threads; i++) {
+		for (uint32_t i = 0; i < (kernel.whole_block ? 1 : threads); i++) {
 			ZcHostThread t = {
-				.tid = {i, 0, 0}, .ntid = {threads, 1, 1},
+				.tid = {kernel.whole_block ? 7 : i, 0, 0}, .ntid = {threads, 1, 1},
 				.ctaid = {b, 0, 0}, .nctaid = {blocks, 1, 1},
 				.block = block,
 			};
-			kernel(params, &t);
+			kernel.entry(params, &t);
 		}
 }
 
@@ -115,7 +131,7 @@ static void test_vadd(const char *dir, ZcHostBlock *block)
 	}
 	memset(c, 0, sizeof c);
 	struct { float *a, *b, *c; uint32_t n; } params = {a, b, c, N};
-	launch(entry(object, "vadd"), &params, 5, 8, block);
+	launch(entry(object, "vadd", 1), &params, 5, 8, block);
 	int ok = 1;
 	for (int i = 0; i < N; i++)
 		ok &= c[i] == 1.5f * (float)i;
@@ -129,7 +145,7 @@ static void test_block_sum(const char *dir, ZcHostBlock *block)
 	float in[4] = {1, 2, 3, 4}, out[4] = {0};
 	struct { float *in, *out; } params = {in, out};
 	barriers = 0;
-	launch(entry(object, "block_sum"), &params, 4, 1, block);
+	launch(entry(object, "block_sum", 0), &params, 4, 1, block);
 	check(memcmp(in, out, sizeof in) == 0, "block_sum: a block of one thread sums itself");
 	check(barriers == 4, "block_sum: one barrier per block of one thread");
 	dlclose(object);
@@ -141,7 +157,7 @@ static void test_warp_sum(const char *dir, ZcHostBlock *block)
 	int32_t in[2] = {3, -5}, out[2] = {0};
 	struct { int32_t *in, *out; } params = {in, out};
 	shuffles = 0;
-	launch(entry(object, "warp_sum"), &params, 2, 1, block);
+	launch(entry(object, "warp_sum", 0), &params, 2, 1, block);
 	check(out[0] == 3 * 32 && out[1] == -5 * 32, "warp_sum: doubles five times with one lane");
 	check(shuffles == 10, "warp_sum: five shuffles per thread");
 	dlclose(object);
@@ -159,7 +175,7 @@ static void test_params(const char *dir, ZcHostBlock *block)
 	uint64_t *out_address = out;
 	memcpy(params + 32, &x, sizeof x);
 	memcpy(params + 40, &out_address, sizeof out_address);
-	launch(entry(object, "params"), params, 1, 1, block);
+	launch(entry(object, "params", 1), params, 1, 1, block);
 	check(out[0] == 3 + 300 + 1000, "params: u8 @0, byref [24 x i8] @8, u64 @32, pointer @40");
 	check(out[1] == block->dynamic_smem_size, "params: dynamic shared memory and its size");
 	dlclose(object);
@@ -168,7 +184,7 @@ static void test_params(const char *dir, ZcHostBlock *block)
 static void test_trap(const char *dir, ZcHostBlock *block)
 {
 	void *object = open_object(dir, "trap");
-	KernelEntry *kernel = entry(object, "traps");
+	Kernel kernel = entry(object, "traps", 0);
 	int32_t flag = 0;
 	struct { int32_t *flag; } params = {&flag};
 	launch(kernel, &params, 1, 1, block);

@@ -152,7 +152,8 @@ def main():
         defined = [line for line in symbols.splitlines()
                    if line.split()[-1:] == ["__zc_host_abi_version"] and " UND " not in line]
         check(len(defined) == 1, "host: the ABI version defined once", defined)
-        entries = {line.split()[-1] for line in symbols.splitlines() if " FUNC " in line and " UND " not in line}
+        entries = {line.split()[-1].removesuffix(".zc_block") for line in symbols.splitlines()
+                   if " FUNC " in line and " UND " not in line}
         check(KERNELS <= entries, "host: every kernel's entry", entries)
         layout = [word(objdump, f, "zluda_convert_shared_layout_size") for f in (host, host_whole)]
         check(layout[0] == layout[1] and layout[0] is not None and layout[0] >= 256 + 64,

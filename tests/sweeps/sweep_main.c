@@ -15,8 +15,9 @@
  *   sweep_main --summary SUMMARY_DIR FAMILY...
  *       adds up the families' summaries; fails if one is missing or has failures.
  *
- * Kernels run as host_abi.h describes: the entry is called once per thread with a
- * ZcHostThread. The sweeps need no block operations, so those abort if called. */
+ * Kernels run as host_abi.h describes: a thread entry is called once per thread with a
+ * ZcHostThread, a block entry once. The sweeps need no block operations, so those abort
+ * if called. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,12 +204,17 @@ static bool run_chunk(const struct runner *r, const struct sweep_case *c,
 	if (r->host) {
 		KernelEntry *kernel;
 		ZcHostBlock block = {.ops = &host_ops};
-		*(void **)&kernel = dlsym(r->host, c->kernel);
+		char block_entry[256];
+		snprintf(block_entry, sizeof block_entry, "%s" ZC_HOST_BLOCK_ENTRY_SUFFIX, c->kernel);
+		*(void **)&kernel = dlsym(r->host, block_entry);
+		bool whole_block = kernel != NULL;
+		if (!kernel)
+			*(void **)&kernel = dlsym(r->host, c->kernel);
 		if (!kernel) {
 			fprintf(stderr, "FAIL %s: no such kernel in the code object\n", c->kernel);
 			return false;
 		}
-		for (uint32_t t = 0; t < THREADS; t++) {
+		for (uint32_t t = 0; t < (whole_block ? 1 : THREADS); t++) {
 			ZcHostThread thread = {.tid = {t, 0, 0}, .ntid = {THREADS, 1, 1},
 			                       .nctaid = {1, 1, 1}, .block = &block};
 			kernel(params, &thread);

@@ -13,11 +13,13 @@
 
 typedef void zc_host_entry(const void *params, ZcHostThread *thread);
 
-/* A host driver function: the kernel's entry point, and the size of its module's shared
- * memory layout (the lowering places shared variables at module-wide offsets, so a block
- * needs the whole layout whatever the kernel itself reaches). Owned by its module. */
+/* A host driver function: the kernel's entry point, whether that is a block entry (one
+ * call runs the whole block), and the size of its module's shared memory layout (the
+ * lowering places shared variables at module-wide offsets, so a block needs the whole
+ * layout whatever the kernel itself reaches). Owned by its module. */
 struct zc_drv_function {
 	zc_host_entry *entry;
+	bool whole_block;
 	uint32_t shared_layout;
 	struct zc_drv_function *next;
 };

@@ -1,6 +1,7 @@
 /* The host driver's kernel execution (abi/host_abi.h). A grid's blocks are shared out
  * among the thread that runs the stream and a pool of worker threads; each OS thread runs
- * one block at a time, its CUDA threads as fibers on that one thread. A fiber runs until it
+ * one block at a time, its CUDA threads as fibers on that one thread (a kernel with a block
+ * entry, which needs no other fiber, runs the whole block on one). A fiber runs until it
  * reaches a block operation that needs others (a barrier, a warp shuffle, ...); the
  * operation records it and switches back to the block's scheduler, which resumes fibers
  * whose operation completed. The last participant to arrive completes the operation for
@@ -826,10 +827,11 @@ fiber_main(void)
 	park(r, f);
 }
 
+/* A block entry runs the whole block on one fiber. */
 static CUresult
 run_block(const struct zc_launch *l, uint64_t index)
 {
-	uint32_t n = l->block[0] * l->block[1] * l->block[2];
+	uint32_t n = l->function->whole_block ? 1 : l->block[0] * l->block[1] * l->block[2];
 	uint32_t layout = l->function->shared_layout > l->static_shared ? l->function->shared_layout
 	                                                                : l->static_shared;
 	uint32_t static_size = (layout + 15) & ~15u;

@@ -101,11 +101,17 @@ CUresult
 zc_host_module_function(struct zc_drv_module *m, const char *name,
                         struct zc_drv_function **function)
 {
-	void *symbol = zc_host_object_symbol(m->object, name);
+	char *block_name = stub_alloc(strlen(name) + sizeof ZC_HOST_BLOCK_ENTRY_SUFFIX);
 	zc_host_entry *entry;
 	struct zc_drv_function *f;
 
-	if (!symbol)
+	if (!block_name)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "function");
+	strcat(strcpy(block_name, name), ZC_HOST_BLOCK_ENTRY_SUFFIX);
+	void *symbol = zc_host_object_symbol(m->object, block_name);
+	bool whole_block = symbol != NULL;
+	stub_free(block_name);
+	if (!symbol && !(symbol = zc_host_object_symbol(m->object, name)))
 		return stub_fail(CUDA_ERROR_NOT_FOUND, "the code object has no kernel %s", name);
 	memcpy(&entry, &symbol, sizeof entry);
 	for (f = m->functions; f && f->entry != entry; f = f->next)
@@ -113,7 +119,7 @@ zc_host_module_function(struct zc_drv_module *m, const char *name,
 	if (!f) {
 		if (!(f = stub_alloc(sizeof *f)))
 			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "function");
-		*f = (struct zc_drv_function){entry, m->shared_layout, m->functions};
+		*f = (struct zc_drv_function){entry, whole_block, m->shared_layout, m->functions};
 		m->functions = f;
 	}
 	*function = f;

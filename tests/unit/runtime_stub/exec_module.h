@@ -35,6 +35,7 @@ static const struct exec_kernel exec_kernels[] = {
 	{ "zk_deadlock", 0, 0, 0, 0, { { 0, 0 } } },
 	{ "zk_dynamic", 0, 1, 0, 3, { { 0, 8 }, { 8, 1 }, { 16, 8 } } },
 	{ "zk_exit_early", 0, 0, 0, 1, { { 0, 8 } } },
+	{ "zk_fault", 0, 0, 0, 1, { { 0, 4 } } },
 	{ "zk_named_barriers", 512, 0, 0, 1, { { 0, 8 } } },
 	{ "zk_trap", 0, 0, 0, 1, { { 0, 4 } } },
 	{ "zk_warp_ops", 0, 0, 0, 1, { { 0, 8 } } },

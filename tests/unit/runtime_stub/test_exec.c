@@ -5,6 +5,7 @@
  *                operation, errors, attributes, stress
  *   trap         a trap fails the launch at the next synchronisation, and later ones
  *   deadlock     threads that can never be released fail the launch instead of hanging
+ *   fault        a thread's access to memory nothing maps fails the launch, naming it
  *   unconverted  (run on the binary without an image) no code, and the reason
  *   untranslated (run on the binary whose image says why its module has no host code, with
  *                no driver chosen) the CPU driver is chosen, and the module's use fails with
@@ -620,6 +621,22 @@ run_failing(const char *kernel, unsigned threads, CUresult want)
 	return failures != 0;
 }
 
+/* Thread (1,1,0) of block 2 faults: the launch fails with CUDA_ERROR_ILLEGAL_ADDRESS, and
+ * the trace (the test's ZLUDA_CONVERT_TRACE=1) names that block and thread. */
+static int
+run_fault(void)
+{
+	CUmodule mod;
+	CUfunction f;
+	uint32_t who = 5;
+
+	CALL(CUDA_SUCCESS, cuModuleLoadData(&mod, exec_ptx));
+	CALL(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, "zk_fault"));
+	launch(f, 4, 1, 1, 4, 2, 1, 0, (void *[]){ &who });
+	CALL(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+	return failures != 0;
+}
+
 static int
 run_unconverted(void)
 {
@@ -688,6 +705,8 @@ main(int argc, char **argv)
 		r = run_failing("zk_trap", 64, CUDA_ERROR_LAUNCH_FAILED);
 	else if (strcmp(mode, "deadlock") == 0)
 		r = run_failing("zk_deadlock", 2, CUDA_ERROR_LAUNCH_FAILED);
+	else if (strcmp(mode, "fault") == 0)
+		r = run_fault();
 	else if (strcmp(mode, "unconverted") == 0)
 		r = run_unconverted();
 	else if (strcmp(mode, "untranslated") == 0)

@@ -1,0 +1,193 @@
+/* Host entry points (abi/host_abi.h): the kernel becomes an internal function called by an
+ * exported entry that unpacks the .param buffer. A kernel that cannot reach the driver
+ * (no block operation, no call the driver answers: nothing it does depends on the order
+ * its threads run in) gets a block entry, which runs the block's threads one after the
+ * other in a loop, so the driver needs no fiber per thread and LLVM sees the loop; any
+ * other kernel gets a thread entry. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "host_abi.h"
+
+static unsigned zc_param_alignment(LLVMValueRef function, unsigned index, LLVMTypeRef type,
+                                   LLVMTargetDataRef layout)
+{
+	unsigned align_kind = LLVMGetEnumAttributeKindForName("align", 5);
+	LLVMAttributeRef align = LLVMGetEnumAttributeAtIndex(function, index + 1, align_kind);
+	if (align)
+		return (unsigned)LLVMGetEnumAttributeValue(align);
+	return LLVMABIAlignmentOfType(layout, type);
+}
+
+/* Loads each parameter from the packed .param buffer at its PTX offset (a byref parameter
+ * is passed as its address). */
+static void zc_load_arguments(LLVMBuilderRef b, LLVMModuleRef module, LLVMValueRef kernel,
+                              LLVMValueRef params, LLVMValueRef *args)
+{
+	LLVMContextRef context = LLVMGetModuleContext(module);
+	LLVMTargetDataRef layout = LLVMGetModuleDataLayout(module);
+	unsigned count = LLVMCountParams(kernel);
+	unsigned byref_kind = LLVMGetEnumAttributeKindForName("byref", 5);
+	unsigned long long offset = 0;
+	for (unsigned i = 0; i < count; i++) {
+		LLVMTypeRef type = LLVMTypeOf(LLVMGetParam(kernel, i));
+		LLVMAttributeRef byref = LLVMGetEnumAttributeAtIndex(kernel, i + 1, byref_kind);
+		LLVMTypeRef stored = byref ? LLVMGetTypeAttributeValue(byref) : type;
+		unsigned align = byref ? zc_param_alignment(kernel, i, stored, layout)
+		                       : LLVMABIAlignmentOfType(layout, type);
+		offset = (offset + align - 1) / align * align;
+		LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(context), offset, 0);
+		LLVMValueRef address =
+			LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), params, &at, 1, "");
+		if (byref) {
+			args[i] = LLVMBuildAddrSpaceCast(b, address, type, "");
+		} else {
+			args[i] = LLVMBuildLoad2(b, type, address, "");
+			LLVMSetAlignment(args[i], align);
+		}
+		offset += LLVMABISizeOfType(layout, stored);
+	}
+}
+
+/* Whether `function` can reach the driver: the driver's operations are called through
+ * the block's table (host_abi.h), so a function that reaches no indirect call reaches
+ * none. `seen` holds the functions already looked at. */
+static bool zc_reaches_driver(LLVMValueRef function, LLVMValueRef **seen, size_t *count)
+{
+	for (size_t i = 0; i < *count; i++)
+		if ((*seen)[i] == function)
+			return false;
+	LLVMValueRef *more = realloc(*seen, (*count + 1) * sizeof **seen);
+	if (!more)
+		return true;
+	*seen = more;
+	(*seen)[(*count)++] = function;
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+			if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+				continue;
+			LLVMValueRef callee = LLVMGetCalledValue(i);
+			if (!LLVMIsAFunction(callee))
+				return true;
+			if (!LLVMIsDeclaration(callee) && zc_reaches_driver(callee, seen, count))
+				return true;
+		}
+	return false;
+}
+
+static LLVMValueRef zc_thread_field(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef thread,
+                                    size_t offset)
+{
+	LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(context), offset, 0);
+	return LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), thread, &at, 1, "");
+}
+
+/* One level of the block entry's loop nest, tid[dim] from 0 while below ntid[dim]:
+ * zc_open_loop leaves the builder in the loop's body, zc_close_loop after the loop. */
+typedef struct {
+	LLVMBasicBlockRef head;
+	LLVMValueRef index, bound;
+} ZcLoop;
+
+static ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry,
+                           LLVMValueRef thread, LLVMValueRef bound, int dim)
+{
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+	LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
+	ZcLoop loop = {LLVMAppendBasicBlockInContext(context, entry, "loop"), NULL, bound};
+	LLVMBuildBr(b, loop.head);
+	LLVMPositionBuilderAtEnd(b, loop.head);
+	loop.index = LLVMBuildPhi(b, i32, "");
+	LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+	LLVMAddIncoming(loop.index, &zero, &before, 1);
+	LLVMBuildStore(b, loop.index,
+	               zc_thread_field(b, context, thread, offsetof(ZcHostThread, tid) + 4 * dim));
+	return loop;
+}
+
+static void zc_close_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry, ZcLoop *loop)
+{
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+	LLVMValueRef next = LLVMBuildNUWAdd(b, loop->index, LLVMConstInt(i32, 1, 0), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+	LLVMAddIncoming(loop->index, &next, &latch, 1);
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(context, entry, "done");
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, loop->bound, ""), loop->head, done);
+	LLVMPositionBuilderAtEnd(b, done);
+}
+
+/* `void NAME(const void *params, ZcHostThread *thread)`, or NAME.zc_block, which runs every
+ * thread of the block in turn (z, then y, then x outermost to innermost: linear id order),
+ * writing each one's tid into *thread, which the builtins read. */
+int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, char **error)
+{
+	LLVMContextRef context = LLVMGetModuleContext(module);
+	size_t name_len;
+	const char *kernel_name = LLVMGetValueName2(kernel, &name_len);
+	char *name = strndup(kernel_name, name_len);
+	if (!name)
+		return backend_fail(error, "out of memory");
+	if (LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(kernel))) != LLVMVoidTypeKind) {
+		backend_fail(error, "kernel %s does not return void", name);
+		free(name);
+		return -1;
+	}
+	LLVMValueRef *seen = NULL;
+	size_t seen_count = 0;
+	bool whole_block = !zc_reaches_driver(kernel, &seen, &seen_count);
+	free(seen);
+	char *body_name, *entry_name;
+	if (asprintf(&body_name, "%s.zc_body", name) < 0)
+		body_name = NULL;
+	if (asprintf(&entry_name, whole_block ? "%s" ZC_HOST_BLOCK_ENTRY_SUFFIX : "%s", name) < 0)
+		entry_name = NULL;
+	free(name);
+	unsigned count = LLVMCountParams(kernel);
+	LLVMValueRef *args = calloc(count ? count : 1, sizeof *args);
+	if (!body_name || !entry_name || !args) {
+		free(body_name);
+		free(entry_name);
+		free(args);
+		return backend_fail(error, "out of memory");
+	}
+	LLVMSetValueName2(kernel, body_name, strlen(body_name));
+	free(body_name);
+	LLVMSetLinkage(kernel, LLVMInternalLinkage);
+
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+	LLVMTypeRef entry_params[] = {ptr, ptr};
+	LLVMTypeRef entry_type = LLVMFunctionType(LLVMVoidTypeInContext(context), entry_params, 2, 0);
+	LLVMValueRef entry = LLVMAddFunction(module, entry_name, entry_type);
+	free(entry_name);
+	LLVMValueRef params = LLVMGetParam(entry, 0);
+	LLVMValueRef thread = LLVMGetParam(entry, 1);
+
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, entry, "entry"));
+	LLVMValueRef enter = LLVMGetNamedFunction(module, "__zc_host_enter");
+	LLVMBuildCall2(b, LLVMGlobalGetValueType(enter), enter, &thread, 1, "");
+	zc_load_arguments(b, module, kernel, params, args);
+	LLVMTypeRef kernel_type = LLVMGlobalGetValueType(kernel);
+	if (whole_block) {
+		LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+		ZcLoop loops[3];
+		for (int dim = 2; dim >= 0; dim--) {
+			LLVMValueRef bound = LLVMBuildLoad2(
+				b, i32, zc_thread_field(b, context, thread, offsetof(ZcHostThread, ntid) + 4 * dim), "");
+			loops[dim] = zc_open_loop(b, context, entry, thread, bound, dim);
+		}
+		LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
+		for (int dim = 0; dim < 3; dim++)
+			zc_close_loop(b, context, entry, &loops[dim]);
+	} else {
+		LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
+	}
+	LLVMBuildRetVoid(b);
+	LLVMDisposeBuilder(b);
+	free(args);
+	return 0;
+}
