@@ -207,6 +207,13 @@ LLVMValueRef memory_address(struct lower *L, const struct ptx_operand *m, enum p
 /* An address held in a register, as a pointer into `space`. */
 LLVMValueRef pointer_from_number(struct lower *L, LLVMValueRef n, enum ptx_space space);
 
+/* lower_lockstep.c */
+/* Marks the stores and atomics from `from` to the end of its block as into a space that
+ * is not shared memory. */
+void mark_not_shared(struct lower *L, LLVMValueRef from);
+/* Removes the lockstep points of the kernel L->fn that no thread can need. */
+void prune_lockstep_points(struct lower *L);
+
 /* lower_matrix.c: the elements of matrix fragments, shared with lower_wgmma.c. */
 /* A 32-bit value of lane `lane` of the warp. */
 LLVMValueRef shuffle_idx(struct lower *L, LLVMValueRef value, LLVMValueRef lane);

@@ -516,7 +516,28 @@ static bool lower_fence(struct lower *L)
 	return true;
 }
 
+static bool lower_memory_insn(struct lower *L);
+
+/* Memory instructions. Where a block's threads take turns, an st, atom or red into a space
+ * that is not shared has its stores marked so (lower_lockstep.c counts every other store
+ * as one that may write shared memory). */
 bool lower_memory(struct lower *L)
+{
+	const char *o = L->insn->opcode;
+	LLVMBasicBlockRef block = LLVMGetInsertBlock(L->b);
+	LLVMValueRef before = LLVMGetLastInstruction(block);
+
+	if (!lower_memory_insn(L))
+		return false;
+	if (L->target->shared_as_offsets && (!strcmp(o, "st") || !strcmp(o, "atom") || !strcmp(o, "red"))) {
+		enum ptx_space space = insn_space(L);
+		if (space == PTX_SPACE_GLOBAL || space == PTX_SPACE_LOCAL || space == PTX_SPACE_PARAM)
+			mark_not_shared(L, before ? LLVMGetNextInstruction(before) : LLVMGetFirstInstruction(block));
+	}
+	return true;
+}
+
+static bool lower_memory_insn(struct lower *L)
 {
 	const char *o = L->insn->opcode;
 

@@ -642,6 +642,8 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 	lower_statements(L, f->body);
 	if (!block_terminated(L))
 		build_return(L);
+	if (f->is_entry && L->target->shared_as_offsets)
+		prune_lockstep_points(L);
 	pop_scope(L, NULL);
 	debug_end_function(L);
 	L->func = NULL;
