@@ -39,6 +39,14 @@ void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_
 
 enum {
 	STACK_SIZE = 256 << 10,  /* a fiber's stack: its CUDA thread's local memory too */
+	/* Where a fiber's stack starts within its mapping, STACK_SIZE + COLOUR_SPAN bytes:
+	 * fibers stopped at the same point of a kernel would otherwise keep their frames at
+	 * the same address modulo the cache's set stride, and a block's 256 threads taking
+	 * turns would evict each other's from L1 and L2 at every switch. Each next fiber
+	 * starts one page and one cache line lower. */
+	COLOUR_SPAN = 64 << 10,
+	COLOUR_STEP = 4096 + 64,
+	STACK_MAPPED = STACK_SIZE + COLOUR_SPAN,
 	GUARD_SIZE = 64 << 10,   /* below each stack, so an overflow faults there */
 	BARRIERS = 16,           /* bar.sync ids 0..15 */
 	WARP = 32,
@@ -61,7 +69,7 @@ struct warp_op {
 struct fiber {
 	void *sp;  /* where it stopped: zc_fiber_switch's saved registers */
 	ZcHostThread thread;
-	char *stack;  /* STACK_SIZE bytes above a guard page; kept for the next block */
+	char *stack;  /* STACK_MAPPED bytes above a guard page; kept for the next block */
 	enum fiber_state state;
 	enum wait_kind waits;
 	uint32_t barrier;
@@ -84,6 +92,12 @@ struct barrier {
 	uint32_t popc;
 };
 
+/* Per warp of a block. */
+struct warp {
+	uint32_t gone;     /* lanes that ended or do not exist */
+	uint32_t in_ops;   /* lanes waiting in warp operations */
+};
+
 /* An OS thread's block runner: fibers, stacks and shared memory, reused block after block. */
 struct runner {
 	void *scheduler_sp;
@@ -94,7 +108,8 @@ struct runner {
 	uint32_t *ready;  /* a ring of fiber indices */
 	uint32_t ready_head, ready_count;
 	struct barrier barriers[BARRIERS];
-	uint32_t *warp_gone;  /* per warp: lanes that ended or do not exist */
+	struct warp *warps;
+	uint32_t at_activemask;  /* fibers waiting at an activemask */
 	uint64_t stops;       /* times a fiber stopped to wait or ended */
 	struct fiber *current;
 	CUresult error;
@@ -127,10 +142,10 @@ free_runner(void *arg)
 	zc_host_thread_faults_end(r->fault_state);
 	for (uint32_t i = 0; i < r->capacity; i++)
 		if (r->fibers[i].stack)
-			zc_host_stack_unmap(r->fibers[i].stack, STACK_SIZE, GUARD_SIZE);
+			zc_host_stack_unmap(r->fibers[i].stack, STACK_MAPPED, GUARD_SIZE);
 	stub_free(r->fibers);
 	stub_free(r->ready);
-	stub_free(r->warp_gone);
+	stub_free(r->warps);
 	stub_free(r->shared);
 	stub_free(r);
 }
@@ -160,7 +175,7 @@ zc_host_fault(const void *address)
 	if (r->error == CUDA_SUCCESS)
 		r->error = overflow ? CUDA_ERROR_LAUNCH_FAILED : CUDA_ERROR_ILLEGAL_ADDRESS;
 	f->state = FIBER_DONE;
-	return f->stack + STACK_SIZE;
+	return f->stack + STACK_MAPPED;
 }
 
 void
@@ -196,23 +211,23 @@ prepare_runner(struct runner **out, uint32_t n, size_t shared)
 	if (n > r->capacity) {
 		struct fiber *fibers = stub_alloc(n * sizeof *fibers);
 		uint32_t *ready = stub_alloc(n * sizeof *ready);
-		uint32_t *gone = stub_alloc((n + WARP - 1) / WARP * sizeof *gone);
-		if (!fibers || !ready || !gone) {
+		struct warp *warps = stub_alloc((n + WARP - 1) / WARP * sizeof *warps);
+		if (!fibers || !ready || !warps) {
 			stub_free(fibers);
 			stub_free(ready);
-			stub_free(gone);
+			stub_free(warps);
 			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "%u fibers", n);
 		}
 		for (uint32_t i = 0; i < r->capacity; i++)
 			fibers[i].stack = r->fibers[i].stack;
 		stub_free(r->fibers);
 		stub_free(r->ready);
-		stub_free(r->warp_gone);
+		stub_free(r->warps);
 		r->fibers = fibers;
 		r->ready = ready;
-		r->warp_gone = gone;
+		r->warps = warps;
 		for (uint32_t i = r->capacity; i < n; i++) {
-			if (!(fibers[i].stack = zc_host_stack_map(STACK_SIZE, GUARD_SIZE)))
+			if (!(fibers[i].stack = zc_host_stack_map(STACK_MAPPED, GUARD_SIZE)))
 				return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "fiber stack");
 			r->capacity = i + 1;
 		}
@@ -239,7 +254,7 @@ to_fiber(struct runner *r, struct fiber *f)
 	r->current = f;
 	f->state = FIBER_RUNNING;
 #ifdef ZC_ASAN
-	__sanitizer_start_switch_fiber(&fake, f->stack, STACK_SIZE);
+	__sanitizer_start_switch_fiber(&fake, f->stack, STACK_MAPPED);
 #endif
 	zc_fiber_switch(&r->scheduler_sp, f->sp);
 #ifdef ZC_ASAN
@@ -284,9 +299,11 @@ settle_activemask(struct runner *r, uint32_t w)
 	const void *site = NULL;
 	uint32_t mask = 0;
 
+	if (!r->at_activemask)
+		return;
 	for (uint32_t lane = 0; lane < WARP; lane++) {
 		struct fiber *f = &base[lane];
-		if (r->warp_gone[w] >> lane & 1)
+		if (r->warps[w].gone >> lane & 1)
 			continue;
 		bool spins = f->sleeping && f->idle && f->stops_seen == r->stops;
 		if (f->state != FIBER_WAITING && !spins)
@@ -298,12 +315,13 @@ settle_activemask(struct runner *r, uint32_t w)
 	if (!site)
 		return;
 	for (uint32_t lane = 0; lane < WARP; lane++)
-		if (!(r->warp_gone[w] >> lane & 1) && base[lane].state == FIBER_WAITING &&
+		if (!(r->warps[w].gone >> lane & 1) && base[lane].state == FIBER_WAITING &&
 		    base[lane].waits == WAIT_ACTIVEMASK && base[lane].site == site)
 			mask |= 1u << lane;
 	for (uint32_t lane = 0; lane < WARP; lane++) {
 		if (mask >> lane & 1) {
 			base[lane].result = mask;
+			r->at_activemask--;
 			make_ready(r, &base[lane]);
 		}
 	}
@@ -527,8 +545,10 @@ try_complete_warp(struct runner *r, uint32_t w, const struct warp_op *op)
 	uint32_t present = 0;
 	struct fiber *base = &r->fibers[w * WARP];
 
+	if (r->warps[w].in_ops < (uint32_t)__builtin_popcount(op->mask & ~r->warps[w].gone))
+		return;
 	for (uint32_t lane = 0; lane < WARP; lane++) {
-		if (!(op->mask >> lane & 1) || (r->warp_gone[w] >> lane & 1))
+		if (!(op->mask >> lane & 1) || (r->warps[w].gone >> lane & 1))
 			continue;
 		struct fiber *f = &base[lane];
 		if (f->state != FIBER_WAITING || f->waits != WAIT_WARP || !same_op(&f->op, op))
@@ -540,6 +560,7 @@ try_complete_warp(struct runner *r, uint32_t w, const struct warp_op *op)
 	for (uint32_t lane = 0; lane < WARP; lane++) {
 		if (present >> lane & 1) {
 			base[lane].result = warp_result(&base[lane].op, lane, values, present);
+			r->warps[w].in_ops--;
 			make_ready(r, &base[lane]);
 		}
 	}
@@ -557,6 +578,7 @@ warp_op(ZcHostThread *t, struct warp_op op)
 	f->op = op;
 	f->state = FIBER_WAITING;
 	f->waits = WAIT_WARP;
+	r->warps[index / WARP].in_ops++;
 	try_complete_warp(r, index / WARP, &op);
 	if (f->state == FIBER_WAITING)
 		park(r, f);
@@ -609,6 +631,7 @@ op_activemask(ZcHostThread *t, const void *site)
 	f->state = FIBER_WAITING;
 	f->waits = WAIT_ACTIVEMASK;
 	f->site = site;
+	r->at_activemask++;
 	park(r, f);
 	return (uint32_t)f->result;
 }
@@ -697,7 +720,7 @@ thread_ended(struct runner *r, struct fiber *f)
 
 	f->state = FIBER_DONE;
 	r->live--;
-	r->warp_gone[w] |= 1u << (index % WARP);
+	r->warps[w].gone |= 1u << (index % WARP);
 	for (uint32_t id = 0; id < BARRIERS; id++)
 		if (r->barriers[id].count == 0 && barrier_full(r, id))
 			complete_barrier(r, id);
@@ -843,12 +866,13 @@ run_block(const struct zc_launch *l, uint64_t index)
 	r->launch = l;
 	r->nthreads = r->live = n;
 	r->stops = 0;
+	r->at_activemask = 0;
 	r->ready_head = r->ready_count = 0;
 	r->current = NULL;
 	r->error = CUDA_SUCCESS;
 	memset(r->barriers, 0, sizeof r->barriers);
 	for (uint32_t w = 0; w < (n + WARP - 1) / WARP; w++)
-		r->warp_gone[w] = n - w * WARP >= WARP ? 0 : ~0u << (n - w * WARP);
+		r->warps[w] = (struct warp){ n - w * WARP >= WARP ? 0 : ~0u << (n - w * WARP), 0 };
 	r->block = (ZcHostBlock){
 		.ops = &ops,
 		.shared = r->shared,
@@ -873,10 +897,11 @@ run_block(const struct zc_launch *l, uint64_t index)
 			.nctaid = { l->grid[0], l->grid[1], l->grid[2] },
 			.block = &r->block,
 			.stack = f->stack,
-			.stack_size = STACK_SIZE,
+			.stack_size = STACK_MAPPED,
 			.driver = f,
 		};
-		f->sp = zc_fiber_stack_init(f->stack, STACK_SIZE, fiber_main);
+		f->sp = zc_fiber_stack_init(f->stack, STACK_MAPPED - (size_t)i * COLOUR_STEP % COLOUR_SPAN,
+		                            fiber_main);
 		f->asan_fake_stack = NULL;
 		f->sleeping = false;
 		f->stops_seen = UINT64_MAX;
