@@ -433,6 +433,64 @@ static LLVMValueRef atomic_rmw(struct lower *L, LLVMValueRef p, LLVMValueRef v, 
 	return pair ? LLVMBuildBitCast(L->b, r, ll_type(L, t), "") : r;
 }
 
+/* Where a block's threads take turns on one OS thread (shared_as_offsets), an atomic on
+ * shared memory races with nothing: no other OS thread reaches the block's memory, and no
+ * other thread of the block runs until this one calls the driver. It is a plain load,
+ * operation and store then (a locked instruction costs several times as much). NULL for
+ * the operations kept atomic: float min and max, f16x2 and bf16x2 pairs. */
+static LLVMValueRef plain_rmw(struct lower *L, LLVMValueRef p, LLVMValueRef v, enum ptx_type t,
+                             LLVMValueRef compare)
+{
+	LLVMBuilderRef b = L->b;
+	LLVMAtomicRMWBinOp o = compare ? LLVMAtomicRMWBinOpXchg : rmw_op(L, t);
+	LLVMValueRef old, one, result;
+
+	if (t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2 || o == LLVMAtomicRMWBinOpFMin ||
+	    o == LLVMAtomicRMWBinOpFMax)
+		return NULL;
+	old = LLVMBuildLoad2(b, LLVMTypeOf(v), p, "");
+	LLVMSetAlignment(old, type_bits(t) / 8);
+	one = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMIntegerTypeKind ? LLVMConstInt(LLVMTypeOf(v), 1, 0) : NULL;
+	switch (o) {
+	case LLVMAtomicRMWBinOpAdd: result = LLVMBuildAdd(b, old, v, ""); break;
+	case LLVMAtomicRMWBinOpFAdd: result = LLVMBuildFAdd(b, old, v, ""); break;
+	case LLVMAtomicRMWBinOpAnd: result = LLVMBuildAnd(b, old, v, ""); break;
+	case LLVMAtomicRMWBinOpOr: result = LLVMBuildOr(b, old, v, ""); break;
+	case LLVMAtomicRMWBinOpXor: result = LLVMBuildXor(b, old, v, ""); break;
+	case LLVMAtomicRMWBinOpMin: result = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, old, v, ""), old, v, ""); break;
+	case LLVMAtomicRMWBinOpMax: result = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, old, v, ""), old, v, ""); break;
+	case LLVMAtomicRMWBinOpUMin: result = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, old, v, ""), old, v, ""); break;
+	case LLVMAtomicRMWBinOpUMax: result = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, old, v, ""), old, v, ""); break;
+	/* inc: old >= v ? 0 : old + 1; dec: old == 0 || old > v ? v : old - 1 */
+	case LLVMAtomicRMWBinOpUIncWrap:
+		result = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGE, old, v, ""), LLVMConstNull(LLVMTypeOf(v)),
+		                         LLVMBuildAdd(b, old, one, ""), "");
+		break;
+	case LLVMAtomicRMWBinOpUDecWrap:
+		result = LLVMBuildSelect(b, LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, old, LLVMConstNull(LLVMTypeOf(v)), ""),
+		                                        LLVMBuildICmp(b, LLVMIntUGT, old, v, ""), ""),
+		                         v, LLVMBuildSub(b, old, one, ""), "");
+		break;
+	default:  /* exch, and cas: the new value where the old one equals `compare` */
+		result = compare ? LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, old, compare, ""), v, old, "") : v;
+		break;
+	}
+	LLVMSetAlignment(LLVMBuildStore(b, result, p), type_bits(t) / 8);
+	return old;
+}
+
+static LLVMValueRef atomic_cas(struct lower *L, LLVMValueRef p, LLVMValueRef compare, LLVMValueRef value,
+                               LLVMAtomicOrdering order, unsigned size)
+{
+	LLVMAtomicOrdering fail = order == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingMonotonic
+	                        : order == LLVMAtomicOrderingAcquireRelease ? LLVMAtomicOrderingAcquire
+	                        : order;
+	LLVMValueRef r = LLVMBuildAtomicCmpXchgSyncScope(L->b, p, compare, value, order, fail, sync_scope(L));
+
+	LLVMSetAlignment(r, size);
+	return LLVMBuildExtractValue(L->b, r, 0, "");
+}
+
 /* atom.{exch,cas}.b128 through the target's builtin (no AMD GPU has 128-bit atomics): the
  * address and the old value's home as generic addresses, the values in 64-bit halves. */
 static void atomic_b128(struct lower *L, LLVMValueRef p, unsigned first, const struct ptx_operand *dst)
@@ -489,18 +547,12 @@ static bool lower_atomic(struct lower *L, bool returns)
 		}
 		return true;
 	}
-	if (has_mod(L, "cas")) {
-		LLVMValueRef c = operand_value(L, op(L, first + 2), t);
-		LLVMAtomicOrdering fail = order == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingMonotonic
-		                        : order == LLVMAtomicOrderingAcquireRelease ? LLVMAtomicOrderingAcquire
-		                        : order;
-		r = LLVMBuildAtomicCmpXchgSyncScope(L->b, p, operand_value(L, src, t), c, order, fail,
-		                                    sync_scope(L));
-		LLVMSetAlignment(r, size);
-		r = LLVMBuildExtractValue(L->b, r, 0, "");
-	} else {
-		r = atomic_rmw(L, p, operand_value(L, src, t), t, order);
-	}
+	/* cas b, c: c where the old value is b */
+	LLVMValueRef compare = has_mod(L, "cas") ? operand_value(L, src, t) : NULL;
+	LLVMValueRef value = operand_value(L, compare ? op(L, first + 2) : src, t);
+	if (!(L->target->shared_as_offsets && insn_space(L) == PTX_SPACE_SHARED &&
+	      (r = plain_rmw(L, p, value, t, compare))))
+		r = compare ? atomic_cas(L, p, compare, value, order, size) : atomic_rmw(L, p, value, t, order);
 	if (dst)
 		operand_store(L, dst, r, t);
 	return true;
