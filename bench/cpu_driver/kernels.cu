@@ -16,7 +16,7 @@
 		}                                                                            \
 	} while (0)
 
-#include "sizes.h"
+#include "common.h"
 
 static double now()
 {
@@ -198,31 +198,14 @@ __global__ void transpose(int n, const float *in, float *out)
 __global__ void mandelbrot(int n, int limit, int *iterations)
 {
 	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-	float cr = -2.0f + 2.5f * x / n, ci = -1.25f + 2.5f * y / n, zr = 0, zi = 0;
-	int k = 0;
-	while (k < limit && zr * zr + zi * zi < 4.0f) {
-		float t = zr * zr - zi * zi + cr;
-		zi = 2.0f * zr * zi + ci;
-		zr = t;
-		k++;
-	}
-	iterations[y * n + x] = k;
-}
-
-__device__ float cnd(float d)
-{
-	return 0.5f * erfcf(-d * 0.70710678f);
+	iterations[y * n + x] = mandelbrot_point(x, y, n, limit);
 }
 
 __global__ void black_scholes(int n, const float *s, const float *k, const float *t, float *call)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= n)
-		return;
-	const float r = 0.02f, v = 0.3f;
-	float sq = sqrtf(t[i]);
-	float d1 = (logf(s[i] / k[i]) + (r + 0.5f * v * v) * t[i]) / (v * sq), d2 = d1 - v * sq;
-	call[i] = s[i] * cnd(d1) - k[i] * expf(-r * t[i]) * cnd(d2);
+	if (i < n)
+		call[i] = black_scholes_call(s[i], k[i], t[i]);
 }
 
 int main()

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sizes.h"
+#include "common.h"
 
 static double now(void)
 {
@@ -268,17 +268,8 @@ static void mandelbrot(void *arg)
 	(void)arg;
 #pragma omp parallel for schedule(dynamic, 8)
 	for (int y = 0; y < n; y++)
-		for (int x = 0; x < n; x++) {
-			float cr = -2.0f + 2.5f * x / n, ci = -1.25f + 2.5f * y / n, zr = 0, zi = 0;
-			int k = 0;
-			while (k < MANDELBROT_LIMIT && zr * zr + zi * zi < 4.0f) {
-				float t = zr * zr - zi * zi + cr;
-				zi = 2.0f * zr * zi + ci;
-				zr = t;
-				k++;
-			}
-			iterations[y * n + x] = k;
-		}
+		for (int x = 0; x < n; x++)
+			iterations[y * n + x] = mandelbrot_point(x, y, n, MANDELBROT_LIMIT);
 }
 static double mandelbrot_sum(void *arg)
 {
@@ -291,18 +282,12 @@ static double mandelbrot_sum(void *arg)
 
 /* ---- Black-Scholes ---- */
 static float *call;
-static float cnd(float d) { return 0.5f * erfcf(-d * 0.70710678f); }
 static void black_scholes(void *arg)
 {
-	const float r = 0.02f, v = 0.3f;
 	(void)arg;
 #pragma omp parallel for
-	for (int i = 0; i < OPTIONS_N; i++) {
-		float sq = sqrtf(in.years[i]);
-		float d1 = (logf(in.spot[i] / in.strike[i]) + (r + 0.5f * v * v) * in.years[i]) / (v * sq);
-		float d2 = d1 - v * sq;
-		call[i] = in.spot[i] * cnd(d1) - in.strike[i] * expf(-r * in.years[i]) * cnd(d2);
-	}
+	for (int i = 0; i < OPTIONS_N; i++)
+		call[i] = black_scholes_call(in.spot[i], in.strike[i], in.years[i]);
 }
 static double black_scholes_sum(void *arg) { (void)arg; return sum_floats(call, OPTIONS_N); }
 

@@ -1,8 +1,16 @@
-/* The sizes and the inputs both sides of the CPU driver benchmark use (C and CUDA). */
-#ifndef CPU_DRIVER_BENCH_SIZES_H
-#define CPU_DRIVER_BENCH_SIZES_H
+/* What both sides of the CPU driver benchmark share (C and CUDA): the sizes, the inputs,
+ * and the arithmetic of one Mandelbrot point and one Black-Scholes option. */
+#ifndef CPU_DRIVER_BENCH_COMMON_H
+#define CPU_DRIVER_BENCH_COMMON_H
 
+#include <math.h>
 #include <stdlib.h>
+
+#ifdef __CUDACC__
+#define BENCH_FUNCTION __host__ __device__ static inline
+#else
+#define BENCH_FUNCTION static inline
+#endif
 
 enum {
 	SAXPY_N = 1 << 24,
@@ -76,6 +84,34 @@ static void make_inputs(Inputs *in)
 		in->keys[i] = bench_random(&state);
 	for (int i = 0; i < HISTOGRAM_N; i++)
 		in->bytes[i] = (unsigned char)(bench_random(&state) >> 3);
+}
+
+/* Iterations until z = z^2 + c leaves the circle of radius 2, at most `limit`. */
+BENCH_FUNCTION int mandelbrot_point(int x, int y, int n, int limit)
+{
+	float cr = -2.0f + 2.5f * x / n, ci = -1.25f + 2.5f * y / n, zr = 0, zi = 0;
+	int k = 0;
+	while (k < limit && zr * zr + zi * zi < 4.0f) {
+		float t = zr * zr - zi * zi + cr;
+		zi = 2.0f * zr * zi + ci;
+		zr = t;
+		k++;
+	}
+	return k;
+}
+
+BENCH_FUNCTION float normal_cdf(float d)
+{
+	return 0.5f * erfcf(-d * 0.70710678f);
+}
+
+/* A European call's price: spot s, strike k, t years, 2 % interest, 30 % volatility. */
+BENCH_FUNCTION float black_scholes_call(float s, float k, float t)
+{
+	const float r = 0.02f, v = 0.3f;
+	float sq = sqrtf(t);
+	float d1 = (logf(s / k) + (r + 0.5f * v * v) * t) / (v * sq), d2 = d1 - v * sq;
+	return s * normal_cdf(d1) - k * expf(-r * t) * normal_cdf(d2);
 }
 
 #endif
