@@ -53,6 +53,10 @@ static void zc_load_arguments(LLVMBuilderRef b, LLVMModuleRef module, LLVMValueR
 	}
 }
 
+/* A kernel that reaches more functions than this is taken to reach the driver: the search
+ * stays cheap in modules of thousands of kernels. */
+enum { ZC_REACH_LIMIT = 1024 };
+
 /* Whether `function` can reach the driver: the driver's operations are called through
  * the block's table (host_abi.h), so a function that reaches no indirect call reaches
  * none. `seen` holds the functions already looked at. */
@@ -61,7 +65,7 @@ static bool zc_reaches_driver(LLVMValueRef function, LLVMValueRef **seen, size_t
 	for (size_t i = 0; i < *count; i++)
 		if ((*seen)[i] == function)
 			return false;
-	LLVMValueRef *more = realloc(*seen, (*count + 1) * sizeof **seen);
+	LLVMValueRef *more = *count < ZC_REACH_LIMIT ? realloc(*seen, (*count + 1) * sizeof **seen) : NULL;
 	if (!more)
 		return true;
 	*seen = more;
