@@ -178,15 +178,6 @@ zc_host_fault(const void *address)
 	return f->stack + STACK_MAPPED;
 }
 
-void
-zc_host_abandon_fiber(void)
-{
-	struct runner *r = this_runner;
-
-	zc_fiber_switch(&r->current->sp, r->scheduler_sp);  /* never resumed */
-	abort();
-}
-
 static void
 make_runner_key(void)
 {
@@ -276,6 +267,17 @@ to_scheduler(struct runner *r, struct fiber *f)
 #ifdef ZC_ASAN
 	__sanitizer_finish_switch_fiber(f->asan_fake_stack, NULL, NULL);
 #endif
+}
+
+/* The fiber that faulted (zc_host_fault marked it done) leaves for good: from the signal
+ * handler, through to_scheduler, which tells ASan that its stack is left behind. */
+void
+zc_host_abandon_fiber(void)
+{
+	struct runner *r = this_runner;
+
+	to_scheduler(r, r->current);
+	abort();
 }
 
 static void
