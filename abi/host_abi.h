@@ -30,13 +30,16 @@
  * thread from the kernel's start to its end (or to a trap), then returns.
  *
  * Block entries. A kernel that reaches none of the driver's operations below (so nothing
- * it does depends on the order in which its threads run, or on their running together)
- * has a block entry instead: one call runs every thread of the block, one after the
- * other in the order of their linear ids, each from start to end. It writes each
- * thread's tid into `*thread` before running it (so a fault names the thread that made
- * it) and ignores the tid it finds there; the other fields are as for a thread entry.
- * The driver calls it on one fiber (the rules below for one thread, local memory on that
- * fiber's stack).
+ * it does depends on the order in which its threads run, or on their running together),
+ * or whose only ones are barriers of the whole block and lockstep points, has a block
+ * entry instead: one call runs every thread of the block, one after the other in the
+ * order of their linear ids, each from start to end, or, with barriers or lockstep
+ * points, from one to the next, in rounds that keep those operations' order (the
+ * backend's host_rounds.c). It writes each thread's tid into `*thread` before running
+ * it (so a fault names the thread that made it) and ignores the tid it finds there; the
+ * other fields are as for a thread entry. The driver calls it on one fiber (the rules
+ * below for one thread, local memory on that fiber's stack, which also holds the
+ * rounds' values of every thread: at most 136 bytes a thread).
  *
  * Threads of a block. The driver calls a thread entry once per thread of the block, each call
  * on its own fiber (its own stack; 64 KiB or more is advisable). The entry and the

@@ -117,6 +117,31 @@ int zc_merge_metadata_notes(ZcBytes *code_object, char **error);
 /* host_entry.c: the exported entry point of a host kernel (abi/host_abi.h), which
  * becomes an internal function. */
 int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, char **error);
+/* The mark of a thread entry, for host_rounds.c. */
+#define ZC_THREAD_ENTRY_ATTRIBUTE "zc-thread-entry"
+/* Whether a function can reach the driver's operations (calls through the block's table),
+ * or reaches so many functions that it is taken to. */
+bool zc_reaches_driver(LLVMValueRef function);
+/* The address of the ZcHostThread field at `offset` of `thread`. */
+LLVMValueRef zc_thread_field(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef thread, size_t offset);
+/* One level of a block entry's loop nest, tid[dim] from 0 while below `bound`, storing
+ * tid[dim] into `thread`: zc_open_loop leaves the builder in the loop's body,
+ * zc_close_loop after the loop. */
+typedef struct {
+	LLVMBasicBlockRef head;
+	LLVMValueRef index, bound;
+} ZcLoop;
+ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry, LLVMValueRef thread,
+                    LLVMValueRef bound, int dim);
+void zc_close_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry, ZcLoop *loop);
+
+/* host_rounds.c: after optimisation, the thread entries whose only block operations are
+ * barriers of the whole block become block entries that run the threads in rounds from
+ * barrier to barrier; *changed says whether any did (the module then wants optimising
+ * again). */
+int zc_host_rounds(LLVMModuleRef module, bool *changed, char **error);
+/* Before optimisation: keeps the arguments of the barriers' calls for zc_host_rounds. */
+void zc_keep_barrier_arguments(LLVMModuleRef module);
 
 /* Whether function f is one of the module's kernels (the "zc-kernel" attribute). */
 bool zc_is_kernel(LLVMValueRef f);

@@ -380,6 +380,18 @@ static void zc_release_vectorisers(LLVMModuleRef module)
 		LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, zc_no_implicit_float());
 }
 
+static int zc_run_o3(LLVMModuleRef module, LLVMTargetMachineRef machine, char **error)
+{
+	zc_hold_vectorisers(module);
+	LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef failed = LLVMRunPasses(module, "default<O3>", machine, pass_options);
+	LLVMDisposePassBuilderOptions(pass_options);
+	zc_release_vectorisers(module);
+	if (failed)
+		return backend_fail_llvm(error, "optimisation", LLVMGetErrorMessage(failed));
+	return 0;
+}
+
 static int zc_optimize_step(void *arg, char **error)
 {
 	const ZcStep *s = arg;
@@ -398,6 +410,8 @@ static int zc_optimize_step(void *arg, char **error)
 	if (zc_prepare_kernels(module, target, error) < 0)
 		return -1;
 	zc_internalize_builtins(module);
+	if (target->kind == ZC_CODE_OBJECT_HOST)
+		zc_keep_barrier_arguments(module);
 	if (target->kind == ZC_CODE_OBJECT_HOST && !s->options->later_part)
 		zc_add_host_abi_version(module);
 	else
@@ -412,14 +426,20 @@ static int zc_optimize_step(void *arg, char **error)
 		return backend_fail_llvm(error, "invalid LLVM IR", message);
 	LLVMDisposeMessage(message);
 
-	zc_hold_vectorisers(module);
-	LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
-	LLVMErrorRef failed = LLVMRunPasses(module, "default<O3>", s->machine, pass_options);
-	LLVMDisposePassBuilderOptions(pass_options);
-	zc_release_vectorisers(module);
-	if (failed)
-		return backend_fail_llvm(error, "optimisation", LLVMGetErrorMessage(failed));
-	return 0;
+	if (zc_run_o3(module, s->machine, error) < 0)
+		return -1;
+	if (target->kind != ZC_CODE_OBJECT_HOST)
+		return 0;
+	bool rounds;
+	if (zc_host_rounds(module, &rounds, error) < 0)
+		return -1;
+	if (!rounds)
+		return 0;
+	message = NULL;
+	if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message))
+		return backend_fail_llvm(error, "invalid LLVM IR after the host rounds", message);
+	LLVMDisposeMessage(message);
+	return zc_run_o3(module, s->machine, error);
 }
 
 int zc_codegen_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, const ZcTarget *target,

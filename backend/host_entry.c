@@ -3,7 +3,9 @@
  * (no block operation, no call the driver answers: nothing it does depends on the order
  * its threads run in) gets a block entry, which runs the block's threads one after the
  * other in a loop, so the driver needs no fiber per thread and LLVM sees the loop; any
- * other kernel gets a thread entry. */
+ * other kernel gets a thread entry, marked ZC_THREAD_ENTRY_ATTRIBUTE for host_rounds.c,
+ * which makes a block entry of it after optimisation where its only block operations are
+ * barriers. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -60,7 +62,7 @@ enum { ZC_REACH_LIMIT = 1024 };
 /* Whether `function` can reach the driver: the driver's operations are called through
  * the block's table (host_abi.h), so a function that reaches no indirect call reaches
  * none. `seen` holds the functions already looked at. */
-static bool zc_reaches_driver(LLVMValueRef function, LLVMValueRef **seen, size_t *count)
+static bool zc_reaches_driver_from(LLVMValueRef function, LLVMValueRef **seen, size_t *count)
 {
 	for (size_t i = 0; i < *count; i++)
 		if ((*seen)[i] == function)
@@ -77,27 +79,29 @@ static bool zc_reaches_driver(LLVMValueRef function, LLVMValueRef **seen, size_t
 			LLVMValueRef callee = LLVMGetCalledValue(i);
 			if (!LLVMIsAFunction(callee))
 				return true;
-			if (!LLVMIsDeclaration(callee) && zc_reaches_driver(callee, seen, count))
+			if (!LLVMIsDeclaration(callee) && zc_reaches_driver_from(callee, seen, count))
 				return true;
 		}
 	return false;
 }
 
-static LLVMValueRef zc_thread_field(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef thread,
+bool zc_reaches_driver(LLVMValueRef function)
+{
+	LLVMValueRef *seen = NULL;
+	size_t count = 0;
+	bool reaches = zc_reaches_driver_from(function, &seen, &count);
+	free(seen);
+	return reaches;
+}
+
+LLVMValueRef zc_thread_field(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef thread,
                                     size_t offset)
 {
 	LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(context), offset, 0);
 	return LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), thread, &at, 1, "");
 }
 
-/* One level of the block entry's loop nest, tid[dim] from 0 while below ntid[dim]:
- * zc_open_loop leaves the builder in the loop's body, zc_close_loop after the loop. */
-typedef struct {
-	LLVMBasicBlockRef head;
-	LLVMValueRef index, bound;
-} ZcLoop;
-
-static ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry,
+ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry,
                            LLVMValueRef thread, LLVMValueRef bound, int dim)
 {
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
@@ -113,7 +117,7 @@ static ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRe
 	return loop;
 }
 
-static void zc_close_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry, ZcLoop *loop)
+void zc_close_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry, ZcLoop *loop)
 {
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
 	LLVMValueRef next = LLVMBuildNUWAdd(b, loop->index, LLVMConstInt(i32, 1, 0), "");
@@ -140,10 +144,7 @@ int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, char **error)
 		free(name);
 		return -1;
 	}
-	LLVMValueRef *seen = NULL;
-	size_t seen_count = 0;
-	bool whole_block = !zc_reaches_driver(kernel, &seen, &seen_count);
-	free(seen);
+	bool whole_block = !zc_reaches_driver(kernel);
 	char *body_name, *entry_name;
 	if (asprintf(&body_name, "%s.zc_body", name) < 0)
 		body_name = NULL;
@@ -189,6 +190,15 @@ int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, char **error)
 			zc_close_loop(b, context, entry, &loops[dim]);
 	} else {
 		LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
+		/* The body inlined, host_rounds.c sees the barriers in the entry. */
+		LLVMRemoveEnumAttributeAtIndex(kernel, LLVMAttributeFunctionIndex,
+		                               LLVMGetEnumAttributeKindForName("noinline", 8));
+		LLVMAddAttributeAtIndex(
+			kernel, LLVMAttributeFunctionIndex,
+			LLVMCreateEnumAttribute(context, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+		LLVMAttributeRef mark = LLVMCreateStringAttribute(context, ZC_THREAD_ENTRY_ATTRIBUTE,
+		                                                  strlen(ZC_THREAD_ENTRY_ATTRIBUTE), "", 0);
+		LLVMAddAttributeAtIndex(entry, LLVMAttributeFunctionIndex, mark);
 	}
 	LLVMBuildRetVoid(b);
 	LLVMDisposeBuilder(b);

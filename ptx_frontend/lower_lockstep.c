@@ -1,14 +1,18 @@
 /* The lockstep points a kernel does not need (targets where a block's threads take turns,
- * the host: builtins.h, __zc_lockstep_point). A point before a shared load lets the block's
- * other threads make their next shared access first, so that lanes of a warp see each
- * other's stores as they would in lockstep. A load needs that only where a store to shared
- * memory may have come before it since the last whole-block barrier (bar.sync/bar.red
- * with no thread count): otherwise every thread makes such loads before any thread's next
- * store, which waits at its own point for the others to reach theirs, as lanes in lockstep
- * would. "May store to shared memory": a store or atomic that is neither into a thread's
- * own registers or local memory nor one of an st/atom/red into another space
- * (mark_not_shared), a memory intrinsic, a call to anything but a builtin whose arguments
- * hold no address. Threads on different paths at once are not ordered on a GPU either. */
+ * the host: builtins.h, __zc_lockstep_point). A point before a shared access lets the
+ * block's other threads make their next shared access first, so that lanes of a warp see
+ * each other's accesses in the order they would in lockstep. A load needs that only where
+ * a store to shared memory may have come before it since the last whole-block barrier
+ * (bar.sync/bar.red with no thread count): otherwise every thread makes such loads before
+ * any thread's next store, which waits at its own point for the others to reach theirs, as
+ * lanes in lockstep would. A store needs it only where a shared access of any kind may have
+ * come before it since that barrier: the first shared access after a barrier is every
+ * thread's first, and the next one waits at its point. "May store to shared memory": a
+ * store or atomic that is neither into a thread's own registers or local memory nor one of
+ * an st/atom/red into another space (mark_not_shared), a memory intrinsic, a call to
+ * anything but a builtin whose arguments hold no address; "may load from it": a load that is
+ * neither from a thread's own memory nor an ld from another space. Threads on different
+ * paths at once are not ordered on a GPU either. Volatile accesses keep their points. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +26,8 @@ void mark_not_shared(struct lower *L, LLVMValueRef from)
 	LLVMValueRef none = LLVMMetadataAsValue(L->ctx, LLVMMDNodeInContext2(L->ctx, NULL, 0));
 
 	for (LLVMValueRef i = from; i; i = LLVMGetNextInstruction(i))
-		if (LLVMIsAStoreInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
+		if (LLVMIsAStoreInst(i) || LLVMIsALoadInst(i) || LLVMIsAAtomicRMWInst(i) ||
+		    LLVMIsAAtomicCmpXchgInst(i))
 			LLVMSetMetadata(i, kind, none);
 }
 
@@ -31,7 +36,7 @@ struct pruning {
 	LLVMValueRef lockstep;
 	LLVMBasicBlockRef *blocks;  /* sorted by address */
 	unsigned nblocks;
-	bool *stored_in;            /* per block: a store may have come before its start */
+	unsigned char *state_in;    /* per block: what may have come before its start (MAY_*) */
 	unsigned *work;             /* blocks whose start changed, to scan again */
 	unsigned nwork;
 	bool *queued;
@@ -91,22 +96,32 @@ static bool may_store_shared(const struct pruning *p, LLVMValueRef i)
 	return false;
 }
 
-/* A lockstep point before a plain (not volatile) load: the first load or store after it
- * that does not reach a thread's own memory is a load. */
-static bool is_point_before_load(const struct pruning *p, LLVMValueRef point)
+/* What may have come before a point since the last whole-block barrier. */
+enum { MAY_STORE = 1, MAY_ACCESS = 2 };
+
+static bool may_load_shared(const struct pruning *p, LLVMValueRef i)
+{
+	return LLVMIsALoadInst(i) && !LLVMGetMetadata(i, p->not_shared) && !is_private(LLVMGetOperand(i, 0));
+}
+
+/* For a lockstep point before a plain (not volatile) load or store, the first load or
+ * store after it that does not reach a thread's own memory: what must not have come before
+ * the point for it to go (MAY_STORE before a load, MAY_ACCESS before a store); 0 for any
+ * other instruction. */
+static unsigned point_needs(const struct pruning *p, LLVMValueRef point)
 {
 	if (!LLVMIsACallInst(point) || LLVMGetCalledValue(point) != p->lockstep)
-		return false;
+		return 0;
 	for (LLVMValueRef i = LLVMGetNextInstruction(point); i; i = LLVMGetNextInstruction(i)) {
 		if (LLVMIsALoadInst(i) && !is_private(LLVMGetOperand(i, 0)))
-			return !LLVMGetVolatile(i);
+			return LLVMGetVolatile(i) ? 0 : MAY_STORE;
 		if (LLVMIsAStoreInst(i) && !is_private(LLVMGetOperand(i, 1)))
-			return false;
+			return LLVMGetVolatile(i) ? 0 : MAY_ACCESS;
 		const char *name = LLVMIsACallInst(i) ? callee_name(i) : "__zc_";
 		if (!name || strncmp(name, "__zc_", 5))
-			return false;
+			return 0;
 	}
-	return false;
+	return 0;
 }
 
 static int by_address(const void *a, const void *b)
@@ -123,24 +138,29 @@ static unsigned block_index(const struct pruning *p, LLVMBasicBlockRef b)
 	return (unsigned)(at - p->blocks);
 }
 
-/* Scans block b from its start: whether a store may have come before its end. With
- * `prune`, removes the points before loads that no store may have come before. */
-static bool scan_block(struct pruning *p, unsigned b, bool prune)
+/* Scans block b from its start: what may have come before its end (MAY_*). With
+ * `prune`, removes the points whose access nothing that matters may have come before. */
+static unsigned scan_block(struct pruning *p, unsigned b, bool prune)
 {
-	bool stored = p->stored_in[b];
+	unsigned state = p->state_in[b];
 	LLVMValueRef next;
 
 	for (LLVMValueRef i = LLVMGetFirstInstruction(p->blocks[b]); i; i = next) {
 		next = LLVMGetNextInstruction(i);
+		unsigned needs = point_needs(p, i);
 		if (is_block_barrier(i))
-			stored = false;
-		else if (is_point_before_load(p, i)) {
-			if (prune && !stored)
+			state = 0;
+		else if (needs) {
+			if (prune && !(state & needs))
 				LLVMInstructionEraseFromParent(i);
-		} else if (!stored)
-			stored = may_store_shared(p, i);
+		} else if (state != (MAY_STORE | MAY_ACCESS)) {
+			if (may_store_shared(p, i))
+				state = MAY_STORE | MAY_ACCESS;
+			else if (may_load_shared(p, i))
+				state |= MAY_ACCESS;
+		}
 	}
-	return stored;
+	return state;
 }
 
 void prune_lockstep_points(struct lower *L)
@@ -153,14 +173,14 @@ void prune_lockstep_points(struct lower *L)
 		return;
 	p.nblocks = LLVMCountBasicBlocks(L->fn);
 	p.blocks = lower_alloc(p.nblocks * sizeof *p.blocks);
-	p.stored_in = lower_alloc(p.nblocks * sizeof *p.stored_in);
+	p.state_in = lower_alloc(p.nblocks * sizeof *p.state_in);
 	p.queued = lower_alloc(p.nblocks * sizeof *p.queued);
 	p.work = lower_alloc(p.nblocks * sizeof *p.work);
 	LLVMGetBasicBlocks(L->fn, p.blocks);
 	qsort(p.blocks, p.nblocks, sizeof *p.blocks, by_address);
-	memset(p.stored_in, 0, p.nblocks * sizeof *p.stored_in);
-	/* Every block once; then a block again each time its start turns to "stored", which
-	 * happens once: a forward analysis that ends. */
+	memset(p.state_in, 0, p.nblocks * sizeof *p.state_in);
+	/* Every block once; then a block again each time its start gains a MAY_* bit, which
+	 * happens at most twice: a forward analysis that ends. */
 	for (unsigned b = 0; b < p.nblocks; b++) {
 		p.work[p.nwork++] = b;
 		p.queued[b] = true;
@@ -168,14 +188,15 @@ void prune_lockstep_points(struct lower *L)
 	while (p.nwork) {
 		unsigned b = p.work[--p.nwork];
 		p.queued[b] = false;
-		if (!scan_block(&p, b, false))
+		unsigned state = scan_block(&p, b, false);
+		if (!state)
 			continue;
 		LLVMValueRef end = LLVMGetBasicBlockTerminator(p.blocks[b]);
 		unsigned n = end ? LLVMGetNumSuccessors(end) : 0;
 		for (unsigned s = 0; s < n; s++) {
 			unsigned next = block_index(&p, LLVMGetSuccessor(end, s));
-			if (!p.stored_in[next]) {
-				p.stored_in[next] = true;
+			if ((p.state_in[next] | state) != p.state_in[next]) {
+				p.state_in[next] |= (unsigned char)state;
 				if (!p.queued[next]) {
 					p.queued[next] = true;
 					p.work[p.nwork++] = next;
@@ -187,6 +208,6 @@ void prune_lockstep_points(struct lower *L)
 		scan_block(&p, b, true);
 	free(p.work);
 	free(p.queued);
-	free(p.stored_in);
+	free(p.state_in);
 	free(p.blocks);
 }

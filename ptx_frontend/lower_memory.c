@@ -570,9 +570,9 @@ static bool lower_fence(struct lower *L)
 
 static bool lower_memory_insn(struct lower *L);
 
-/* Memory instructions. Where a block's threads take turns, an st, atom or red into a space
- * that is not shared has its stores marked so (lower_lockstep.c counts every other store
- * as one that may write shared memory). */
+/* Memory instructions. Where a block's threads take turns, an ld, st, atom or red of a
+ * space that is not shared has its loads and stores marked so (lower_lockstep.c counts
+ * every other load and store as one that may reach shared memory). */
 bool lower_memory(struct lower *L)
 {
 	const char *o = L->insn->opcode;
@@ -581,9 +581,11 @@ bool lower_memory(struct lower *L)
 
 	if (!lower_memory_insn(L))
 		return false;
-	if (L->target->shared_as_offsets && (!strcmp(o, "st") || !strcmp(o, "atom") || !strcmp(o, "red"))) {
+	if (L->target->shared_as_offsets && (!strcmp(o, "ld") || !strcmp(o, "ldu") || !strcmp(o, "st") ||
+	                                     !strcmp(o, "atom") || !strcmp(o, "red"))) {
 		enum ptx_space space = insn_space(L);
-		if (space == PTX_SPACE_GLOBAL || space == PTX_SPACE_LOCAL || space == PTX_SPACE_PARAM)
+		if (space == PTX_SPACE_GLOBAL || space == PTX_SPACE_LOCAL || space == PTX_SPACE_PARAM ||
+		    space == PTX_SPACE_CONST)
 			mark_not_shared(L, before ? LLVMGetNextInstruction(before) : LLVMGetFirstInstruction(block));
 	}
 	return true;

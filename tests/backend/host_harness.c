@@ -142,12 +142,18 @@ static void test_vadd(const char *dir, ZcHostBlock *block)
 static void test_block_sum(const char *dir, ZcHostBlock *block)
 {
 	void *object = open_object(dir, "reduce_shared");
-	float in[4] = {1, 2, 3, 4}, out[4] = {0};
+	enum { BLOCKS = 4, THREADS = 8 };
+	float in[BLOCKS * THREADS], out[BLOCKS] = {0};
+	for (int i = 0; i < BLOCKS * THREADS; i++)
+		in[i] = (float)(i + 1);
 	struct { float *in, *out; } params = {in, out};
 	barriers = 0;
-	launch(entry(object, "block_sum", 0), &params, 4, 1, block);
-	check(memcmp(in, out, sizeof in) == 0, "block_sum: a block of one thread sums itself");
-	check(barriers == 4, "block_sum: one barrier per block of one thread");
+	launch(entry(object, "block_sum", 1), &params, BLOCKS, THREADS, block);
+	int ok = 1;
+	for (int b = 0; b < BLOCKS; b++)
+		ok &= out[b] == (float)(THREADS * (THREADS * b + 1) + THREADS * (THREADS - 1) / 2);
+	check(ok, "block_sum: each block of 8 threads sums its values (a tree in shared memory, a barrier a step)");
+	check(barriers == 0, "block_sum: the block entry runs its barriers itself, calling no driver");
 	dlclose(object);
 }
 

@@ -3,8 +3,9 @@
 // lanes taking each step together: the warp scan of the radix sort samples and the unrolled
 // last warp of the classic reduction (volatile), and the butterfly sums of the DXT
 // compression sample, which read and write plain shared memory in one step between tile
-// syncs. They still run on current GPUs, and they must run the same converted, on every
-// target.
+// syncs; and one warp summing through volatile shared memory while the block's other warps
+// wait at a barrier for its total. They still run on current GPUs, and they must run the
+// same converted, on every target.
 #include "test_util.h"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -82,6 +83,29 @@ __global__ void butterfly_sums(const float *in, float *out) {
     out[blockIdx.x * 64 + idx] = sums[idx];
 }
 
+// Warp 0 adds the block's 64 values by butterflies over volatile shared memory (every lane
+// ends with the sum, twice it with `twice`: its first step taken again, an odd number of
+// accesses more) while the other warps wait at the barrier; then every thread reads the
+// total.
+__global__ void warp_then_block(const int *in, int *out, int twice) {
+    __shared__ int s[32];
+    __shared__ int total;
+    unsigned t = threadIdx.x;
+    if (t < 32) {
+        volatile int *v = s;
+        v[t] = in[blockIdx.x * 64 + t] + in[blockIdx.x * 64 + t + 32];
+        v[t] += v[t ^ 16];
+        if (twice) v[t] += v[t ^ 16];
+        v[t] += v[t ^ 8];
+        v[t] += v[t ^ 4];
+        v[t] += v[t ^ 2];
+        v[t] += v[t ^ 1];
+        if (t == 31) total = v[t];
+    }
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = total + (int)t;
+}
+
 int main() {
     Checker c;
     const int blocks = 24, n = blocks * 256;
@@ -124,6 +148,22 @@ int main() {
         }
         for (int t = 0; t < 512; t++) total += rin[b * 512 + t];
         if (rout[b] != total) c.fail("reduce: block %d: %d, want %d", b, rout[b], total);
+    }
+    int *wout = new int[blocks * 128], *dwout;
+    CHECK(cudaMalloc(&dwout, blocks * 128 * 4));
+    for (int twice = 0; twice < 2; twice++) {
+        warp_then_block<<<blocks, 128>>>(drin, dwout, twice);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(wout, dwout, blocks * 128 * 4, cudaMemcpyDeviceToHost));
+        for (int b = 0; b < blocks; b++) {
+            int total = 0;
+            for (int t = 0; t < 64; t++) total += rin[b * 64 + t];
+            total *= 1 + twice;
+            for (int t = 0; t < 128; t++)
+                if (wout[b * 128 + t] != total + t)
+                    c.fail("warp then block (twice %d): block %d thread %d: %d, want %d", twice, b, t,
+                           wout[b * 128 + t], total + t);
+        }
     }
     return c.finish();
 }
