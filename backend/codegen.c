@@ -435,6 +435,8 @@ static int zc_optimize_step(void *arg, char **error)
 		return -1;
 	if (!rounds)
 		return 0;
+	if (target->format == ZC_OBJECT_COFF)
+		zc_prepare_coff(module);
 	message = NULL;
 	if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message))
 		return backend_fail_llvm(error, "invalid LLVM IR after the host rounds", message);

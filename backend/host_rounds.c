@@ -548,6 +548,22 @@ static LLVMBasicBlockRef zc_split_before(LLVMBuilderRef b, LLVMBasicBlockRef blo
 	return head;
 }
 
+/* The entry's string attributes (denormal modes, the DLL's no-stack-arg-probe, ...) for a
+ * function made of it. */
+static int zc_copy_string_attributes(LLVMValueRef from, LLVMValueRef to)
+{
+	unsigned count = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex);
+	LLVMAttributeRef *attributes = calloc(count ? count : 1, sizeof *attributes);
+	if (!attributes)
+		return -1;
+	LLVMGetAttributesAtIndex(from, LLVMAttributeFunctionIndex, attributes);
+	for (unsigned i = 0; i < count; i++)
+		if (LLVMIsStringAttribute(attributes[i]))
+			LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, attributes[i]);
+	free(attributes);
+	return 0;
+}
+
 static char *zc_suffixed(LLVMValueRef function, const char *suffix)
 {
 	size_t length;
@@ -672,15 +688,15 @@ static void zc_close_thread_loops(LLVMBuilderRef b, LLVMValueRef block_entry, Zc
  * Each thread's stop is in `states`; a round reads them there and writes where each thread
  * goes next into a copy, which the next round reads, so that a thread that reaches stop k
  * in a round does not run on in the same round's loop for k. */
-static int zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry, LLVMValueRef round,
-                               uint32_t frame_size, uint32_t nstops, uint64_t points)
+static LLVMValueRef zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry, LLVMValueRef round,
+                                       uint32_t frame_size, uint32_t nstops, uint64_t points)
 {
 	LLVMContextRef context = LLVMGetModuleContext(module);
 	LLVMTypeRef i8 = LLVMInt8TypeInContext(context), i32 = LLVMInt32TypeInContext(context);
 	LLVMTypeRef i64 = LLVMInt64TypeInContext(context), ptr = LLVMPointerTypeInContext(context, 0);
 	char *name = zc_suffixed(entry, ZC_HOST_BLOCK_ENTRY_SUFFIX);
 	if (!name)
-		return -1;
+		return NULL;
 	LLVMValueRef block_entry = LLVMAddFunction(module, name, LLVMGlobalGetValueType(entry));
 	free(name);
 	LLVMValueRef params = LLVMGetParam(block_entry, 0), thread = LLVMGetParam(block_entry, 1);
@@ -758,7 +774,7 @@ static int zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry, LLVMVal
 	LLVMPositionBuilderAtEnd(b, done);
 	LLVMBuildRetVoid(b);
 	LLVMDisposeBuilder(b);
-	return 0;
+	return block_entry;
 }
 
 /* __zc_bar_sync's address in llvm.compiler.used: interprocedural optimisation cannot see
@@ -811,7 +827,10 @@ int zc_host_rounds(LLVMModuleRef module, bool *changed, char **error)
 			continue;
 		LLVMValueRef round = zc_make_round_function(module, entry, &stops, &live, nstops, &points);
 		zc_free_live(&live);
-		if (!round || zc_make_round_entry(module, entry, round, frame_size, nstops, points) < 0)
+		LLVMValueRef block_entry =
+			round ? zc_make_round_entry(module, entry, round, frame_size, nstops, points) : NULL;
+		if (!block_entry || zc_copy_string_attributes(entry, round) < 0 ||
+		    zc_copy_string_attributes(entry, block_entry) < 0)
 			return backend_fail(error, "out of memory");
 		LLVMDeleteFunction(entry);
 		*changed = true;

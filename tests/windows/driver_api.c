@@ -10,8 +10,9 @@
  *                          wrapper in kernels.dll loaded as cudart 13 does
  *                          (cuLibraryLoadData), each found in its own file's AOT image;
  *                          then reverse_blocks (shared memory, a barrier, a warp shuffle,
- *                          f16), checked against the same computed here, and say (device
- *                          printf, whose line the test matches)
+ *                          f16) and reverse_tiles (shared memory and a barrier only: rounds
+ *                          on the CPU driver), checked against the same computed here, and
+ *                          say (device printf, whose line the test matches)
  *   driver_api fault       store_one through an address no memory backs: the launch fails
  *                          with CUDA_ERROR_ILLEGAL_ADDRESS, and the context with it */
 #define WIN32_LEAN_AND_MEAN
@@ -160,9 +161,9 @@ static void run_saxpy(void *kernel, void *context, const char *where)
 	          CALL(cuMemFree, (CUdeviceptr))(dy) == CUDA_SUCCESS, "cuMemFree");
 }
 
-/* reverse_blocks on 4 blocks of 256, checked against the same computed here (mingw's
- * _Float16 conversion, not the converted code's). */
-static void run_reverse_blocks(void *module, void *context)
+/* reverse_blocks (with the shuffle and f16) or reverse_tiles on 4 blocks of 256, checked
+ * against the same computed here (mingw's _Float16 conversion, not the converted code's). */
+static void run_reverse_blocks(void *module, void *context, const char *name, int shuffles)
 {
 	enum { N = 1024 };
 	static float x[N], y[N];
@@ -171,13 +172,12 @@ static void run_reverse_blocks(void *module, void *context)
 
 	for (int i = 0; i < N; i++)
 		x[i] = (float)i * 0.1f + 1.0f / 3.0f;
-	check(CALL(cuModuleGetFunction, (void **, void *, const char *))(&kernel, module,
-	                                                                  "reverse_blocks") == CUDA_SUCCESS,
-	      "cuModuleGetFunction reverse_blocks");
+	check(CALL(cuModuleGetFunction, (void **, void *, const char *))(&kernel, module, name) == CUDA_SUCCESS,
+	      name);
 	check(CALL(cuMemAlloc, (CUdeviceptr *, size_t))(&dx, sizeof x) == CUDA_SUCCESS &&
 	          CALL(cuMemAlloc, (CUdeviceptr *, size_t))(&dy, sizeof y) == CUDA_SUCCESS &&
 	          CALL(cuMemcpyHtoD, (CUdeviceptr, const void *, size_t))(dx, x, sizeof x) == CUDA_SUCCESS,
-	      "reverse_blocks' memory");
+	      "the memory reverse_blocks and reverse_tiles take");
 	if (failures)
 		return;
 	void *params[] = {&dx, &dy};
@@ -186,13 +186,13 @@ static void run_reverse_blocks(void *module, void *context)
 	          kernel, N / 256, 1, 1, 256, 1, 1, 0, NULL, params, NULL) == CUDA_SUCCESS &&
 	          CALL(cuCtxSynchronize, (void *))(context) == CUDA_SUCCESS &&
 	          CALL(cuMemcpyDtoH, (void *, CUdeviceptr, size_t))(y, dy, sizeof y) == CUDA_SUCCESS,
-	      "reverse_blocks runs");
+	      name);
 	for (int i = 0; i < N && !failures; i++) {
 		int block = i / 256, t = i % 256;
 		float v = x[block * 256 + 255 - t], neighbour = x[block * 256 + 255 - (t ^ 1)];
-		float expected = (float)(_Float16)v + neighbour;
+		float expected = shuffles ? (float)(_Float16)v + neighbour : v;
 		if (y[i] != expected) {
-			printf("FAIL reverse_blocks: y[%d] = %.9g, not %.9g\n", i, y[i], expected);
+			printf("FAIL %s: y[%d] = %.9g, not %.9g\n", name, i, y[i], expected);
 			failures++;
 		}
 	}
@@ -272,7 +272,9 @@ static void run_on_device(void)
 	if (!failures)
 		run_saxpy(kernel, context, "the program's fatbin");
 	if (!failures)
-		run_reverse_blocks(module, context);
+		run_reverse_blocks(module, context, "reverse_blocks", 1);
+	if (!failures)
+		run_reverse_blocks(module, context, "reverse_tiles", 0);
 	if (!failures)
 		run_say(module, context);
 	check(CALL(cuModuleUnload, (void *))(module) == CUDA_SUCCESS, "cuModuleUnload");
