@@ -35,6 +35,8 @@ enum {
 	 * threads at most) lie on the stack of the block's one fiber, 256 KiB
 	 * (runtime_stub/drivers/host/drv_host_exec.c). */
 	ZC_ROUNDS_MAX_FRAME = 128,
+	/* Values kept in the frame, which share its slots where they can: a search over pairs. */
+	ZC_ROUNDS_MAX_KEPT = 512,
 };
 
 /* The builtins whose calls are stops. */
@@ -177,56 +179,6 @@ static int zc_build_cfg(ZcCfg *g, LLVMValueRef entry, const ZcStops *stops)
 	return 0;
 }
 
-/* One step of the walk back from a use of `value`: scans `block` backwards from before
- * `from` (from its end when NULL). True at a stop: the value is live across it. The scan
- * stops at the value's definition; past the block's start it goes on in the predecessors
- * not yet walked. Only blocks with a stop, or the definition, need their instructions
- * looked at. */
-static bool zc_walk_back(ZcCfg *g, LLVMValueRef value, LLVMBasicBlockRef block, LLVMValueRef from)
-{
-	uint32_t index = zc_index_of(g, block);
-	if (g->has_stop[index] || block == LLVMGetInstructionParent(value))
-		for (LLVMValueRef i = from ? LLVMGetPreviousInstruction(from) : LLVMGetLastInstruction(block); i;
-		     i = LLVMGetPreviousInstruction(i)) {
-			if (i == value)
-				return false;
-			if (zc_is_stop(g->stops, i))
-				return true;
-		}
-	for (uint32_t p = g->pred_start[index]; p < g->pred_start[index + 1]; p++) {
-		uint32_t pred = zc_index_of(g, g->preds[p]);
-		if (g->visited[pred] != g->stamp) {
-			g->visited[pred] = g->stamp;
-			g->work[g->nwork++] = g->preds[p];
-		}
-	}
-	return false;
-}
-
-/* Whether `value` is live across a stop: a path from a stop to a use misses its
- * definition. */
-static bool zc_live_across(ZcCfg *g, LLVMValueRef value)
-{
-	g->stamp++;
-	g->nwork = 0;
-	for (LLVMUseRef u = LLVMGetFirstUse(value); u; u = LLVMGetNextUse(u)) {
-		LLVMValueRef user = LLVMGetUser(u);
-		if (!LLVMIsAPHINode(user)) {
-			if (zc_walk_back(g, value, LLVMGetInstructionParent(user), user))
-				return true;
-			continue;
-		}
-		for (unsigned k = 0; k < LLVMCountIncoming(user); k++)
-			if (LLVMGetIncomingValue(user, k) == value &&
-			    zc_walk_back(g, value, LLVMGetIncomingBlock(user, k), NULL))
-				return true;
-	}
-	while (g->nwork)
-		if (zc_walk_back(g, value, g->work[--g->nwork], NULL))
-			return true;
-	return false;
-}
-
 /* What the code after a stop needs of a value: the value kept in the frame (an array a
  * value, starting `offset` * nthreads bytes into it), or computed again where it is used
  * from values that are kept, constants and the parameters. */
@@ -310,6 +262,72 @@ static int zc_add_live(ZcLiveSet *set, LLVMValueRef value, enum ZcKeep keep)
 	return 0;
 }
 
+/* One step of a walk back from the uses of `value`: scans `block` backwards from before
+ * `from` (from its end when NULL). True at `target`, or with no target at a stop: the value
+ * is live there. The scan stops at the value's definition; past the block's start it goes
+ * on in the predecessors not yet walked. Only the blocks of the definition and of the
+ * target (or those with a stop) need their instructions looked at. */
+static bool zc_walk_back(ZcCfg *g, LLVMValueRef value, LLVMValueRef target, LLVMBasicBlockRef block,
+                         LLVMValueRef from)
+{
+	uint32_t index = zc_index_of(g, block);
+	bool look = target ? block == LLVMGetInstructionParent(target) : g->has_stop[index];
+	if (look || block == LLVMGetInstructionParent(value))
+		for (LLVMValueRef i = from ? LLVMGetPreviousInstruction(from) : LLVMGetLastInstruction(block); i;
+		     i = LLVMGetPreviousInstruction(i)) {
+			if (i == value)
+				return false;
+			if (target ? i == target : zc_is_stop(g->stops, i))
+				return true;
+		}
+	for (uint32_t p = g->pred_start[index]; p < g->pred_start[index + 1]; p++) {
+		uint32_t pred = zc_index_of(g, g->preds[p]);
+		if (g->visited[pred] != g->stamp) {
+			g->visited[pred] = g->stamp;
+			g->work[g->nwork++] = g->preds[p];
+		}
+	}
+	return false;
+}
+
+/* Starts the walks back from the uses of `used` (`value` or, through values computed
+ * again, a value made of it: its copies go where that one is used). */
+static bool zc_walk_from_uses(ZcCfg *g, const ZcLiveSet *set, LLVMValueRef value, LLVMValueRef target,
+                              LLVMValueRef used)
+{
+	for (LLVMUseRef u = LLVMGetFirstUse(used); u; u = LLVMGetNextUse(u)) {
+		LLVMValueRef user = LLVMGetUser(u);
+		const ZcLive *item = set ? zc_find(set, user) : NULL;
+		if (item && item->keep == ZC_RECOMPUTED) {
+			if (zc_walk_from_uses(g, set, value, target, user))
+				return true;
+		} else if (!LLVMIsAPHINode(user)) {
+			if (zc_walk_back(g, value, target, LLVMGetInstructionParent(user), user))
+				return true;
+		} else {
+			for (unsigned k = 0; k < LLVMCountIncoming(user); k++)
+				if (LLVMGetIncomingValue(user, k) == used &&
+				    zc_walk_back(g, value, target, LLVMGetIncomingBlock(user, k), NULL))
+					return true;
+		}
+	}
+	return false;
+}
+
+/* Whether `value` is live at `target` (at a stop when NULL): a path from there to a use
+ * misses its definition. With `set`, the uses of the values computed again count. */
+static bool zc_live_at(ZcCfg *g, const ZcLiveSet *set, LLVMValueRef value, LLVMValueRef target)
+{
+	g->stamp++;
+	g->nwork = 0;
+	if (zc_walk_from_uses(g, set, value, target, value))
+		return true;
+	while (g->nwork)
+		if (zc_walk_back(g, value, target, g->work[--g->nwork], NULL))
+			return true;
+	return false;
+}
+
 /* A load of the .param buffer, which no thread writes: the same wherever it is made. */
 static bool zc_reads_params(LLVMValueRef value, LLVMValueRef params)
 {
@@ -390,9 +408,17 @@ static int zc_compare_live(const void *a, const void *b)
 	return x->size > y->size ? -1 : x->size < y->size;
 }
 
+/* Two values kept in the frame may share a slot where neither is live where the other is
+ * defined (its store would overwrite the other while it is still to be loaded). */
+static bool zc_interfere(ZcCfg *g, const ZcLiveSet *set, LLVMValueRef a, LLVMValueRef b)
+{
+	return zc_live_at(g, set, a, b) || zc_live_at(g, set, b, a);
+}
+
 /* The values live across stops and what they need; those kept in the frame each with a
- * power-of-two size, placed largest first, so that every array in the frame is aligned
- * to its element. -1 when they do not fit. */
+ * power-of-two size, largest first, each in the first slot of its size that holds no value
+ * it interferes with or in a new one, so that every array in the frame is aligned to its
+ * element. -1 when they do not fit. */
 static int zc_plan_frame(LLVMValueRef entry, const ZcStops *stops, LLVMTargetDataRef layout, ZcLiveSet *set,
                          uint32_t *frame_size)
 {
@@ -401,43 +427,57 @@ static int zc_plan_frame(LLVMValueRef entry, const ZcStops *stops, LLVMTargetDat
 	int status = zc_build_cfg(&g, entry, stops);
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(entry); bb && status == 0; bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && status == 0; i = LLVMGetNextInstruction(i))
-			if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind && LLVMGetFirstUse(i) && zc_live_across(&g, i))
+			if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind && LLVMGetFirstUse(i) && zc_live_at(&g, NULL, i, NULL))
 				status = zc_need(set, i);
-	zc_free_cfg(&g);
-	uint32_t total = 0;
+	size_t kept = 0;
 	for (size_t i = 0; i < set->count && status == 0; i++) {
 		ZcLive *item = &set->items[i];
 		if (item->keep != ZC_IN_FRAME)
 			continue;
-		if (LLVMGetTypeKind(LLVMTypeOf(item->value)) == LLVMTokenTypeKind) {
+		if (LLVMGetTypeKind(LLVMTypeOf(item->value)) == LLVMTokenTypeKind || ++kept > ZC_ROUNDS_MAX_KEPT) {
 			status = -1;
 			break;
 		}
 		item->size = 1;
 		while (item->size < LLVMABISizeOfType(layout, LLVMTypeOf(item->value)))
 			item->size <<= 1;
-		if ((total += item->size) > ZC_ROUNDS_MAX_FRAME)
+	}
+	if (status == 0) {
+		qsort(set->items, set->count, sizeof *set->items, zc_compare_live);
+		set->table_size = 0;
+		free(set->table);
+		set->table = NULL;
+		status = zc_grow_table(set);
+	}
+	uint32_t total = 0;
+	for (size_t i = 0; i < set->count && status == 0 && set->items[i].keep == ZC_IN_FRAME; i++) {
+		ZcLive *item = &set->items[i];
+		bool placed = false;
+		for (size_t j = 0; j < i && !placed; j++) {
+			if (set->items[j].size != item->size)
+				continue;
+			bool free_slot = true;
+			for (size_t k = 0; k < i && free_slot; k++)
+				if (set->items[k].offset == set->items[j].offset && set->items[k].size == item->size)
+					free_slot = !zc_interfere(&g, set, set->items[k].value, item->value);
+			if (free_slot) {
+				item->offset = set->items[j].offset;
+				placed = true;
+			}
+		}
+		if (!placed) {
+			item->offset = total;
+			total += item->size;
+		}
+		if (total > ZC_ROUNDS_MAX_FRAME)
 			status = -1;
 	}
+	zc_free_cfg(&g);
 	if (status < 0) {
 		zc_free_live(set);
 		return -1;
 	}
-	qsort(set->items, set->count, sizeof *set->items, zc_compare_live);
-	set->table_size = 0;
-	free(set->table);
-	set->table = NULL;
-	if (zc_grow_table(set) < 0) {
-		zc_free_live(set);
-		return -1;
-	}
-	uint32_t offset = 0;
-	for (size_t i = 0; i < set->count; i++)
-		if (set->items[i].keep == ZC_IN_FRAME) {
-			set->items[i].offset = offset;
-			offset += set->items[i].size;
-		}
-	*frame_size = offset;
+	*frame_size = total;
 	return 0;
 }
 
