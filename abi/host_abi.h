@@ -31,15 +31,15 @@
  *
  * Block entries. A kernel that reaches none of the driver's operations below (so nothing
  * it does depends on the order in which its threads run, or on their running together),
- * or whose only ones are barriers of the whole block and lockstep points, has a block
- * entry instead: one call runs every thread of the block, one after the other in the
- * order of their linear ids, each from start to end, or, with barriers or lockstep
- * points, from one to the next, in rounds that keep those operations' order (the
- * backend's host_rounds.c). It writes each thread's tid into `*thread` before running
+ * or whose only ones are barriers of the whole block, lockstep points and warp operations
+ * other than activemask, has a block entry instead: one call runs every thread of the
+ * block, one after the other in the order of their linear ids, each from start to end,
+ * or, with those operations, from one to the next, in rounds that keep their order (the
+ * backend's host_rounds.c; warp operations complete through round_warps). It writes each thread's tid into `*thread` before running
  * it (so a fault names the thread that made it) and ignores the tid it finds there; the
  * other fields are as for a thread entry. The driver calls it on one fiber (the rules
  * below for one thread, local memory on that fiber's stack, which also holds the
- * rounds' values of every thread: at most 136 bytes a thread).
+ * rounds' values of every thread: at most 168 bytes a thread).
  *
  * Threads of a block. The driver calls a thread entry once per thread of the block, each call
  * on its own fiber (its own stack; 64 KiB or more is advisable). The entry and the
@@ -72,7 +72,7 @@
 
 #include <stdint.h>
 
-#define ZC_HOST_ABI_VERSION 8u
+#define ZC_HOST_ABI_VERSION 9u
 /* What a block entry's name adds to its kernel's. */
 #define ZC_HOST_BLOCK_ENTRY_SUFFIX ".zc_block"
 
@@ -92,6 +92,30 @@ enum ZcReduxOp {
 	ZC_REDUX_OR,
 	ZC_REDUX_XOR,
 };
+/* A warp operation's kind; with its mode (ZcShflMode, ZcVoteMode or ZcReduxOp), the code
+ * of a ZcRoundLane is kind | mode << 8. */
+enum ZcWarpKind {
+	ZC_WARP_SYNC = 1,
+	ZC_WARP_SHUFFLE,
+	ZC_WARP_VOTE,
+	ZC_WARP_MATCH_ANY,
+	ZC_WARP_MATCH_ALL,
+	ZC_WARP_REDUX,
+};
+
+/* A lane of a block entry's rounds waiting in a warp operation (host_rounds.c), as the
+ * same-named builtin's arguments give it: `mask` includes the lane's own bit, `value` is a
+ * vote's predicate as 0 or 1. The driver writes `result` as the builtin returns it. */
+typedef struct ZcRoundLane {
+	uint32_t code;
+	uint32_t mask;
+	uint32_t b, c;
+	uint64_t value;
+	uint64_t result;
+} ZcRoundLane;
+
+/* Bit 31 of a round's state: the lane's warp operation is complete (ZcHostOps.round_warps). */
+#define ZC_ROUND_READY 0x80000000u
 
 /* The driver's operations. Each takes the calling thread first; arguments and results
  * are those of the same-named builtin in backend/builtins.h (values as uint32_t bit
@@ -146,6 +170,18 @@ typedef struct ZcHostOps {
 	 * cudaLimitMallocHeapSize. */
 	void *(*malloc)(ZcHostThread *t, uint64_t bytes);
 	void (*free)(ZcHostThread *t, void *pointer);
+	/* A block entry's rounds (the thread is the block's): `states` holds each thread's
+	 * state by linear id, the stop it waits at or `exit_state` once it has ended; a thread
+	 * whose stop has its bit in `warp_stops` waits in the warp operation that `lanes`
+	 * holds for it. Completes every warp operation whose lanes (those of its mask that have
+	 * not ended) all wait in it with the same code and mask, as for fibers: writes each
+	 * lane's result and sets ZC_ROUND_READY in its state. Returns the bits of the stops
+	 * with lanes now ready, and sets *blocked to those of the stops with lanes that still
+	 * wait. When none is ready, some still wait and `others_run` is 0 (no thread can go
+	 * on: the block's others wait at its barrier), the launch fails as for fibers that can
+	 * never be released; it does not return. */
+	uint64_t (*round_warps)(ZcHostThread *t, ZcRoundLane *lanes, uint32_t *states, uint64_t warp_stops,
+	                        uint32_t exit_state, uint32_t others_run, uint64_t *blocked);
 } ZcHostOps;
 
 /* One running block, shared by its threads. */

@@ -140,8 +140,8 @@ void zc_close_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry,
  * barrier to barrier; *changed says whether any did (the module then wants optimising
  * again). */
 int zc_host_rounds(LLVMModuleRef module, bool *changed, char **error);
-/* Before optimisation: keeps the arguments of the barriers' calls for zc_host_rounds. */
-void zc_keep_barrier_arguments(LLVMModuleRef module);
+/* Before optimisation: keeps the arguments of the stops' calls for zc_host_rounds. */
+void zc_keep_stop_arguments(LLVMModuleRef module);
 
 /* Whether function f is one of the module's kernels (the "zc-kernel" attribute). */
 bool zc_is_kernel(LLVMValueRef f);

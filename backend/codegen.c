@@ -411,7 +411,7 @@ static int zc_optimize_step(void *arg, char **error)
 		return -1;
 	zc_internalize_builtins(module);
 	if (target->kind == ZC_CODE_OBJECT_HOST)
-		zc_keep_barrier_arguments(module);
+		zc_keep_stop_arguments(module);
 	if (target->kind == ZC_CODE_OBJECT_HOST && !s->options->later_part)
 		zc_add_host_abi_version(module);
 	else

@@ -1,24 +1,27 @@
-/* Kernels whose threads meet only at barriers of the whole block and at lockstep points,
- * run as rounds.
+/* Kernels whose threads meet only at barriers of the whole block, at lockstep points and
+ * in warp operations, run as rounds.
  *
  * After the first optimisation, a thread entry (host_entry.c) that reaches the driver only
- * through bar.sync of one barrier for the whole block and through lockstep points
- * (builtins.h, __zc_lockstep_point), and keeps no local memory, is cut at those stops: its
- * code becomes
+ * through bar.sync of one barrier for the whole block, through lockstep points (builtins.h,
+ * __zc_lockstep_point) and through warp operations other than activemask (the host
+ * builtins' __zc_warp), and keeps no local memory, is cut at those stops: its code becomes
  *
- *   i32 NAME.zc_round(params, thread, frame, nthreads, linear_id, state)
+ *   i32 NAME.zc_round(params, thread, frame, nthreads, linear_id, state, lanes)
  *
  * which runs one thread from after stop `state` (0: the kernel's start) to its next stop
  * and returns that stop's number, or the exit's. A value live across a stop lives in
- * `frame`, an array a value indexed by the thread's linear id. The block entry NAME.zc_block
- * runs rounds. While any thread waits at a lockstep point, a round runs those threads on to
- * their next stop, as the CPU driver runs every other runnable thread to its next point
- * before one goes on; otherwise every thread not yet exited waits at a barrier, which
- * releases them all (CUDA's bar.sync), and the round runs each on to its next stop. A round
- * is a loop over the block's threads per stop it runs from, calling NAME.zc_round with
- * that stop's number; inlined there, the call keeps only the code that follows the stop.
- * The threads of a block no longer switch fibers: each round is a loop. */
+ * `frame`, an array a value indexed by the thread's linear id; at a warp operation the
+ * thread leaves its operands in `lanes` (ZcRoundLane, host_abi.h), where the result waits
+ * when it goes on. The block entry NAME.zc_block runs rounds. A round runs the threads
+ * that can go on, as the CPU driver runs every runnable thread to its next operation: those
+ * at lockstep points and those whose warp operation the driver's round_warps completed;
+ * when there are none, every thread not yet exited waits at a barrier, which releases them
+ * all (CUDA's bar.sync), and the round runs each on to its next stop. A round is a loop over
+ * the block's threads per stop it runs from, calling NAME.zc_round with that stop's number;
+ * inlined there, the call keeps only the code that follows the stop. The threads of a block
+ * no longer switch fibers: each round is a loop. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +44,7 @@ enum {
 
 /* The builtins whose calls are stops. */
 typedef struct {
-	LLVMValueRef bar_sync, lockstep;
+	LLVMValueRef bar_sync, lockstep, warp;
 } ZcStops;
 
 typedef struct {
@@ -68,12 +71,12 @@ static bool zc_is_stop(const ZcStops *stops, LLVMValueRef instruction)
 	if (!LLVMIsACallInst(instruction))
 		return false;
 	LLVMValueRef callee = LLVMGetCalledValue(instruction);
-	return callee == stops->bar_sync || callee == stops->lockstep;
+	return callee == stops->bar_sync || callee == stops->lockstep || callee == stops->warp;
 }
 
 /* Whether the entry can run in rounds: its only calls that reach the driver are lockstep
- * points and calls of __zc_bar_sync with the same constant barrier and a count of 0 (the
- * whole block), at most ZC_ROUNDS_MAX_STOPS in all; no alloca (a thread's local memory
+ * points, warp operations and calls of __zc_bar_sync with the same constant barrier and a
+ * count of 0 (the whole block), at most ZC_ROUNDS_MAX_STOPS in all; no alloca (a thread's local memory
  * would be every thread's); no invoke. Counts the stops. */
 static bool zc_rounds_fit(LLVMValueRef entry, const ZcStops *stops, uint32_t *nstops)
 {
@@ -616,20 +619,51 @@ static char *zc_suffixed(LLVMValueRef function, const char *suffix)
 	return out;
 }
 
+/* A field of the thread's ZcRoundLane. */
+static LLVMValueRef zc_lane_field(LLVMBuilderRef b, LLVMValueRef lanes, LLVMValueRef linear_id, size_t offset)
+{
+	LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(lanes));
+	LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
+	LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildZExt(b, linear_id, i64, ""),
+	                                               LLVMConstInt(i64, sizeof(ZcRoundLane), 0), ""),
+	                               LLVMConstInt(i64, offset, 0), "");
+	return LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), lanes, &at, 1, "");
+}
+
+/* At the end of the code before warp operation `call`: its operands into the thread's lane,
+ * the mask with the thread's own lane (the driver's rule for fibers too). */
+static void zc_leave_warp_operands(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef lanes, LLVMValueRef linear_id)
+{
+	LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(lanes));
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+	LLVMValueRef own = LLVMBuildShl(b, LLVMConstInt(i32, 1, 0),
+	                                LLVMBuildAnd(b, linear_id, LLVMConstInt(i32, 31, 0), ""), "");
+	LLVMValueRef operands[] = {
+		LLVMGetOperand(call, 0), LLVMBuildOr(b, LLVMGetOperand(call, 1), own, ""),
+		LLVMGetOperand(call, 2), LLVMGetOperand(call, 3), LLVMGetOperand(call, 4),
+	};
+	static const size_t offsets[] = {
+		offsetof(ZcRoundLane, code), offsetof(ZcRoundLane, mask), offsetof(ZcRoundLane, value),
+		offsetof(ZcRoundLane, b), offsetof(ZcRoundLane, c),
+	};
+	for (int k = 0; k < 5; k++)
+		LLVMBuildStore(b, operands[k], zc_lane_field(b, lanes, linear_id, offsets[k]));
+}
+
 /* NAME.zc_round: the entry's code, cut at its stops, its values across them in the frame.
  * Takes the entry's blocks; the entry is left empty. Bit k of *points is set where stop k
- * is a lockstep point. */
+ * is a lockstep point, of *warps where it is a warp operation. */
 static LLVMValueRef zc_make_round_function(LLVMModuleRef module, LLVMValueRef entry, const ZcStops *stops,
-                                          ZcLiveSet *live, uint32_t nstops, uint64_t *points)
+                                          ZcLiveSet *live, uint32_t nstops, uint64_t *points, uint64_t *warps)
 {
 	LLVMContextRef context = LLVMGetModuleContext(module);
 	LLVMTypeRef i8 = LLVMInt8TypeInContext(context), i32 = LLVMInt32TypeInContext(context);
 	LLVMTypeRef i64 = LLVMInt64TypeInContext(context), ptr = LLVMPointerTypeInContext(context, 0);
-	LLVMTypeRef params[] = {ptr, ptr, ptr, i32, i32, i32};
+	LLVMTypeRef params[] = {ptr, ptr, ptr, i32, i32, i32, ptr};
 	char *name = zc_suffixed(entry, ".zc_round");
 	if (!name)
 		return NULL;
-	LLVMValueRef round = LLVMAddFunction(module, name, LLVMFunctionType(i32, params, 6, 0));
+	LLVMValueRef round = LLVMAddFunction(module, name, LLVMFunctionType(i32, params, 7, 0));
 	free(name);
 	LLVMSetLinkage(round, LLVMInternalLinkage);
 	LLVMAddAttributeAtIndex(
@@ -637,6 +671,7 @@ static LLVMValueRef zc_make_round_function(LLVMModuleRef module, LLVMValueRef en
 		LLVMCreateEnumAttribute(context, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
 	LLVMValueRef frame = LLVMGetParam(round, 2), nthreads = LLVMGetParam(round, 3);
 	LLVMValueRef linear_id = LLVMGetParam(round, 4), state = LLVMGetParam(round, 5);
+	LLVMValueRef lanes = LLVMGetParam(round, 6);
 
 	LLVMBasicBlockRef dispatch = LLVMAppendBasicBlockInContext(context, round, "dispatch");
 	LLVMBasicBlockRef start = LLVMGetFirstBasicBlock(entry);
@@ -670,7 +705,7 @@ static LLVMValueRef zc_make_round_function(LLVMModuleRef module, LLVMValueRef en
 	LLVMBasicBlockRef resume[ZC_ROUNDS_MAX_STOPS + 1] = {start};
 	LLVMValueRef exit_state = LLVMConstInt(i32, nstops + 1, 0);
 	uint32_t k = 0;
-	*points = 0;
+	*points = *warps = 0;
 	for (LLVMBasicBlockRef bb = start; bb; bb = LLVMGetNextBasicBlock(bb)) {
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
 			LLVMValueRef next = LLVMGetNextInstruction(i);
@@ -679,11 +714,22 @@ static LLVMValueRef zc_make_round_function(LLVMModuleRef module, LLVMValueRef en
 				for (uint32_t j = 0; j <= k; j++)
 					if (resume[j] == bb)
 						resume[j] = head;
+				bool warp = LLVMGetCalledValue(i) == stops->warp;
 				if (LLVMGetCalledValue(i) == stops->lockstep)
 					*points |= 1ull << (k + 1);
-				LLVMInstructionEraseFromParent(i);
 				LLVMPositionBuilderAtEnd(b, head);
+				if (warp) {
+					*warps |= 1ull << (k + 1);
+					zc_leave_warp_operands(b, i, lanes, linear_id);
+				}
 				LLVMBuildRet(b, LLVMConstInt(i32, ++k, 0));
+				if (warp) {
+					LLVMPositionBuilderBefore(b, i);
+					LLVMValueRef result = LLVMBuildLoad2(
+						b, i64, zc_lane_field(b, lanes, linear_id, offsetof(ZcRoundLane, result)), "");
+					LLVMReplaceAllUsesWith(i, result);
+				}
+				LLVMInstructionEraseFromParent(i);
 				resume[k] = bb;
 			} else if (LLVMIsAReturnInst(i)) {
 				LLVMInstructionEraseFromParent(i);
@@ -723,13 +769,35 @@ static void zc_close_thread_loops(LLVMBuilderRef b, LLVMValueRef block_entry, Zc
 		zc_close_loop(b, context, block_entry, &nest[dim]);
 }
 
-/* NAME.zc_block: the rounds. `waiting` has a bit for each stop some thread waits at; a
- * round runs the threads at lockstep points if there are any, else every waiting thread.
- * Each thread's stop is in `states`; a round reads them there and writes where each thread
- * goes next into a copy, which the next round reads, so that a thread that reaches stop k
- * in a round does not run on in the same round's loop for k. */
+/* The driver's round_warps for the thread's block: the stops with lanes now ready; those
+ * with lanes still waiting in *blocked. */
+static LLVMValueRef zc_call_round_warps(LLVMBuilderRef b, LLVMValueRef thread, LLVMValueRef lanes,
+                                        LLVMValueRef states, uint64_t warps, uint32_t exit_state,
+                                        LLVMValueRef others_run, LLVMValueRef blocked)
+{
+	LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(thread));
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(context), i64 = LLVMInt64TypeInContext(context);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+	LLVMValueRef block = LLVMBuildLoad2(b, ptr, zc_thread_field(b, context, thread, offsetof(ZcHostThread, block)), "");
+	LLVMValueRef ops = LLVMBuildLoad2(b, ptr, zc_thread_field(b, context, block, offsetof(ZcHostBlock, ops)), "");
+	LLVMValueRef round_warps =
+		LLVMBuildLoad2(b, ptr, zc_thread_field(b, context, ops, offsetof(ZcHostOps, round_warps)), "");
+	LLVMTypeRef params[] = {ptr, ptr, ptr, i64, i32, i32, ptr};
+	LLVMValueRef args[] = {
+		thread, lanes, states, LLVMConstInt(i64, warps, 0), LLVMConstInt(i32, exit_state, 0),
+		LLVMBuildZExt(b, others_run, i32, ""), blocked,
+	};
+	return LLVMBuildCall2(b, LLVMFunctionType(i64, params, 7, 0), round_warps, args, 7, "");
+}
+
+/* NAME.zc_block: the rounds. `waiting` has a bit for each stop some thread may wait at; a
+ * round runs the threads at lockstep points and those whose warp operation is complete
+ * (ZC_ROUND_READY in their state) if there are any, else every thread waiting at the
+ * barrier. Each thread's stop is in `states`; a round reads them there and writes where
+ * each thread goes next into a copy, which the next round reads, so that a thread that
+ * reaches stop k in a round does not run on in the same round's loop for k. */
 static LLVMValueRef zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry, LLVMValueRef round,
-                                       uint32_t frame_size, uint32_t nstops, uint64_t points)
+                                       uint32_t frame_size, uint32_t nstops, uint64_t points, uint64_t warps)
 {
 	LLVMContextRef context = LLVMGetModuleContext(module);
 	LLVMTypeRef i8 = LLVMInt8TypeInContext(context), i32 = LLVMInt32TypeInContext(context);
@@ -755,6 +823,13 @@ static LLVMValueRef zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry
 		frame = LLVMBuildArrayAlloca(b, i8, LLVMBuildMul(b, wide_threads, LLVMConstInt(i64, frame_size, 0), ""), "");
 		LLVMSetAlignment(frame, 16);
 	}
+	LLVMValueRef lanes = LLVMConstPointerNull(ptr);
+	if (warps) {
+		lanes = LLVMBuildArrayAlloca(
+			b, i8, LLVMBuildMul(b, wide_threads, LLVMConstInt(i64, sizeof(ZcRoundLane), 0), ""), "");
+		LLVMSetAlignment(lanes, 8);
+	}
+	LLVMValueRef blocked = LLVMBuildAlloca(b, i64, "");
 	LLVMValueRef state_bytes = LLVMBuildMul(b, wide_threads, LLVMConstInt(i64, 4, 0), "");
 	LLVMValueRef first_states = LLVMBuildArrayAlloca(b, i32, nthreads, "");
 	LLVMValueRef second_states = LLVMBuildArrayAlloca(b, i32, nthreads, "");
@@ -770,9 +845,29 @@ static LLVMValueRef zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry
 	LLVMAddIncoming(waiting, &one64, &start, 1);
 	LLVMAddIncoming(states, &first_states, &start, 1);
 	LLVMAddIncoming(next_states, &second_states, &start, 1);
-	LLVMBuildMemCpy(b, next_states, 4, states, 4, state_bytes);
 	LLVMValueRef at_points = LLVMBuildAnd(b, waiting, LLVMConstInt(i64, points, 0), "");
-	LLVMValueRef runs = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, at_points, zero64, ""), at_points, waiting, "");
+	LLVMValueRef warp_bits = LLVMConstInt(i64, warps, 0);
+	LLVMBuildStore(b, zero64, blocked);
+	LLVMValueRef ready = zero64;
+	if (warps) {
+		LLVMBasicBlockRef asks = LLVMAppendBasicBlockInContext(context, block_entry, "");
+		LLVMBasicBlockRef asked = LLVMAppendBasicBlockInContext(context, block_entry, "");
+		LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
+		LLVMValueRef in_warps = LLVMBuildAnd(b, waiting, warp_bits, "");
+		LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, in_warps, zero64, ""), asks, asked);
+		LLVMPositionBuilderAtEnd(b, asks);
+		LLVMValueRef others_run = LLVMBuildICmp(b, LLVMIntNE, at_points, zero64, "");
+		LLVMValueRef completed = zc_call_round_warps(b, thread, lanes, states, warps, nstops + 1, others_run, blocked);
+		LLVMBuildBr(b, asked);
+		LLVMPositionBuilderAtEnd(b, asked);
+		ready = LLVMBuildPhi(b, i64, "");
+		LLVMAddIncoming(ready, &zero64, &from, 1);
+		LLVMAddIncoming(ready, &completed, &asks, 1);
+	}
+	LLVMBuildMemCpy(b, next_states, 4, states, 4, state_bytes);
+	LLVMValueRef runnable = LLVMBuildOr(b, at_points, ready, "");
+	LLVMValueRef at_barrier = LLVMBuildAnd(b, waiting, LLVMBuildNot(b, warp_bits, ""), "");
+	LLVMValueRef runs = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, runnable, zero64, ""), runnable, at_barrier, "");
 	LLVMBuildStore(b, zero64, reached_mask);
 	LLVMTypeRef round_type = LLVMGlobalGetValueType(round);
 	for (uint32_t k = 0; k <= nstops; k++) {
@@ -785,13 +880,14 @@ static LLVMValueRef zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry
 		LLVMValueRef linear_id;
 		zc_open_thread_loops(b, block_entry, thread, ntid, nest, &linear_id);
 		LLVMValueRef state = LLVMBuildLoad2(b, i32, LLVMBuildInBoundsGEP2(b, i32, states, &linear_id, 1, ""), "");
-		LLVMValueRef waits = LLVMBuildICmp(b, LLVMIntEQ, state, LLVMConstInt(i32, k, 0), "");
+		uint32_t runs_from = k | (warps >> k & 1 ? ZC_ROUND_READY : 0);
+		LLVMValueRef waits = LLVMBuildICmp(b, LLVMIntEQ, state, LLVMConstInt(i32, runs_from, 0), "");
 		LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(context, block_entry, "");
 		LLVMBasicBlockRef skip = LLVMAppendBasicBlockInContext(context, block_entry, "");
 		LLVMBuildCondBr(b, waits, run, skip);
 		LLVMPositionBuilderAtEnd(b, run);
-		LLVMValueRef args[] = {params, thread, frame, nthreads, linear_id, LLVMConstInt(i32, k, 0)};
-		LLVMValueRef reached = LLVMBuildCall2(b, round_type, round, args, 6, "");
+		LLVMValueRef args[] = {params, thread, frame, nthreads, linear_id, LLVMConstInt(i32, k, 0), lanes};
+		LLVMValueRef reached = LLVMBuildCall2(b, round_type, round, args, 7, "");
 		LLVMBuildStore(b, reached, LLVMBuildInBoundsGEP2(b, i32, next_states, &linear_id, 1, ""));
 		LLVMValueRef bit_reached = LLVMBuildShl(b, one64, LLVMBuildZExt(b, reached, i64, ""), "");
 		LLVMBuildStore(b, LLVMBuildOr(b, LLVMBuildLoad2(b, i64, reached_mask, ""), bit_reached, ""), reached_mask);
@@ -803,7 +899,8 @@ static LLVMValueRef zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry
 	}
 	LLVMValueRef exit_bit = LLVMConstInt(i64, 1ull << (nstops + 1), 0);
 	LLVMValueRef reached_stops = LLVMBuildAnd(b, LLVMBuildLoad2(b, i64, reached_mask, ""), LLVMBuildNot(b, exit_bit, ""), "");
-	LLVMValueRef left = LLVMBuildAnd(b, waiting, LLVMBuildNot(b, runs, ""), "");
+	LLVMValueRef left = LLVMBuildOr(b, LLVMBuildAnd(b, at_barrier, LLVMBuildNot(b, runs, ""), ""),
+	                                LLVMBuildLoad2(b, i64, blocked, ""), "");
 	LLVMValueRef next_waiting = LLVMBuildOr(b, reached_stops, left, "");
 	LLVMBasicBlockRef last = LLVMGetInsertBlock(b);
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(context, block_entry, "done");
@@ -817,27 +914,35 @@ static LLVMValueRef zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry
 	return block_entry;
 }
 
-/* __zc_bar_sync's address in llvm.compiler.used: interprocedural optimisation cannot see
- * all of its calls, so their arguments stay as the lowering wrote them (without it, the
- * constant barrier and count of a module's every bar.sync 0 become the body's). */
-void zc_keep_barrier_arguments(LLVMModuleRef module)
+/* The stops' builtins in llvm.compiler.used: interprocedural optimisation cannot see all
+ * of their calls, so their arguments stay as the lowering wrote them (without it, the
+ * constant barrier and count of a module's every bar.sync 0 become the body's, and so would
+ * a warp operation's code). */
+void zc_keep_stop_arguments(LLVMModuleRef module)
 {
-	LLVMValueRef bar_sync = LLVMGetNamedFunction(module, "__zc_bar_sync");
-	if (!bar_sync || LLVMIsDeclaration(bar_sync))
-		return;
+	static const char *const names[] = {"__zc_bar_sync", "__zc_warp"};
+	enum { NAMES = sizeof names / sizeof names[0] };
 	LLVMContextRef context = LLVMGetModuleContext(module);
 	LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
 	LLVMValueRef used = LLVMGetNamedGlobal(module, "llvm.compiler.used");
-	unsigned count = used ? LLVMGetArrayLength2(LLVMGlobalGetValueType(used)) : 0;
-	LLVMValueRef *elements = calloc(count + 1, sizeof *elements);
+	unsigned count = used ? LLVMGetArrayLength2(LLVMGlobalGetValueType(used)) : 0, total = count;
+	LLVMValueRef *elements = calloc(count + NAMES, sizeof *elements);
 	if (!elements)
 		return;
 	for (unsigned i = 0; i < count; i++)
 		elements[i] = LLVMGetOperand(LLVMGetInitializer(used), i);
-	elements[count] = bar_sync;
+	for (unsigned n = 0; n < NAMES; n++) {
+		LLVMValueRef builtin = LLVMGetNamedFunction(module, names[n]);
+		if (builtin && !LLVMIsDeclaration(builtin))
+			elements[total++] = builtin;
+	}
+	if (total == count) {
+		free(elements);
+		return;
+	}
 	if (used)
 		LLVMDeleteGlobal(used);
-	LLVMValueRef array = LLVMConstArray2(ptr, elements, count + 1);
+	LLVMValueRef array = LLVMConstArray2(ptr, elements, total);
 	free(elements);
 	used = LLVMAddGlobal(module, LLVMTypeOf(array), "llvm.compiler.used");
 	LLVMSetInitializer(used, array);
@@ -848,8 +953,9 @@ void zc_keep_barrier_arguments(LLVMModuleRef module)
 int zc_host_rounds(LLVMModuleRef module, bool *changed, char **error)
 {
 	*changed = false;
-	ZcStops stops = {LLVMGetNamedFunction(module, "__zc_bar_sync"), LLVMGetNamedFunction(module, "__zc_lockstep_point")};
-	if (!stops.bar_sync && !stops.lockstep)
+	ZcStops stops = {LLVMGetNamedFunction(module, "__zc_bar_sync"), LLVMGetNamedFunction(module, "__zc_lockstep_point"),
+	                 LLVMGetNamedFunction(module, "__zc_warp")};
+	if (!stops.bar_sync && !stops.lockstep && !stops.warp)
 		return 0;
 	LLVMTargetDataRef layout = LLVMGetModuleDataLayout(module);
 	LLVMValueRef next;
@@ -861,14 +967,14 @@ int zc_host_rounds(LLVMModuleRef module, bool *changed, char **error)
 		LLVMRemoveStringAttributeAtIndex(entry, LLVMAttributeFunctionIndex, ZC_THREAD_ENTRY_ATTRIBUTE,
 		                                 strlen(ZC_THREAD_ENTRY_ATTRIBUTE));
 		uint32_t nstops, frame_size;
-		uint64_t points;
+		uint64_t points, warps;
 		ZcLiveSet live;
 		if (!zc_rounds_fit(entry, &stops, &nstops) || zc_plan_frame(entry, &stops, layout, &live, &frame_size) < 0)
 			continue;
-		LLVMValueRef round = zc_make_round_function(module, entry, &stops, &live, nstops, &points);
+		LLVMValueRef round = zc_make_round_function(module, entry, &stops, &live, nstops, &points, &warps);
 		zc_free_live(&live);
 		LLVMValueRef block_entry =
-			round ? zc_make_round_entry(module, entry, round, frame_size, nstops, points) : NULL;
+			round ? zc_make_round_entry(module, entry, round, frame_size, nstops, points, warps) : NULL;
 		if (!block_entry || zc_copy_string_attributes(entry, round) < 0 ||
 		    zc_copy_string_attributes(entry, block_entry) < 0)
 			return backend_fail(error, "out of memory");

@@ -40,47 +40,59 @@ uint32_t __zc_bar_red_or(uint32_t id, uint32_t count, uint32_t pred)
 	return zc_bar_red(ZC_BAR_RED_OR, id, count, pred);
 }
 
-void __zc_bar_warp_sync(uint32_t mask)
+/* Every warp operation but activemask, by its ZcRoundLane code. Kept a call through
+ * optimisation, where backend/host_rounds.c finds it (its operands then the lane's). */
+__attribute__((noinline)) uint64_t __zc_warp(uint32_t code, uint32_t mask, uint64_t value, uint32_t b, uint32_t c)
 {
 	ZcHostThread *t = zc_self();
-	t->block->ops->warp_sync(t, mask);
-	zc_resume(t);
-}
-
-static uint64_t zc_shuffle(enum ZcShflMode mode, uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
-{
-	ZcHostThread *t = zc_self();
-	uint64_t r = t->block->ops->shuffle(t, mode, mask, value, b, c);
+	const ZcHostOps *ops = t->block->ops;
+	uint32_t mode = code >> 8;
+	uint64_t r = 0;
+	switch ((enum ZcWarpKind)(code & 0xff)) {
+	case ZC_WARP_SYNC: ops->warp_sync(t, mask); break;
+	case ZC_WARP_SHUFFLE: r = ops->shuffle(t, (enum ZcShflMode)mode, mask, (uint32_t)value, b, c); break;
+	case ZC_WARP_VOTE: r = ops->vote(t, (enum ZcVoteMode)mode, mask, (uint32_t)value); break;
+	case ZC_WARP_MATCH_ANY: r = ops->match_any(t, mask, value); break;
+	case ZC_WARP_MATCH_ALL: r = ops->match_all(t, mask, value); break;
+	case ZC_WARP_REDUX: r = ops->redux(t, (enum ZcReduxOp)mode, mask, (uint32_t)value); break;
+	}
 	zc_resume(t);
 	return r;
+}
+
+static uint64_t zc_warp_op(enum ZcWarpKind kind, uint32_t mode, uint32_t mask, uint64_t value, uint32_t b, uint32_t c)
+{
+	return __zc_warp((uint32_t)kind | mode << 8, mask, value, b, c);
+}
+
+void __zc_bar_warp_sync(uint32_t mask)
+{
+	zc_warp_op(ZC_WARP_SYNC, 0, mask, 0, 0, 0);
 }
 
 uint64_t __zc_shfl_sync_idx(uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
 {
-	return zc_shuffle(ZC_SHFL_IDX, mask, value, b, c);
+	return zc_warp_op(ZC_WARP_SHUFFLE, ZC_SHFL_IDX, mask, value, b, c);
 }
 
 uint64_t __zc_shfl_sync_up(uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
 {
-	return zc_shuffle(ZC_SHFL_UP, mask, value, b, c);
+	return zc_warp_op(ZC_WARP_SHUFFLE, ZC_SHFL_UP, mask, value, b, c);
 }
 
 uint64_t __zc_shfl_sync_down(uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
 {
-	return zc_shuffle(ZC_SHFL_DOWN, mask, value, b, c);
+	return zc_warp_op(ZC_WARP_SHUFFLE, ZC_SHFL_DOWN, mask, value, b, c);
 }
 
 uint64_t __zc_shfl_sync_bfly(uint32_t mask, uint32_t value, uint32_t b, uint32_t c)
 {
-	return zc_shuffle(ZC_SHFL_BFLY, mask, value, b, c);
+	return zc_warp_op(ZC_WARP_SHUFFLE, ZC_SHFL_BFLY, mask, value, b, c);
 }
 
 static uint32_t zc_vote(enum ZcVoteMode mode, uint32_t mask, uint32_t pred)
 {
-	ZcHostThread *t = zc_self();
-	uint32_t r = t->block->ops->vote(t, mode, mask, pred != 0);
-	zc_resume(t);
-	return r;
+	return (uint32_t)zc_warp_op(ZC_WARP_VOTE, mode, mask, pred != 0, 0, 0);
 }
 
 uint32_t __zc_vote_sync_all(uint32_t mask, uint32_t pred) { return zc_vote(ZC_VOTE_ALL, mask, pred); }
@@ -90,10 +102,7 @@ uint32_t __zc_vote_sync_ballot(uint32_t mask, uint32_t pred) { return zc_vote(ZC
 
 uint32_t __zc_match_any_sync_b64(uint32_t mask, uint64_t value)
 {
-	ZcHostThread *t = zc_self();
-	uint32_t r = t->block->ops->match_any(t, mask, value);
-	zc_resume(t);
-	return r;
+	return (uint32_t)zc_warp_op(ZC_WARP_MATCH_ANY, 0, mask, value, 0, 0);
 }
 
 uint32_t __zc_match_any_sync_b32(uint32_t mask, uint32_t value)
@@ -103,10 +112,7 @@ uint32_t __zc_match_any_sync_b32(uint32_t mask, uint32_t value)
 
 uint64_t __zc_match_all_sync_b64(uint32_t mask, uint64_t value)
 {
-	ZcHostThread *t = zc_self();
-	uint64_t r = t->block->ops->match_all(t, mask, value);
-	zc_resume(t);
-	return r;
+	return zc_warp_op(ZC_WARP_MATCH_ALL, 0, mask, value, 0, 0);
 }
 
 uint64_t __zc_match_all_sync_b32(uint32_t mask, uint32_t value)
@@ -116,10 +122,7 @@ uint64_t __zc_match_all_sync_b32(uint32_t mask, uint32_t value)
 
 static uint32_t zc_redux(enum ZcReduxOp op, uint32_t mask, uint32_t value)
 {
-	ZcHostThread *t = zc_self();
-	uint32_t r = t->block->ops->redux(t, op, mask, value);
-	zc_resume(t);
-	return r;
+	return (uint32_t)zc_warp_op(ZC_WARP_REDUX, op, mask, value, 0, 0);
 }
 
 uint32_t __zc_redux_sync_add(uint32_t mask, uint32_t v) { return zc_redux(ZC_REDUX_ADD, mask, v); }

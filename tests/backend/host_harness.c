@@ -40,15 +40,20 @@ static void fake_barrier(ZcHostThread *t, uint32_t id, uint32_t count)
 	barriers++;
 }
 
-/* A warp of one lane: every in-bounds source is this lane. */
-static uint64_t fake_shuffle(ZcHostThread *t, enum ZcShflMode mode, uint32_t mask, uint32_t value,
-                             uint32_t b, uint32_t c)
+/* A warp of one lane in rounds: every in-bounds source is this lane. */
+static uint64_t fake_round_warps(ZcHostThread *t, ZcRoundLane *lanes, uint32_t *states, uint64_t warp_stops,
+                                 uint32_t exit_state, uint32_t others_run, uint64_t *blocked)
 {
-	(void)t;
-	check(mode == ZC_SHFL_BFLY && mask == ~0u && b >= 1 && b <= 16 && c == 31,
-	      "shfl.sync operands reach the driver");
+	check(t->ntid[0] * t->ntid[1] * t->ntid[2] == 1 && !others_run && states[0] != exit_state &&
+	      (warp_stops >> states[0] & 1), "round_warps: the block's one thread waits in a warp operation");
+	check(lanes[0].code == (ZC_WARP_SHUFFLE | ZC_SHFL_BFLY << 8) && lanes[0].mask == ~0u &&
+	      lanes[0].b >= 1 && lanes[0].b <= 16 && lanes[0].c == 31, "shfl.sync operands reach the driver");
 	shuffles++;
-	return value | (uint64_t)1 << 32;
+	lanes[0].result = lanes[0].value | (uint64_t)1 << 32;
+	uint64_t ready = 1ull << states[0];
+	states[0] |= ZC_ROUND_READY;
+	*blocked = 0;
+	return ready;
 }
 
 static void fake_trap(ZcHostThread *t)
@@ -65,7 +70,7 @@ static uint64_t fake_globaltimer(ZcHostThread *t)
 
 static const ZcHostOps ops = {
 	.barrier = fake_barrier,
-	.shuffle = fake_shuffle,
+	.round_warps = fake_round_warps,
 	.globaltimer = fake_globaltimer,
 	.trap = fake_trap,
 };
@@ -163,9 +168,9 @@ static void test_warp_sum(const char *dir, ZcHostBlock *block)
 	int32_t in[2] = {3, -5}, out[2] = {0};
 	struct { int32_t *in, *out; } params = {in, out};
 	shuffles = 0;
-	launch(entry(object, "warp_sum", 0), &params, 2, 1, block);
+	launch(entry(object, "warp_sum", 1), &params, 2, 1, block);
 	check(out[0] == 3 * 32 && out[1] == -5 * 32, "warp_sum: doubles five times with one lane");
-	check(shuffles == 10, "warp_sum: five shuffles per thread");
+	check(shuffles == 10, "warp_sum: the block entry's rounds complete five shuffles a block");
 	dlclose(object);
 }
 

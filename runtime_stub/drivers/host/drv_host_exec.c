@@ -55,11 +55,9 @@ enum {
 
 enum fiber_state { FIBER_READY, FIBER_RUNNING, FIBER_WAITING, FIBER_DONE };
 enum wait_kind { WAIT_BARRIER = 1, WAIT_WARP, WAIT_ACTIVEMASK };
-enum warp_kind { WARP_SYNC = 1, WARP_SHUFFLE, WARP_VOTE, WARP_MATCH_ANY, WARP_MATCH_ALL, WARP_REDUX };
-
 /* A warp operation as one lane calls it; lanes meet when kind, mode and mask agree. */
 struct warp_op {
-	enum warp_kind kind;
+	enum ZcWarpKind kind;
 	int mode;
 	uint32_t mask;
 	uint64_t value;
@@ -514,9 +512,9 @@ warp_result(const struct warp_op *op, uint32_t lane, const uint64_t values[WARP]
 	uint32_t ballot = 0, equal = 0;
 
 	switch (op->kind) {
-	case WARP_SHUFFLE:
+	case ZC_WARP_SHUFFLE:
 		return shuffle(op, lane, values, present);
-	case WARP_VOTE:
+	case ZC_WARP_VOTE:
 		for (uint32_t l = 0; l < WARP; l++)
 			ballot |= (uint32_t)((present >> l & 1) && values[l]) << l;
 		switch (op->mode) {
@@ -525,14 +523,14 @@ warp_result(const struct warp_op *op, uint32_t lane, const uint64_t values[WARP]
 		case ZC_VOTE_UNI: return ballot == 0 || ballot == present;
 		default: return ballot;
 		}
-	case WARP_MATCH_ANY:
-	case WARP_MATCH_ALL:
+	case ZC_WARP_MATCH_ANY:
+	case ZC_WARP_MATCH_ALL:
 		for (uint32_t l = 0; l < WARP; l++)
 			equal |= (uint32_t)((present >> l & 1) && values[l] == values[lane]) << l;
-		if (op->kind == WARP_MATCH_ANY)
+		if (op->kind == ZC_WARP_MATCH_ANY)
 			return equal;
 		return equal == present ? present | (uint64_t)1 << 32 : 0;
-	case WARP_REDUX:
+	case ZC_WARP_REDUX:
 		return reduce((enum ZcReduxOp)op->mode, values, present);
 	default:
 		return 0;
@@ -590,38 +588,102 @@ warp_op(ZcHostThread *t, struct warp_op op)
 static void
 op_warp_sync(ZcHostThread *t, uint32_t mask)
 {
-	warp_op(t, (struct warp_op){ .kind = WARP_SYNC, .mask = mask });
+	warp_op(t, (struct warp_op){ .kind = ZC_WARP_SYNC, .mask = mask });
 }
 
 static uint64_t
 op_shuffle(ZcHostThread *t, enum ZcShflMode mode, uint32_t mask, uint32_t value, uint32_t b,
            uint32_t c)
 {
-	return warp_op(t, (struct warp_op){ .kind = WARP_SHUFFLE, .mode = (int)mode, .mask = mask, .value = value, .b = b, .c = c });
+	return warp_op(t, (struct warp_op){ .kind = ZC_WARP_SHUFFLE, .mode = (int)mode, .mask = mask, .value = value, .b = b, .c = c });
 }
 
 static uint32_t
 op_vote(ZcHostThread *t, enum ZcVoteMode mode, uint32_t mask, uint32_t pred)
 {
-	return (uint32_t)warp_op(t, (struct warp_op){ .kind = WARP_VOTE, .mode = (int)mode, .mask = mask, .value = pred != 0 });
+	return (uint32_t)warp_op(t, (struct warp_op){ .kind = ZC_WARP_VOTE, .mode = (int)mode, .mask = mask, .value = pred != 0 });
 }
 
 static uint32_t
 op_match_any(ZcHostThread *t, uint32_t mask, uint64_t value)
 {
-	return (uint32_t)warp_op(t, (struct warp_op){ .kind = WARP_MATCH_ANY, .mask = mask, .value = value });
+	return (uint32_t)warp_op(t, (struct warp_op){ .kind = ZC_WARP_MATCH_ANY, .mask = mask, .value = value });
 }
 
 static uint64_t
 op_match_all(ZcHostThread *t, uint32_t mask, uint64_t value)
 {
-	return warp_op(t, (struct warp_op){ .kind = WARP_MATCH_ALL, .mask = mask, .value = value });
+	return warp_op(t, (struct warp_op){ .kind = ZC_WARP_MATCH_ALL, .mask = mask, .value = value });
 }
 
 static uint32_t
 op_redux(ZcHostThread *t, enum ZcReduxOp op, uint32_t mask, uint32_t value)
 {
-	return (uint32_t)warp_op(t, (struct warp_op){ .kind = WARP_REDUX, .mode = (int)op, .mask = mask, .value = value });
+	return (uint32_t)warp_op(t, (struct warp_op){ .kind = ZC_WARP_REDUX, .mode = (int)op, .mask = mask, .value = value });
+}
+
+/* The launch fails: `waiting` threads of the block wait with none to release them. */
+static CUresult
+fail_stalled(const struct zc_launch *l, const uint32_t ctaid[3], uint32_t waiting)
+{
+	return stub_fail(CUDA_ERROR_LAUNCH_FAILED, "%s: block (%u,%u,%u): %u threads wait in block "
+	                 "operations that the others will never reach", l->name, ctaid[0], ctaid[1],
+	                 ctaid[2], waiting);
+}
+
+/* Warp operations of a block entry's rounds: the same meeting rule and results as
+ * try_complete_warp's, with the lanes' states and operations in the rounds' arrays. */
+static uint64_t
+op_round_warps(ZcHostThread *t, ZcRoundLane *lanes, uint32_t *states, uint64_t warp_stops,
+               uint32_t exit_state, uint32_t others_run, uint64_t *blocked)
+{
+	uint32_t n = t->ntid[0] * t->ntid[1] * t->ntid[2], live = 0;
+	uint64_t ready = 0;
+
+	*blocked = 0;
+	for (uint32_t base = 0; base < n; base += WARP) {
+		uint32_t count = n - base < WARP ? n - base : WARP;
+		uint32_t gone = count == WARP ? 0 : ~0u << count, waiting = 0;
+		for (uint32_t lane = 0; lane < count; lane++) {
+			uint32_t state = states[base + lane];
+			if (state == exit_state)
+				gone |= 1u << lane;
+			else if (live++, state < 64 && (warp_stops >> state & 1))
+				waiting |= 1u << lane;
+		}
+		for (uint32_t tried = waiting; tried; tried &= tried - 1) {
+			uint32_t first = (uint32_t)__builtin_ctz(tried);
+			const ZcRoundLane *op = &lanes[base + first];
+			uint32_t members = op->mask & ~gone;
+			bool meet = (waiting >> first & 1) && (members & waiting) == members;
+			for (uint32_t m = members; m && meet; m &= m - 1) {
+				const ZcRoundLane *other = &lanes[base + __builtin_ctz(m)];
+				meet = other->code == op->code && other->mask == op->mask;
+			}
+			if (!meet)
+				continue;
+			uint64_t values[WARP] = { 0 };
+			for (uint32_t m = members; m; m &= m - 1)
+				values[__builtin_ctz(m)] = lanes[base + __builtin_ctz(m)].value;
+			for (uint32_t m = members; m; m &= m - 1) {
+				uint32_t lane = (uint32_t)__builtin_ctz(m);
+				ZcRoundLane *own = &lanes[base + lane];
+				struct warp_op wop = { .kind = (enum ZcWarpKind)(own->code & 0xff), .mode = (int)(own->code >> 8),
+				                       .mask = own->mask, .value = own->value, .b = own->b, .c = own->c };
+				own->result = warp_result(&wop, lane, values, members);
+				ready |= 1ull << states[base + lane];
+				states[base + lane] |= ZC_ROUND_READY;
+			}
+			waiting &= ~members;
+		}
+		for (uint32_t m = waiting; m; m &= m - 1)
+			*blocked |= 1ull << states[base + __builtin_ctz(m)];
+	}
+	if (!ready && !others_run && *blocked) {
+		struct runner *r = runner_of(t);
+		zc_host_fail_launch(t, fail_stalled(r->launch, t->ctaid, live));
+	}
+	return ready;
 }
 
 static uint32_t
@@ -834,6 +896,7 @@ static const ZcHostOps ops = {
 	.lockstep = op_lockstep,
 	.malloc = op_malloc,
 	.free = op_free,
+	.round_warps = op_round_warps,
 };
 
 /* ---- a block ------------------------------------------------------------ */
@@ -933,10 +996,7 @@ run_block(const struct zc_launch *l, uint64_t index)
 		          t->ctaid[2], t->tid[0], t->tid[1], t->tid[2], r->fault_address);
 	}
 	if (r->error == CUDA_SUCCESS && r->live)
-		r->error = stub_fail(CUDA_ERROR_LAUNCH_FAILED,
-		                     "%s: block (%u,%u,%u): %u threads wait in block operations "
-		                     "that the others will never reach", l->name, ctaid[0], ctaid[1],
-		                     ctaid[2], r->live);
+		r->error = fail_stalled(l, ctaid, r->live);
 	return r->error;
 }
 

@@ -182,7 +182,8 @@ zk_dynamic(uint32_t *out, uint8_t bias, uint64_t scale)
 }
 
 /* Lane 0 waits for lane 1 in bar.warp.sync while lane 1 waits at the block barrier for
- * lane 0: nothing can complete. */
+ * lane 0: nothing can complete. It runs as rounds (a block entry): the driver's
+ * round_warps finds the deadlock. */
 void
 zk_deadlock(void)
 {
@@ -190,4 +191,17 @@ zk_deadlock(void)
 		__zc_bar_warp_sync(3);
 	else
 		__zc_bar_sync(0, 0);
+}
+
+/* The same on fibers, which activemask keeps (lane 0 reads it alone once lane 1 waits at
+ * the barrier): the driver's scheduler finds the deadlock. */
+void
+zk_deadlock_fibers(void)
+{
+	if (__zc_tid_x() == 0) {
+		__zc_activemask();
+		__zc_bar_warp_sync(3);
+	} else {
+		__zc_bar_sync(0, 0);
+	}
 }

@@ -33,6 +33,7 @@ static const struct exec_kernel exec_kernels[] = {
 	{ "zk_block_sum", 4096, 0, 1024, 2, { { 0, 8 }, { 8, 8 } } },
 	{ "zk_coords", 0, 0, 32, 1, { { 0, 8 } } },
 	{ "zk_deadlock", 0, 0, 0, 0, { { 0, 0 } } },
+	{ "zk_deadlock_fibers", 0, 0, 0, 0, { { 0, 0 } } },
 	{ "zk_dynamic", 0, 1, 0, 3, { { 0, 8 }, { 8, 1 }, { 16, 8 } } },
 	{ "zk_exit_early", 0, 0, 0, 1, { { 0, 8 } } },
 	{ "zk_fault", 0, 0, 0, 1, { { 0, 4 } } },

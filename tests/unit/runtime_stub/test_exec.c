@@ -705,6 +705,8 @@ main(int argc, char **argv)
 		r = run_failing("zk_trap", 64, CUDA_ERROR_LAUNCH_FAILED);
 	else if (strcmp(mode, "deadlock") == 0)
 		r = run_failing("zk_deadlock", 2, CUDA_ERROR_LAUNCH_FAILED);
+	else if (strcmp(mode, "deadlock_fibers") == 0)
+		r = run_failing("zk_deadlock_fibers", 2, CUDA_ERROR_LAUNCH_FAILED);
 	else if (strcmp(mode, "fault") == 0)
 		r = run_fault();
 	else if (strcmp(mode, "unconverted") == 0)
