@@ -15,6 +15,12 @@
  *   void KERNEL(const void *params, ZcHostThread *thread);            a thread entry
  *   void KERNEL.zc_block(const void *params, ZcHostThread *thread);   a block entry
  *
+ * and for each kernel the same compiled for x86-64-v3 (AVX2, FMA, BMI1, BMI2, F16C, LZCNT,
+ * MOVBE), KERNEL.zc_x86_64_v3 or KERNEL.zc_x86_64_v3.zc_block (either kind, as that code's
+ * optimisation allows), which the driver calls instead where the processor has those (both
+ * compute the same, bit for bit: the code has no operation that the processor may fuse or
+ * contract unasked),
+ *
  * plus the module's non-static globals (for cuModuleGetGlobal) under their own names, and
  *
  *   const uint32_t zluda_convert_shared_layout_size;  bytes of the module's shared layout
@@ -75,6 +81,8 @@
 #define ZC_HOST_ABI_VERSION 9u
 /* What a block entry's name adds to its kernel's. */
 #define ZC_HOST_BLOCK_ENTRY_SUFFIX ".zc_block"
+/* What an x86-64-v3 entry's name adds to its kernel's (before ZC_HOST_BLOCK_ENTRY_SUFFIX). */
+#define ZC_HOST_V3_SUFFIX ".zc_x86_64_v3"
 
 typedef struct ZcHostThread ZcHostThread;
 typedef struct ZcHostBlock ZcHostBlock;

@@ -302,7 +302,8 @@ static void zc_prepare_coff(LLVMModuleRef module)
 			LLVMSetDLLStorageClass(g, LLVMDLLExportStorageClass);
 }
 
-static int zc_prepare_kernels(LLVMModuleRef module, const ZcTarget *target, char **error)
+static int zc_prepare_kernels(LLVMModuleRef module, const ZcTarget *target, ZcHostEntries *entries,
+                              char **error)
 {
 	LLVMValueRef next;
 	for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = next) {
@@ -310,7 +311,7 @@ static int zc_prepare_kernels(LLVMModuleRef module, const ZcTarget *target, char
 		if (!zc_is_kernel(f) || LLVMIsDeclaration(f))
 			continue;
 		int bad = target->kind == ZC_CODE_OBJECT_AMDHSA ? zc_prepare_amdgpu_kernel(f, error)
-		                                                  : zc_make_host_entry(module, f, error);
+		                                                  : zc_make_host_entry(module, f, entries, error);
 		if (bad)
 			return -1;
 	}
@@ -380,15 +381,32 @@ static void zc_release_vectorisers(LLVMModuleRef module)
 		LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, zc_no_implicit_float());
 }
 
+static int zc_run_passes(LLVMModuleRef module, LLVMTargetMachineRef machine, const char *passes, char **error)
+{
+	LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef failed = LLVMRunPasses(module, passes, machine, pass_options);
+	LLVMDisposePassBuilderOptions(pass_options);
+	if (failed)
+		return backend_fail_llvm(error, "optimisation", LLVMGetErrorMessage(failed));
+	return 0;
+}
+
 static int zc_run_o3(LLVMModuleRef module, LLVMTargetMachineRef machine, char **error)
 {
 	zc_hold_vectorisers(module);
-	LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
-	LLVMErrorRef failed = LLVMRunPasses(module, "default<O3>", machine, pass_options);
-	LLVMDisposePassBuilderOptions(pass_options);
+	int status = zc_run_passes(module, machine, "default<O3>", error);
 	zc_release_vectorisers(module);
-	if (failed)
-		return backend_fail_llvm(error, "optimisation", LLVMGetErrorMessage(failed));
+	return status;
+}
+
+/* Host entries: the kernel bodies inlined, the coordinate builtins' calls become the values
+ * each entry read (host_entry.c). */
+static int zc_bind_host_coordinates(LLVMModuleRef module, LLVMTargetMachineRef machine, ZcHostEntries *entries,
+                                    char **error)
+{
+	if (zc_run_passes(module, machine, "always-inline", error) < 0)
+		return -1;
+	zc_bind_coordinates(entries);
 	return 0;
 }
 
@@ -407,7 +425,12 @@ static int zc_optimize_step(void *arg, char **error)
 		return -1;
 	if (target->kind == ZC_CODE_OBJECT_HOST && zc_host_shared_memory(module, error) < 0)
 		return -1;
-	if (zc_prepare_kernels(module, target, error) < 0)
+	ZcHostEntries entries = {0};
+	int prepared = zc_prepare_kernels(module, target, &entries, error);
+	if (prepared == 0 && entries.count)
+		prepared = zc_bind_host_coordinates(module, s->machine, &entries, error);
+	free(entries.items);
+	if (prepared < 0)
 		return -1;
 	zc_internalize_builtins(module);
 	if (target->kind == ZC_CODE_OBJECT_HOST)

@@ -101,6 +101,22 @@ LLVMValueRef zc_thread_field(LLVMBuilderRef b, LLVMContextRef context, LLVMValue
 	return LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), thread, &at, 1, "");
 }
 
+/* The type-based alias tag of a C `int` as clang writes it into the host builtins: a tid
+ * stored so changes no pointer the code loads (the thread-local "current thread" among
+ * them), which it would otherwise load again after every thread's store. */
+static LLVMValueRef zc_int_access_tag(LLVMContextRef context)
+{
+	LLVMMetadataRef zero = LLVMValueAsMetadata(LLVMConstInt(LLVMInt64TypeInContext(context), 0, 0));
+	LLVMMetadataRef root = LLVMMDStringInContext2(context, "Simple C/C++ TBAA", 17);
+	LLVMMetadataRef root_node = LLVMMDNodeInContext2(context, &root, 1);
+	LLVMMetadataRef chars[] = {LLVMMDStringInContext2(context, "omnipotent char", 15), root_node, zero};
+	LLVMMetadataRef char_node = LLVMMDNodeInContext2(context, chars, 3);
+	LLVMMetadataRef ints[] = {LLVMMDStringInContext2(context, "int", 3), char_node, zero};
+	LLVMMetadataRef int_node = LLVMMDNodeInContext2(context, ints, 3);
+	LLVMMetadataRef tag[] = {int_node, int_node, zero};
+	return LLVMMetadataAsValue(context, LLVMMDNodeInContext2(context, tag, 3));
+}
+
 ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry,
                            LLVMValueRef thread, LLVMValueRef bound, int dim)
 {
@@ -112,8 +128,12 @@ ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry
 	loop.index = LLVMBuildPhi(b, i32, "");
 	LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
 	LLVMAddIncoming(loop.index, &zero, &before, 1);
-	LLVMBuildStore(b, loop.index,
-	               zc_thread_field(b, context, thread, offsetof(ZcHostThread, tid) + 4 * dim));
+	LLVMValueRef store = LLVMBuildStore(
+		b, loop.index, zc_thread_field(b, context, thread, offsetof(ZcHostThread, tid) + 4 * dim));
+	LLVMSetMetadata(store, LLVMGetMDKindIDInContext(context, "tbaa", 4), zc_int_access_tag(context));
+	/* Made for each thread, never sunk out of the loop: a fault's signal handler reads it to
+	 * name the thread. */
+	LLVMSetVolatile(store, 1);
 	return loop;
 }
 
@@ -128,11 +148,71 @@ void zc_close_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry,
 	LLVMPositionBuilderAtEnd(b, done);
 }
 
-/* `void NAME(const void *params, ZcHostThread *thread)`, or NAME.zc_block, which runs every
- * thread of the block in turn (z, then y, then x outermost to innermost: linear id order),
- * writing each one's tid into *thread, which the builtins read. */
-int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, char **error)
+/* The entry `name` of the kernel's body for one processor level: `void NAME(const void
+ * *params, ZcHostThread *thread)`, or NAME.zc_block, which runs every thread of the block in
+ * turn (z, then y, then x outermost to innermost: linear id order), writing each one's tid
+ * into *thread, which the builtins read. */
+static void zc_add_host_entry(LLVMModuleRef module, LLVMValueRef kernel, const char *entry_name,
+                              bool whole_block, const char *cpu, LLVMValueRef *args, ZcHostEntry *made)
 {
+	LLVMContextRef context = LLVMGetModuleContext(module);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+	LLVMTypeRef entry_params[] = {ptr, ptr};
+	LLVMTypeRef entry_type = LLVMFunctionType(LLVMVoidTypeInContext(context), entry_params, 2, 0);
+	LLVMValueRef entry = LLVMAddFunction(module, entry_name, entry_type);
+	LLVMValueRef params = LLVMGetParam(entry, 0);
+	LLVMValueRef thread = LLVMGetParam(entry, 1);
+	if (cpu)
+		LLVMAddAttributeAtIndex(entry, LLVMAttributeFunctionIndex,
+		                        LLVMCreateStringAttribute(context, "target-cpu", 10, cpu, strlen(cpu)));
+
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, entry, "entry"));
+	LLVMValueRef enter = LLVMGetNamedFunction(module, "__zc_host_enter");
+	LLVMBuildCall2(b, LLVMGlobalGetValueType(enter), enter, &thread, 1, "");
+	zc_load_arguments(b, module, kernel, params, args);
+	LLVMTypeRef kernel_type = LLVMGlobalGetValueType(kernel);
+	unsigned count = LLVMCountParams(kernel);
+	/* A thread's coordinates do not change while its entry runs: read once (where the
+	 * builtins would read them at every use, through the thread-local pointer). */
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+	*made = (ZcHostEntry){.entry = entry};
+	for (int k = 0; k < ZC_COORDINATES; k++)
+		made->coordinates[k] = LLVMBuildLoad2(
+			b, i32, zc_thread_field(b, context, thread, offsetof(ZcHostThread, tid) + 4 * k), "");
+	if (whole_block) {
+		ZcLoop loops[3];
+		for (int dim = 2; dim >= 0; dim--) {
+			loops[dim] = zc_open_loop(b, context, entry, thread, made->coordinates[3 + dim], dim);
+			made->coordinates[dim] = loops[dim].index;
+		}
+		LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
+		for (int dim = 0; dim < 3; dim++)
+			zc_close_loop(b, context, entry, &loops[dim]);
+	} else {
+		LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
+		LLVMAttributeRef mark = LLVMCreateStringAttribute(context, ZC_THREAD_ENTRY_ATTRIBUTE,
+		                                                  strlen(ZC_THREAD_ENTRY_ATTRIBUTE), "", 0);
+		LLVMAddAttributeAtIndex(entry, LLVMAttributeFunctionIndex, mark);
+	}
+	LLVMBuildRetVoid(b);
+	LLVMDisposeBuilder(b);
+}
+
+/* The kernel becomes NAME.zc_body, inlined into its entries: one for baseline x86-64 and
+ * one for x86-64-v3 (ZC_HOST_V3_SUFFIX), whose fma is an instruction, not a call of libm's
+ * fmaf, and whose loops over threads vectorise with AVX2. Both compute the same: the code has
+ * no operation the processor may fuse or contract unasked. */
+int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, ZcHostEntries *entries, char **error)
+{
+	if (entries->count + 2 > entries->capacity) {
+		size_t capacity = entries->capacity ? 2 * entries->capacity : 32;
+		ZcHostEntry *grown = realloc(entries->items, capacity * sizeof *grown);
+		if (!grown)
+			return backend_fail(error, "out of memory");
+		entries->items = grown;
+		entries->capacity = capacity;
+	}
 	LLVMContextRef context = LLVMGetModuleContext(module);
 	size_t name_len;
 	const char *kernel_name = LLVMGetValueName2(kernel, &name_len);
@@ -145,63 +225,68 @@ int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, char **error)
 		return -1;
 	}
 	bool whole_block = !zc_reaches_driver(kernel);
-	char *body_name, *entry_name;
+	const char *block = whole_block ? ZC_HOST_BLOCK_ENTRY_SUFFIX : "";
+	char *body_name, *entry_name, *v3_name;
 	if (asprintf(&body_name, "%s.zc_body", name) < 0)
 		body_name = NULL;
-	if (asprintf(&entry_name, whole_block ? "%s" ZC_HOST_BLOCK_ENTRY_SUFFIX : "%s", name) < 0)
+	if (asprintf(&entry_name, "%s%s", name, block) < 0)
 		entry_name = NULL;
+	if (asprintf(&v3_name, "%s" ZC_HOST_V3_SUFFIX "%s", name, block) < 0)
+		v3_name = NULL;
 	free(name);
 	unsigned count = LLVMCountParams(kernel);
 	LLVMValueRef *args = calloc(count ? count : 1, sizeof *args);
-	if (!body_name || !entry_name || !args) {
+	if (!body_name || !entry_name || !v3_name || !args) {
 		free(body_name);
 		free(entry_name);
+		free(v3_name);
 		free(args);
 		return backend_fail(error, "out of memory");
 	}
 	LLVMSetValueName2(kernel, body_name, strlen(body_name));
 	free(body_name);
 	LLVMSetLinkage(kernel, LLVMInternalLinkage);
-
-	LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
-	LLVMTypeRef entry_params[] = {ptr, ptr};
-	LLVMTypeRef entry_type = LLVMFunctionType(LLVMVoidTypeInContext(context), entry_params, 2, 0);
-	LLVMValueRef entry = LLVMAddFunction(module, entry_name, entry_type);
+	/* Inlined into each entry, so that each is compiled for its processor (and, for a thread
+	 * entry, so that host_rounds.c sees the barriers in it). */
+	LLVMRemoveEnumAttributeAtIndex(kernel, LLVMAttributeFunctionIndex, LLVMGetEnumAttributeKindForName("noinline", 8));
+	LLVMAddAttributeAtIndex(
+		kernel, LLVMAttributeFunctionIndex,
+		LLVMCreateEnumAttribute(context, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+	zc_add_host_entry(module, kernel, entry_name, whole_block, NULL, args, &entries->items[entries->count++]);
+	zc_add_host_entry(module, kernel, v3_name, whole_block, "x86-64-v3", args, &entries->items[entries->count++]);
 	free(entry_name);
-	LLVMValueRef params = LLVMGetParam(entry, 0);
-	LLVMValueRef thread = LLVMGetParam(entry, 1);
-
-	LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
-	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, entry, "entry"));
-	LLVMValueRef enter = LLVMGetNamedFunction(module, "__zc_host_enter");
-	LLVMBuildCall2(b, LLVMGlobalGetValueType(enter), enter, &thread, 1, "");
-	zc_load_arguments(b, module, kernel, params, args);
-	LLVMTypeRef kernel_type = LLVMGlobalGetValueType(kernel);
-	if (whole_block) {
-		LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
-		ZcLoop loops[3];
-		for (int dim = 2; dim >= 0; dim--) {
-			LLVMValueRef bound = LLVMBuildLoad2(
-				b, i32, zc_thread_field(b, context, thread, offsetof(ZcHostThread, ntid) + 4 * dim), "");
-			loops[dim] = zc_open_loop(b, context, entry, thread, bound, dim);
-		}
-		LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
-		for (int dim = 0; dim < 3; dim++)
-			zc_close_loop(b, context, entry, &loops[dim]);
-	} else {
-		LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
-		/* The body inlined, host_rounds.c sees the barriers in the entry. */
-		LLVMRemoveEnumAttributeAtIndex(kernel, LLVMAttributeFunctionIndex,
-		                               LLVMGetEnumAttributeKindForName("noinline", 8));
-		LLVMAddAttributeAtIndex(
-			kernel, LLVMAttributeFunctionIndex,
-			LLVMCreateEnumAttribute(context, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
-		LLVMAttributeRef mark = LLVMCreateStringAttribute(context, ZC_THREAD_ENTRY_ATTRIBUTE,
-		                                                  strlen(ZC_THREAD_ENTRY_ATTRIBUTE), "", 0);
-		LLVMAddAttributeAtIndex(entry, LLVMAttributeFunctionIndex, mark);
-	}
-	LLVMBuildRetVoid(b);
-	LLVMDisposeBuilder(b);
+	free(v3_name);
 	free(args);
 	return 0;
+}
+
+/* The builtins of the thread's coordinates, in ZcHostThread's order (tid, ntid, ctaid,
+ * nctaid). */
+static const char *const zc_coordinate_builtins[ZC_COORDINATES] = {
+	"__zc_tid_x", "__zc_tid_y", "__zc_tid_z", "__zc_ntid_x", "__zc_ntid_y", "__zc_ntid_z",
+	"__zc_ctaid_x", "__zc_ctaid_y", "__zc_ctaid_z", "__zc_nctaid_x", "__zc_nctaid_y", "__zc_nctaid_z",
+};
+_Static_assert(offsetof(ZcHostThread, nctaid) == offsetof(ZcHostThread, tid) + 36,
+               "the coordinates are twelve words in a row");
+
+void zc_bind_coordinates(ZcHostEntries *entries)
+{
+	for (size_t e = 0; e < entries->count; e++) {
+		const ZcHostEntry *made = &entries->items[e];
+		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(made->entry); bb; bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+				next = LLVMGetNextInstruction(i);
+				LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+				if (!callee || !LLVMIsAFunction(callee))
+					continue;
+				size_t length;
+				const char *name = LLVMGetValueName2(callee, &length);
+				for (int k = 0; k < ZC_COORDINATES; k++)
+					if (strcmp(name, zc_coordinate_builtins[k]) == 0) {
+						LLVMReplaceAllUsesWith(i, made->coordinates[k]);
+						LLVMInstructionEraseFromParent(i);
+						break;
+					}
+			}
+	}
 }

@@ -202,11 +202,11 @@ typedef struct {
 	ZcLive *items;
 	size_t count, capacity;
 	size_t *table, table_size;
-	LLVMValueRef params;
+	LLVMValueRef params, thread;
 } ZcLiveSet;
 
 /* A computation done again after a stop is at most this many instructions deep. */
-enum { ZC_ROUNDS_MAX_RECOMPUTE_DEPTH = 4 };
+enum { ZC_ROUNDS_MAX_RECOMPUTE_DEPTH = 8 };
 
 static size_t zc_hash(const ZcLiveSet *set, LLVMValueRef value)
 {
@@ -331,15 +331,27 @@ static bool zc_live_at(ZcCfg *g, const ZcLiveSet *set, LLVMValueRef value, LLVMV
 	return false;
 }
 
-/* A load of the .param buffer, which no thread writes: the same wherever it is made. */
-static bool zc_reads_params(LLVMValueRef value, LLVMValueRef params)
+/* A load of the .param buffer, which no thread writes, or of the ZcHostThread, which the
+ * block entry sets to each thread before running it (its tid; the rest is the block's):
+ * the same wherever the thread makes it. */
+static bool zc_reads_unchanging(const ZcLiveSet *set, LLVMValueRef value)
 {
 	if (!LLVMIsALoadInst(value) || LLVMGetVolatile(value))
 		return false;
 	LLVMValueRef pointer = LLVMGetOperand(value, 0);
 	while (LLVMIsAGetElementPtrInst(pointer))
 		pointer = LLVMGetOperand(pointer, 0);
-	return pointer == params;
+	return pointer == set->params || pointer == set->thread;
+}
+
+/* The address of a thread-local variable: the same on the block's one OS thread. */
+static bool zc_is_thread_local_address(LLVMValueRef value)
+{
+	if (!LLVMIsAIntrinsicInst(value))
+		return false;
+	size_t length;
+	const char *name = LLVMGetValueName2(LLVMGetCalledValue(value), &length);
+	return strncmp(name, "llvm.threadlocal.address.", 25) == 0;
 }
 
 /* How deep the computation of `value` is, computed again from constants, parameters and
@@ -347,7 +359,8 @@ static bool zc_reads_params(LLVMValueRef value, LLVMValueRef params)
 static unsigned zc_recompute_depth(const ZcLiveSet *set, LLVMValueRef value)
 {
 	if (!LLVMIsABinaryOperator(value) && !LLVMIsACastInst(value) && !LLVMIsAGetElementPtrInst(value) &&
-	    !LLVMIsACmpInst(value) && !LLVMIsASelectInst(value) && !zc_reads_params(value, set->params))
+	    !LLVMIsACmpInst(value) && !LLVMIsASelectInst(value) && !zc_reads_unchanging(set, value) &&
+	    !zc_is_thread_local_address(value))
 		return ZC_ROUNDS_MAX_RECOMPUTE_DEPTH + 1;
 	unsigned depth = 1;
 	for (int k = 0; k < LLVMGetNumOperands(value) && depth <= ZC_ROUNDS_MAX_RECOMPUTE_DEPTH; k++) {
@@ -426,7 +439,7 @@ static int zc_plan_frame(LLVMValueRef entry, const ZcStops *stops, LLVMTargetDat
                          uint32_t *frame_size)
 {
 	ZcCfg g;
-	*set = (ZcLiveSet){.params = LLVMGetParam(entry, 0)};
+	*set = (ZcLiveSet){.params = LLVMGetParam(entry, 0), .thread = LLVMGetParam(entry, 1)};
 	int status = zc_build_cfg(&g, entry, stops);
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(entry); bb && status == 0; bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && status == 0; i = LLVMGetNextInstruction(i))

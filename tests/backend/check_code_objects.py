@@ -130,8 +130,9 @@ def check_host(path, readobj, expected):
         if "Section: Undefined" not in block and "Binding: Global" in block:
             exported[name] = re.search(r"Type: (\w+)", block).group(1)
     for name in expected:
-        if "Function" not in (exported.get(name), exported.get(name + ".zc_block")):
-            fail(f"{where}: kernel entry {name} (or its block entry) is not an exported function")
+        for entry in (name, name + ".zc_x86_64_v3"):
+            if "Function" not in (exported.get(entry), exported.get(entry + ".zc_block")):
+                fail(f"{where}: kernel entry {entry} (or its block entry) is not an exported function")
     if exported.get("__zc_host_abi_version") != "Object":
         fail(f"{where}: __zc_host_abi_version is not exported")
     extra = sorted(n for n in exported if n.startswith("__zc_") and n != "__zc_host_abi_version")

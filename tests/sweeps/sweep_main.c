@@ -12,6 +12,10 @@
  *       PROCESSOR and run on the emulator (amdgpu_emulator), over a reduced set of inputs:
  *       all of them where a kernel has at most 2^16, else 2^16 spread evenly over them plus
  *       the last 1,024 (where the edge values are). The summary is FAMILY.PROCESSOR.summary.
+ *   sweep_main --x86-64-v3 FAMILY FILE.ptx SUMMARY_DIR [KERNEL]
+ *       the same on the host target, calling the kernels' x86-64-v3 entries (host_abi.h),
+ *       which must give the same results as the baseline's; the summary is
+ *       FAMILY.x86-64-v3.summary. Exits 77 (skipped) where the processor lacks x86-64-v3.
  *   sweep_main --summary SUMMARY_DIR FAMILY...
  *       adds up the families' summaries; fails if one is missing or has failures.
  *
@@ -42,9 +46,11 @@ enum { CASE_COUNT = sizeof(cases) / sizeof(cases[0]) };
 enum { CHUNK = 1 << 16, THREADS = 2, MISMATCHES_SHOWN = 5, REDUCED = 1 << 16, EDGES = 1024,
        EMULATED_BLOCK = 256 };
 
-/* Where the kernels run: the host code object, or a code object on the emulator. */
+/* Where the kernels run: the host code object (its entries for baseline x86-64, or those
+ * whose names have `entry_level`), or a code object on the emulator. */
 struct runner {
 	void *host;
+	const char *entry_level;
 	struct zc_emu_object *emulated;
 };
 
@@ -204,12 +210,13 @@ static bool run_chunk(const struct runner *r, const struct sweep_case *c,
 	if (r->host) {
 		KernelEntry *kernel;
 		ZcHostBlock block = {.ops = &host_ops};
-		char block_entry[256];
-		snprintf(block_entry, sizeof block_entry, "%s" ZC_HOST_BLOCK_ENTRY_SUFFIX, c->kernel);
+		char block_entry[256], thread_entry[256];
+		snprintf(block_entry, sizeof block_entry, "%s%s" ZC_HOST_BLOCK_ENTRY_SUFFIX, c->kernel, r->entry_level);
+		snprintf(thread_entry, sizeof thread_entry, "%s%s", c->kernel, r->entry_level);
 		*(void **)&kernel = dlsym(r->host, block_entry);
 		bool whole_block = kernel != NULL;
 		if (!kernel)
-			*(void **)&kernel = dlsym(r->host, c->kernel);
+			*(void **)&kernel = dlsym(r->host, thread_entry);
 		if (!kernel) {
 			fprintf(stderr, "FAIL %s: no such kernel in the code object\n", c->kernel);
 			return false;
@@ -283,11 +290,11 @@ static uint64_t run_case(const struct runner *r, const struct sweep_case *c, uin
 	return failures;
 }
 
-static int run_family(const char *processor, const char *family, const char *ptx_path,
-                      const char *summary_dir, const char *only)
+static int run_family(const char *processor, const char *entry_level, const char *family,
+                      const char *ptx_path, const char *summary_dir, const char *only)
 {
 	double start = now();
-	struct runner runner = {NULL, NULL};
+	struct runner runner = {NULL, entry_level, NULL};
 	if (!build_code_object(ptx_path, processor, &runner))
 		return 1;
 	double built = now();
@@ -315,7 +322,8 @@ static int run_family(const char *processor, const char *family, const char *ptx
 		return 1;
 	}
 	char line[256], name[96];
-	snprintf(name, sizeof name, "%s%s%s", family, processor ? "." : "", processor ? processor : "");
+	const char *variant = processor ? processor : *entry_level ? "x86-64-v3" : NULL;
+	snprintf(name, sizeof name, "%s%s%s", family, variant ? "." : "", variant ? variant : "");
 	snprintf(line, sizeof line, "sweep %s: %llu instructions x modifiers, %llu inputs, %llu failures",
 	         name, (unsigned long long)kernels, (unsigned long long)elements,
 	         (unsigned long long)failures);
@@ -370,18 +378,27 @@ int main(int argc, char **argv)
 {
 	if (argc >= 3 && strcmp(argv[1], "--summary") == 0)
 		return summarize(argv[2], argc - 3, argv + 3);
-	const char *processor = NULL;
+	const char *processor = NULL, *entry_level = "";
 	if (argc >= 3 && strcmp(argv[1], "--emulate") == 0) {
 		processor = argv[2];
 		argc -= 2;
 		argv += 2;
+	} else if (argc >= 2 && strcmp(argv[1], "--x86-64-v3") == 0) {
+		__builtin_cpu_init();
+		if (!__builtin_cpu_supports("x86-64-v3")) {
+			printf("sweep: this processor has no x86-64-v3: skipped\n");
+			return 77;
+		}
+		entry_level = ZC_HOST_V3_SUFFIX;
+		argc--;
+		argv++;
 	}
 	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: sweep_main [--emulate PROCESSOR] FAMILY FILE.ptx SUMMARY_DIR [KERNEL]\n"
+		fprintf(stderr, "usage: sweep_main [--emulate PROCESSOR | --x86-64-v3] FAMILY FILE.ptx SUMMARY_DIR [KERNEL]\n"
 		                "       sweep_main --summary SUMMARY_DIR FAMILY...\n");
 		return 2;
 	}
-	int rc = run_family(processor, argv[1], argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+	int rc = run_family(processor, entry_level, argv[1], argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	LLVMShutdown();
 	return rc;
 }

@@ -1,6 +1,8 @@
 /* The host driver's code objects: x86-64 shared objects or DLLs (abi/host_abi.h),
  * loaded from memory (zc_host_object_open). */
+#include <cpuid.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "device_launch.h"
@@ -9,6 +11,7 @@
 
 struct zc_drv_module {
 	void *object;
+	bool x86_64_v3;  /* whose entries to call */
 	uint32_t shared_layout;
 	struct zc_launch_queue *launches; /* the launch queue it was pointed at */
 	struct zc_drv_function *functions;
@@ -48,6 +51,30 @@ attach_grid_workspace(struct zc_drv_module *m, int ordinal)
 	*slot = (uint64_t)(uintptr_t)&workspaces[ordinal];
 }
 
+/* Whether the processor runs x86-64-v3 code (AVX2, FMA, BMI1, BMI2, F16C, LZCNT, MOVBE,
+ * with the system saving the AVX registers), and ZLUDA_CONVERT_CPU_CODE does not ask for
+ * baseline x86-64 (for comparing the two: they compute the same). */
+static bool
+runs_x86_64_v3(void)
+{
+	const char *asked = getenv("ZLUDA_CONVERT_CPU_CODE");
+	unsigned a, b, c, d, ecx1, ebx7, ecx_ext;
+
+	if (asked && strcmp(asked, "x86-64") == 0)
+		return false;
+	if (!__get_cpuid(1, &a, &b, &ecx1, &d) || !__get_cpuid_count(7, 0, &a, &ebx7, &c, &d) ||
+	    !__get_cpuid(0x80000001, &a, &b, &ecx_ext, &d))
+		return false;
+	const unsigned fma = 1u << 12, movbe = 1u << 22, osxsave = 1u << 27, avx = 1u << 28, f16c = 1u << 29;
+	const unsigned bmi1 = 1u << 3, avx2 = 1u << 5, bmi2 = 1u << 8, lzcnt = 1u << 5;
+	if ((ecx1 & (fma | movbe | osxsave | avx | f16c)) != (fma | movbe | osxsave | avx | f16c) ||
+	    (ebx7 & (bmi1 | avx2 | bmi2)) != (bmi1 | avx2 | bmi2) || !(ecx_ext & lzcnt))
+		return false;
+	uint32_t xcr0_low, xcr0_high;
+	__asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+	return (xcr0_low & 6) == 6; /* the SSE and AVX state */
+}
+
 CUresult
 zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size,
                     const struct zc_module_services *services, struct zc_drv_module **out)
@@ -73,6 +100,9 @@ zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size,
 		stub_free(m);
 		return r;
 	}
+	m->x86_64_v3 = runs_x86_64_v3();
+	zc_trace_line("zluda-convert: the CPU driver runs the module's code for %s",
+	              m->x86_64_v3 ? "x86-64-v3" : "x86-64");
 	attach_launch_queue(m, ordinal, services);
 	attach_grid_workspace(m, ordinal);
 	*out = m;
@@ -97,21 +127,38 @@ zc_host_module_unload(struct zc_drv_module *m)
 	return CUDA_SUCCESS;
 }
 
+/* The kernel's entry: for x86-64-v3 where the processor runs it and the code object has
+ * one, else for baseline x86-64; a block entry where there is one (host_abi.h). */
+static void *
+entry_symbol(struct zc_drv_module *m, const char *name, bool *whole_block)
+{
+	const char *const levels[] = { ZC_HOST_V3_SUFFIX, "" };
+	char symbol_name[1024];
+
+	for (int level = m->x86_64_v3 ? 0 : 1; level < 2; level++)
+		for (int block = 1; block >= 0; block--) {
+			int length = snprintf(symbol_name, sizeof symbol_name, "%s%s%s", name, levels[level],
+			                      block ? ZC_HOST_BLOCK_ENTRY_SUFFIX : "");
+			void *symbol = length > 0 && (size_t)length < sizeof symbol_name
+			                       ? zc_host_object_symbol(m->object, symbol_name) : NULL;
+			if (symbol) {
+				*whole_block = block;
+				return symbol;
+			}
+		}
+	return NULL;
+}
+
 CUresult
 zc_host_module_function(struct zc_drv_module *m, const char *name,
                         struct zc_drv_function **function)
 {
-	char *block_name = stub_alloc(strlen(name) + sizeof ZC_HOST_BLOCK_ENTRY_SUFFIX);
 	zc_host_entry *entry;
 	struct zc_drv_function *f;
+	bool whole_block;
+	void *symbol = entry_symbol(m, name, &whole_block);
 
-	if (!block_name)
-		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "function");
-	strcat(strcpy(block_name, name), ZC_HOST_BLOCK_ENTRY_SUFFIX);
-	void *symbol = zc_host_object_symbol(m->object, block_name);
-	bool whole_block = symbol != NULL;
-	stub_free(block_name);
-	if (!symbol && !(symbol = zc_host_object_symbol(m->object, name)))
+	if (!symbol)
 		return stub_fail(CUDA_ERROR_NOT_FOUND, "the code object has no kernel %s", name);
 	memcpy(&entry, &symbol, sizeof entry);
 	for (f = m->functions; f && f->entry != entry; f = f->next)
