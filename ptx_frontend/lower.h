@@ -120,6 +120,11 @@ struct lower {
 	/* A variable's initializer being built: a failure inside it unwinds past its owner,
 	 * so the lowering frees it when it ends. */
 	LLVMValueRef *initializer_elements;
+	/* The function's atomics' spin points and the registers they return into. */
+	struct spin_point {
+		LLVMValueRef call, destination;
+	} *spin_points;
+	size_t nspin_points, spin_points_capacity;
 };
 
 /* lower.c */
@@ -213,6 +218,11 @@ LLVMValueRef pointer_from_number(struct lower *L, LLVMValueRef n, enum ptx_space
 void mark_not_shared(struct lower *L, LLVMValueRef from);
 /* Removes the lockstep points of the kernel L->fn that no thread can need. */
 void prune_lockstep_points(struct lower *L);
+/* An atomic's spin point, kept at the function's end (prune_spin_points) only where its
+ * destination register is read: no spin loop can wait on an atomic whose result nothing
+ * reads. */
+void note_spin_point(struct lower *L, LLVMValueRef point, const struct ptx_operand *destination);
+void prune_spin_points(struct lower *L);
 
 /* lower_matrix.c: the elements of matrix fragments, shared with lower_wgmma.c. */
 /* A 32-bit value of lane `lane` of the warp. */

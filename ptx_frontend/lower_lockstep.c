@@ -1,7 +1,9 @@
 /* The lockstep points a kernel does not need (targets where a block's threads take turns,
- * the host: builtins.h, __zc_lockstep_point). A point before a shared access lets the
- * block's other threads make their next shared access first, so that lanes of a warp see
- * each other's accesses in the order they would in lockstep. A load needs that only where
+ * the host: builtins.h, __zc_lockstep_point), and the spin points of atomics whose result
+ * nothing reads (no spin loop can wait on such an atomic: no other thread needs a turn
+ * there). A point before a shared access lets the block's other threads make their next
+ * shared access first, so that lanes of a warp see each other's accesses in the order they
+ * would in lockstep. A load needs that only where
  * a store to shared memory may have come before it since the last whole-block barrier
  * (bar.sync/bar.red with no thread count): otherwise every thread makes such loads before
  * any thread's next store, which waits at its own point for the others to reach theirs, as
@@ -210,4 +212,43 @@ void prune_lockstep_points(struct lower *L)
 	free(p.queued);
 	free(p.state_in);
 	free(p.blocks);
+}
+
+/* Whether the alloca (a register) is ever read: any use but a store into it. */
+static bool register_read(LLVMValueRef alloca)
+{
+	for (LLVMUseRef u = LLVMGetFirstUse(alloca); u; u = LLVMGetNextUse(u)) {
+		LLVMValueRef user = LLVMGetUser(u);
+		if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 0) == alloca)
+			return true;
+	}
+	return false;
+}
+
+void note_spin_point(struct lower *L, LLVMValueRef point, const struct ptx_operand *destination)
+{
+	if (destination->kind == PTX_OP_SINK) {
+		LLVMInstructionEraseFromParent(point);
+		return;
+	}
+	struct sym *s = destination->kind == PTX_OP_NAME ? sym_lookup(L, destination->name) : NULL;
+	if (!s || s->kind != SYM_REG || !LLVMIsAAllocaInst(s->value))
+		return;
+	if (L->nspin_points == L->spin_points_capacity) {
+		size_t capacity = L->spin_points_capacity ? 2 * L->spin_points_capacity : 16;
+		struct spin_point *grown = realloc(L->spin_points, capacity * sizeof *grown);
+		if (!grown)
+			lower_fail(L, "out of memory");
+		L->spin_points = grown;
+		L->spin_points_capacity = capacity;
+	}
+	L->spin_points[L->nspin_points++] = (struct spin_point){point, s->value};
+}
+
+void prune_spin_points(struct lower *L)
+{
+	for (size_t i = 0; i < L->nspin_points; i++)
+		if (!register_read(L->spin_points[i].destination))
+			LLVMInstructionEraseFromParent(L->spin_points[i].call);
+	L->nspin_points = 0;
 }

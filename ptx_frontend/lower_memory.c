@@ -598,9 +598,14 @@ static bool lower_memory_insn(struct lower *L)
 	if ((!strcmp(o, "ld") || !strcmp(o, "st")) &&
 	    (has_mod(L, "volatile") || insn_space(L) == PTX_SPACE_SHARED))
 		call_builtin(L, "__zc_lockstep_point", LLVMVoidTypeInContext(L->ctx), NULL, 0);
-	else if ((!strcmp(o, "ld") && (has_mod(L, "relaxed") || has_mod(L, "acquire"))) ||
-	         !strcmp(o, "atom"))
+	else if (!strcmp(o, "ld") && (has_mod(L, "relaxed") || has_mod(L, "acquire")))
 		call_builtin(L, "__zc_spin_point", LLVMVoidTypeInContext(L->ctx), NULL, 0);
+	if (!strcmp(o, "atom")) {
+		LLVMValueRef point = call_builtin(L, "__zc_spin_point", LLVMVoidTypeInContext(L->ctx), NULL, 0);
+		lower_atomic(L, true);
+		note_spin_point(L, point, op(L, 0));
+		return true;
+	}
 	if (!strcmp(o, "ld") || !strcmp(o, "ldu"))
 		return lower_load(L);
 	if (!strcmp(o, "st"))
@@ -609,8 +614,6 @@ static bool lower_memory_insn(struct lower *L)
 		return lower_mov(L);
 	if (!strcmp(o, "cvta"))
 		return lower_cvta(L);
-	if (!strcmp(o, "atom"))
-		return lower_atomic(L, true);
 	if (!strcmp(o, "red"))
 		return lower_atomic(L, false);
 	if (!strcmp(o, "membar") || !strcmp(o, "fence"))

@@ -644,6 +644,7 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 		build_return(L);
 	if (f->is_entry && L->target->shared_as_offsets)
 		prune_lockstep_points(L);
+	prune_spin_points(L);
 	pop_scope(L, NULL);
 	debug_end_function(L);
 	L->func = NULL;
@@ -889,6 +890,7 @@ bool ptx_lower(const struct ptx_module *module, const struct ptx_target *target,
 	name_set_free(&L.maybe_constant);
 	name_set_free(&L.foldable_variables);
 	free(L.name_buffer);
+	free(L.spin_points);
 	free(L.initializer_elements);
 	if (!ok) {
 		LLVMDisposeModule(L.mod);
