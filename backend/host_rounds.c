@@ -459,7 +459,8 @@ static int zc_plan_frame(LLVMValueRef entry, const ZcStops *stops, LLVMTargetDat
 			item->size <<= 1;
 	}
 	if (status == 0) {
-		qsort(set->items, set->count, sizeof *set->items, zc_compare_live);
+		if (set->count)
+			qsort(set->items, set->count, sizeof *set->items, zc_compare_live);
 		set->table_size = 0;
 		free(set->table);
 		set->table = NULL;
