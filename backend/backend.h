@@ -116,12 +116,13 @@ int zc_merge_metadata_notes(ZcBytes *code_object, char **error);
 
 /* host_entry.c: the exported entry point of a host kernel (abi/host_abi.h), which
  * becomes an internal function. */
-/* A kernel entry's thread coordinates (tid, ntid, ctaid, nctaid; x, y, z each), which
- * zc_bind_coordinates gives the code inlined into it instead of the builtins' calls. */
-enum { ZC_COORDINATES = 12 };
+/* A kernel entry's thread coordinates (tid, ntid, ctaid, nctaid; x, y, z each) and its
+ * block's shared memory (its base, the dynamic part's), which zc_bind_entry_values gives
+ * the code inlined into it instead of the builtins' calls. */
+enum { ZC_COORDINATES = 12, ZC_ENTRY_VALUES = ZC_COORDINATES + 2 };
 typedef struct {
 	LLVMValueRef entry;
-	LLVMValueRef coordinates[ZC_COORDINATES];
+	LLVMValueRef values[ZC_ENTRY_VALUES];
 } ZcHostEntry;
 typedef struct {
 	ZcHostEntry *items;
@@ -129,7 +130,7 @@ typedef struct {
 } ZcHostEntries;
 int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, ZcHostEntries *entries, char **error);
 /* After the kernel bodies are inlined into their entries (the always-inline pass). */
-void zc_bind_coordinates(ZcHostEntries *entries);
+void zc_bind_entry_values(ZcHostEntries *entries);
 /* The mark of a thread entry, for host_rounds.c. */
 #define ZC_THREAD_ENTRY_ATTRIBUTE "zc-thread-entry"
 /* Whether a function can reach the driver's operations (calls through the block's table),

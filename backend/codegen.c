@@ -401,12 +401,12 @@ static int zc_run_o3(LLVMModuleRef module, LLVMTargetMachineRef machine, char **
 
 /* Host entries: the kernel bodies inlined, the coordinate builtins' calls become the values
  * each entry read (host_entry.c). */
-static int zc_bind_host_coordinates(LLVMModuleRef module, LLVMTargetMachineRef machine, ZcHostEntries *entries,
+static int zc_bind_host_entry_values(LLVMModuleRef module, LLVMTargetMachineRef machine, ZcHostEntries *entries,
                                     char **error)
 {
 	if (zc_run_passes(module, machine, "always-inline", error) < 0)
 		return -1;
-	zc_bind_coordinates(entries);
+	zc_bind_entry_values(entries);
 	return 0;
 }
 
@@ -428,7 +428,7 @@ static int zc_optimize_step(void *arg, char **error)
 	ZcHostEntries entries = {0};
 	int prepared = zc_prepare_kernels(module, target, &entries, error);
 	if (prepared == 0 && entries.count)
-		prepared = zc_bind_host_coordinates(module, s->machine, &entries, error);
+		prepared = zc_bind_host_entry_values(module, s->machine, &entries, error);
 	free(entries.items);
 	if (prepared < 0)
 		return -1;

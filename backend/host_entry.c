@@ -173,18 +173,24 @@ static void zc_add_host_entry(LLVMModuleRef module, LLVMValueRef kernel, const c
 	zc_load_arguments(b, module, kernel, params, args);
 	LLVMTypeRef kernel_type = LLVMGlobalGetValueType(kernel);
 	unsigned count = LLVMCountParams(kernel);
-	/* A thread's coordinates do not change while its entry runs: read once (where the
-	 * builtins would read them at every use, through the thread-local pointer). */
+	/* A thread's coordinates and its block's shared memory do not change while its entry
+	 * runs: read once (where the builtins would read them at every use, through the
+	 * thread-local pointer and the block's). */
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
 	*made = (ZcHostEntry){.entry = entry};
 	for (int k = 0; k < ZC_COORDINATES; k++)
-		made->coordinates[k] = LLVMBuildLoad2(
+		made->values[k] = LLVMBuildLoad2(
 			b, i32, zc_thread_field(b, context, thread, offsetof(ZcHostThread, tid) + 4 * k), "");
+	LLVMValueRef block = LLVMBuildLoad2(b, ptr, zc_thread_field(b, context, thread, offsetof(ZcHostThread, block)), "");
+	made->values[ZC_COORDINATES] =
+		LLVMBuildLoad2(b, ptr, zc_thread_field(b, context, block, offsetof(ZcHostBlock, shared)), "");
+	made->values[ZC_COORDINATES + 1] =
+		LLVMBuildLoad2(b, ptr, zc_thread_field(b, context, block, offsetof(ZcHostBlock, dynamic_smem)), "");
 	if (whole_block) {
 		ZcLoop loops[3];
 		for (int dim = 2; dim >= 0; dim--) {
-			loops[dim] = zc_open_loop(b, context, entry, thread, made->coordinates[3 + dim], dim);
-			made->coordinates[dim] = loops[dim].index;
+			loops[dim] = zc_open_loop(b, context, entry, thread, made->values[3 + dim], dim);
+			made->values[dim] = loops[dim].index;
 		}
 		LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
 		for (int dim = 0; dim < 3; dim++)
@@ -260,16 +266,17 @@ int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, ZcHostEntries 
 	return 0;
 }
 
-/* The builtins of the thread's coordinates, in ZcHostThread's order (tid, ntid, ctaid,
- * nctaid). */
-static const char *const zc_coordinate_builtins[ZC_COORDINATES] = {
+/* The builtins of ZcHostEntry's values: the thread's coordinates in ZcHostThread's order
+ * (tid, ntid, ctaid, nctaid), then the shared memory's. */
+static const char *const zc_entry_value_builtins[ZC_ENTRY_VALUES] = {
 	"__zc_tid_x", "__zc_tid_y", "__zc_tid_z", "__zc_ntid_x", "__zc_ntid_y", "__zc_ntid_z",
 	"__zc_ctaid_x", "__zc_ctaid_y", "__zc_ctaid_z", "__zc_nctaid_x", "__zc_nctaid_y", "__zc_nctaid_z",
+	"__zc_shared_base", "__zc_dynamic_smem",
 };
 _Static_assert(offsetof(ZcHostThread, nctaid) == offsetof(ZcHostThread, tid) + 36,
                "the coordinates are twelve words in a row");
 
-void zc_bind_coordinates(ZcHostEntries *entries)
+void zc_bind_entry_values(ZcHostEntries *entries)
 {
 	for (size_t e = 0; e < entries->count; e++) {
 		const ZcHostEntry *made = &entries->items[e];
@@ -281,9 +288,9 @@ void zc_bind_coordinates(ZcHostEntries *entries)
 					continue;
 				size_t length;
 				const char *name = LLVMGetValueName2(callee, &length);
-				for (int k = 0; k < ZC_COORDINATES; k++)
-					if (strcmp(name, zc_coordinate_builtins[k]) == 0) {
-						LLVMReplaceAllUsesWith(i, made->coordinates[k]);
+				for (int k = 0; k < ZC_ENTRY_VALUES; k++)
+					if (strcmp(name, zc_entry_value_builtins[k]) == 0) {
+						LLVMReplaceAllUsesWith(i, made->values[k]);
 						LLVMInstructionEraseFromParent(i);
 						break;
 					}

@@ -76,8 +76,8 @@ static bool zc_is_stop(const ZcStops *stops, LLVMValueRef instruction)
 
 /* Whether the entry can run in rounds: its only calls that reach the driver are lockstep
  * points, warp operations and calls of __zc_bar_sync with the same constant barrier and a
- * count of 0 (the whole block), at most ZC_ROUNDS_MAX_STOPS in all; no alloca (a thread's local memory
- * would be every thread's); no invoke. Counts the stops. */
+ * count of 0 (the whole block), at most ZC_ROUNDS_MAX_STOPS in all; no alloca (a thread's
+ * local memory would be every thread's); no invoke. Counts the stops. */
 static bool zc_rounds_fit(LLVMValueRef entry, const ZcStops *stops, uint32_t *nstops)
 {
 	uint32_t count_stops = 0, barriers = 0;
@@ -331,17 +331,36 @@ static bool zc_live_at(ZcCfg *g, const ZcLiveSet *set, LLVMValueRef value, LLVMV
 	return false;
 }
 
-/* A load of the .param buffer, which no thread writes, or of the ZcHostThread, which the
- * block entry sets to each thread before running it (its tid; the rest is the block's):
- * the same wherever the thread makes it. */
-static bool zc_reads_unchanging(const ZcLiveSet *set, LLVMValueRef value)
+/* The address `pointer` points into, before any GEP. */
+static LLVMValueRef zc_pointer_base(LLVMValueRef pointer)
+{
+	while (LLVMIsAGetElementPtrInst(pointer))
+		pointer = LLVMGetOperand(pointer, 0);
+	return pointer;
+}
+
+/* A load of the thread's ZcHostThread.block. */
+static bool zc_loads_block(const ZcLiveSet *set, LLVMValueRef value)
 {
 	if (!LLVMIsALoadInst(value) || LLVMGetVolatile(value))
 		return false;
 	LLVMValueRef pointer = LLVMGetOperand(value, 0);
-	while (LLVMIsAGetElementPtrInst(pointer))
-		pointer = LLVMGetOperand(pointer, 0);
-	return pointer == set->params || pointer == set->thread;
+	if (pointer == set->thread)
+		return offsetof(ZcHostThread, block) == 0;
+	return LLVMIsAGetElementPtrInst(pointer) && LLVMGetOperand(pointer, 0) == set->thread &&
+	       LLVMGetNumOperands(pointer) == 2 && LLVMIsAConstantInt(LLVMGetOperand(pointer, 1)) &&
+	       LLVMConstIntGetZExtValue(LLVMGetOperand(pointer, 1)) == offsetof(ZcHostThread, block);
+}
+
+/* A load of the .param buffer, which no thread writes, of the ZcHostThread, which the block
+ * entry sets to each thread before running it (its tid; the rest is the block's), or of the
+ * block's ZcHostBlock: the same wherever the thread makes it. */
+static bool zc_reads_unchanging(const ZcLiveSet *set, LLVMValueRef value)
+{
+	if (!LLVMIsALoadInst(value) || LLVMGetVolatile(value))
+		return false;
+	LLVMValueRef base = zc_pointer_base(LLVMGetOperand(value, 0));
+	return base == set->params || base == set->thread || zc_loads_block(set, base);
 }
 
 /* The address of a thread-local variable: the same on the block's one OS thread. */
