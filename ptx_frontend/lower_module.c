@@ -622,6 +622,7 @@ static void lower_function(struct lower *L, const struct ptx_func *f, struct ptx
 	L->func_sym = s;
 	L->fn = s->value;
 	L->carry = NULL;
+	L->nspin_points = 0; /* what a function left out noted is gone with it */
 	L->f32_flush_by_mode = s->f32_mode == F32_MODE_FLUSHING;
 	set_f32_mode(L, s);
 	find_maybe_constant_registers(L, f);
