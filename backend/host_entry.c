@@ -207,8 +207,8 @@ static void zc_add_host_entry(LLVMModuleRef module, LLVMValueRef kernel, const c
 
 /* The kernel becomes NAME.zc_body, inlined into its entries: one for baseline x86-64 and
  * one for x86-64-v3 (ZC_HOST_V3_SUFFIX), whose fma is an instruction, not a call of libm's
- * fmaf, and whose loops over threads vectorise with AVX2. Both compute the same: the code has
- * no operation the processor may fuse or contract unasked. */
+ * fmaf. Both compute the same: the code has no operation the processor may fuse or contract
+ * unasked. (The loops over threads stay scalar: each thread's volatile tid store.) */
 int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, ZcHostEntries *entries, char **error)
 {
 	if (entries->count + 2 > entries->capacity) {

@@ -128,25 +128,25 @@ zc_host_module_unload(struct zc_drv_module *m)
 }
 
 /* The kernel's entry: for x86-64-v3 where the processor runs it and the code object has
- * one, else for baseline x86-64; a block entry where there is one (host_abi.h). */
+ * one, else for baseline x86-64; a block entry where there is one (host_abi.h). NULL with
+ * *out_of_memory when the names do not fit in memory. */
 static void *
-entry_symbol(struct zc_drv_module *m, const char *name, bool *whole_block)
+entry_symbol(struct zc_drv_module *m, const char *name, bool *whole_block, bool *out_of_memory)
 {
 	const char *const levels[] = { ZC_HOST_V3_SUFFIX, "" };
-	char symbol_name[1024];
+	size_t size = strlen(name) + sizeof ZC_HOST_V3_SUFFIX + sizeof ZC_HOST_BLOCK_ENTRY_SUFFIX;
+	char *symbol_name = stub_alloc(size);
+	void *symbol = NULL;
 
-	for (int level = m->x86_64_v3 ? 0 : 1; level < 2; level++)
-		for (int block = 1; block >= 0; block--) {
-			int length = snprintf(symbol_name, sizeof symbol_name, "%s%s%s", name, levels[level],
-			                      block ? ZC_HOST_BLOCK_ENTRY_SUFFIX : "");
-			void *symbol = length > 0 && (size_t)length < sizeof symbol_name
-			                       ? zc_host_object_symbol(m->object, symbol_name) : NULL;
-			if (symbol) {
-				*whole_block = block;
-				return symbol;
-			}
+	*out_of_memory = !symbol_name;
+	for (int level = m->x86_64_v3 ? 0 : 1; symbol_name && level < 2 && !symbol; level++)
+		for (int block = 1; block >= 0 && !symbol; block--) {
+			snprintf(symbol_name, size, "%s%s%s", name, levels[level], block ? ZC_HOST_BLOCK_ENTRY_SUFFIX : "");
+			symbol = zc_host_object_symbol(m->object, symbol_name);
+			*whole_block = block;
 		}
-	return NULL;
+	stub_free(symbol_name);
+	return symbol;
 }
 
 CUresult
@@ -155,9 +155,11 @@ zc_host_module_function(struct zc_drv_module *m, const char *name,
 {
 	zc_host_entry *entry;
 	struct zc_drv_function *f;
-	bool whole_block;
-	void *symbol = entry_symbol(m, name, &whole_block);
+	bool whole_block, out_of_memory;
+	void *symbol = entry_symbol(m, name, &whole_block, &out_of_memory);
 
+	if (out_of_memory)
+		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "function");
 	if (!symbol)
 		return stub_fail(CUDA_ERROR_NOT_FOUND, "the code object has no kernel %s", name);
 	memcpy(&entry, &symbol, sizeof entry);

@@ -15,6 +15,11 @@ static const uint8_t exec_fatbin[32] __attribute__((aligned(8))) = {
 	'e', 'x', 'e', 'c', '_', 'k', 'e', 'r', 'n', 'e', 'l', 's', 0, 0, 0, 0,
 };
 
+#define ZK_LONG_NAME zk_long_name_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+#define ZK_STRINGIFY(x) #x
+#define ZK_STRING(x) ZK_STRINGIFY(x)
+#define ZK_LONG_NAME_STRING ZK_STRING(ZK_LONG_NAME)
+
 struct exec_param {
 	uint32_t offset, size;
 };
@@ -37,6 +42,8 @@ static const struct exec_kernel exec_kernels[] = {
 	{ "zk_dynamic", 0, 1, 0, 3, { { 0, 8 }, { 8, 1 }, { 16, 8 } } },
 	{ "zk_exit_early", 0, 0, 0, 1, { { 0, 8 } } },
 	{ "zk_fault", 0, 0, 0, 1, { { 0, 4 } } },
+	/* Longer than any fixed buffer for a kernel's name (C++ templates make such names). */
+	{ ZK_LONG_NAME_STRING, 0, 0, 0, 1, { { 0, 8 } } },
 	{ "zk_named_barriers", 512, 0, 0, 1, { { 0, 8 } } },
 	{ "zk_trap", 0, 0, 0, 1, { { 0, 4 } } },
 	{ "zk_warp_ops", 0, 0, 0, 1, { { 0, 8 } } },

@@ -179,6 +179,23 @@ test_activemask_groups(CUfunction f)
 	cuMemFree_v2(dflag);
 }
 
+/* The driver finds an entry whatever the length of the kernel's name. */
+static void
+test_long_name(CUmodule mod)
+{
+	enum { N = 8 };
+	uint32_t out[N];
+	CUfunction f;
+	CUdeviceptr dout = device_alloc(sizeof out);
+
+	CALL(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, ZK_LONG_NAME_STRING));
+	launch(f, 1, 1, 1, N, 1, 1, 0, (void *[]){ &dout });
+	CALL(CUDA_SUCCESS, cuMemcpyDtoH_v2(out, dout, sizeof out));
+	for (uint32_t i = 0; i < N; i++)
+		CHECK(out[i] == i, "long name %u: %u", i, out[i]);
+	cuMemFree_v2(dout);
+}
+
 static void
 test_coords(CUfunction f)
 {
@@ -591,6 +608,7 @@ run_main(void)
 	test_named_barriers_and_exit(named, exit_early);
 	test_activemask_groups(groups);
 	test_coords(coords);
+	test_long_name(mod);
 	test_dynamic(mod, lib, dynamic);
 	test_launch_errors(sum, coords, dynamic);
 	test_attributes(lib, sum, coords);
