@@ -1,6 +1,7 @@
 // The CPU driver benchmark's programs (bench/cpu_driver.sh): a dozen algorithms with sizes a
 // GPU finishes in milliseconds. reference.c computes the same with OpenMP; both print, per
-// algorithm, its best wall time of three runs and a checksum of its result.
+// algorithm, its best wall time of three runs and a checksum of its result. With a name as
+// its argument it runs that algorithm alone (bench/emulator_speed.sh measures each apart).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,9 +47,15 @@ template <class T> static double checksum(const T *d, size_t n)
 	return s;
 }
 
+static const char *only;  // the one algorithm to run, or null for all
+static int measured;
+
 // Runs `body` (launches) three times after a warm-up; prints the best time and `sum()`.
 template <class Body, class Sum> static void measure(const char *name, Body body, Sum sum)
 {
+	if (only && strcmp(only, name) != 0)
+		return;
+	measured++;
 	body();
 	CHECK(cudaDeviceSynchronize());
 	double best = 1e30;
@@ -208,8 +215,9 @@ __global__ void black_scholes(int n, const float *s, const float *k, const float
 		call[i] = black_scholes_call(s[i], k[i], t[i]);
 }
 
-int main()
+int main(int argc, char **argv)
 {
+	only = argc > 1 ? argv[1] : nullptr;
 	Inputs in;
 	make_inputs(&in);
 
@@ -304,6 +312,10 @@ int main()
 		float *t = device(OPTIONS_N, in.years), *call = device<float>(OPTIONS_N);
 		measure("blackscholes", [&] { black_scholes<<<OPTIONS_N / 256, 256>>>(OPTIONS_N, s, k, t, call); },
 		        [&] { return checksum(call, OPTIONS_N); });
+	}
+	if (only && !measured) {
+		fprintf(stderr, "no algorithm named %s\n", only);
+		return 2;
 	}
 	return 0;
 }
