@@ -11,6 +11,16 @@
 
 enum { LANES = 32 };
 
+/* A handler whose loops over the lanes carry the emulator's time is compiled twice, for the
+ * baseline and for x86-64-v3 (AVX2, FMA), the one the processor runs chosen as the library
+ * loads. Both compute the same: nothing is contracted (-ffp-contract=off). GCC only: clang
+ * 22 crashes on clones of static functions (the fuzz harnesses build these files with it). */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define LANE_LOOPS __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define LANE_LOOPS
+#endif
+
 /* Scalar operands as the hardware numbers them; the scalar file is indexed by these. */
 enum {
 	SREG_VCC_LO = 106,
@@ -215,14 +225,38 @@ uint32_t sget32(const struct wave *w, const struct operand *o);
 uint64_t sget64(const struct wave *w, const struct operand *o);
 void sset32(struct wave *w, const struct operand *o, uint32_t value);
 void sset64(struct wave *w, const struct operand *o, uint64_t value);
-void vget32(const struct wave *w, const struct operand *o, uint32_t out[LANES]);
 void vget64(const struct wave *w, const struct operand *o, uint64_t out[LANES]);
 void vget64f(const struct wave *w, const struct operand *o, uint64_t out[LANES]);
 void vget16(const struct wave *w, const struct operand *o, int high, uint16_t out[LANES]);
-void vset32(struct wave *w, const struct operand *o, const uint32_t in[LANES], uint32_t mask);
 void vset64(struct wave *w, const struct operand *o, const uint64_t in[LANES], uint32_t mask);
 void vset16(struct wave *w, const struct operand *o, int high, const uint16_t in[LANES],
             uint32_t mask);
+/* Inline, since nearly every vector instruction reads and writes 32-bit registers. */
+static inline void vget32(const struct wave *w, const struct operand *o, uint32_t out[LANES])
+{
+	if (o->kind == OPND_VGPR) {
+		memcpy(out, w->v[o->reg], LANES * 4);
+		return;
+	}
+	uint32_t x = sget32(w, o);
+	for (int l = 0; l < LANES; l++)
+		out[l] = x;
+}
+
+static inline void vset32(struct wave *w, const struct operand *o, const uint32_t in[LANES],
+                          uint32_t mask)
+{
+	if (o->kind != OPND_VGPR)
+		return;
+	uint32_t *d = w->v[o->reg];
+	if (mask == ~0u) {
+		memcpy(d, in, LANES * 4);
+		return;
+	}
+	for (int l = 0; l < LANES; l++)
+		d[l] = mask >> l & 1 ? in[l] : d[l];
+}
+
 /* A lane-mask destination: an SGPR (or vcc) in wave32. */
 void mask_set(struct wave *w, const struct operand *o, uint32_t value);
 uint32_t mask_get(const struct wave *w, const struct operand *o);

@@ -167,78 +167,129 @@ static float unary32(unsigned op, float x)
 	}
 }
 
-static void fop32(struct wave *w, const struct insn *in)
+/* A lane's f32 operand: source modifiers (none for an accumulator, o NULL), then the MODE
+ * register's input flushing. */
+static inline __attribute__((always_inline)) void
+f32_lanes(const uint32_t bits[LANES], const struct operand *o, bool flush, float out[LANES])
+{
+	uint32_t keep = o && o->abs ? 0x7fffffffu : ~0u, flip = o && o->neg ? 0x80000000u : 0;
+	EACH {
+		uint32_t b = (bits[l] & keep) ^ flip;
+		b = flush && (b & 0x7f800000u) == 0 ? b & 0x80000000u : b;
+		memcpy(&out[l], &b, 4);
+	}
+}
+
+/* fmin_ieee and fmax_ieee in f32, as selects a lane loop vectorises; a NaN comes out quiet,
+ * as from the double versions. */
+static float quiet32(float x)
+{
+	uint32_t b = bits32(x);
+	return as_f32((b & 0x7fffffffu) > 0x7f800000u ? b | 0x00400000u : b);
+}
+
+static float fmin32(float a, float b)
+{
+	float m = a < b ? a : b;
+	m = a == b ? (signbit(a) ? a : b) : m;
+	return quiet32(isnan(b) ? a : m);
+}
+
+static float fmax32(float a, float b)
+{
+	float m = a > b ? a : b;
+	m = a == b ? (signbit(a) ? b : a) : m;
+	return quiet32(isnan(b) ? a : m);
+}
+
+/* What the f32 instructions without a lane loop of their own compute for one lane: b, the
+ * second operand's bits (ldexp's exponent). */
+static float lane32(const struct wave *w, const struct insn *in, int l, float x, float y,
+                    float z, uint32_t b)
+{
+	switch (in->op) {
+	case F_MINIMUM: return isnan(x) || isnan(y) ? NAN : (float)fmin_ieee(x, y);
+	case F_MAXIMUM: return isnan(x) || isnan(y) ? NAN : (float)fmax_ieee(x, y);
+	case F_MED3: return (float)med3(x, y, z);
+	case F_LDEXP: return ldexpf(x, (int32_t)b > 300 ? 300 : (int32_t)b < -300 ? -300 : (int32_t)b);
+	case F_DIV_FMAS:
+		if (w->s[SREG_VCC_LO] >> l & 1)
+			return (float)fma_scaled(x, y, z, fabsf(z) >= 1.0f ? 64 : -64);
+		return fmaf(x, y, z);
+	case F_DIV_FIXUP: {
+		/* x: the quotient, y: the denominator, z: the numerator */
+		bool sign = signbit(y) != signbit(z);
+		if (isnan(z)) return z;
+		if (isnan(y)) return y;
+		if (y == 0 && z == 0) return as_f32(0xffc00000u);
+		if (isinf(y) && isinf(z)) return as_f32(0xffc00000u);
+		if (y == 0 || isinf(z)) return sign ? -INFINITY : INFINITY;
+		if (isinf(y) || z == 0) return sign ? -0.0f : 0.0f;
+		if ((int)(bits32(z) >> 23 & 0xff) - (int)(bits32(y) >> 23 & 0xff) < -150)
+			return sign ? -0.0f : 0.0f;
+		/* The guide's text tests exponent(S1) == 255 here, which the cases above leave
+		 * impossible: it is the quotient's, an overflow of the scaled division (a huge
+		 * numerator over a subnormal denominator). */
+		if ((bits32(x) >> 23 & 0xff) == 255) return sign ? -INFINITY : INFINITY;
+		return sign ? -fabsf(x) : fabsf(x);
+	}
+	default: return unary32(in->op, x);
+	}
+}
+
+/* The common operations run as loops over all 32 lanes, which the compiler vectorises (the
+ * lanes exec leaves out are computed and not written); the rest lane by lane. */
+LANE_LOOPS static void fop32(struct wave *w, const struct insn *in)
 {
 	uint32_t a[LANES], b[LANES], c[LANES], r[LANES], mask = exec_mask(w);
+	float x[LANES], y[LANES], z[LANES], v[LANES];
 	int n = in->nopnd;
-	bool fi = flush_in32(w);
+	bool fi = flush_in32(w), has_y = n > 2, has_z = n > 3 || in->op == F_FMAC;
 	vget32(w, &in->o[1], a);
 	if (in->dpp)
 		mask &= dpp_apply(w, in, a);
-	if (n > 2)
+	f32_lanes(a, &in->o[1], fi, x);
+	if (has_y) {
 		vget32(w, &in->o[2], b);
-	if (n > 3)
+		f32_lanes(b, &in->o[2], fi, y);
+	}
+	if (n > 3) {
 		vget32(w, &in->o[3], c);
-	if (in->op == F_FMAC)
+		f32_lanes(c, &in->o[3], fi, z);
+	} else if (in->op == F_FMAC) {
 		vget32(w, &in->o[0], c);
+		f32_lanes(c, NULL, fi, z);
+	}
 	bool changed = enter_rounding(w, 0);
+	switch (in->op) {
+	case F_ADD: EACH v[l] = x[l] + y[l]; break;
+	case F_SUB: EACH v[l] = x[l] - y[l]; break;
+	case F_SUBREV: EACH v[l] = y[l] - x[l]; break;
+	case F_MUL: EACH v[l] = x[l] * y[l]; break;
+	case F_MUL_LEGACY: EACH v[l] = x[l] == 0 || y[l] == 0 ? 0.0f : x[l] * y[l]; break;
+	/* fmaak and fmamk are printed in the order they multiply and add: d, a, b, K and d, a,
+	 * K, b */
+	case F_FMA: case F_FMAC: case F_FMAAK: case F_FMAMK: EACH v[l] = fmaf(x[l], y[l], z[l]); break;
+	case F_MIN: EACH v[l] = fmin32(x[l], y[l]); break;
+	case F_MAX: EACH v[l] = fmax32(x[l], y[l]); break;
+	case F_MIN3: EACH v[l] = fmin32(fmin32(x[l], y[l]), z[l]); break;
+	case F_MAX3: EACH v[l] = fmax32(fmax32(x[l], y[l]), z[l]); break;
+	case F_MINMAX: EACH v[l] = fmax32(fmin32(x[l], y[l]), z[l]); break;
+	case F_MAXMIN: EACH v[l] = fmin32(fmax32(x[l], y[l]), z[l]); break;
+	default: EACH v[l] = mask >> l & 1 ? lane32(w, in, l, x[l], has_y ? y[l] : 0,
+	                                             has_z ? z[l] : 0, has_y ? b[l] : 0) : 0;
+	}
+	/* a NaN made of numbers is the canonical one */
 	EACH {
-		if (!(mask >> l & 1))
-			continue;
-		float x = emu_f32_in(emu_f32_mods(a[l], &in->o[1]), fi);
-		float y = n > 2 ? emu_f32_in(emu_f32_mods(b[l], &in->o[2]), fi) : 0;
-		float z = n > 3 ? emu_f32_in(emu_f32_mods(c[l], &in->o[3]), fi)
-		                : in->op == F_FMAC ? emu_f32_in(c[l], fi) : 0;
-		float v;
-		switch (in->op) {
-		case F_ADD: v = x + y; break;
-		case F_SUB: v = x - y; break;
-		case F_SUBREV: v = y - x; break;
-		case F_MUL: v = x * y; break;
-		case F_MUL_LEGACY: v = (x == 0 || y == 0) ? 0.0f : x * y; break;
-		/* fmaak and fmamk are printed in the order they multiply and add: d, a, b, K and
-		 * d, a, K, b */
-		case F_FMA: case F_FMAC: case F_FMAAK: case F_FMAMK: v = fmaf(x, y, z); break;
-		case F_MIN: v = (float)fmin_ieee(x, y); break;
-		case F_MAX: v = (float)fmax_ieee(x, y); break;
-		case F_MINIMUM: v = isnan(x) || isnan(y) ? NAN : (float)fmin_ieee(x, y); break;
-		case F_MAXIMUM: v = isnan(x) || isnan(y) ? NAN : (float)fmax_ieee(x, y); break;
-		case F_MIN3: v = (float)fmin_ieee(fmin_ieee(x, y), z); break;
-		case F_MAX3: v = (float)fmax_ieee(fmax_ieee(x, y), z); break;
-		case F_MED3: v = (float)med3(x, y, z); break;
-		case F_MINMAX: v = (float)fmax_ieee(fmin_ieee(x, y), z); break;
-		case F_MAXMIN: v = (float)fmin_ieee(fmax_ieee(x, y), z); break;
-		case F_LDEXP: v = ldexpf(x, (int32_t)b[l] > 300 ? 300 : (int32_t)b[l] < -300 ? -300 : (int32_t)b[l]); break;
-		case F_DIV_FMAS: {
-			if (w->s[SREG_VCC_LO] >> l & 1)
-				v = (float)fma_scaled(x, y, z, fabsf(z) >= 1.0f ? 64 : -64);
-			else
-				v = fmaf(x, y, z);
-			break;
-		}
-		case F_DIV_FIXUP: {
-			/* x: the quotient, y: the denominator, z: the numerator */
-			bool sign = signbit(y) != signbit(z);
-			if (isnan(z)) v = z;
-			else if (isnan(y)) v = y;
-			else if (y == 0 && z == 0) v = as_f32(0xffc00000u);
-			else if (isinf(y) && isinf(z)) v = as_f32(0xffc00000u);
-			else if (y == 0 || isinf(z)) v = sign ? -INFINITY : INFINITY;
-			else if (isinf(y) || z == 0) v = sign ? -0.0f : 0.0f;
-			else if ((int)(bits32(z) >> 23 & 0xff) - (int)(bits32(y) >> 23 & 0xff) < -150)
-				v = sign ? -0.0f : 0.0f;
-			/* The guide's text tests exponent(S1) == 255 here, which the cases above
-			 * leave impossible: it is the quotient's, an overflow of the scaled
-			 * division (a huge numerator over a subnormal denominator). */
-			else if ((bits32(x) >> 23 & 0xff) == 255) v = sign ? -INFINITY : INFINITY;
-			else v = sign ? -fabsf(x) : fabsf(x);
-			break;
-		}
-		default: v = unary32(in->op, x); break;
-		}
-		if (isnan(v) && !isnan(x) && !isnan(y) && !isnan(z))
-			v = as_f32(0x7fc00000u);
-		r[l] = out32(w, in, v);
+		bool made = !isnan(x[l]) && !(has_y && isnan(y[l])) && !(has_z && isnan(z[l]));
+		v[l] = isnan(v[l]) && made ? as_f32(0x7fc00000u) : v[l];
+	}
+	if (in->omod || in->clamp)
+		EACH v[l] = (float)omod_clamp(in, v[l]);
+	bool flush = flush_out32(w);
+	EACH {
+		uint32_t bits = bits32(v[l]);
+		r[l] = flush && (bits & 0x7f800000u) == 0 ? bits & 0x80000000u : bits;
 	}
 	leave_rounding(changed);
 	vset32(w, &in->o[0], r, mask);

@@ -132,8 +132,8 @@ static void addresses(struct wave *w, const struct insn *in, enum space space, b
 
 /* Whether every active lane's access is global memory inside one registered range: then
  * no lane needs locating, the common case, checked once per instruction. */
-static bool all_direct(const struct wave *w, enum space space, const struct access *a,
-                       unsigned bytes)
+LANE_LOOPS static bool all_direct(const struct wave *w, enum space space,
+                                  const struct access *a, unsigned bytes)
 {
 	uint32_t e = exec_mask(w);
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -173,7 +173,7 @@ static void put_loaded(struct wave *w, unsigned reg, int l, unsigned f, const ui
 	}
 }
 
-static void load(struct wave *w, const struct insn *in, enum space space)
+LANE_LOOPS static void load(struct wave *w, const struct insn *in, enum space space)
 {
 	struct access a;
 	unsigned f = FORMAT(in->op), bytes = format_bytes(f);
@@ -181,6 +181,14 @@ static void load(struct wave *w, const struct insn *in, enum space space)
 	const struct operand *d = &in->o[0];
 	addresses(w, in, space, true, LOAD, &a);
 	bool direct = all_direct(w, space, &a, bytes);
+	if (direct && f <= B128) {  /* whole dwords from global memory: the common case */
+		for (unsigned k = 0; k < bytes / 4; k++) {
+			uint32_t *r = w->v[(d->reg + k) & 255];
+			EACH if (e >> l & 1)
+				memcpy(&r[l], (const uint8_t *)(uintptr_t)a.address[l] + 4 * k, 4);
+		}
+		return;
+	}
 	EACH {
 		if (!(e >> l & 1))
 			continue;
@@ -196,7 +204,7 @@ static void load(struct wave *w, const struct insn *in, enum space space)
 	}
 }
 
-static void store(struct wave *w, const struct insn *in, enum space space)
+LANE_LOOPS static void store(struct wave *w, const struct insn *in, enum space space)
 {
 	struct access a;
 	unsigned f = FORMAT(in->op), bytes = format_bytes(f);
@@ -204,6 +212,14 @@ static void store(struct wave *w, const struct insn *in, enum space space)
 	addresses(w, in, space, false, STORE, &a);
 	bool direct = all_direct(w, space, &a, bytes);
 	const struct operand *s = &in->o[a.data];
+	if (direct && f <= B128 && s->kind == OPND_VGPR) {
+		/* lane after lane, so that where lanes overlap the last one's data stays whole */
+		EACH if (e >> l & 1)
+			for (unsigned k = 0; k < bytes / 4; k++)
+				memcpy((uint8_t *)(uintptr_t)a.address[l] + 4 * k,
+				       &w->v[(s->reg + k) & 255][l], 4);
+		return;
+	}
 	EACH {
 		if (!(e >> l & 1))
 			continue;

@@ -78,7 +78,7 @@ static int32_t med3i(int32_t a, int32_t b, int32_t c)
 	return c > mx ? mx : c < mn ? mn : c;
 }
 
-static void vop32(struct wave *w, const struct insn *in)
+LANE_LOOPS static void vop32(struct wave *w, const struct insn *in)
 {
 	uint32_t a[LANES], b[LANES], c[LANES], r[LANES];
 	uint32_t mask = exec_mask(w);
@@ -200,7 +200,7 @@ static void vop32(struct wave *w, const struct insn *in)
 }
 
 /* v_cndmask_b32: dst, src0, src1, lane mask (vcc when not named, as in VOPD). */
-static void cndmask(struct wave *w, const struct insn *in)
+LANE_LOOPS static void cndmask(struct wave *w, const struct insn *in)
 {
 	uint32_t a[LANES], b[LANES], r[LANES];
 	uint32_t sel = in->nopnd > 3 ? mask_get(w, &in->o[3]) : w->s[SREG_VCC_LO];
@@ -298,7 +298,7 @@ static void vop16(struct wave *w, const struct insn *in)
 /* Carry chains: v_add_co_u32 dst, carry-out, a, b [, carry-in]. */
 enum carry { ADD_CO, SUB_CO, SUBREV_CO, ADD_CO_CI, SUB_CO_CI, SUBREV_CO_CI };
 
-static void vop_carry(struct wave *w, const struct insn *in)
+LANE_LOOPS static void vop_carry(struct wave *w, const struct insn *in)
 {
 	uint32_t a[LANES], b[LANES], r[LANES], mask = exec_mask(w), out = 0;
 	uint32_t cin = in->nopnd > 4 ? mask_get(w, &in->o[4]) : 0;
@@ -329,7 +329,7 @@ static void vop_carry(struct wave *w, const struct insn *in)
 }
 
 /* v_mad_u64_u32 / v_mad_i64_i32: dst64, carry-out, a32, b32, c64. */
-static void vop_mad64(struct wave *w, const struct insn *in)
+LANE_LOOPS static void vop_mad64(struct wave *w, const struct insn *in)
 {
 	uint32_t a[LANES], b[LANES], mask = exec_mask(w), out = 0;
 	uint64_t c[LANES], r[LANES];
@@ -356,7 +356,7 @@ static void vop_mad64(struct wave *w, const struct insn *in)
 
 enum vop64 { LSHL64, LSHR64, ASHR64, MOV64 };
 
-static void vop64(struct wave *w, const struct insn *in)
+LANE_LOOPS static void vop64(struct wave *w, const struct insn *in)
 {
 	uint32_t s[LANES];
 	uint64_t v[LANES], r[LANES];
@@ -520,7 +520,7 @@ static unsigned class_of(double x, bool is_signaling)
 	return 0;  /* normal or subnormal: decided by the caller, which knows the width */
 }
 
-static void compare(struct wave *w, const struct insn *in)
+LANE_LOOPS static void compare(struct wave *w, const struct insn *in)
 {
 	unsigned c = in->op & 0xff, type = in->op >> 8 & 0xff;
 	bool x_form = in->op >> 16 & 1;

@@ -261,17 +261,6 @@ void sset64(struct wave *w, const struct operand *o, uint64_t value)
 	}
 }
 
-void vget32(const struct wave *w, const struct operand *o, uint32_t out[LANES])
-{
-	if (o->kind == OPND_VGPR) {
-		memcpy(out, w->v[o->reg], LANES * 4);
-		return;
-	}
-	uint32_t x = sget32(w, o);
-	for (int l = 0; l < LANES; l++)
-		out[l] = x;
-}
-
 void vget64(const struct wave *w, const struct operand *o, uint64_t out[LANES])
 {
 	if (o->kind == OPND_VGPR) {
@@ -307,20 +296,6 @@ void vget16(const struct wave *w, const struct operand *o, int high, uint16_t ou
 	int shift = (high || o->half) ? 16 : 0;
 	for (int l = 0; l < LANES; l++)
 		out[l] = (uint16_t)(x[l] >> shift);
-}
-
-void vset32(struct wave *w, const struct operand *o, const uint32_t in[LANES], uint32_t mask)
-{
-	if (o->kind != OPND_VGPR)
-		return;
-	uint32_t *d = w->v[o->reg];
-	if (mask == ~0u) {
-		memcpy(d, in, LANES * 4);
-		return;
-	}
-	for (int l = 0; l < LANES; l++)
-		if (mask >> l & 1)
-			d[l] = in[l];
 }
 
 void vset64(struct wave *w, const struct operand *o, const uint64_t in[LANES], uint32_t mask)
