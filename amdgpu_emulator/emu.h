@@ -231,6 +231,19 @@ void vget16(const struct wave *w, const struct operand *o, int high, uint16_t ou
 void vset64(struct wave *w, const struct operand *o, const uint64_t in[LANES], uint32_t mask);
 void vset16(struct wave *w, const struct operand *o, int high, const uint16_t in[LANES],
             uint32_t mask);
+/* A 32-bit vector operand's lanes without a copy: the register itself, or SPARE holding a
+ * scalar operand's value in every lane. */
+static inline const uint32_t *vlanes32(const struct wave *w, const struct operand *o,
+                                       uint32_t spare[LANES])
+{
+	if (o->kind == OPND_VGPR)
+		return w->v[o->reg];
+	uint32_t x = sget32(w, o);
+	for (int l = 0; l < LANES; l++)
+		spare[l] = x;
+	return spare;
+}
+
 /* Inline, since nearly every vector instruction reads and writes 32-bit registers. */
 static inline void vget32(const struct wave *w, const struct operand *o, uint32_t out[LANES])
 {

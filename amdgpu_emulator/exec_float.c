@@ -167,19 +167,6 @@ static float unary32(unsigned op, float x)
 	}
 }
 
-/* A lane's f32 operand: source modifiers (none for an accumulator, o NULL), then the MODE
- * register's input flushing. */
-static inline __attribute__((always_inline)) void
-f32_lanes(const uint32_t bits[LANES], const struct operand *o, bool flush, float out[LANES])
-{
-	uint32_t keep = o && o->abs ? 0x7fffffffu : ~0u, flip = o && o->neg ? 0x80000000u : 0;
-	EACH {
-		uint32_t b = (bits[l] & keep) ^ flip;
-		b = flush && (b & 0x7f800000u) == 0 ? b & 0x80000000u : b;
-		memcpy(&out[l], &b, 4);
-	}
-}
-
 /* fmin_ieee and fmax_ieee in f32, as selects a lane loop vectorises; a NaN comes out quiet,
  * as from the double versions. */
 static float quiet32(float x)
@@ -241,25 +228,26 @@ static float lane32(const struct wave *w, const struct insn *in, int l, float x,
  * lanes exec leaves out are computed and not written); the rest lane by lane. */
 LANE_LOOPS static void fop32(struct wave *w, const struct insn *in)
 {
-	uint32_t a[LANES], b[LANES], c[LANES], r[LANES], mask = exec_mask(w);
+	uint32_t spare[3][LANES], r[LANES], mask = exec_mask(w);
+	const uint32_t *b = NULL;
 	float x[LANES], y[LANES], z[LANES], v[LANES];
 	int n = in->nopnd;
 	bool fi = flush_in32(w), has_y = n > 2, has_z = n > 3 || in->op == F_FMAC;
-	vget32(w, &in->o[1], a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
-	f32_lanes(a, &in->o[1], fi, x);
+	const uint32_t *a = vlanes32(w, &in->o[1], spare[0]);
+	if (in->dpp) {
+		memmove(spare[0], a, sizeof spare[0]);
+		mask &= dpp_apply(w, in, spare[0]);
+		a = spare[0];
+	}
+	emu_f32_lanes(a, &in->o[1], fi, x);
 	if (has_y) {
-		vget32(w, &in->o[2], b);
-		f32_lanes(b, &in->o[2], fi, y);
+		b = vlanes32(w, &in->o[2], spare[1]);
+		emu_f32_lanes(b, &in->o[2], fi, y);
 	}
-	if (n > 3) {
-		vget32(w, &in->o[3], c);
-		f32_lanes(c, &in->o[3], fi, z);
-	} else if (in->op == F_FMAC) {
-		vget32(w, &in->o[0], c);
-		f32_lanes(c, NULL, fi, z);
-	}
+	if (n > 3)
+		emu_f32_lanes(vlanes32(w, &in->o[3], spare[2]), &in->o[3], fi, z);
+	else if (in->op == F_FMAC)
+		emu_f32_lanes(vlanes32(w, &in->o[0], spare[2]), NULL, fi, z);
 	bool changed = enter_rounding(w, 0);
 	switch (in->op) {
 	case F_ADD: EACH v[l] = x[l] + y[l]; break;

@@ -410,7 +410,60 @@ static uint8_t *lds_at(struct workgroup *wg, uint32_t address, unsigned bytes)
 	return (uint64_t)address + bytes <= wg->lds_size ? wg->lds + address : NULL;
 }
 
-static void ds(struct wave *w, const struct insn *in)
+/* A load or store of WORDS dwords a lane at ADDR + OFFSET, registers from REG on; inlined
+ * with WORDS a constant. A load outside the LDS reads 0, a store there is dropped; where
+ * every active lane's access is inside, the lanes go without a check each. */
+static inline __attribute__((always_inline)) void
+ds_words(struct wave *w, bool store, unsigned words, const uint32_t addr[LANES], uint32_t offset,
+         unsigned reg)
+{
+	uint32_t e = exec_mask(w), highest = 0;
+	EACH {
+		uint32_t at = e >> l & 1 ? addr[l] + offset : 0;
+		highest = at > highest ? at : highest;
+	}
+	uint64_t top = (uint64_t)highest + words * 4;
+	uint8_t *lds = w->wg->lds;
+	if (top <= w->wg->lds_size && !store && e == ~0u) {
+		/* every lane loads: a loop the compiler vectorises */
+		for (unsigned k = 0; k < words; k++) {
+			uint32_t *v = w->v[(reg + k) & 255];
+			EACH memcpy(&v[l], lds + (uint32_t)(addr[l] + offset) + 4 * k, 4);
+		}
+		return;
+	}
+	if (top <= w->wg->lds_size) {
+		/* a store lane after lane, so that where lanes overlap the last one's data stays whole */
+		EACH if (e >> l & 1)
+			for (unsigned k = 0; k < words; k++) {
+				uint8_t *p = lds + (uint32_t)(addr[l] + offset) + 4 * k;
+				uint32_t *v = &w->v[(reg + k) & 255][l];
+				if (store)
+					memcpy(p, v, 4);
+				else
+					memcpy(v, p, 4);
+			}
+		return;
+	}
+	EACH {
+		if (!(e >> l & 1))
+			continue;
+		uint8_t *p = lds_at(w->wg, addr[l] + offset, words * 4);
+		for (unsigned k = 0; k < words; k++) {
+			uint32_t *v = &w->v[(reg + k) & 255][l];
+			if (store) {
+				if (p)
+					memcpy(p + 4 * k, v, 4);
+			} else if (p) {
+				memcpy(v, p + 4 * k, 4);
+			} else {
+				*v = 0;
+			}
+		}
+	}
+}
+
+LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 {
 	unsigned kind = in->op & 15, f = in->op >> 4 & 31, op = in->op >> 9 & 31;
 	uint32_t e = exec_mask(w), addr[LANES];
@@ -445,45 +498,25 @@ static void ds(struct wave *w, const struct insn *in)
 	}
 	if ((kind == DS_LOAD || kind == DS_STORE) && (f == B32 || f == B64 || f == B128)) {
 		/* The common accesses, without the general path's per-lane choices. */
-		unsigned words = format_bytes(f) / 4;
 		const struct operand *ao = &in->o[kind == DS_LOAD ? 1 : 0], *vo = &in->o[kind == DS_LOAD ? 0 : 1];
 		vget32(w, ao, addr);
-		EACH {
-			if (!(e >> l & 1))
-				continue;
-			uint8_t *p = lds_at(wg, addr[l] + (uint32_t)in->offset, words * 4);
-			for (unsigned k = 0; k < words; k++) {
-				uint32_t *v = &w->v[(vo->reg + k) & 255][l];
-				if (kind == DS_STORE) {
-					if (p)
-						memcpy(p + 4 * k, v, 4);
-				} else if (p) {
-					memcpy(v, p + 4 * k, 4);
-				} else {
-					*v = 0;
-				}
-			}
+		switch (f) {
+		case B32: ds_words(w, kind == DS_STORE, 1, addr, (uint32_t)in->offset, vo->reg); break;
+		case B64: ds_words(w, kind == DS_STORE, 2, addr, (uint32_t)in->offset, vo->reg); break;
+		default: ds_words(w, kind == DS_STORE, 4, addr, (uint32_t)in->offset, vo->reg); break;
 		}
 		return;
 	}
 	if ((kind == DS_LOAD2 || kind == DS_LOAD2_64) && (f == B32 || f == B64)) {
-		unsigned words = f == B64 ? 2 : 1;
+		unsigned words = f == B64 ? 2 : 1, reg = in->o[0].reg;
 		uint32_t scale = words * 4 * (kind == DS_LOAD2_64 ? 64 : 1);
-		uint32_t off[2] = {in->offset0 * scale, in->offset1 * scale};
 		vget32(w, &in->o[1], addr);
-		EACH {
-			if (!(e >> l & 1))
-				continue;
-			for (unsigned k = 0; k < 2; k++) {
-				uint8_t *p = lds_at(wg, addr[l] + off[k], words * 4);
-				for (unsigned i = 0; i < words; i++) {
-					uint32_t *v = &w->v[(in->o[0].reg + k * words + i) & 255][l];
-					if (p)
-						memcpy(v, p + 4 * i, 4);
-					else
-						*v = 0;
-				}
-			}
+		if (words == 1) {
+			ds_words(w, false, 1, addr, in->offset0 * scale, reg);
+			ds_words(w, false, 1, addr, in->offset1 * scale, reg + 1);
+		} else {
+			ds_words(w, false, 2, addr, in->offset0 * scale, reg);
+			ds_words(w, false, 2, addr, in->offset1 * scale, reg + 2);
 		}
 		return;
 	}

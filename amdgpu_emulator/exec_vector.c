@@ -465,33 +465,6 @@ static void lane_ops(struct wave *w, const struct insn *in)
 
 /* Compares: the selector packs the condition, the type and whether EXEC is written. */
 enum cmp_type { T_I16, T_U16, T_I32, T_U32, T_I64, T_U64, T_F16, T_F32, T_F64 };
-enum cond { C_F, C_LT, C_EQ, C_LE, C_GT, C_NE, C_GE, C_O, C_U, C_NGE, C_NLG, C_NGT, C_NLE,
-            C_NEQ, C_NLT, C_T, C_LG, C_CLASS };
-
-bool emu_float_condition(unsigned c, double x, double y)
-{
-	bool un = isnan(x) || isnan(y);
-	switch (c) {
-	case C_F: return false;
-	case C_LT: return x < y;
-	case C_EQ: return x == y;
-	case C_LE: return x <= y;
-	case C_GT: return x > y;
-	case C_LG: return !un && x != y;
-	case C_GE: return x >= y;
-	case C_O: return !un;
-	case C_U: return un;
-	case C_NGE: return !(x >= y);
-	case C_NLG: return un || x == y;
-	case C_NGT: return !(x > y);
-	case C_NLE: return !(x <= y);
-	case C_NEQ: return !(x == y);
-	case C_NLT: return !(x < y);
-	case C_T: return true;
-	case C_NE: return x != y;
-	default: return false;
-	}
-}
 
 static bool int_cond(unsigned c, int cmp)
 {
@@ -575,6 +548,22 @@ LANE_LOOPS static void compare(struct wave *w, const struct insn *in)
 		default: break;
 		}
 #undef CMP32
+		result &= e;
+		goto done;
+	}
+	if (type == T_F32 && c != C_CLASS) {
+		float x[LANES], y[LANES];
+		emu_f32_lanes(a32, pa, flush32, x);
+		emu_f32_lanes(b32, pb, flush32, y);
+		/* a loop per condition, with the condition a constant in it, so that each vectorizes */
+#define CMPF(cond) case cond: EACH result |= (uint32_t)emu_float_condition(cond, x[l], y[l]) << l; break
+		switch (c) {
+		CMPF(C_F); CMPF(C_LT); CMPF(C_EQ); CMPF(C_LE); CMPF(C_GT); CMPF(C_NE); CMPF(C_GE);
+		CMPF(C_O); CMPF(C_U); CMPF(C_NGE); CMPF(C_NLG); CMPF(C_NGT); CMPF(C_NLE); CMPF(C_NEQ);
+		CMPF(C_NLT); CMPF(C_T); CMPF(C_LG);
+		default: break;
+		}
+#undef CMPF
 		result &= e;
 		goto done;
 	}

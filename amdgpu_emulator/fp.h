@@ -42,6 +42,19 @@ static inline float emu_f32_in(uint32_t bits, bool flush)
 	return f;
 }
 
+/* A lane's f32 operand: source modifiers (none for an accumulator, o NULL), then the MODE
+ * register's input flushing; a loop the compiler vectorises. */
+static inline __attribute__((always_inline)) void
+emu_f32_lanes(const uint32_t bits[LANES], const struct operand *o, bool flush, float out[LANES])
+{
+	uint32_t keep = o && o->abs ? 0x7fffffffu : ~0u, flip = o && o->neg ? 0x80000000u : 0;
+	for (int l = 0; l < LANES; l++) {
+		uint32_t b = (bits[l] & keep) ^ flip;
+		b = flush && (b & 0x7f800000u) == 0 ? b & 0x80000000u : b;
+		memcpy(&out[l], &b, 4);
+	}
+}
+
 static inline double emu_f64_in(uint64_t bits, bool flush)
 {
 	if (flush && (bits & 0x7ff0000000000000ull) == 0)
@@ -64,8 +77,35 @@ static inline double emu_f16_to_double(uint16_t bits, bool flush)
  * clears the other half (exec_vector.c). */
 void emu_write16(struct wave *w, const struct insn *in, const uint16_t r[LANES], uint32_t mask);
 
-/* A float compare's condition (the encoding's order: f lt eq le gt ne ge o u nge nlg ngt
- * nle neq nlt t lg), on values exact in double (exec_vector.c). */
-bool emu_float_condition(unsigned cond, double x, double y);
+/* Compare conditions: the encoding's order (f lt eq le gt ne ge o u nge nlg ngt nle neq nlt t),
+ * then lg (the float compares' ne) and class. */
+enum cond { C_F, C_LT, C_EQ, C_LE, C_GT, C_NE, C_GE, C_O, C_U, C_NGE, C_NLG, C_NGT, C_NLE,
+            C_NEQ, C_NLT, C_T, C_LG, C_CLASS };
+
+/* A float compare's condition, on values exact in double. */
+static inline bool emu_float_condition(unsigned c, double x, double y)
+{
+	bool un = isnan(x) || isnan(y);
+	switch (c) {
+	case C_F: return false;
+	case C_LT: return x < y;
+	case C_EQ: return x == y;
+	case C_LE: return x <= y;
+	case C_GT: return x > y;
+	case C_LG: return !un && x != y;
+	case C_GE: return x >= y;
+	case C_O: return !un;
+	case C_U: return un;
+	case C_NGE: return !(x >= y);
+	case C_NLG: return un || x == y;
+	case C_NGT: return !(x > y);
+	case C_NLE: return !(x <= y);
+	case C_NEQ: return !(x == y);
+	case C_NLT: return !(x < y);
+	case C_T: return true;
+	case C_NE: return x != y;
+	default: return false;
+	}
+}
 
 #endif
