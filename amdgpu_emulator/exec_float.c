@@ -157,7 +157,7 @@ static double unary(unsigned op, double a, int bits)
 }
 
 /* A one-operand f32 operation: the rcp, sqrt and rsq units round once, in f32. */
-static float unary32(unsigned op, float x)
+static inline float unary32(unsigned op, float x)
 {
 	switch (op) {
 	case F_RCP: return 1.0f / x;
@@ -257,7 +257,10 @@ LANE_LOOPS static void fop32(struct wave *w, const struct insn *in)
 	case F_MUL_LEGACY: EACH v[l] = x[l] == 0 || y[l] == 0 ? 0.0f : x[l] * y[l]; break;
 	/* fmaak and fmamk are printed in the order they multiply and add: d, a, b, K and d, a,
 	 * K, b */
-	case F_FMA: case F_FMAC: case F_FMAAK: case F_FMAMK: EACH v[l] = fmaf(x[l], y[l], z[l]); break;
+	case F_FMA: case F_FMAC: case F_FMAAK: case F_FMAMK: emu_fma32_lanes(v, x, y, z); break;
+	case F_RCP: EACH v[l] = unary32(F_RCP, x[l]); break;
+	case F_SQRT: EACH v[l] = unary32(F_SQRT, x[l]); break;
+	case F_RSQ: EACH v[l] = unary32(F_RSQ, x[l]); break;
 	case F_MIN: EACH v[l] = fmin32(x[l], y[l]); break;
 	case F_MAX: EACH v[l] = fmax32(x[l], y[l]); break;
 	case F_MIN3: EACH v[l] = fmin32(fmin32(x[l], y[l]), z[l]); break;

@@ -45,7 +45,8 @@ static inline float emu_f32_in(uint32_t bits, bool flush)
 /* A lane's f32 operand: source modifiers (none for an accumulator, o NULL), then the MODE
  * register's input flushing; a loop the compiler vectorises. */
 static inline __attribute__((always_inline)) void
-emu_f32_lanes(const uint32_t bits[LANES], const struct operand *o, bool flush, float out[LANES])
+emu_f32_lanes(const uint32_t *restrict bits, const struct operand *o, bool flush,
+              float *restrict out)
 {
 	uint32_t keep = o && o->abs ? 0x7fffffffu : ~0u, flip = o && o->neg ? 0x80000000u : 0;
 	for (int l = 0; l < LANES; l++) {
@@ -72,6 +73,10 @@ static inline double emu_f16_to_double(uint16_t bits, bool flush)
 	memcpy(&h, &bits, 2);
 	return (double)h;
 }
+
+/* v = x * y + z rounded once, lane by lane (lanes.c). */
+void emu_fma32_lanes(float *restrict v, const float *restrict x, const float *restrict y,
+                     const float *restrict z);
 
 /* Writes a 16-bit result to the destination's half that op_sel (or .h) names; gfx10
  * clears the other half (exec_vector.c). */
