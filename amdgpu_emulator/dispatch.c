@@ -309,16 +309,24 @@ static void init_wave(struct wave *w, struct workgroup *wg, struct launch *l, ui
 	/* Only the IDs the descriptor enables (ENABLE_VGPR_WORKITEM_ID: X, X and Y, or all
 	 * three): a kernel that reads X alone takes gfx11's packed v0 as X, unmasked. */
 	uint32_t ids = k->rsrc2 >> 11 & 3;
+	/* the first lane's coordinates divided out, the others' counted on from them */
+	uint32_t x = first_item % d->block[0], y = first_item / d->block[0] % d->block[1],
+	         z = first_item / d->block[0] / d->block[1];
 	for (uint32_t lane = 0; lane < items && lane < LANES; lane++) {
-		uint32_t t = first_item + lane;
-		uint32_t x = t % d->block[0], y = ids >= 1 ? t / d->block[0] % d->block[1] : 0,
-		         z = ids >= 2 ? t / d->block[0] / d->block[1] : 0;
+		uint32_t wy = ids >= 1 ? y : 0, wz = ids >= 2 ? z : 0;
 		if (o->generation >= 11) {
-			w->v[0][lane] = x | y << 10 | z << 20;
+			w->v[0][lane] = x | wy << 10 | wz << 20;
 		} else {
 			w->v[0][lane] = x;
-			w->v[1][lane] = y;
-			w->v[2][lane] = z;
+			w->v[1][lane] = wy;
+			w->v[2][lane] = wz;
+		}
+		if (++x == d->block[0]) {
+			x = 0;
+			if (++y == d->block[1]) {
+				y = 0;
+				z++;
+			}
 		}
 	}
 	uint32_t r1 = k->rsrc1;
@@ -332,6 +340,7 @@ static void run_workgroup(struct workgroup *wg, struct launch *l)
 {
 	const struct insn *code = l->kernel->object->code;
 	uint32_t live = wg->nwaves;
+	bool tracing = l->trace != NULL;  /* in a register: the handlers' calls would reload it */
 
 	while (!wg->failed) {
 		uint32_t waiting = 0;
@@ -341,7 +350,7 @@ static void run_workgroup(struct workgroup *wg, struct launch *l)
 			uint64_t n = 0, cycles = 0;
 			while (w->state == WAVE_RUNNING && n < QUANTUM && !w->sleep) {
 				const struct insn *in = &code[w->pc++];
-				if (l->trace)
+				if (tracing)
 					trace(w, in);
 				cycles += in->cost;
 				in->exec(w, in);

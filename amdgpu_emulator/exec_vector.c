@@ -306,22 +306,26 @@ LANE_LOOPS static void vop_carry(struct wave *w, const struct insn *in)
 	if (in->dpp)
 		mask &= dpp_apply(w, in, a);
 	vget32(w, &in->o[3], b);
-	uint64_t t[LANES];
+	uint32_t carry[LANES];
 	bool adds = in->op == ADD_CO || in->op == ADD_CO_CI;
-	/* The lane loops are kept free of the choice, so that they vectorize. */
+	/* The lane loops are kept free of the choice, and in 32 bits, so that they vectorize
+	 * densely: the carry of x + y + c is whether either addition wrapped, the borrow of
+	 * x - y - c whether y exceeds x or x - y is below c. Forms without a carry-in have
+	 * cin 0. */
+#define ADD(x, y) EACH { uint32_t c = cin >> l & 1, s = x[l] + y[l]; \
+                         r[l] = s + c; carry[l] = (s < x[l]) | (r[l] < s); }
+#define SUB(x, y) EACH { uint32_t c = cin >> l & 1, d = x[l] - y[l]; \
+                         r[l] = d - c; carry[l] = (y[l] > x[l]) | (d < c); }
 	switch ((enum carry)in->op) {
-	case ADD_CO: EACH t[l] = (uint64_t)a[l] + b[l]; break;
-	case SUB_CO: EACH t[l] = (uint64_t)a[l] - b[l]; break;
-	case SUBREV_CO: EACH t[l] = (uint64_t)b[l] - a[l]; break;
-	case ADD_CO_CI: EACH t[l] = (uint64_t)a[l] + b[l] + (cin >> l & 1); break;
-	case SUB_CO_CI: EACH t[l] = (uint64_t)a[l] - b[l] - (cin >> l & 1); break;
-	case SUBREV_CO_CI: EACH t[l] = (uint64_t)b[l] - a[l] - (cin >> l & 1); break;
+	case ADD_CO: case ADD_CO_CI: ADD(a, b); break;
+	case SUB_CO: case SUB_CO_CI: SUB(a, b); break;
+	case SUBREV_CO: case SUBREV_CO_CI: SUB(b, a); break;
 	}
-	/* bit 32 of the 64-bit result is the carry, or the borrow of a subtraction */
+#undef ADD
+#undef SUB
 	EACH {
-		bool c = t[l] >> 32 & 1;
-		out |= (uint32_t)c << l;
-		r[l] = in->clamp && c ? (adds ? 0xffffffffu : 0) : (uint32_t)t[l];
+		out |= carry[l] << l;
+		r[l] = in->clamp && carry[l] ? (adds ? 0xffffffffu : 0) : r[l];
 	}
 	out &= mask;
 	vset32(w, &in->o[0], r, mask);
