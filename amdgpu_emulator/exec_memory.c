@@ -189,6 +189,23 @@ LANE_LOOPS static void load(struct wave *w, const struct insn *in, enum space sp
 		}
 		return;
 	}
+	if (direct && (f == U8 || f == I8 || f == U16 || f == I16)) {
+		/* a byte or half-word extended to the register: one loop per format */
+		uint32_t *r = w->v[d->reg];
+#define EXTENDED(T) EACH if (e >> l & 1) { \
+			T x; \
+			memcpy(&x, (const void *)(uintptr_t)a.address[l], sizeof x); \
+			r[l] = (uint32_t)(int32_t)x; \
+		}
+		switch (f) {
+		case U8: EXTENDED(uint8_t); break;
+		case I8: EXTENDED(int8_t); break;
+		case U16: EXTENDED(uint16_t); break;
+		default: EXTENDED(int16_t); break;
+		}
+#undef EXTENDED
+		return;
+	}
 	EACH {
 		if (!(e >> l & 1))
 			continue;
@@ -410,6 +427,18 @@ static uint8_t *lds_at(struct workgroup *wg, uint32_t address, unsigned bytes)
 	return (uint64_t)address + bytes <= wg->lds_size ? wg->lds + address : NULL;
 }
 
+/* Whether every active lane's access of BYTES at ADDR + OFFSET lies inside the LDS. */
+static inline __attribute__((always_inline)) bool
+lds_inside(const struct wave *w, const uint32_t addr[LANES], uint32_t offset, unsigned bytes)
+{
+	uint32_t e = exec_mask(w), highest = 0;
+	EACH {
+		uint32_t at = e >> l & 1 ? addr[l] + offset : 0;
+		highest = at > highest ? at : highest;
+	}
+	return (uint64_t)highest + bytes <= w->wg->lds_size;
+}
+
 /* A load or store of WORDS dwords a lane at ADDR + OFFSET, registers from REG on; inlined
  * with WORDS a constant. A load outside the LDS reads 0, a store there is dropped; where
  * every active lane's access is inside, the lanes go without a check each. */
@@ -417,14 +446,10 @@ static inline __attribute__((always_inline)) void
 ds_words(struct wave *w, bool store, unsigned words, const uint32_t addr[LANES], uint32_t offset,
          unsigned reg)
 {
-	uint32_t e = exec_mask(w), highest = 0;
-	EACH {
-		uint32_t at = e >> l & 1 ? addr[l] + offset : 0;
-		highest = at > highest ? at : highest;
-	}
-	uint64_t top = (uint64_t)highest + words * 4;
+	uint32_t e = exec_mask(w);
 	uint8_t *lds = w->wg->lds;
-	if (top <= w->wg->lds_size && !store && e == ~0u) {
+	bool inside = lds_inside(w, addr, offset, words * 4);
+	if (inside && !store && e == ~0u) {
 		/* every lane loads: a loop the compiler vectorises */
 		for (unsigned k = 0; k < words; k++) {
 			uint32_t *v = w->v[(reg + k) & 255];
@@ -432,7 +457,7 @@ ds_words(struct wave *w, bool store, unsigned words, const uint32_t addr[LANES],
 		}
 		return;
 	}
-	if (top <= w->wg->lds_size) {
+	if (inside) {
 		/* a store lane after lane, so that where lanes overlap the last one's data stays whole */
 		EACH if (e >> l & 1)
 			for (unsigned k = 0; k < words; k++) {
@@ -519,6 +544,24 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 			ds_words(w, false, 2, addr, in->offset1 * scale, reg + 2);
 		}
 		return;
+	}
+	if ((kind == DS_ATOMIC || kind == DS_ATOMIC_RTN) && op == A_ADD && f != B64) {
+		/* ds_add_u32, the shared histogram's: lane after lane, as the general path */
+		const struct operand *data = &in->o[kind == DS_ATOMIC ? 1 : 2];
+		uint32_t offset = (uint32_t)in->offset;
+		vget32(w, &in->o[kind == DS_ATOMIC ? 0 : 1], addr);
+		if (data->kind == OPND_VGPR && lds_inside(w, addr, offset, 4)) {
+			EACH if (e >> l & 1) {
+				uint8_t *p = wg->lds + (uint32_t)(addr[l] + offset);
+				uint32_t old, sum;
+				memcpy(&old, p, 4);
+				sum = old + w->v[data->reg][l];
+				memcpy(p, &sum, 4);
+				if (kind == DS_ATOMIC_RTN)
+					w->v[in->o[0].reg][l] = old;
+			}
+			return;
+		}
 	}
 	bool rtn = kind == DS_LOAD || kind == DS_LOAD2 || kind == DS_LOAD2_64 ||
 	           kind == DS_ATOMIC_RTN || kind == DS_CMPST_RTN;
