@@ -225,10 +225,8 @@ uint32_t sget32(const struct wave *w, const struct operand *o);
 uint64_t sget64(const struct wave *w, const struct operand *o);
 void sset32(struct wave *w, const struct operand *o, uint32_t value);
 void sset64(struct wave *w, const struct operand *o, uint64_t value);
-void vget64(const struct wave *w, const struct operand *o, uint64_t out[LANES]);
 void vget64f(const struct wave *w, const struct operand *o, uint64_t out[LANES]);
 void vget16(const struct wave *w, const struct operand *o, int high, uint16_t out[LANES]);
-void vset64(struct wave *w, const struct operand *o, const uint64_t in[LANES], uint32_t mask);
 void vset16(struct wave *w, const struct operand *o, int high, const uint16_t in[LANES],
             uint32_t mask);
 /* A 32-bit vector operand's lanes without a copy: the register itself, or SPARE holding a
@@ -268,6 +266,31 @@ static inline void vset32(struct wave *w, const struct operand *o, const uint32_
 	}
 	for (int l = 0; l < LANES; l++)
 		d[l] = mask >> l & 1 ? in[l] : d[l];
+}
+
+static inline void vget64(const struct wave *w, const struct operand *o, uint64_t out[LANES])
+{
+	if (o->kind == OPND_VGPR) {
+		const uint32_t *lo = w->v[o->reg], *hi = w->v[(o->reg + 1) & 255];
+		for (int l = 0; l < LANES; l++)
+			out[l] = lo[l] | (uint64_t)hi[l] << 32;
+		return;
+	}
+	uint64_t x = sget64(w, o);
+	for (int l = 0; l < LANES; l++)
+		out[l] = x;
+}
+
+static inline void vset64(struct wave *w, const struct operand *o, const uint64_t in[LANES],
+                          uint32_t mask)
+{
+	if (o->kind != OPND_VGPR)
+		return;
+	uint32_t *lo = w->v[o->reg], *hi = w->v[(o->reg + 1) & 255];
+	for (int l = 0; l < LANES; l++) {
+		lo[l] = mask >> l & 1 ? (uint32_t)in[l] : lo[l];
+		hi[l] = mask >> l & 1 ? (uint32_t)(in[l] >> 32) : hi[l];
+	}
 }
 
 /* A lane-mask destination: an SGPR (or vcc) in wave32. */

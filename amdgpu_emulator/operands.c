@@ -261,19 +261,6 @@ void sset64(struct wave *w, const struct operand *o, uint64_t value)
 	}
 }
 
-void vget64(const struct wave *w, const struct operand *o, uint64_t out[LANES])
-{
-	if (o->kind == OPND_VGPR) {
-		const uint32_t *lo = w->v[o->reg], *hi = w->v[(o->reg + 1) & 255];
-		for (int l = 0; l < LANES; l++)
-			out[l] = lo[l] | (uint64_t)hi[l] << 32;
-		return;
-	}
-	uint64_t x = sget64(w, o);
-	for (int l = 0; l < LANES; l++)
-		out[l] = x;
-}
-
 void vget64f(const struct wave *w, const struct operand *o, uint64_t out[LANES])
 {
 	if (o->kind == OPND_CONST) {
@@ -296,18 +283,6 @@ void vget16(const struct wave *w, const struct operand *o, int high, uint16_t ou
 	int shift = (high || o->half) ? 16 : 0;
 	for (int l = 0; l < LANES; l++)
 		out[l] = (uint16_t)(x[l] >> shift);
-}
-
-void vset64(struct wave *w, const struct operand *o, const uint64_t in[LANES], uint32_t mask)
-{
-	if (o->kind != OPND_VGPR)
-		return;
-	uint32_t *lo = w->v[o->reg], *hi = w->v[(o->reg + 1) & 255];
-	for (int l = 0; l < LANES; l++)
-		if (mask >> l & 1) {
-			lo[l] = (uint32_t)in[l];
-			hi[l] = (uint32_t)(in[l] >> 32);
-		}
 }
 
 void vset16(struct wave *w, const struct operand *o, int high, const uint16_t in[LANES],
