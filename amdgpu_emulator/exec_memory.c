@@ -76,8 +76,9 @@ struct access {
 	int data, dest;  /* operand indices, -1 when absent */
 };
 
-static void addresses(struct wave *w, const struct insn *in, enum space space, bool returns,
-                      enum kind kind, struct access *a)
+static inline __attribute__((always_inline)) void
+addresses(struct wave *w, const struct insn *in, enum space space, bool returns, enum kind kind,
+          struct access *a)
 {
 	int v = (kind == LOAD || (kind == ATOM && returns)) ? 1 : 0;
 	a->dest = kind == LOAD || (kind == ATOM && returns) ? 0 : -1;
@@ -132,8 +133,8 @@ static void addresses(struct wave *w, const struct insn *in, enum space space, b
 
 /* Whether every active lane's access is global memory inside one registered range: then
  * no lane needs locating, the common case, checked once per instruction. */
-LANE_LOOPS static bool all_direct(const struct wave *w, enum space space,
-                                  const struct access *a, unsigned bytes)
+static inline __attribute__((always_inline)) bool
+all_direct(const struct wave *w, enum space space, const struct access *a, unsigned bytes)
 {
 	uint32_t e = exec_mask(w);
 	uint64_t lo = UINT64_MAX, hi = 0;
