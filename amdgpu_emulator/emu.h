@@ -15,7 +15,8 @@ enum { LANES = 32 };
  * baseline and for x86-64-v3 (AVX2, FMA), the one the processor runs chosen as the library
  * loads. Both compute the same: nothing is contracted (-ffp-contract=off). GCC only: clang
  * 22 crashes on clones of static functions (the fuzz harnesses build these files with it). */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(ZC_EMU_BASELINE_ONLY)
 #define LANE_LOOPS __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define LANE_LOOPS
