@@ -246,13 +246,9 @@ static inline const uint32_t *vlanes32(const struct wave *w, const struct operan
 /* Inline, since nearly every vector instruction reads and writes 32-bit registers. */
 static inline void vget32(const struct wave *w, const struct operand *o, uint32_t out[LANES])
 {
-	if (o->kind == OPND_VGPR) {
-		memcpy(out, w->v[o->reg], LANES * 4);
-		return;
-	}
-	uint32_t x = sget32(w, o);
-	for (int l = 0; l < LANES; l++)
-		out[l] = x;
+	const uint32_t *lanes = vlanes32(w, o, out);
+	if (lanes != out)
+		memcpy(out, lanes, LANES * 4);
 }
 
 static inline void vset32(struct wave *w, const struct operand *o, const uint32_t in[LANES],

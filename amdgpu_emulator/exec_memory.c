@@ -442,15 +442,14 @@ lds_inside(const struct wave *w, const uint32_t addr[LANES], uint32_t offset, un
 
 /* A load or store of WORDS dwords a lane at ADDR + OFFSET, registers from REG on; inlined
  * with WORDS a constant. A load outside the LDS reads 0, a store there is dropped; where
- * every active lane's access is inside, the lanes go without a check each. */
+ * every lane loads inside, the lanes go without a check each. */
 static inline __attribute__((always_inline)) void
 ds_words(struct wave *w, bool store, unsigned words, const uint32_t addr[LANES], uint32_t offset,
          unsigned reg)
 {
 	uint32_t e = exec_mask(w);
 	uint8_t *lds = w->wg->lds;
-	bool inside = lds_inside(w, addr, offset, words * 4);
-	if (inside && !store && e == ~0u) {
+	if (!store && e == ~0u && lds_inside(w, addr, offset, words * 4)) {
 		/* every lane loads: a loop the compiler vectorises */
 		for (unsigned k = 0; k < words; k++) {
 			uint32_t *v = w->v[(reg + k) & 255];
@@ -458,19 +457,7 @@ ds_words(struct wave *w, bool store, unsigned words, const uint32_t addr[LANES],
 		}
 		return;
 	}
-	if (inside) {
-		/* a store lane after lane, so that where lanes overlap the last one's data stays whole */
-		EACH if (e >> l & 1)
-			for (unsigned k = 0; k < words; k++) {
-				uint8_t *p = lds + (uint32_t)(addr[l] + offset) + 4 * k;
-				uint32_t *v = &w->v[(reg + k) & 255][l];
-				if (store)
-					memcpy(p, v, 4);
-				else
-					memcpy(v, p, 4);
-			}
-		return;
-	}
+	/* lane after lane, so that where lanes overlap the last one's data stays whole */
 	EACH {
 		if (!(e >> l & 1))
 			continue;
