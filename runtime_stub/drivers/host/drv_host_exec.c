@@ -443,7 +443,7 @@ same_op(const struct warp_op *a, const struct warp_op *b)
 }
 
 /* PTX's shfl.sync: the source lane and whether it was in range. */
-static uint64_t
+static inline __attribute__((always_inline)) uint64_t
 shuffle(const struct warp_op *op, uint32_t lane, const uint64_t values[WARP], uint32_t present)
 {
 	int32_t b = (int32_t)(op->b & 31), clamp = (int32_t)(op->c & 31);
@@ -631,6 +631,55 @@ fail_stalled(const struct zc_launch *l, const uint32_t ctaid[3], uint32_t waitin
 	                 ctaid[2], waiting);
 }
 
+/* A whole warp's shuffle, its mode a constant where this is inlined: a loop the compiler
+ * can vectorise. */
+static inline __attribute__((always_inline)) void
+shuffle_lanes(enum ZcShflMode mode, const struct warp_op *op, const uint64_t values[WARP], ZcRoundLane *lanes)
+{
+	struct warp_op constant = *op;
+	constant.mode = (int)mode;
+	for (uint32_t lane = 0; lane < WARP; lane++)
+		lanes[lane].result = shuffle(&constant, lane, values, ~0u);
+}
+
+/* The common case of op_round_warps: all of a warp's lanes at one operation with the same
+ * operands and full mask. Its results without the general path's decoding per lane; a
+ * vote's or reduction's once for all. */
+static bool
+complete_uniform_warp(ZcRoundLane *lanes, uint32_t *states, uint64_t *ready)
+{
+	const ZcRoundLane *first = &lanes[0];
+	enum ZcWarpKind kind = (enum ZcWarpKind)(first->code & 0xff);
+
+	if (first->mask != ~0u || kind == ZC_WARP_MATCH_ANY || kind == ZC_WARP_MATCH_ALL)
+		return false;
+	for (uint32_t lane = 1; lane < WARP; lane++)
+		if (lanes[lane].code != first->code || lanes[lane].mask != ~0u || lanes[lane].b != first->b ||
+		    lanes[lane].c != first->c)
+			return false;
+	uint64_t values[WARP];
+	for (uint32_t lane = 0; lane < WARP; lane++)
+		values[lane] = lanes[lane].value;
+	struct warp_op op = { .kind = kind, .mode = (int)(first->code >> 8), .mask = ~0u, .b = first->b, .c = first->c };
+	if (kind == ZC_WARP_SHUFFLE) {
+		switch (op.mode) {
+		case ZC_SHFL_UP: shuffle_lanes(ZC_SHFL_UP, &op, values, lanes); break;
+		case ZC_SHFL_DOWN: shuffle_lanes(ZC_SHFL_DOWN, &op, values, lanes); break;
+		case ZC_SHFL_BFLY: shuffle_lanes(ZC_SHFL_BFLY, &op, values, lanes); break;
+		default: shuffle_lanes(ZC_SHFL_IDX, &op, values, lanes); break;
+		}
+	} else {
+		uint64_t result = warp_result(&op, 0, values, ~0u);
+		for (uint32_t lane = 0; lane < WARP; lane++)
+			lanes[lane].result = result;
+	}
+	for (uint32_t lane = 0; lane < WARP; lane++) {
+		*ready |= 1ull << states[lane];
+		states[lane] |= ZC_ROUND_READY;
+	}
+	return true;
+}
+
 /* Warp operations of a block entry's rounds: the same meeting rule and results as
  * try_complete_warp's, with the lanes' states and operations in the rounds' arrays. */
 static uint64_t
@@ -651,6 +700,8 @@ op_round_warps(ZcHostThread *t, ZcRoundLane *lanes, uint32_t *states, uint64_t w
 			else if (live++, state < 64 && (warp_stops >> state & 1))
 				waiting |= 1u << lane;
 		}
+		if (waiting == ~0u && complete_uniform_warp(&lanes[base], &states[base], &ready))
+			continue;
 		for (uint32_t tried = waiting; tried; tried &= tried - 1) {
 			uint32_t first = (uint32_t)__builtin_ctz(tried);
 			const ZcRoundLane *op = &lanes[base + first];
