@@ -406,6 +406,43 @@ static bool is_ignored(const char *name)
 	return false;
 }
 
+/* The handler of the mnemonic NAME as the disassembler prints it (NAME becomes gfx11's
+ * spelling without the encoding suffix); whether it is an SDWA form. */
+static bool find_handler(char *name, size_t size, struct opcode *op, bool *sdwa)
+{
+	*sdwa = false;
+	if (is_ignored(name)) {
+		*op = nothing;
+		return true;
+	}
+	/* The encoding suffix says how it was encoded, not what it does. */
+	static const char *const suffixes[] = {"_e64_dpp", "_e32_dpp", "_dpp8", "_dpp", "_sdwa",
+	                                       "_e32", "_e64"};
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		size_t k = strlen(suffixes[i]), len = strlen(name);
+		if (len > k && strcmp(name + len - k, suffixes[i]) == 0) {
+			*sdwa = strcmp(suffixes[i], "_sdwa") == 0;
+			name[len - k] = 0;
+			break;
+		}
+	}
+	canonical_name(name, size);
+	return emu_find_opcode(name, op);
+}
+
+bool emu_mnemonic_emulated(const char *mnemonic)
+{
+	char name[64];
+	struct opcode op;
+	bool sdwa;
+
+	if (strncmp(mnemonic, "v_dual_", 7) == 0)
+		snprintf(name, sizeof name, "v_%s", mnemonic + 7);
+	else
+		snprintf(name, sizeof name, "%s", mnemonic);
+	return find_handler(name, sizeof name, &op, &sdwa);
+}
+
 /* Decodes one instruction's text (without a VOPD partner) into IN; false when some part of
  * it has no meaning here, which leaves IN to report it. */
 static bool decode_text(const char *text, struct insn *in, int generation)
@@ -417,27 +454,14 @@ static bool decode_text(const char *text, struct insn *in, int generation)
 	memcpy(name, text, n);
 	name[n] = 0;
 	snprintf(rest, sizeof rest, "%s", text[n] ? text + n + 1 : "");
-	if (is_ignored(name)) {
-		in->exec = nothing.exec;
-		return true;
-	}
-	/* The encoding suffix says how it was encoded, not what it does. */
-	static const char *const suffixes[] = {"_e64_dpp", "_e32_dpp", "_dpp8", "_dpp", "_sdwa",
-	                                       "_e32", "_e64"};
-	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-		size_t k = strlen(suffixes[i]), len = strlen(name);
-		if (len > k && strcmp(name + len - k, suffixes[i]) == 0) {
-			if (strcmp(suffixes[i], "_sdwa") == 0)
-				in->sdwa = 1;
-			name[len - k] = 0;
-			break;
-		}
-	}
-	canonical_name(name, sizeof name);
 	struct opcode op;
-	if (!emu_find_opcode(name, &op))
+	bool sdwa;
+	if (!find_handler(name, sizeof name, &op, &sdwa))
 		return false;
+	in->sdwa = sdwa;
 	in->exec = op.exec;
+	if (op.exec == nothing.exec)
+		return true;
 	in->op = op.op;
 	in->row_mask = in->bank_mask = 0xf;
 	in->src_sel[0] = in->src_sel[1] = in->dst_sel = SDWA_DWORD;
@@ -544,6 +568,41 @@ static void restore_k_constant(char *line, size_t size, uint32_t k)
 	snprintf(at, size - (size_t)(at - line), "0x%x%s", k, rest);
 }
 
+/* LLVM 22 crashes printing gfx12's barrier SOP1 instructions (s_barrier_signal,
+ * s_barrier_signal_isfirst, s_get_barrier_state and the two after them, opcodes 0x4e to
+ * 0x52) with a literal operand: such a word is no instruction here. */
+static bool crashes_printer(const uint8_t *bytes, int generation)
+{
+	uint32_t word;
+
+	memcpy(&word, bytes, 4);
+	unsigned op = word >> 8 & 0xff;
+	return generation >= 12 && (word & 0xff800000u) == 0xbe800000u && op >= 0x4e && op <= 0x52 &&
+	       (word & 0xff) == 0xff;
+}
+
+size_t emu_disassemble(void *disassembler, const uint8_t *bytes, size_t left, uint64_t pc,
+                       int generation, char *line, size_t size)
+{
+	uint8_t window[2 * MAX_INSTRUCTION_BYTES] = {0};
+	/* LLVM 22 reads past the bytes it is given where an instruction's literal would lie
+	 * beyond them (and crashes): it is given zeros there, and an instruction that needs
+	 * them is no instruction of this code. */
+	memcpy(window, bytes, left < MAX_INSTRUCTION_BYTES ? left : MAX_INSTRUCTION_BYTES);
+	if (crashes_printer(window, generation))
+		return 0;
+	unsigned k_at = misread_k_constant(window, generation);
+	uint32_t k = 0, stand_in = STAND_IN_K;
+	if (k_at) {
+		memcpy(&k, window + k_at, 4);
+		memcpy(window + k_at, &stand_in, 4);
+	}
+	size_t len = LLVMDisasmInstruction(disassembler, window, sizeof window, pc, line, size);
+	if (len && k_at)
+		restore_k_constant(line, size, k);
+	return len > left ? 0 : len;
+}
+
 static bool is_branch(const char *text)
 {
 	return strncmp(text, "s_branch ", 9) == 0 || strncmp(text, "s_cbranch_", 10) == 0;
@@ -578,24 +637,9 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 		o->index_of[i] = UINT32_MAX;
 	for (uint64_t pc = text_start; pc < text_start + text_size;) {
 		char line[512];
-		uint8_t window[2 * MAX_INSTRUCTION_BYTES] = {0};
-		uint64_t left = text_start + text_size - pc;
-		/* LLVM 22 reads past the bytes it is given where an instruction's literal would
-		 * lie beyond them (and crashes): it is given zeros there, and an instruction that
-		 * needs them is no instruction of this code. */
-		memcpy(window, o->memory + pc, left < MAX_INSTRUCTION_BYTES ? left : MAX_INSTRUCTION_BYTES);
-		unsigned k_at = misread_k_constant(window, o->generation);
-		uint32_t k = 0, stand_in = STAND_IN_K;
-		if (k_at) {
-			memcpy(&k, window + k_at, 4);
-			memcpy(window + k_at, &stand_in, 4);
-		}
-		size_t len = LLVMDisasmInstruction(dc, window, sizeof window, pc, line, sizeof line);
-		if (len && k_at)
-			restore_k_constant(line, sizeof line, k);
+		size_t len = emu_disassemble(dc, o->memory + pc, text_start + text_size - pc, pc,
+		                             o->generation, line, sizeof line);
 		struct insn *in = &o->code[o->ncode];
-		if (len > left)
-			len = 0;
 		if (len == 0) {
 			/* Data or padding inside the text: a word that is never executed. */
 			uint32_t word;

@@ -179,6 +179,11 @@ struct workgroup {
 };
 
 /* Decoding (decode.c, operands.c). */
+/* One instruction's text from LLVM's disassembler (an LLVMDisasmContextRef) at BYTES, LEFT bytes before the
+ * code's end, with the guards its faults need; its length, 0 for a word that is no
+ * instruction. */
+size_t emu_disassemble(void *disassembler, const uint8_t *bytes, size_t left, uint64_t pc,
+                       int generation, char *line, size_t size);
 enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint64_t text_size,
                               char *error);
 int emu_parse_operand(const char *text, struct operand *out, int generation);
@@ -195,6 +200,9 @@ struct opcode {
 extern const struct opcode emu_scalar_opcodes[], emu_vector_opcodes[], emu_float_opcodes[],
 	emu_memory_opcodes[], emu_matrix_opcodes[];
 bool emu_find_opcode(const char *name, struct opcode *out);
+/* Whether an instruction of MNEMONIC, as LLVM's disassembler prints it (any generation's
+ * spelling, any encoding suffix, either half of a VOPD), has a handler. */
+bool emu_mnemonic_emulated(const char *mnemonic);
 /* False for a matrix instruction (exec_matrix.c) the generation does not have, or with
  * register ranges other than wave32's; true for any other instruction. */
 bool emu_matrix_form_known(const struct insn *in, int generation);
