@@ -23,6 +23,11 @@ static const char *const renames[][2] = {
 	{"s_andn1_saveexec_b32", "s_and_not0_saveexec_b32"},
 	{"s_orn1_saveexec_b32", "s_or_not0_saveexec_b32"},
 	{"s_andn1_wrexec_b32", "s_and_not0_wrexec_b32"}, {"s_andn2_wrexec_b32", "s_and_not1_wrexec_b32"},
+	{"s_andn2_saveexec_b64", "s_and_not1_saveexec_b64"},
+	{"s_orn2_saveexec_b64", "s_or_not1_saveexec_b64"},
+	{"s_andn1_saveexec_b64", "s_and_not0_saveexec_b64"},
+	{"s_orn1_saveexec_b64", "s_or_not0_saveexec_b64"},
+	{"s_andn1_wrexec_b64", "s_and_not0_wrexec_b64"}, {"s_andn2_wrexec_b64", "s_and_not1_wrexec_b64"},
 	{"s_ff1_i32_b32", "s_ctz_i32_b32"}, {"s_ff1_i32_b64", "s_ctz_i32_b64"},
 	{"s_flbit_i32_b32", "s_clz_i32_u32"}, {"s_flbit_i32_b64", "s_clz_i32_u64"},
 	{"s_flbit_i32", "s_cls_i32"}, {"s_flbit_i32_i64", "s_cls_i32_i64"},
@@ -387,7 +392,7 @@ static const char *const ignored[] = {
 	"global_wbinv", "s_wait_loadcnt", "s_wait_storecnt", "s_wait_kmcnt", "s_wait_dscnt",
 	"s_wait_samplecnt", "s_wait_bvhcnt", "s_wait_expcnt", "s_wait_alu", "s_wait_loadcnt_dscnt",
 	"s_wait_storecnt_dscnt", "s_wait_idle", "s_prefetch_data", "s_prefetch_inst",
-	"s_version",
+	"s_version", "v_nop", "v_pipeflush", "ds_nop",
 };
 
 static void do_nothing(struct wave *w, const struct insn *in)

@@ -642,7 +642,7 @@ static void div_scale(struct wave *w, const struct insn *in)
  * the high one; neg_lo/neg_hi negate them. */
 enum pk { PK_ADD, PK_MUL, PK_FMA, PK_MIN, PK_MAX, PK_ADD_U16, PK_SUB_U16, PK_MUL_LO_U16,
           PK_LSHL, PK_LSHR, PK_ASHR, PK_ADD_I16, PK_SUB_I16, PK_MIN_U16, PK_MAX_U16, PK_MIN_I16,
-          PK_MAX_I16, PK_MAD_U16 };
+          PK_MAX_I16, PK_MAD_U16, PK_MAD_I16 };
 
 static void packed(struct wave *w, const struct insn *in)
 {
@@ -684,7 +684,16 @@ static void packed(struct wave *w, const struct insn *in)
 			case PK_ADD_I16: out[half] = (uint16_t)(v[0] + v[1]); break;
 			case PK_SUB_I16: out[half] = (uint16_t)(v[0] - v[1]); break;
 			case PK_MUL_LO_U16: out[half] = (uint16_t)(v[0] * v[1]); break;
-			case PK_MAD_U16: out[half] = (uint16_t)(v[0] * v[1] + v[2]); break;
+			case PK_MAD_U16: {
+				uint32_t t = (uint32_t)v[0] * v[1] + v[2];
+				out[half] = (uint16_t)(in->clamp && t > 0xffff ? 0xffff : t);
+			} break;
+			case PK_MAD_I16: {
+				int32_t t = (int16_t)v[0] * (int16_t)v[1] + (int16_t)v[2];
+				if (in->clamp)
+					t = t > INT16_MAX ? INT16_MAX : t < INT16_MIN ? INT16_MIN : t;
+				out[half] = (uint16_t)t;
+			} break;
 			case PK_LSHL: out[half] = (uint16_t)(v[1] << (v[0] & 15)); break;
 			case PK_LSHR: out[half] = (uint16_t)(v[1] >> (v[0] & 15)); break;
 			case PK_ASHR: out[half] = (uint16_t)((int16_t)v[1] >> (v[0] & 15)); break;
@@ -869,7 +878,7 @@ const struct opcode emu_float_opcodes[] = {
 	{"v_pk_max_f16", packed, PK_MAX}, {"v_pk_add_u16", packed, PK_ADD_U16},
 	{"v_pk_sub_u16", packed, PK_SUB_U16}, {"v_pk_add_i16", packed, PK_ADD_I16},
 	{"v_pk_sub_i16", packed, PK_SUB_I16}, {"v_pk_mul_lo_u16", packed, PK_MUL_LO_U16},
-	{"v_pk_mad_u16", packed, PK_MAD_U16}, {"v_pk_lshlrev_b16", packed, PK_LSHL},
+	{"v_pk_mad_u16", packed, PK_MAD_U16}, {"v_pk_mad_i16", packed, PK_MAD_I16}, {"v_pk_lshlrev_b16", packed, PK_LSHL},
 	{"v_pk_lshrrev_b16", packed, PK_LSHR}, {"v_pk_ashrrev_i16", packed, PK_ASHR},
 	{"v_pk_min_u16", packed, PK_MIN_U16}, {"v_pk_max_u16", packed, PK_MAX_U16},
 	{"v_pk_min_i16", packed, PK_MIN_I16}, {"v_pk_max_i16", packed, PK_MAX_I16},

@@ -167,7 +167,30 @@ enum sop1 {
 	BITSET0, BITSET1, ABS_I32, AND_SAVEEXEC, OR_SAVEEXEC, XOR_SAVEEXEC, AND_NOT1_SAVEEXEC,
 	OR_NOT1_SAVEEXEC, AND_NOT0_SAVEEXEC, OR_NOT0_SAVEEXEC, NAND_SAVEEXEC, NOR_SAVEEXEC,
 	XNOR_SAVEEXEC, AND_NOT0_WREXEC, AND_NOT1_WREXEC, GETPC, SETPC, SWAPPC, BCNT0_B64,
+	WQM_B64, QUADMASK_B32, QUADMASK_B64, BITREPLICATE, BITSET0_B64, BITSET1_B64, CLZ_U64,
+	CLS_I64, FF0_B32, FF0_B64, MOVRELS_B32, MOVRELS_B64, MOVRELD_B32, MOVRELD_B64, MOVRELSD_2,
+	/* With an exec-mask operation: its _b64 form, on EXEC_HI:EXEC_LO. */
+	SOP1_B64 = 0x100,
 };
+
+/* S_WQM: each group of GROUP bits of X is all ones where any of its bits is set, else
+ * zero; S_QUADMASK: bit i of the result says whether group i of four bits is. */
+static uint64_t whole_quads(uint64_t x, int bits)
+{
+	uint64_t r = 0;
+	for (int q = 0; q < bits / 4; q++)
+		if (x >> (4 * q) & 15)
+			r |= 15ull << (4 * q);
+	return r;
+}
+
+static uint64_t quad_mask(uint64_t x, int bits)
+{
+	uint64_t r = 0;
+	for (int q = 0; q < bits / 4; q++)
+		r |= (uint64_t)((x >> (4 * q) & 15) != 0) << q;
+	return r;
+}
 
 static void jump_to(struct wave *w, const struct insn *in, uint64_t address)
 {
@@ -187,6 +210,44 @@ static uint64_t next_address(const struct wave *w, const struct insn *in)
 	return (uint64_t)(uintptr_t)w->object->memory + in->address + in->length;
 }
 
+/* The SGPR operand O names, moved by OFFSET: false (and a fault) outside the SGPRs a
+ * relative move may reach (s0 to s105: not VCC, M0 or EXEC), or when O is no SGPR. */
+static bool relative_sgpr(struct wave *w, const struct insn *in, const struct operand *o,
+                          uint32_t offset, uint32_t count, struct operand *moved)
+{
+	uint32_t index = o->reg + offset;
+	if (o->kind == OPND_SGPR && index + count <= SREG_VCC_LO) {
+		*moved = *o;
+		moved->reg = (uint16_t)index;
+		return true;
+	}
+	emu_fault(w, in, "relative SGPR index %u (M0 %u) is outside s0 to s105", index, w->s[SREG_M0]);
+	return false;
+}
+
+static void relative_move(struct wave *w, const struct insn *in)
+{
+	uint32_t m0 = w->s[SREG_M0];
+	bool wide = in->op == MOVRELS_B64 || in->op == MOVRELD_B64;
+	uint32_t count = wide ? 2 : 1, from = 0, to = 0;
+	struct operand d = in->o[0], s = in->o[1];
+
+	if (in->op == MOVRELS_B32 || in->op == MOVRELS_B64)
+		from = m0;
+	else if (in->op == MOVRELD_B32 || in->op == MOVRELD_B64)
+		to = m0;
+	else
+		from = m0 & 0x3ff, to = m0 >> 16 & 0x3ff;
+	if ((from || in->op == MOVRELSD_2) && !relative_sgpr(w, in, &in->o[1], from, count, &s))
+		return;
+	if ((to || in->op == MOVRELSD_2) && !relative_sgpr(w, in, &in->o[0], to, count, &d))
+		return;
+	if (wide)
+		sset64(w, &d, sget64(w, &s));
+	else
+		sset32(w, &d, sget32(w, &s));
+}
+
 static void sop1(struct wave *w, const struct insn *in)
 {
 	const struct operand *d = &in->o[0], *a = &in->o[1];
@@ -200,15 +261,16 @@ static void sop1(struct wave *w, const struct insn *in)
 	case CMOV_B64: if (w->scc) sset64(w, d, sget64(w, a)); return;
 	case NOT_B32: r = ~x; w->scc = r != 0; sset32(w, d, r); return;
 	case NOT_B64: X = ~sget64(w, a); w->scc = X != 0; sset64(w, d, X); return;
-	case WQM_B32: {
-		r = 0;
-		for (int q = 0; q < 8; q++)
-			if (x >> (4 * q) & 15)
-				r |= 15u << (4 * q);
-		w->scc = r != 0;
-		sset32(w, d, r);
+	case WQM_B32: r = (uint32_t)whole_quads(x, 32); w->scc = r != 0; sset32(w, d, r); return;
+	case WQM_B64: X = whole_quads(sget64(w, a), 64); w->scc = X != 0; sset64(w, d, X); return;
+	case QUADMASK_B32: r = (uint32_t)quad_mask(x, 32); w->scc = r != 0; sset32(w, d, r); return;
+	case QUADMASK_B64: X = quad_mask(sget64(w, a), 64); w->scc = X != 0; sset64(w, d, X); return;
+	case BITREPLICATE:
+		X = 0;
+		for (int i = 0; i < 32; i++)
+			X |= (uint64_t)(x >> i & 1) * 3 << (2 * i);
+		sset64(w, d, X);
 		return;
-	}
 	case BREV_B32: sset32(w, d, bit_reverse32(x)); return;
 	case BREV_B64: sset64(w, d, bit_reverse64(sget64(w, a))); return;
 	case BCNT0_B32: r = 32 - (uint32_t)__builtin_popcount(x); w->scc = r != 0; sset32(w, d, r); return;
@@ -223,10 +285,26 @@ static void sop1(struct wave *w, const struct insn *in)
 		sset32(w, d, x == 0 || x == ~0u ? ~0u : (uint32_t)__builtin_clz(y));
 		return;
 	}
+	/* relative addressing: the operand's register number moved by M0 (s_movrelsd_2: the
+	 * source by M0[9:0], the destination by M0[25:16]) */
+	case MOVRELS_B32: case MOVRELS_B64: case MOVRELD_B32: case MOVRELD_B64: case MOVRELSD_2:
+		relative_move(w, in);
+		return;
+	case FF0_B32: sset32(w, d, ~x ? (uint32_t)__builtin_ctz(~x) : ~0u); return;
+	case FF0_B64: X = ~sget64(w, a); sset32(w, d, X ? (uint32_t)__builtin_ctzll(X) : ~0u); return;
+	case CLZ_U64: X = sget64(w, a); sset32(w, d, X ? (uint32_t)__builtin_clzll(X) : ~0u); return;
+	case CLS_I64: {
+		X = sget64(w, a);
+		uint64_t y = (X >> 63) ? ~X : X;
+		sset32(w, d, X == 0 || X == ~0ull ? ~0u : (uint32_t)__builtin_clzll(y));
+		return;
+	}
 	case SEXT_I8: sset32(w, d, (uint32_t)(int32_t)(int8_t)x); return;
 	case SEXT_I16: sset32(w, d, (uint32_t)(int32_t)(int16_t)x); return;
 	case BITSET0: sset32(w, d, sget32(w, d) & ~(1u << (x & 31))); return;
 	case BITSET1: sset32(w, d, sget32(w, d) | 1u << (x & 31)); return;
+	case BITSET0_B64: sset64(w, d, sget64(w, d) & ~(1ull << (x & 63))); return;
+	case BITSET1_B64: sset64(w, d, sget64(w, d) | 1ull << (x & 63)); return;
 	case ABS_I32: r = (int32_t)x < 0 ? -x : x; w->scc = r != 0; sset32(w, d, r); return;
 	case GETPC: sset64(w, d, next_address(w, in)); return;
 	case SETPC: jump_to(w, in, sget64(w, &in->o[0])); return;
@@ -238,28 +316,36 @@ static void sop1(struct wave *w, const struct insn *in)
 	}
 	default: break;
 	}
-	/* The exec-mask operations. */
-	uint32_t ne;
-	switch ((enum sop1)in->op) {
-	case AND_SAVEEXEC: ne = x & e; break;
-	case OR_SAVEEXEC: ne = x | e; break;
-	case XOR_SAVEEXEC: ne = x ^ e; break;
-	case AND_NOT1_SAVEEXEC: ne = x & ~e; break;
-	case OR_NOT1_SAVEEXEC: ne = x | ~e; break;
-	case AND_NOT0_SAVEEXEC: ne = ~x & e; break;
-	case OR_NOT0_SAVEEXEC: ne = ~x | e; break;
-	case NAND_SAVEEXEC: ne = ~(x & e); break;
-	case NOR_SAVEEXEC: ne = ~(x | e); break;
-	case XNOR_SAVEEXEC: ne = ~(x ^ e); break;
-	case AND_NOT0_WREXEC: ne = ~x & e; break;
-	case AND_NOT1_WREXEC: ne = x & ~e; break;
+	/* The exec-mask operations, in 64 bits: the _b32 forms' upper halves are dropped. */
+	bool wide = in->op & SOP1_B64;
+	uint64_t s0 = wide ? sget64(w, a) : x, exec = wide ? (uint64_t)w->s[SREG_EXEC_HI] << 32 | e : e;
+	uint64_t ne;
+	switch ((enum sop1)(in->op & ~SOP1_B64)) {
+	case AND_SAVEEXEC: ne = s0 & exec; break;
+	case OR_SAVEEXEC: ne = s0 | exec; break;
+	case XOR_SAVEEXEC: ne = s0 ^ exec; break;
+	case AND_NOT1_SAVEEXEC: ne = s0 & ~exec; break;
+	case OR_NOT1_SAVEEXEC: ne = s0 | ~exec; break;
+	case AND_NOT0_SAVEEXEC: ne = ~s0 & exec; break;
+	case OR_NOT0_SAVEEXEC: ne = ~s0 | exec; break;
+	case NAND_SAVEEXEC: ne = ~(s0 & exec); break;
+	case NOR_SAVEEXEC: ne = ~(s0 | exec); break;
+	case XNOR_SAVEEXEC: ne = ~(s0 ^ exec); break;
+	case AND_NOT0_WREXEC: ne = ~s0 & exec; break;
+	case AND_NOT1_WREXEC: ne = s0 & ~exec; break;
 	default: emu_not_emulated(w, in); return;
 	}
-	if (in->op == AND_NOT0_WREXEC || in->op == AND_NOT1_WREXEC)
-		sset32(w, d, ne);
+	if (!wide)
+		ne = (uint32_t)ne;
+	bool wrexec = (in->op & ~SOP1_B64) == AND_NOT0_WREXEC || (in->op & ~SOP1_B64) == AND_NOT1_WREXEC;
+	uint64_t result = wrexec ? ne : exec;
+	if (wide)
+		sset64(w, d, result);
 	else
-		sset32(w, d, e);
-	w->s[SREG_EXEC_LO] = ne;
+		sset32(w, d, (uint32_t)result);
+	w->s[SREG_EXEC_LO] = (uint32_t)ne;
+	if (wide)
+		w->s[SREG_EXEC_HI] = (uint32_t)(ne >> 32);
 	w->scc = ne != 0;
 }
 
@@ -505,6 +591,26 @@ const struct opcode emu_scalar_opcodes[] = {
 	{"s_xnor_saveexec_b32", sop1, XNOR_SAVEEXEC},
 	{"s_and_not0_wrexec_b32", sop1, AND_NOT0_WREXEC},
 	{"s_and_not1_wrexec_b32", sop1, AND_NOT1_WREXEC},
+	{"s_and_saveexec_b64", sop1, AND_SAVEEXEC | SOP1_B64},
+	{"s_or_saveexec_b64", sop1, OR_SAVEEXEC | SOP1_B64},
+	{"s_xor_saveexec_b64", sop1, XOR_SAVEEXEC | SOP1_B64},
+	{"s_and_not1_saveexec_b64", sop1, AND_NOT1_SAVEEXEC | SOP1_B64},
+	{"s_or_not1_saveexec_b64", sop1, OR_NOT1_SAVEEXEC | SOP1_B64},
+	{"s_and_not0_saveexec_b64", sop1, AND_NOT0_SAVEEXEC | SOP1_B64},
+	{"s_or_not0_saveexec_b64", sop1, OR_NOT0_SAVEEXEC | SOP1_B64},
+	{"s_nand_saveexec_b64", sop1, NAND_SAVEEXEC | SOP1_B64},
+	{"s_nor_saveexec_b64", sop1, NOR_SAVEEXEC | SOP1_B64},
+	{"s_xnor_saveexec_b64", sop1, XNOR_SAVEEXEC | SOP1_B64},
+	{"s_and_not0_wrexec_b64", sop1, AND_NOT0_WREXEC | SOP1_B64},
+	{"s_and_not1_wrexec_b64", sop1, AND_NOT1_WREXEC | SOP1_B64},
+	{"s_wqm_b64", sop1, WQM_B64}, {"s_quadmask_b32", sop1, QUADMASK_B32},
+	{"s_quadmask_b64", sop1, QUADMASK_B64}, {"s_bitreplicate_b64_b32", sop1, BITREPLICATE},
+	{"s_bitset0_b64", sop1, BITSET0_B64}, {"s_bitset1_b64", sop1, BITSET1_B64},
+	{"s_clz_i32_u64", sop1, CLZ_U64}, {"s_cls_i32_i64", sop1, CLS_I64},
+	{"s_movrels_b32", sop1, MOVRELS_B32}, {"s_movrels_b64", sop1, MOVRELS_B64},
+	{"s_movreld_b32", sop1, MOVRELD_B32}, {"s_movreld_b64", sop1, MOVRELD_B64},
+	{"s_movrelsd_2_b32", sop1, MOVRELSD_2},
+	{"s_ff0_i32_b32", sop1, FF0_B32}, {"s_ff0_i32_b64", sop1, FF0_B64},
 	{"s_getpc_b64", sop1, GETPC}, {"s_setpc_b64", sop1, SETPC}, {"s_swappc_b64", sop1, SWAPPC},
 	{"s_cmp_eq_i32", sopc, CMP_EQ_I32}, {"s_cmp_lg_i32", sopc, CMP_LG_I32},
 	{"s_cmp_gt_i32", sopc, CMP_GT_I32}, {"s_cmp_ge_i32", sopc, CMP_GE_I32},

@@ -17,6 +17,7 @@ enum vop32 {
 	LSHL_ADD, ADD_LSHL, LSHL_OR, AND_OR, OR3, XOR3, XAD, MAD_U24, MAD_I24, MED3_I, MED3_U,
 	MIN3_I, MIN3_U, MAX3_I, MAX3_U, MINMAX_I, MINMAX_U, MAXMIN_I, MAXMIN_U, SAD_U32, DOT4_U8,
 	DOT4_I8, DOT4_IU8, DOT8_U4, DOT8_I4, DOT8_IU4, MBCNT_LO, MBCNT_HI, SAD_U8, MSAD_U8, LERP_U8, DOT4C_I8,
+	MAD_U32_U16, MAD_I32_I16, SAD_U16, SAD_HI_U8,
 };
 
 static int32_t i24(uint32_t x) { return (int32_t)(x << 8) >> 8; }
@@ -172,14 +173,25 @@ LANE_LOOPS static void vop32(struct wave *w, const struct insn *in)
 	case MINMAX_U: EACH { uint32_t x = a[l] < b[l] ? a[l] : b[l]; r[l] = x > c[l] ? x : c[l]; } break;
 	case MAXMIN_U: EACH { uint32_t x = a[l] > b[l] ? a[l] : b[l]; r[l] = x < c[l] ? x : c[l]; } break;
 	case SAD_U32: EACH r[l] = (a[l] > b[l] ? a[l] - b[l] : b[l] - a[l]) + c[l]; break;
-	case SAD_U8: case MSAD_U8: EACH {
+	case MAD_U32_U16: EACH r[l] = (a[l] & 0xffff) * (b[l] & 0xffff) + c[l]; break;
+	case MAD_I32_I16: EACH r[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l] + (int32_t)c[l]); break;
+	case SAD_U16: EACH {
+		uint32_t t = c[l];
+		for (int i = 0; i < 2; i++) {
+			uint32_t x = a[l] >> 16 * i & 0xffff, y = b[l] >> 16 * i & 0xffff;
+			t += x > y ? x - y : y - x;
+		}
+		r[l] = t;
+	} break;
+	case SAD_U8: case MSAD_U8: case SAD_HI_U8: EACH {
 		uint32_t t = c[l];
 		for (int i = 0; i < 4; i++) {
 			uint32_t x = a[l] >> 8 * i & 0xff, y = b[l] >> 8 * i & 0xff;
-			if (in->op == SAD_U8 || y)
+			if (in->op != MSAD_U8 || y)
 				t += x > y ? x - y : y - x;
 		}
-		r[l] = t;
+		/* v_sad_hi_u8: the byte differences' sum (without S2) in the high half, plus S2 */
+		r[l] = in->op == SAD_HI_U8 ? ((t - c[l]) << 16) + c[l] : t;
 	} break;
 	case LERP_U8: EACH {
 		uint32_t t = 0;
@@ -218,7 +230,9 @@ LANE_LOOPS static void cndmask(struct wave *w, const struct insn *in)
 /* 16-bit integer operations; op_sel picks halves of the sources and the destination. */
 enum vop16 { ADD16, SUB16, SUBREV16, MUL16, AND16, OR16, XOR16, NOT16, LSHL16, LSHR16, ASHR16,
              MIN_U16, MAX_U16, MIN_I16, MAX_I16, MOV16, CND16, ADD_I16, SUB_I16, MAD_U16, MAD_I16,
-             MED3_U16, MED3_I16, MIN3_U16, MIN3_I16, MAX3_U16, MAX3_I16 };
+             MED3_U16, MED3_I16, MIN3_U16, MIN3_I16, MAX3_U16, MAX3_I16, SAT_PK_U8 };
+
+static uint16_t saturate_u8(int16_t x) { return x <= 0 ? 0 : x >= 0xff ? 0xff : (uint16_t)x; }
 
 void emu_write16(struct wave *w, const struct insn *in, const uint16_t r[LANES], uint32_t mask)
 {
@@ -277,6 +291,12 @@ static void vop16(struct wave *w, const struct insn *in)
 	case MIN_I16: EACH r[l] = (int16_t)a[l] < (int16_t)b[l] ? a[l] : b[l]; break;
 	case MAX_I16: EACH r[l] = (int16_t)a[l] > (int16_t)b[l] ? a[l] : b[l]; break;
 	case MOV16: EACH r[l] = a[l]; break;
+	/* both halves of the 32-bit source, each saturated to a byte */
+	case SAT_PK_U8: {
+		uint32_t wide[LANES];
+		vget32(w, &in->o[1], wide);
+		EACH r[l] = (uint16_t)(saturate_u8((int16_t)wide[l]) | saturate_u8((int16_t)(wide[l] >> 16)) << 8);
+	} break;
 	case MED3_U16: EACH r[l] = (uint16_t)med3u(a[l], b[l], c[l]); break;
 	case MED3_I16: EACH r[l] = (uint16_t)med3i((int16_t)a[l], (int16_t)b[l], (int16_t)c[l]); break;
 	case MIN3_U16: EACH { uint16_t x = a[l] < b[l] ? a[l] : b[l]; r[l] = x < c[l] ? x : c[l]; } break;
@@ -380,17 +400,31 @@ LANE_LOOPS static void vop64(struct wave *w, const struct insn *in)
 }
 
 enum lane { READLANE, READFIRSTLANE, WRITELANE, MOVRELS, MOVRELD, MOVRELSD, PERMLANE16,
-            PERMLANEX16, SWAP };
+            PERMLANEX16, SWAP, MOVRELSD_2, SWAPREL, PERMLANE64 };
 
-/* The VGPR a v_movrel* operand names, moved by M0: v[reg + M0]; false (and a fault) past
- * the 256 registers. */
-static bool relative_vgpr(struct wave *w, const struct insn *in, const struct operand *o, uint32_t *index)
+/* The VGPR a v_movrel* operand names, moved by OFFSET (M0 or a field of it): v[reg + OFFSET];
+ * false (and a fault) past the 256 registers. */
+static bool relative_vgpr_by(struct wave *w, const struct insn *in, const struct operand *o,
+                             uint32_t offset, uint32_t *index)
 {
-	*index = o->reg + w->s[SREG_M0];
+	*index = o->reg + offset;
 	if (o->kind == OPND_VGPR && *index < 256)
 		return true;
 	emu_fault(w, in, "relative VGPR index %u (M0 %u) is outside the 256 registers", *index, w->s[SREG_M0]);
 	return false;
+}
+
+static bool relative_vgpr(struct wave *w, const struct insn *in, const struct operand *o, uint32_t *index)
+{
+	return relative_vgpr_by(w, in, o, w->s[SREG_M0], index);
+}
+
+/* v_movrelsd_2 and v_swaprel: the source moved by M0[9:0], the destination by M0[25:16]. */
+static bool relative_pair(struct wave *w, const struct insn *in, uint32_t *d, uint32_t *s)
+{
+	uint32_t m0 = w->s[SREG_M0];
+	return relative_vgpr_by(w, in, &in->o[1], m0 & 0x3ff, s) &&
+	       relative_vgpr_by(w, in, &in->o[0], m0 >> 16 & 0x3ff, d);
 }
 
 static void lane_ops(struct wave *w, const struct insn *in)
@@ -453,8 +487,23 @@ static void lane_ops(struct wave *w, const struct insn *in)
 		}
 		return;
 	}
-	case SWAP: {
+	case MOVRELSD_2: {
+		uint32_t mask = exec_mask(w), d, s;
+		if (!relative_pair(w, in, &d, &s))
+			return;
+		for (unsigned l = 0; l < LANES; l++)
+			if (mask >> l & 1)
+				w->v[d][l] = w->v[s][l];
+		return;
+	}
+	/* wave64 only: a NOP in wave32 */
+	case PERMLANE64:
+		return;
+	case SWAP:
+	case SWAPREL: {
 		uint32_t mask = exec_mask(w), d = in->o[0].reg, s = in->o[1].reg;
+		if ((enum lane)in->op == SWAPREL && !relative_pair(w, in, &d, &s))
+			return;
 		for (unsigned l = 0; l < LANES; l++) {
 			if (!(mask >> l & 1))
 				continue;
@@ -711,6 +760,8 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_max3_u32", vop32, MAX3_U}, {"v_minmax_i32", vop32, MINMAX_I},
 	{"v_minmax_u32", vop32, MINMAX_U}, {"v_maxmin_i32", vop32, MAXMIN_I},
 	{"v_maxmin_u32", vop32, MAXMIN_U}, {"v_sad_u32", vop32, SAD_U32},
+	{"v_mad_u32_u16", vop32, MAD_U32_U16}, {"v_mad_i32_i16", vop32, MAD_I32_I16},
+	{"v_sad_u16", vop32, SAD_U16}, {"v_sad_hi_u8", vop32, SAD_HI_U8},
 	{"v_sad_u8", vop32, SAD_U8}, {"v_msad_u8", vop32, MSAD_U8}, {"v_lerp_u8", vop32, LERP_U8},
 	{"v_dot4_u32_u8", vop32, DOT4_U8}, {"v_dot4_i32_i8", vop32, DOT4_I8},
 	{"v_dot4_i32_iu8", vop32, DOT4_IU8}, {"v_dot4c_i32_i8", vop32, DOT4C_I8},
@@ -728,6 +779,7 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_max_i16", vop16, MAX_I16}, {"v_med3_u16", vop16, MED3_U16}, {"v_med3_i16", vop16, MED3_I16},
 	{"v_min3_u16", vop16, MIN3_U16}, {"v_min3_i16", vop16, MIN3_I16},
 	{"v_max3_u16", vop16, MAX3_U16}, {"v_max3_i16", vop16, MAX3_I16}, {"v_mov_b16", vop16, MOV16}, {"v_cndmask_b16", vop16, CND16},
+	{"v_sat_pk_u8_i16", vop16, SAT_PK_U8},
 	{"v_add_co_u32", vop_carry, ADD_CO}, {"v_sub_co_u32", vop_carry, SUB_CO},
 	{"v_subrev_co_u32", vop_carry, SUBREV_CO}, {"v_add_co_ci_u32", vop_carry, ADD_CO_CI},
 	{"v_sub_co_ci_u32", vop_carry, SUB_CO_CI}, {"v_subrev_co_ci_u32", vop_carry, SUBREV_CO_CI},
@@ -739,5 +791,7 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_swap_b32", lane_ops, SWAP},
 	{"v_writelane_b32", lane_ops, WRITELANE}, {"v_movrels_b32", lane_ops, MOVRELS},
 	{"v_movreld_b32", lane_ops, MOVRELD}, {"v_movrelsd_b32", lane_ops, MOVRELSD},
+	{"v_movrelsd_2_b32", lane_ops, MOVRELSD_2}, {"v_swaprel_b32", lane_ops, SWAPREL},
+	{"v_permlane64_b32", lane_ops, PERMLANE64},
 	{NULL, NULL, 0},
 };

@@ -131,4 +131,33 @@ def permlane_swap(t):
     return k
 
 
-CASES = [lanes, movrel, permlane_swap]
+def movrel_pairs(t):
+    """V_MOVRELSD_2_B32 copies v[src + M0[9:0]] to v[dst + M0[25:16]]; V_SWAPREL_B32 swaps the
+    two; active lanes only. V_PERMLANE64_B32 (gfx11+) is wave64's: a NOP in wave32."""
+    k = Kernel(t, "movrel_pairs")
+    k.asm("""
+        v_add_nc_u32 v10, 100, v0
+        v_add_nc_u32 v11, 200, v0
+        v_add_nc_u32 v12, 300, v0
+        v_mov_b32 v20, 7
+        v_mov_b32 v21, 8
+        v_mov_b32 v22, 9
+        s_mov_b32 m0, 0x00020001
+        v_movrelsd_2_b32 v20, v10
+        s_mov_b32 exec_lo, 0xffff0000
+        s_mov_b32 m0, 0x00010002
+        v_swaprel_b32 v20, v10
+        s_mov_b32 exec_lo, -1
+        v_mov_b32 v30, 5
+    """)
+    if t.gen >= 11:
+        k.asm("v_permlane64_b32 v30, v0")
+    # v22 = v11; then, in lanes 16-31, v21 <-> v12
+    k.check_v("v22", [200 + l for l in range(32)])
+    k.check_v("v21", [8 if l < 16 else 300 + l for l in range(32)])
+    k.check_v("v12", [300 + l if l < 16 else 8 for l in range(32)])
+    k.check_v("v30", 5)
+    return k
+
+
+CASES = [lanes, movrel, permlane_swap, movrel_pairs]

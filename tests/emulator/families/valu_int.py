@@ -228,4 +228,51 @@ def mad16_clamp(t):
     return k
 
 
-CASES = [carry_chains, mad_u64_u32, bitfields, byte_permute, mul24, shifts64, dot8, mad16_clamp]
+def sixteen_bit_products(t):
+    """V_MAD_U32_U16 / V_MAD_I32_I16: 32'(S0.16) * 32'(S1.16) + S2.u32/i32; V_SAD_U16: S2 plus
+    the absolute differences of the halves; V_SAD_HI_U8: the byte differences' sum shifted
+    left 16, plus S2; V_SAT_PK_U8_I16: each signed half saturated to a byte, packed in the
+    low 16 bits; V_PK_MAD_I16: per half, signed, wrapping or with clamp saturated."""
+    R.seed("sixteen_bit_products")
+    k = Kernel(t, "sixteen_bit_products")
+    a = words(special=[0xffff_ffff, 0x1234_8000, 0x0000_7fff, 0x8001_0001])
+    b = words(special=[0xffff_ffff, 0x0000_8000, 0xffff_7fff, 0x0000_ffff])
+    c = words(special=[0xffff_ffff, 5, 0x8000_0000, 0])
+    k.input("v2", a).input("v3", b).input("v4", c)
+    k.asm("""
+        v_mad_u32_u16 v5, v2, v3, v4
+        v_mad_i32_i16 v6, v2, v3, v4
+        v_sad_u16 v7, v2, v3, v4
+        v_sad_hi_u8 v8, v2, v3, v4
+        v_mov_b32 v9, 0
+        v_sat_pk_u8_i16 v9, v2
+        v_and_b32 v9, 0xffff, v9
+        v_pk_mad_i16 v10, v2, v3, v4
+        v_pk_mad_i16 v11, v2, v3, v4 clamp
+    """)
+    s16 = lambda x: (x & 0xffff) - 0x10000 if x & 0x8000 else x & 0xffff
+    halves = lambda x: (x & 0xffff, x >> 16)
+    sat8 = lambda n: 0 if n <= 0 else 255 if n >= 255 else n
+    k.check_v("v5", [((x & 0xffff) * (y & 0xffff) + z) & M32 for x, y, z in zip(a, b, c)])
+    k.check_v("v6", [(s16(x) * s16(y) + s32(z)) & M32 for x, y, z in zip(a, b, c)])
+    k.check_v("v7", [(z + sum(abs(p - q) for p, q in zip(halves(x), halves(y)))) & M32
+                     for x, y, z in zip(a, b, c)])
+    k.check_v("v8", [((sum(abs((x >> 8 * i & 255) - (y >> 8 * i & 255)) for i in range(4)) << 16) + z) & M32
+                     for x, y, z in zip(a, b, c)])
+    k.check_v("v9", [sat8(s16(x)) | sat8(s16(x >> 16)) << 8 for x in a])
+
+    def pk_mad(x, y, z, clamp):
+        out = 0
+        for h in range(2):
+            r = s16(x >> 16 * h) * s16(y >> 16 * h) + s16(z >> 16 * h)
+            if clamp:
+                r = max(-0x8000, min(0x7fff, r))
+            out |= (r & 0xffff) << 16 * h
+        return out
+    k.check_v("v10", [pk_mad(x, y, z, False) for x, y, z in zip(a, b, c)])
+    k.check_v("v11", [pk_mad(x, y, z, True) for x, y, z in zip(a, b, c)])
+    return k
+
+
+CASES = [carry_chains, mad_u64_u32, bitfields, byte_permute, mul24, shifts64, dot8, mad16_clamp,
+         sixteen_bit_products]
