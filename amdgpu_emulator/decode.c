@@ -63,6 +63,11 @@ static const char *const renames[][2] = {
 	{"ds_read2st64_b32", "ds_load_2addr_stride64_b32"},
 	{"ds_read2st64_b64", "ds_load_2addr_stride64_b64"},
 	{"ds_wrxchg_rtn_b32", "ds_storexchg_rtn_b32"}, {"ds_wrxchg_rtn_b64", "ds_storexchg_rtn_b64"},
+	{"ds_wrxchg2_rtn_b32", "ds_storexchg_2addr_rtn_b32"},
+	{"ds_wrxchg2_rtn_b64", "ds_storexchg_2addr_rtn_b64"},
+	{"ds_wrxchg2st64_rtn_b32", "ds_storexchg_2addr_stride64_rtn_b32"},
+	{"ds_wrxchg2st64_rtn_b64", "ds_storexchg_2addr_stride64_rtn_b64"},
+	{"ds_read_addtid_b32", "ds_load_addtid_b32"}, {"ds_write_addtid_b32", "ds_store_addtid_b32"},
 };
 
 /* gfx10's memory spellings (dword, ubyte, atomic_add_x2 ...) as gfx11's (b32, u8, add_u64). */
@@ -90,6 +95,8 @@ static void rename_memory(char *name, size_t size)
 		{"_atomic_xor_x2", "_atomic_xor_b64"}, {"_atomic_xor", "_atomic_xor_b32"},
 		{"_atomic_inc_x2", "_atomic_inc_u64"}, {"_atomic_inc", "_atomic_inc_u32"},
 		{"_atomic_dec_x2", "_atomic_dec_u64"}, {"_atomic_dec", "_atomic_dec_u32"},
+		{"_atomic_fcmpswap_x2", "_atomic_cmpswap_f64"}, {"_atomic_fcmpswap", "_atomic_cmpswap_f32"},
+		{"_atomic_csub", "_atomic_csub_u32"},
 		{"_atomic_fmin_x2", "_atomic_min_f64"}, {"_atomic_fmin", "_atomic_min_f32"},
 		{"_atomic_fmax_x2", "_atomic_max_f64"}, {"_atomic_fmax", "_atomic_max_f32"},
 	};

@@ -22,7 +22,8 @@ enum format { B32, B64, B96, B128, U8, I8, U16, I16, B8, B16, D16_B16, D16_HI_B1
               D16_I8, D16_HI_U8, D16_HI_I8, D16_HI_B8, D16_HI_STORE_B16 };
 enum atomic { A_SWAP, A_CMPSWAP, A_ADD, A_SUB, A_MIN_I, A_MIN_U, A_MAX_I, A_MAX_U, A_AND, A_OR,
               A_XOR, A_INC, A_DEC, A_ADD_F32, A_MIN_F32, A_MAX_F32, A_ADD_F64, A_MIN_F64,
-              A_MAX_F64, A_PK_ADD_F16, A_PK_ADD_BF16, A_CSUB };
+              A_MAX_F64, A_PK_ADD_F16, A_PK_ADD_BF16, A_CSUB, A_COND_SUB, A_RSUB, A_MSKOR,
+              A_CMPSWAP_F, A_WRAP };
 
 static unsigned format_bytes(unsigned f)
 {
@@ -295,7 +296,17 @@ static uint64_t combine(unsigned op, uint64_t old, uint64_t data, uint64_t cmp, 
 	case A_CMPSWAP: *write = old == cmp; return data;
 	case A_ADD: return old + data;
 	case A_SUB: return old - data;
-	case A_CSUB: { uint32_t o = (uint32_t)old, d = (uint32_t)data; return o >= d ? o - d : o; }
+	/* csub and sub_clamp stop at 0; gfx12's cond_sub leaves what it cannot subtract from */
+	case A_CSUB: { uint32_t o = (uint32_t)old, d = (uint32_t)data; return o < d ? 0 : o - d; }
+	case A_COND_SUB: { uint32_t o = (uint32_t)old, d = (uint32_t)data; return o >= d ? o - d : o; }
+	case A_RSUB: return data - old;
+	case A_MSKOR: return (old & ~data) | cmp;
+	case A_WRAP: { uint32_t o = (uint32_t)old, d = (uint32_t)data; return o >= d ? o - d : o + (uint32_t)cmp; }
+	/* compared as floats: -0 matches +0, a NaN nothing */
+	case A_CMPSWAP_F:
+		*write = wide ? as_double_bits(old) == as_double_bits(cmp)
+		              : as_float_bits((uint32_t)old) == as_float_bits((uint32_t)cmp);
+		return data;
 	case A_MIN_I: return wide ? ((int64_t)old < (int64_t)data ? old : data)
 	                          : ((int32_t)old < (int32_t)data ? old : data);
 	case A_MAX_I: return wide ? ((int64_t)old > (int64_t)data ? old : data)
@@ -370,7 +381,7 @@ static void atomic(struct wave *w, const struct insn *in, enum space space)
 		uint64_t data = 0, cmp = 0;
 		for (unsigned k = 0; k < words; k++) {
 			data |= (uint64_t)w->v[(s->reg + k) & 255][l] << 32 * k;
-			if (op == A_CMPSWAP)
+			if (op == A_CMPSWAP || op == A_CMPSWAP_F)
 				cmp |= (uint64_t)w->v[(s->reg + words + k) & 255][l] << 32 * k;
 		}
 		if ((a.address[l] & (words * 4 - 1)) != 0) {
@@ -404,7 +415,9 @@ static void vmem(struct wave *w, const struct insn *in)
 /* LDS. The selector says what the operation is; offsets are in bytes, or in elements for
  * the two-address forms. Out-of-range reads give 0 and writes are dropped. */
 enum ds { DS_LOAD, DS_STORE, DS_LOAD2, DS_STORE2, DS_LOAD2_64, DS_STORE2_64, DS_ATOMIC,
-          DS_ATOMIC_RTN, DS_BPERMUTE, DS_PERMUTE, DS_CMPST, DS_CMPST_RTN, DS_SWIZZLE };
+          DS_ATOMIC_RTN, DS_BPERMUTE, DS_PERMUTE, DS_CMPST, DS_CMPST_RTN, DS_SWIZZLE,
+          DS_XCHG2, DS_XCHG2_64, DS_CONDXCHG, DS_BPERMUTE_FI, DS_APPEND, DS_LOAD_ADDTID,
+          DS_STORE_ADDTID };
 
 /* ds_swizzle's source lane for lane L, from the encoded offset. */
 static unsigned swizzle_lane(uint32_t offset, unsigned l)
@@ -418,7 +431,7 @@ static unsigned swizzle_lane(uint32_t offset, unsigned l)
 	unsigned and_mask = offset & 31, or_mask = offset >> 5 & 31, xor_mask = offset >> 10 & 31;
 	return ((l & and_mask) | or_mask) ^ xor_mask;
 }
-#define DS(kind, format, atomic) ((kind) | (format) << 4 | (atomic) << 9)
+#define DS(kind, format, atomic) ((kind) | (format) << 5 | (atomic) << 10)
 
 /* The LDS bytes at ADDRESS, or NULL past the workgroup's allocation (loads read 0, stores
  * are dropped). A DS address is the VGPR's plus the instruction's offset in 32 bits, which
@@ -476,9 +489,43 @@ ds_words(struct wave *w, bool store, unsigned words, const uint32_t addr[LANES],
 	}
 }
 
+/* ds_append and ds_consume (one update of the word at M0[15:0] + offset by the number of
+ * active lanes, whose old value every active lane gets), ds_load_addtid_b32 and
+ * ds_store_addtid_b32 (lane L's word at M0[15:0] + offset + 4 L). */
+static void lds_by_m0(struct wave *w, const struct insn *in, unsigned kind, unsigned op)
+{
+	uint32_t e = exec_mask(w), base = (w->s[SREG_M0] & 0xffff) + (uint32_t)in->offset;
+	struct workgroup *wg = w->wg;
+
+	if (kind == DS_APPEND) {
+		uint8_t *p = lds_at(wg, base, 4);
+		uint32_t old = 0, count = (uint32_t)__builtin_popcount(e);
+		if (p) {
+			memcpy(&old, p, 4);
+			uint32_t updated = op == A_ADD ? old + count : old - count;
+			memcpy(p, &updated, 4);
+		}
+		EACH if (e >> l & 1)
+			w->v[in->o[0].reg][l] = old;
+		return;
+	}
+	EACH if (e >> l & 1) {
+		uint8_t *p = lds_at(wg, base + 4 * (uint32_t)l, 4);
+		if (kind == DS_STORE_ADDTID) {
+			if (p)
+				memcpy(p, &w->v[in->o[0].reg][l], 4);
+		} else {
+			uint32_t word = 0;
+			if (p)
+				memcpy(&word, p, 4);
+			w->v[in->o[0].reg][l] = word;
+		}
+	}
+}
+
 LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 {
-	unsigned kind = in->op & 15, f = in->op >> 4 & 31, op = in->op >> 9 & 31;
+	unsigned kind = in->op & 31, f = in->op >> 5 & 31, op = in->op >> 10 & 31;
 	uint32_t e = exec_mask(w), addr[LANES];
 	struct workgroup *wg = w->wg;
 	if (kind == DS_SWIZZLE) {
@@ -492,14 +539,20 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 		vset32(w, &in->o[0], out, e);
 		return;
 	}
-	if (kind == DS_BPERMUTE || kind == DS_PERMUTE) {
+	if (kind == DS_APPEND || kind == DS_LOAD_ADDTID || kind == DS_STORE_ADDTID) {
+		lds_by_m0(w, in, kind, op);
+		return;
+	}
+	if (kind == DS_BPERMUTE || kind == DS_PERMUTE || kind == DS_BPERMUTE_FI) {
 		uint32_t data[LANES], out[LANES];
 		vget32(w, &in->o[1], addr);
 		vget32(w, &in->o[2], data);
 		memset(out, 0, sizeof out);
 		EACH {
 			uint32_t lane = (addr[l] + (uint32_t)in->offset) / 4 % 32;
-			if (kind == DS_BPERMUTE) {
+			if (kind == DS_BPERMUTE_FI) {
+				out[l] = data[lane]; /* the source read even where EXEC leaves it out */
+			} else if (kind == DS_BPERMUTE) {
 				if (e >> lane & 1)
 					out[l] = data[lane];
 			} else if (e >> l & 1) {
@@ -552,7 +605,8 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 		}
 	}
 	bool rtn = kind == DS_LOAD || kind == DS_LOAD2 || kind == DS_LOAD2_64 ||
-	           kind == DS_ATOMIC_RTN || kind == DS_CMPST_RTN;
+	           kind == DS_ATOMIC_RTN || kind == DS_CMPST_RTN || kind == DS_XCHG2 ||
+	           kind == DS_XCHG2_64 || kind == DS_CONDXCHG;
 	const struct operand *ao = &in->o[rtn ? 1 : 0];
 	int data = rtn ? 2 : 1;
 	vget32(w, ao, addr);
@@ -580,6 +634,39 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 			uint8_t *p = lds_at(wg, base + (uint32_t)in->offset, bytes);
 			if (p)
 				memcpy(p, buf, bytes);
+			break;
+		}
+		/* both old values back, both new ones stored */
+		case DS_XCHG2: case DS_XCHG2_64: {
+			unsigned words = bytes / 4, scale = bytes * (kind == DS_XCHG2_64 ? 64 : 1);
+			for (int k = 0; k < 2; k++) {
+				uint8_t *p = lds_at(wg, base + (k ? in->offset1 : in->offset0) * scale, bytes);
+				for (unsigned i = 0; i < words; i++) {
+					uint32_t old = 0, *dest = &w->v[(in->o[0].reg + k * words + i) & 255][l];
+					if (p) {
+						memcpy(&old, p + 4 * i, 4);
+						memcpy(p + 4 * i, &w->v[(in->o[2 + k].reg + i) & 255][l], 4);
+					}
+					*dest = old;
+				}
+			}
+			break;
+		}
+		/* each of two words stored, without its bit 31, where that bit of the data is set */
+		case DS_CONDXCHG: {
+			uint32_t first = (base + (uint32_t)in->offset) & 0xfff8;
+			for (unsigned k = 0; k < 2; k++) {
+				uint8_t *p = lds_at(wg, first + 4 * k, 4);
+				uint32_t old = 0, word = w->v[(in->o[2].reg + k) & 255][l];
+				if (p) {
+					memcpy(&old, p, 4);
+					if (word >> 31) {
+						word &= 0x7fffffff;
+						memcpy(p, &word, 4);
+					}
+				}
+				w->v[(in->o[0].reg + k) & 255][l] = old;
+			}
 			break;
 		}
 		case DS_LOAD2: case DS_LOAD2_64: case DS_STORE2: case DS_STORE2_64: {
@@ -618,7 +705,6 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 			uint64_t value = d0, cmp = d1;
 			if (kind == DS_CMPST || kind == DS_CMPST_RTN) {
 				/* gfx10's ds_cmpst: data0 is the compare value, data1 the new one */
-				aop = A_CMPSWAP;
 				value = d1;
 				cmp = d0;
 			}
@@ -666,6 +752,9 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 	{prefix "atomic_sub_u64", vmem, MEM(space, ATOM, B64, A_SUB)},                              \
 	{prefix "atomic_csub_u32", vmem, MEM(space, ATOM, B32, A_CSUB)},                            \
 	{prefix "atomic_sub_clamp_u32", vmem, MEM(space, ATOM, B32, A_CSUB)},                       \
+	{prefix "atomic_cond_sub_u32", vmem, MEM(space, ATOM, B32, A_COND_SUB)},                    \
+	{prefix "atomic_cmpswap_f32", vmem, MEM(space, ATOM, B32, A_CMPSWAP_F)},                    \
+	{prefix "atomic_cmpswap_f64", vmem, MEM(space, ATOM, B64, A_CMPSWAP_F)},                    \
 	{prefix "atomic_min_i32", vmem, MEM(space, ATOM, B32, A_MIN_I)},                            \
 	{prefix "atomic_min_i64", vmem, MEM(space, ATOM, B64, A_MIN_I)},                            \
 	{prefix "atomic_min_u32", vmem, MEM(space, ATOM, B32, A_MIN_U)},                            \
@@ -746,8 +835,30 @@ const struct opcode emu_memory_opcodes[] = {
 	{"ds_cmpstore_b64", ds, DS(DS_ATOMIC, B64, A_CMPSWAP)},
 	{"ds_cmpstore_rtn_b32", ds, DS(DS_ATOMIC_RTN, B32, A_CMPSWAP)},
 	{"ds_cmpstore_rtn_b64", ds, DS(DS_ATOMIC_RTN, B64, A_CMPSWAP)},
-	{"ds_cmpst_b32", ds, DS(DS_CMPST, B32, 0)}, {"ds_cmpst_b64", ds, DS(DS_CMPST, B64, 0)},
-	{"ds_cmpst_rtn_b32", ds, DS(DS_CMPST_RTN, B32, 0)},
-	{"ds_cmpst_rtn_b64", ds, DS(DS_CMPST_RTN, B64, 0)},
+	{"ds_cmpstore_f32", ds, DS(DS_ATOMIC, B32, A_CMPSWAP_F)},
+	{"ds_cmpstore_f64", ds, DS(DS_ATOMIC, B64, A_CMPSWAP_F)},
+	{"ds_cmpstore_rtn_f32", ds, DS(DS_ATOMIC_RTN, B32, A_CMPSWAP_F)},
+	{"ds_cmpstore_rtn_f64", ds, DS(DS_ATOMIC_RTN, B64, A_CMPSWAP_F)},
+	{"ds_cmpst_b32", ds, DS(DS_CMPST, B32, A_CMPSWAP)}, {"ds_cmpst_b64", ds, DS(DS_CMPST, B64, A_CMPSWAP)},
+	{"ds_cmpst_rtn_b32", ds, DS(DS_CMPST_RTN, B32, A_CMPSWAP)},
+	{"ds_cmpst_rtn_b64", ds, DS(DS_CMPST_RTN, B64, A_CMPSWAP)},
+	{"ds_cmpst_f32", ds, DS(DS_CMPST, B32, A_CMPSWAP_F)},
+	{"ds_cmpst_f64", ds, DS(DS_CMPST, B64, A_CMPSWAP_F)},
+	{"ds_cmpst_rtn_f32", ds, DS(DS_CMPST_RTN, B32, A_CMPSWAP_F)},
+	{"ds_cmpst_rtn_f64", ds, DS(DS_CMPST_RTN, B64, A_CMPSWAP_F)},
+	DS_ATOMICS("rsub", "u32", B32, A_RSUB), DS_ATOMICS("rsub", "u64", B64, A_RSUB),
+	DS_ATOMICS("mskor", "b32", B32, A_MSKOR), DS_ATOMICS("mskor", "b64", B64, A_MSKOR),
+	DS_ATOMICS("sub_clamp", "u32", B32, A_CSUB), DS_ATOMICS("cond_sub", "u32", B32, A_COND_SUB),
+	DS_ATOMICS("min_num", "f64", B64, A_MIN_F64), DS_ATOMICS("max_num", "f64", B64, A_MAX_F64),
+	{"ds_wrap_rtn_b32", ds, DS(DS_ATOMIC_RTN, B32, A_WRAP)},
+	{"ds_storexchg_2addr_rtn_b32", ds, DS(DS_XCHG2, B32, 0)},
+	{"ds_storexchg_2addr_rtn_b64", ds, DS(DS_XCHG2, B64, 0)},
+	{"ds_storexchg_2addr_stride64_rtn_b32", ds, DS(DS_XCHG2_64, B32, 0)},
+	{"ds_storexchg_2addr_stride64_rtn_b64", ds, DS(DS_XCHG2_64, B64, 0)},
+	{"ds_condxchg32_rtn_b64", ds, DS(DS_CONDXCHG, B64, 0)},
+	{"ds_bpermute_fi_b32", ds, DS(DS_BPERMUTE_FI, B32, 0)},
+	{"ds_append", ds, DS(DS_APPEND, B32, A_ADD)}, {"ds_consume", ds, DS(DS_APPEND, B32, A_SUB)},
+	{"ds_load_addtid_b32", ds, DS(DS_LOAD_ADDTID, B32, 0)},
+	{"ds_store_addtid_b32", ds, DS(DS_STORE_ADDTID, B32, 0)},
 	{NULL, NULL, 0},
 };

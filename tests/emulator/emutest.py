@@ -185,6 +185,8 @@ GFX10_NAMES = {
     "ds_store_b16": "ds_write_b16", "ds_load_u16": "ds_read_u16", "ds_load_i16": "ds_read_i16",
     "s_clz_i32_u64": "s_flbit_i32_b64", "s_cls_i32_i64": "s_flbit_i32_i64",
     "s_and_not0_wrexec_b64": "s_andn1_wrexec_b64",
+    "ds_storexchg_2addr_rtn_b32": "ds_wrxchg2_rtn_b32", "ds_load_addtid_b32": "ds_read_addtid_b32",
+    "ds_store_addtid_b32": "ds_write_addtid_b32",
 }
 GFX12_NAMES = {
     "s_add_u32": "s_add_co_u32", "s_addc_u32": "s_add_co_ci_u32",

@@ -98,4 +98,43 @@ def atomics(t):
     return k
 
 
-CASES = [loads_stores, atomics]
+def subtracting_atomics(t):
+    """GLOBAL_ATOMIC_CSUB_U32 (gfx10 and gfx11; gfx12: _SUB_CLAMP_U32) stops at 0:
+    MEM < DATA ? 0 : MEM - DATA; gfx12's GLOBAL_ATOMIC_COND_SUB_U32 leaves MEM where it cannot
+    subtract; GLOBAL_ATOMIC_CMPSWAP_F32 (gfx10: _FCMPSWAP; not on gfx12) compares as floats."""
+    k = Kernel(t, "subtracting_atomics")
+    mem = list(range(32))
+    clamp = {10: "global_atomic_csub", 11: "global_atomic_csub_u32", 12: "global_atomic_sub_clamp_u32"}
+    off = k.data(mem, expect=[m - 16 if m >= 16 else 0 for m in mem])
+    k.asm(f"""
+        v_add_nc_u32 v2, {off:#x}, v1
+        v_mov_b32 v3, 16
+        {clamp[t.gen]} v4, v2, v3, s[2:3] RTN
+        WAIT_LOAD
+    """)
+    k.check_v("v4", mem)
+    if t.gen == 12:
+        off = k.data(mem, expect=[m - 16 if m >= 16 else m for m in mem])
+        k.asm(f"""
+            v_add_nc_u32 v5, {off:#x}, v1
+            global_atomic_cond_sub_u32 v6, v5, v3, s[2:3] RTN
+            WAIT_LOAD
+        """)
+        k.check_v("v6", mem)
+    else:
+        # even lanes hold -0 and compare with +0: they match; odd lanes 1.0 against 2.0
+        neg_zero, one, two, half = 0x80000000, 0x3f800000, 0x40000000, 0x3f000000
+        fmem = [neg_zero if l % 2 == 0 else one for l in range(32)]
+        off = k.data(fmem, expect=[half if l % 2 == 0 else one for l in range(32)])
+        k.input("v[8:9]", [half | (0 if l % 2 == 0 else two) << 32 for l in range(32)], dwords=2)
+        name = "global_atomic_fcmpswap" if t.gen == 10 else "global_atomic_cmpswap_f32"
+        k.asm(f"""
+            v_add_nc_u32 v7, {off:#x}, v1
+            {name} v10, v7, v[8:9], s[2:3] RTN
+            WAIT_LOAD
+        """)
+        k.check_v("v10", fmem)
+    return k
+
+
+CASES = [loads_stores, atomics, subtracting_atomics]
