@@ -41,6 +41,8 @@ static const char *const renames[][2] = {
 	{"v_max_num_f16", "v_max_f16"}, {"v_min_num_f16", "v_min_f16"},
 	{"v_max3_num_f32", "v_max3_f32"}, {"v_min3_num_f32", "v_min3_f32"},
 	{"v_max3_num_f16", "v_max3_f16"}, {"v_min3_num_f16", "v_min3_f16"},
+	{"v_med3_num_f32", "v_med3_f32"}, {"v_med3_num_f16", "v_med3_f16"},
+	{"v_fma_legacy_f32", "v_fma_dx9_zero_f32"}, {"v_fmac_legacy_f32", "v_fmac_dx9_zero_f32"},
 	{"v_maxmin_num_f32", "v_maxmin_f32"}, {"v_minmax_num_f32", "v_minmax_f32"},
 	{"v_maxmin_num_f16", "v_maxmin_f16"}, {"v_minmax_num_f16", "v_minmax_f16"},
 	{"v_pk_max_num_f16", "v_pk_max_f16"}, {"v_pk_min_num_f16", "v_pk_min_f16"},
@@ -399,7 +401,11 @@ static const char *const ignored[] = {
 	"global_wbinv", "s_wait_loadcnt", "s_wait_storecnt", "s_wait_kmcnt", "s_wait_dscnt",
 	"s_wait_samplecnt", "s_wait_bvhcnt", "s_wait_expcnt", "s_wait_alu", "s_wait_loadcnt_dscnt",
 	"s_wait_storecnt_dscnt", "s_wait_idle", "s_prefetch_data", "s_prefetch_inst",
-	"s_version", "v_nop", "v_pipeflush", "ds_nop",
+	"s_version", "v_nop", "v_pipeflush", "ds_nop", "v_clrexcp",
+	/* hints to the caches, the clocks and other waves, with nothing to do here */
+	"s_atc_probe", "s_atc_probe_buffer", "s_gl1_inv", "s_decperflevel", "s_incperflevel",
+	"s_wakeup", "s_wait_event", "s_prefetch_data_pc_rel", "s_prefetch_inst_pc_rel",
+	"s_buffer_prefetch_data",
 };
 
 static void do_nothing(struct wave *w, const struct insn *in)

@@ -3,6 +3,7 @@
  * packed f16, the mixed-precision fma, and the division helpers. Built with -frounding-math:
  * the host's rounding mode is the wave's while an instruction runs. */
 #include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -120,8 +121,78 @@ enum fop {
 	F_ADD, F_SUB, F_SUBREV, F_MUL, F_FMA, F_FMAC, F_FMAAK, F_FMAMK, F_MIN, F_MAX, F_MIN3,
 	F_MAX3, F_MED3, F_MINMAX, F_MAXMIN, F_RCP, F_RSQ, F_SQRT, F_EXP, F_LOG, F_SIN, F_COS,
 	F_TRUNC, F_CEIL, F_FLOOR, F_RNDNE, F_FRACT, F_LDEXP, F_FREXP_MANT, F_MUL_LEGACY, F_MOV,
-	F_DIV_FMAS, F_DIV_FIXUP, F_MAXIMUM, F_MINIMUM,
+	F_DIV_FMAS, F_DIV_FIXUP, F_MAXIMUM, F_MINIMUM, F_MAXIMUM3, F_MINIMUM3, F_MAXIMUMMINIMUM,
+	F_MINIMUMMAXIMUM, F_FMA_DX9, F_FMAC_DX9, F_MULLIT, F_TRIG_PREOP,
 };
+
+/* 2/pi's fraction, its first 1216 bits, most significant first (v_trig_preop_f64 reads
+ * 1201 of them). Computed from Machin's formula for pi in integers. */
+static const uint64_t two_over_pi[19] = {
+	0xa2f9836e4e441529ull, 0xfc2757d1f534ddc0ull, 0xdb6295993c439041ull, 0xfe5163abdebbc561ull,
+	0xb7246e3a424dd2e0ull, 0x06492eea09d1921cull, 0xfe1deb1cb129a73eull, 0xe88235f52ebb4484ull,
+	0xe99c7026b45f7e41ull, 0x3991d639835339f4ull, 0x9c845f8bbdf9283bull, 0x1ff897ffde05980full,
+	0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull, 0x7527bac7ebe5f17bull,
+	0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b6babull,
+};
+
+/* v_trig_preop_f64: the 53 bits of 2/pi's fraction from bit SHIFT + 1 on (the segment's
+ * 53 bits, moved on by the exponent of large X), at their place: shifted right 53 + SHIFT,
+ * less 128 for the largest X. */
+static double trig_preop(uint64_t x, uint32_t segment)
+{
+	int exponent = (int)(x >> 52 & 0x7ff);
+	int shift = (int)(segment & 31) * 53 + (exponent > 1077 ? exponent - 1077 : 0);
+	uint64_t result = 0;
+	for (int k = 1; k <= 53; k++) {
+		int j = shift + k;
+		uint64_t bit = j <= 1201 ? two_over_pi[(j - 1) / 64] >> (63 - (j - 1) % 64) & 1 : 0;
+		result = result << 1 | bit;
+	}
+	return ldexp((double)result, -53 - shift + (exponent >= 1968 ? 128 : 0));
+}
+
+/* IEEE 754-2019 maximum and minimum as v_maximum and v_minimum give them, on the bits of
+ * WIDTH (16, 32, 64) values A and B: a NaN operand wins (a signaling one first, quieted;
+ * then the first quiet one); -0 is below +0. */
+static uint64_t extreme_bits(uint64_t a, uint64_t b, int width, bool maximum)
+{
+	uint64_t sign = 1ull << (width - 1), quiet = width == 16 ? 0x200 : width == 32 ? 0x400000 : 1ull << 51;
+	uint64_t inf = width == 16 ? 0x7c00 : width == 32 ? 0x7f800000 : 0x7ff0000000000000ull;
+	bool nan_a = (a & ~sign) > inf, nan_b = (b & ~sign) > inf;
+	if (nan_a && !(a & quiet)) return a | quiet;
+	if (nan_b && !(b & quiet)) return b | quiet;
+	if (nan_a) return a;
+	if (nan_b) return b;
+	double x, y;
+	if (width == 16) {
+		x = emu_f16_to_double((uint16_t)a, false);
+		y = emu_f16_to_double((uint16_t)b, false);
+	} else if (width == 32) {
+		x = as_f32((uint32_t)a);
+		y = as_f32((uint32_t)b);
+	} else {
+		x = as_f64(a);
+		y = as_f64(b);
+	}
+	if (x == y)
+		return (a & sign) == (b & sign) ? a : ((a & sign) != 0) == maximum ? b : a;
+	return (x > y) == maximum ? a : b;
+}
+
+/* The v_maximum/v_minimum family on WIDTH-bit operands: two, or three for the nested forms. */
+static uint64_t extreme_op(unsigned op, uint64_t a, uint64_t b, uint64_t c, int width)
+{
+	switch (op) {
+	case F_MAXIMUM: return extreme_bits(a, b, width, true);
+	case F_MINIMUM: return extreme_bits(a, b, width, false);
+	case F_MAXIMUM3: return extreme_bits(extreme_bits(a, b, width, true), c, width, true);
+	case F_MINIMUM3: return extreme_bits(extreme_bits(a, b, width, false), c, width, false);
+	case F_MAXIMUMMINIMUM: return extreme_bits(extreme_bits(a, b, width, true), c, width, false);
+	default: return extreme_bits(extreme_bits(a, b, width, false), c, width, true);
+	}
+}
+
+static bool is_extreme(unsigned op) { return op >= F_MAXIMUM && op <= F_MINIMUMMAXIMUM; }
 
 /* A one-operand operation on a value of `bits` (16, 32, 64), computed in double. */
 static double unary(unsigned op, double a, int bits)
@@ -195,8 +266,15 @@ static float lane32(const struct wave *w, const struct insn *in, int l, float x,
                     float z, uint32_t b)
 {
 	switch (in->op) {
-	case F_MINIMUM: return isnan(x) || isnan(y) ? NAN : (float)fmin_ieee(x, y);
-	case F_MAXIMUM: return isnan(x) || isnan(y) ? NAN : (float)fmax_ieee(x, y);
+	case F_MAXIMUM: case F_MINIMUM: case F_MAXIMUM3: case F_MINIMUM3: case F_MAXIMUMMINIMUM:
+	case F_MINIMUMMAXIMUM:
+		return as_f32((uint32_t)extreme_op(in->op, bits32(x), bits32(y), bits32(z), 32));
+	/* DX9's rule: 0 times anything (infinity and NaN too) is 0 */
+	case F_FMA_DX9: case F_FMAC_DX9: return x == 0 || y == 0 ? z : fmaf(x, y, z);
+	case F_MULLIT:
+		if (y == -FLT_MAX || y == -INFINITY || isnan(y) || z <= 0 || isnan(z))
+			return -FLT_MAX;
+		return x * y;
 	case F_MED3: return (float)med3(x, y, z);
 	case F_LDEXP: return ldexpf(x, (int32_t)b > 300 ? 300 : (int32_t)b < -300 ? -300 : (int32_t)b);
 	case F_DIV_FMAS:
@@ -232,7 +310,8 @@ LANE_LOOPS static void fop32(struct wave *w, const struct insn *in)
 	const uint32_t *b = NULL;
 	float x[LANES], y[LANES], z[LANES], v[LANES];
 	int n = in->nopnd;
-	bool fi = flush_in32(w), has_y = n > 2, has_z = n > 3 || in->op == F_FMAC;
+	bool accumulates = in->op == F_FMAC || in->op == F_FMAC_DX9;
+	bool fi = flush_in32(w), has_y = n > 2, has_z = n > 3 || accumulates;
 	const uint32_t *a = vlanes32(w, &in->o[1], spare[0]);
 	if (in->dpp) {
 		memmove(spare[0], a, sizeof spare[0]);
@@ -246,7 +325,7 @@ LANE_LOOPS static void fop32(struct wave *w, const struct insn *in)
 	}
 	if (n > 3)
 		emu_f32_lanes(vlanes32(w, &in->o[3], spare[2]), &in->o[3], fi, z);
-	else if (in->op == F_FMAC)
+	else if (accumulates)
 		emu_f32_lanes(vlanes32(w, &in->o[0], spare[2]), NULL, fi, z);
 	bool changed = enter_rounding(w, 0);
 	switch (in->op) {
@@ -271,10 +350,11 @@ LANE_LOOPS static void fop32(struct wave *w, const struct insn *in)
 	                                             has_z ? z[l] : 0, has_y ? b[l] : 0) : 0;
 	}
 	/* a NaN made of numbers is the canonical one */
-	EACH {
-		bool made = !isnan(x[l]) && !(has_y && isnan(y[l])) && !(has_z && isnan(z[l]));
-		v[l] = isnan(v[l]) && made ? as_f32(0x7fc00000u) : v[l];
-	}
+	if (!is_extreme(in->op))
+		EACH {
+			bool made = !isnan(x[l]) && !(has_y && isnan(y[l])) && !(has_z && isnan(z[l]));
+			v[l] = isnan(v[l]) && made ? as_f32(0x7fc00000u) : v[l];
+		}
 	if (in->omod || in->clamp)
 		EACH v[l] = (float)omod_clamp(in, v[l]);
 	bool flush = flush_out32(w);
@@ -313,9 +393,12 @@ static void fop64(struct wave *w, const struct insn *in)
 		case F_FMA: v = fma(x, y, z); break;
 		case F_MIN: v = fmin_ieee(x, y); break;
 		case F_MAX: v = fmax_ieee(x, y); break;
-		case F_MINIMUM: v = isnan(x) || isnan(y) ? NAN : fmin_ieee(x, y); break;
-		case F_MAXIMUM: v = isnan(x) || isnan(y) ? NAN : fmax_ieee(x, y); break;
+		case F_MINIMUM: case F_MAXIMUM:
+			v = as_f64(extreme_op(in->op, emu_f64_mods(a[l], &in->o[1]), emu_f64_mods(b[l], &in->o[2]), 0, 64));
+			r[l] = out64(w, in, v);
+			continue;
 		case F_LDEXP: v = ldexp(x, (int32_t)bi[l] > 3000 ? 3000 : (int32_t)bi[l] < -3000 ? -3000 : (int32_t)bi[l]); break;
+		case F_TRIG_PREOP: v = trig_preop(emu_f64_mods(a[l], &in->o[1]), bi[l]); break;
 		case F_DIV_FMAS:
 			if (w->s[SREG_VCC_LO] >> l & 1)
 				v = (double)fma_scaled(x, y, z, fabs(z) >= 1.0 ? 128 : -128);
@@ -384,6 +467,31 @@ static void fop16(struct wave *w, const struct insn *in)
 		case F_MINMAX: v = fmax_ieee(fmin_ieee(x, y), z); break;
 		case F_MAXMIN: v = fmin_ieee(fmax_ieee(x, y), z); break;
 		case F_LDEXP: v = ldexp(x, (int16_t)bi[l]); break;
+		case F_MAXIMUM: case F_MINIMUM: case F_MAXIMUM3: case F_MINIMUM3: case F_MAXIMUMMINIMUM:
+		case F_MINIMUMMAXIMUM: {
+			uint16_t ea = emu_f16_mods(a[l], &in->o[1]), eb = emu_f16_mods(b[l], &in->o[2]);
+			uint16_t ec = n > 3 ? emu_f16_mods(c[l], &in->o[3]) : 0;
+			r[l] = (uint16_t)extreme_op(in->op, ea, eb, ec, 16);
+			if ((r[l] & 0x7fff) <= 0x7c00)
+				r[l] = out16(w, in, emu_f16_to_double(r[l], false));
+			continue;
+		}
+		case F_DIV_FIXUP: {
+			/* x: the quotient, y: the denominator, z: the numerator */
+			bool sign = signbit(y) != signbit(z);
+			if (isnan(z) || isnan(y)) {
+				r[l] = (uint16_t)(emu_f16_mods(isnan(z) ? c[l] : b[l], &in->o[isnan(z) ? 3 : 2]) | 0x200);
+				continue;
+			}
+			if ((y == 0 && z == 0) || (isinf(y) && isinf(z))) {
+				r[l] = 0xfe00;
+				continue;
+			}
+			if (y == 0 || isinf(z)) v = sign ? -INFINITY : INFINITY;
+			else if (isinf(y) || z == 0) v = sign ? -0.0 : 0.0;
+			else v = sign ? -fabs(x) : fabs(x);
+			break;
+		}
 		default: v = unary(in->op, x, 16); break;
 		}
 		if (isnan(v) && !isnan(x) && !isnan(y) && !isnan(z))
@@ -404,8 +512,18 @@ enum cvt {
 	CVT_F32_UBYTE1, CVT_F32_UBYTE2, CVT_F32_UBYTE3, CVT_F16_I16, CVT_F16_U16, CVT_I16_F16,
 	CVT_U16_F16, CVT_PKRTZ_F16_F32, FREXP_EXP_I32_F32, FREXP_EXP_I32_F64, FREXP_EXP_I16_F16,
 	CVT_FLR_I32_F32, CVT_RPI_I32_F32, CVT_I32_I16, CVT_U32_U16, CVT_PK_I16_I32, CVT_PK_U16_U32, PACK_B32_F16,
-	CVT_PK_NORM_I16_F32, CVT_PK_NORM_U16_F32, CVT_OFF_F32_I4,
+	CVT_PK_NORM_I16_F32, CVT_PK_NORM_U16_F32, CVT_OFF_F32_I4, CVT_PK_I16_F32, CVT_PK_U16_F32,
+	CVT_NORM_I16_F16, CVT_NORM_U16_F16, CVT_PK_NORM_I16_F16, CVT_PK_NORM_U16_F16,
 };
+
+/* f16_to_snorm and f16_to_unorm (and the f32 forms): clamped to [-1, 1] or [0, 1], scaled
+ * to the integer's largest, rounded to nearest even; NaN is 0. */
+static uint16_t to_norm(double x, bool is_signed)
+{
+	double lo = is_signed ? -1.0 : 0.0, scale = is_signed ? 32767.0 : 65535.0;
+	double p = isnan(x) ? 0 : fmin(fmax(x, lo), 1.0);
+	return (uint16_t)(int32_t)nearbyint(p * scale);
+}
 
 static uint32_t f_to_i32(double x)
 {
@@ -489,8 +607,20 @@ static void convert(struct wave *w, const struct insn *in)
 			r[l] = emu_f16_mods(h[l], s) | (uint32_t)emu_f16_mods(hr[l], &in->o[2]) << 16;
 		vset32(w, d, r, mask);
 		return;
+	case CVT_PK_NORM_I16_F16: case CVT_PK_NORM_U16_F16:
+		vget16(w, s, in->op_sel & 1, h);
+		vget16(w, &in->o[2], in->op_sel >> 1 & 1, hr);
+		EACH {
+			bool is_signed = op == CVT_PK_NORM_I16_F16;
+			double x = emu_f16_to_double(emu_f16_mods(h[l], s), flush_in64(w));
+			double y = emu_f16_to_double(emu_f16_mods(hr[l], &in->o[2]), flush_in64(w));
+			r[l] = to_norm(x, is_signed) | (uint32_t)to_norm(y, is_signed) << 16;
+		}
+		vset32(w, d, r, mask);
+		return;
 	case CVT_F32_F16: case CVT_I16_F16: case CVT_U16_F16: case CVT_F16_I16: case CVT_F16_U16:
-	case FREXP_EXP_I16_F16: case CVT_I32_I16: case CVT_U32_U16:
+	case FREXP_EXP_I16_F16: case CVT_I32_I16: case CVT_U32_U16: case CVT_NORM_I16_F16:
+	case CVT_NORM_U16_F16:
 		vget16(w, s, in->op_sel & 1, h);
 		changed = enter_rounding(w, 1);
 		EACH {
@@ -503,6 +633,8 @@ static void convert(struct wave *w, const struct insn *in)
 			case CVT_U16_F16: hr[l] = f_to_u16(trunc(x)); break;
 			case CVT_F16_I16: hr[l] = out16(w, in, (double)(int16_t)h[l]); break;
 			case CVT_F16_U16: hr[l] = out16(w, in, (double)h[l]); break;
+			case CVT_NORM_I16_F16: hr[l] = to_norm(x, true); break;
+			case CVT_NORM_U16_F16: hr[l] = to_norm(x, false); break;
 			default: hr[l] = (uint16_t)frexp_exp(x); break;
 			}
 		}
@@ -557,11 +689,17 @@ static void convert(struct wave *w, const struct insn *in)
 		}
 		case CVT_PK_NORM_I16_F32: case CVT_PK_NORM_U16_F32: {
 			float y = emu_f32_in(emu_f32_mods(b[l], &in->o[2]), flush_in32(w));
-			float lo = op == CVT_PK_NORM_I16_F32 ? -1.0f : 0.0f;
-			float s1 = op == CVT_PK_NORM_I16_F32 ? 32767.0f : 65535.0f;
-			float p = isnan(x) ? 0 : fminf(fmaxf(x, lo), 1.0f), q = isnan(y) ? 0 : fminf(fmaxf(y, lo), 1.0f);
-			int32_t pi = (int32_t)nearbyintf(p * s1), qi = (int32_t)nearbyintf(q * s1);
-			r[l] = (uint16_t)pi | (uint32_t)(uint16_t)qi << 16;
+			bool is_signed = op == CVT_PK_NORM_I16_F32;
+			r[l] = to_norm(x, is_signed) | (uint32_t)to_norm(y, is_signed) << 16;
+			break;
+		}
+		/* v_cvt_i16_f32 and v_cvt_u16_f32 of each: truncated, saturated, NaN 0 */
+		case CVT_PK_I16_F32: case CVT_PK_U16_F32: {
+			float y = emu_f32_in(emu_f32_mods(b[l], &in->o[2]), flush_in32(w));
+			bool is_signed = op == CVT_PK_I16_F32;
+			uint16_t lo = is_signed ? f_to_i16(truncf(x)) : f_to_u16(truncf(x));
+			uint16_t hi = is_signed ? f_to_i16(truncf(y)) : f_to_u16(truncf(y));
+			r[l] = lo | (uint32_t)hi << 16;
 			break;
 		}
 		case CVT_OFF_F32_I4: r[l] = bits32((float)((int32_t)(a[l] << 28) >> 28) * 0.0625f); break;
@@ -638,20 +776,60 @@ static void div_scale(struct wave *w, const struct insn *in)
 	mask_set(w, &in->o[1], vcc);
 }
 
+/* v_dot2_f32_f16/bf16: S2 (the accumulating forms: D) plus the products of S0's and S1's
+ * halves, each added in f32 as the pseudo-code's two += do (the products are exact);
+ * neg_lo and neg_hi negate the sources' halves, neg_lo's third bit S2. */
+enum dot2 { DOT2_F16, DOT2_BF16, DOT2ACC_F16, DOT2ACC_BF16 };
+
+static void dot2(struct wave *w, const struct insn *in)
+{
+	uint32_t a[LANES], b[LANES], c[LANES], r[LANES], mask = exec_mask(w);
+	bool bf16 = in->op == DOT2_BF16 || in->op == DOT2ACC_BF16, acc = in->op >= DOT2ACC_F16;
+	if (in->neg_hi >> 2 & 1) {
+		emu_not_emulated(w, in);
+		return;
+	}
+	vget32(w, &in->o[1], a);
+	if (in->dpp)
+		mask &= dpp_apply(w, in, a);
+	vget32(w, &in->o[2], b);
+	vget32(w, acc ? &in->o[0] : &in->o[3], c);
+	bool fi = flush_in32(w), fi16 = flush_in64(w), changed = enter_rounding(w, 0);
+	EACH {
+		uint32_t accumulator = acc ? c[l] : emu_f32_mods(c[l], &in->o[3]) ^ (in->neg_lo >> 2 & 1) << 31;
+		float t = emu_f32_in(accumulator, fi);
+		for (int half = 0; half < 2; half++) {
+			unsigned neg = half ? in->neg_hi : in->neg_lo;
+			uint16_t x = (uint16_t)(a[l] >> 16 * half ^ (neg & 1) << 15);
+			uint16_t y = (uint16_t)(b[l] >> 16 * half ^ (neg >> 1 & 1) << 15);
+			float p = bf16 ? emu_f32_in((uint32_t)x << 16, fi) * emu_f32_in((uint32_t)y << 16, fi)
+			               : (float)(emu_f16_to_double(x, fi16) * emu_f16_to_double(y, fi16));
+			t += p;
+		}
+		r[l] = out32(w, in, t);
+	}
+	leave_rounding(changed);
+	vset32(w, &in->o[0], r, mask);
+}
+
 /* Packed f16 (VOP3P): op_sel picks each source's half for the low result, op_sel_hi for
  * the high one; neg_lo/neg_hi negate them. */
 enum pk { PK_ADD, PK_MUL, PK_FMA, PK_MIN, PK_MAX, PK_ADD_U16, PK_SUB_U16, PK_MUL_LO_U16,
           PK_LSHL, PK_LSHR, PK_ASHR, PK_ADD_I16, PK_SUB_I16, PK_MIN_U16, PK_MAX_U16, PK_MIN_I16,
-          PK_MAX_I16, PK_MAD_U16, PK_MAD_I16 };
+          PK_MAX_I16, PK_MAD_U16, PK_MAD_I16, PK_FMAC };
 
 static void packed(struct wave *w, const struct insn *in)
 {
 	uint32_t s[3][LANES], r[LANES], mask = exec_mask(w);
 	int n = in->nopnd - 1;
+	/* v_pk_fmac_f16 (VOP2) adds to its destination */
+	const struct operand *src[3] = {&in->o[1], &in->o[2], &in->o[in->op == PK_FMAC ? 0 : 3]};
+	if (in->op == PK_FMAC)
+		n = 3;
 	/* op_sel_hi is 1 for each source when not printed */
 	uint8_t hi_sel = in->op_sel_hi & OP_SEL_HI_GIVEN ? in->op_sel_hi & 7 : 7;
 	for (int i = 0; i < n && i < 3; i++)
-		vget32(w, &in->o[i + 1], s[i]);
+		vget32(w, src[i], s[i]);
 	bool fi = flush_in64(w), changed = enter_rounding(w, 1);
 	EACH {
 		uint16_t out[2];
@@ -663,8 +841,8 @@ static void packed(struct wave *w, const struct insn *in)
 				v[i] = (uint16_t)(s[i][l] >> (sel ? 16 : 0));
 				/* an inline constant is one 16-bit value for both halves; a literal
 				 * is 32 bits, read by halves as a register is */
-				if (in->o[i + 1].kind == OPND_CONST && !in->o[i + 1].literal)
-					v[i] = in->o[i + 1].c16;
+				if (src[i]->kind == OPND_CONST && !src[i]->literal)
+					v[i] = src[i]->c16;
 				if ((half ? in->neg_hi : in->neg_lo) >> i & 1)
 					v[i] ^= in->op >= PK_ADD_U16 ? 0 : 0x8000;
 				f[i] = emu_f16_to_double(v[i], fi);
@@ -673,7 +851,7 @@ static void packed(struct wave *w, const struct insn *in)
 			switch (in->op) {
 			case PK_ADD: x = f[0] + f[1]; break;
 			case PK_MUL: x = f[0] * f[1]; break;
-			case PK_FMA: x = fma(f[0], f[1], f[2]); break;
+			case PK_FMA: case PK_FMAC: x = fma(f[0], f[1], f[2]); break;
 			case PK_MIN: x = fmin_ieee(f[0], f[1]); break;
 			case PK_MAX: x = fmax_ieee(f[0], f[1]); break;
 			default: x = 0; break;
@@ -833,14 +1011,16 @@ const struct opcode emu_float_opcodes[] = {
 	F32("ceil", F_CEIL), F32("floor", F_FLOOR), F32("rndne", F_RNDNE), F32("fract", F_FRACT),
 	F32("ldexp", F_LDEXP), F32("frexp_mant", F_FREXP_MANT), F32("mul_legacy", F_MUL_LEGACY),
 	F32("div_fmas", F_DIV_FMAS), F32("div_fixup", F_DIV_FIXUP), F32("maximum", F_MAXIMUM),
-	F32("minimum", F_MINIMUM), {"v_mul_dx9_zero_f32", fop32, F_MUL_LEGACY},
-	{"v_fmac_legacy_f32", fop32, F_FMAC},
+	F32("minimum", F_MINIMUM), F32("maximum3", F_MAXIMUM3), F32("minimum3", F_MINIMUM3),
+	F32("maximumminimum", F_MAXIMUMMINIMUM), F32("minimummaximum", F_MINIMUMMAXIMUM),
+	{"v_mul_dx9_zero_f32", fop32, F_MUL_LEGACY}, F32("fma_dx9_zero", F_FMA_DX9),
+	F32("fmac_dx9_zero", F_FMAC_DX9), F32("mullit", F_MULLIT),
 	F64("add", F_ADD), F64("mul", F_MUL), F64("fma", F_FMA), F64("min", F_MIN),
 	F64("max", F_MAX), F64("rcp", F_RCP), F64("rsq", F_RSQ), F64("sqrt", F_SQRT),
 	F64("trunc", F_TRUNC), F64("ceil", F_CEIL), F64("floor", F_FLOOR), F64("rndne", F_RNDNE),
 	F64("fract", F_FRACT), F64("ldexp", F_LDEXP), F64("frexp_mant", F_FREXP_MANT),
 	F64("div_fmas", F_DIV_FMAS), F64("div_fixup", F_DIV_FIXUP), F64("maximum", F_MAXIMUM),
-	F64("minimum", F_MINIMUM), {"v_add_f64_e64", fop64, F_ADD},
+	F64("minimum", F_MINIMUM), {"v_add_f64_e64", fop64, F_ADD}, F64("trig_preop", F_TRIG_PREOP),
 	F16("add", F_ADD), F16("sub", F_SUB), F16("subrev", F_SUBREV), F16("mul", F_MUL),
 	F16("fma", F_FMA), F16("fmac", F_FMAC), F16("fmaak", F_FMAAK), F16("fmamk", F_FMAMK),
 	F16("min", F_MIN), F16("max", F_MAX), F16("min3", F_MIN3), F16("max3", F_MAX3),
@@ -848,7 +1028,10 @@ const struct opcode emu_float_opcodes[] = {
 	F16("rsq", F_RSQ), F16("sqrt", F_SQRT), F16("exp", F_EXP), F16("log", F_LOG),
 	F16("sin", F_SIN), F16("cos", F_COS), F16("trunc", F_TRUNC), F16("ceil", F_CEIL),
 	F16("floor", F_FLOOR), F16("rndne", F_RNDNE), F16("fract", F_FRACT), F16("ldexp", F_LDEXP),
-	F16("frexp_mant", F_FREXP_MANT),
+	F16("frexp_mant", F_FREXP_MANT), F16("maximum", F_MAXIMUM), F16("minimum", F_MINIMUM),
+	F16("maximum3", F_MAXIMUM3), F16("minimum3", F_MINIMUM3),
+	F16("maximumminimum", F_MAXIMUMMINIMUM), F16("minimummaximum", F_MINIMUMMAXIMUM),
+	F16("div_fixup", F_DIV_FIXUP),
 	{"v_cvt_f32_f64", convert, CVT_F32_F64}, {"v_cvt_f64_f32", convert, CVT_F64_F32},
 	{"v_cvt_f32_i32", convert, CVT_F32_I32}, {"v_cvt_f32_u32", convert, CVT_F32_U32},
 	{"v_cvt_i32_f32", convert, CVT_I32_F32}, {"v_cvt_u32_f32", convert, CVT_U32_F32},
@@ -872,6 +1055,18 @@ const struct opcode emu_float_opcodes[] = {
 	{"v_cvt_pk_norm_i16_f32", convert, CVT_PK_NORM_I16_F32},
 	{"v_cvt_pk_norm_u16_f32", convert, CVT_PK_NORM_U16_F32},
 	{"v_cvt_off_f32_i4", convert, CVT_OFF_F32_I4},
+	{"v_cvt_pk_i16_f32", convert, CVT_PK_I16_F32}, {"v_cvt_pk_u16_f32", convert, CVT_PK_U16_F32},
+	{"v_cvt_norm_i16_f16", convert, CVT_NORM_I16_F16},
+	{"v_cvt_norm_u16_f16", convert, CVT_NORM_U16_F16},
+	{"v_cvt_pk_norm_i16_f16", convert, CVT_PK_NORM_I16_F16},
+	{"v_cvt_pk_norm_u16_f16", convert, CVT_PK_NORM_U16_F16},
+	{"v_cvt_pknorm_i16_f16", convert, CVT_PK_NORM_I16_F16},
+	{"v_cvt_pknorm_u16_f16", convert, CVT_PK_NORM_U16_F16},
+	{"v_cvt_pknorm_i16_f32", convert, CVT_PK_NORM_I16_F32},
+	{"v_cvt_pknorm_u16_f32", convert, CVT_PK_NORM_U16_F32},
+	{"v_dot2_f32_f16", dot2, DOT2_F16}, {"v_dot2_f32_bf16", dot2, DOT2_BF16},
+	{"v_dot2acc_f32_f16", dot2, DOT2ACC_F16}, {"v_dot2c_f32_f16", dot2, DOT2ACC_F16},
+	{"v_dot2acc_f32_bf16", dot2, DOT2ACC_BF16}, {"v_pk_fmac_f16", packed, PK_FMAC},
 	{"v_div_scale_f32", div_scale, 32}, {"v_div_scale_f64", div_scale, 64},
 	{"v_pk_add_f16", packed, PK_ADD}, {"v_pk_mul_f16", packed, PK_MUL},
 	{"v_pk_fma_f16", packed, PK_FMA}, {"v_pk_min_f16", packed, PK_MIN},

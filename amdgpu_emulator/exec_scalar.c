@@ -461,7 +461,7 @@ static void sreg(struct wave *w, const struct insn *in)
 enum sopp {
 	ENDPGM, BRANCH, CBRANCH_SCC0, CBRANCH_SCC1, CBRANCH_VCCZ, CBRANCH_VCCNZ, CBRANCH_EXECZ,
 	CBRANCH_EXECNZ, BARRIER, BARRIER_WAIT, SLEEP, TRAP, SETHALT, SENDMSG, SENDMSG_RTN_32,
-	SENDMSG_RTN_64, ROUND_MODE, DENORM_MODE, MEMTIME, MEMREALTIME,
+	SENDMSG_RTN_64, ROUND_MODE, DENORM_MODE, MEMTIME, MEMREALTIME, SENDMSGHALT, ILLEGAL,
 };
 
 static void sopp(struct wave *w, const struct insn *in)
@@ -484,6 +484,8 @@ static void sopp(struct wave *w, const struct insn *in)
 		return;
 	case TRAP: emu_fault(w, in, "s_trap %u (a device-side trap, e.g. assert)", in->o[0].c32 & 0xff); return;
 	case SETHALT: emu_fault(w, in, "the wave halted (s_sethalt: a device-side trap)"); return;
+	case SENDMSGHALT: emu_fault(w, in, "the wave halted (s_sendmsghalt: a device-side trap)"); return;
+	case ILLEGAL: emu_fault(w, in, "an illegal-instruction exception (v_illegal)"); return;
 	case SENDMSG:
 		if (in->hw_id == 1)
 			emu_fault(w, in, "a trap raised by s_sendmsg(MSG_INTERRUPT)");
@@ -635,6 +637,8 @@ const struct opcode emu_scalar_opcodes[] = {
 	{"s_cbranch_execz", sopp, CBRANCH_EXECZ}, {"s_cbranch_execnz", sopp, CBRANCH_EXECNZ},
 	{"s_barrier", sopp, BARRIER}, {"s_barrier_signal", sopp, BARRIER},
 	{"s_barrier_wait", sopp, BARRIER_WAIT}, {"s_sleep", sopp, SLEEP}, {"s_trap", sopp, TRAP},
+	{"s_sleep_var", sopp, SLEEP}, {"s_endpgm_saved", sopp, ENDPGM},
+	{"s_sendmsghalt", sopp, SENDMSGHALT}, {"v_illegal", sopp, ILLEGAL},
 	{"s_sethalt", sopp, SETHALT}, {"s_sendmsg", sopp, SENDMSG},
 	{"s_sendmsg_rtn_b32", sopp, SENDMSG_RTN_32}, {"s_sendmsg_rtn_b64", sopp, SENDMSG_RTN_64},
 	{"s_round_mode", sopp, ROUND_MODE}, {"s_denorm_mode", sopp, DENORM_MODE},

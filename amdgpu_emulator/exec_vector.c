@@ -17,7 +17,7 @@ enum vop32 {
 	LSHL_ADD, ADD_LSHL, LSHL_OR, AND_OR, OR3, XOR3, XAD, MAD_U24, MAD_I24, MED3_I, MED3_U,
 	MIN3_I, MIN3_U, MAX3_I, MAX3_U, MINMAX_I, MINMAX_U, MAXMIN_I, MAXMIN_U, SAD_U32, DOT4_U8,
 	DOT4_I8, DOT4_IU8, DOT8_U4, DOT8_I4, DOT8_IU4, MBCNT_LO, MBCNT_HI, SAD_U8, MSAD_U8, LERP_U8, DOT4C_I8,
-	MAD_U32_U16, MAD_I32_I16, SAD_U16, SAD_HI_U8,
+	MAD_U32_U16, MAD_I32_I16, SAD_U16, SAD_HI_U8, DOT2_I16, DOT2_U16,
 };
 
 static int32_t i24(uint32_t x) { return (int32_t)(x << 8) >> 8; }
@@ -202,6 +202,8 @@ LANE_LOOPS static void vop32(struct wave *w, const struct insn *in)
 	case DOT4_U8: EACH r[l] = dot(a[l], b[l], c[l], 8, false, false, in->clamp); break;
 	case DOT4_I8: case DOT4C_I8: EACH r[l] = dot(a[l], b[l], c[l], 8, true, true, in->clamp); break;
 	case DOT4_IU8: EACH r[l] = dot(a[l], b[l], c[l], 8, in->neg_lo & 1, in->neg_lo >> 1 & 1, in->clamp); break;
+	case DOT2_U16: EACH r[l] = dot(a[l], b[l], c[l], 16, false, false, in->clamp); break;
+	case DOT2_I16: EACH r[l] = dot(a[l], b[l], c[l], 16, true, true, in->clamp); break;
 	case DOT8_U4: EACH r[l] = dot(a[l], b[l], c[l], 4, false, false, in->clamp); break;
 	case DOT8_I4: EACH r[l] = dot(a[l], b[l], c[l], 4, true, true, in->clamp); break;
 	case DOT8_IU4: EACH r[l] = dot(a[l], b[l], c[l], 4, in->neg_lo & 1, in->neg_lo >> 1 & 1, in->clamp); break;
@@ -400,7 +402,7 @@ LANE_LOOPS static void vop64(struct wave *w, const struct insn *in)
 }
 
 enum lane { READLANE, READFIRSTLANE, WRITELANE, MOVRELS, MOVRELD, MOVRELSD, PERMLANE16,
-            PERMLANEX16, SWAP, MOVRELSD_2, SWAPREL, PERMLANE64 };
+            PERMLANEX16, SWAP, MOVRELSD_2, SWAPREL, PERMLANE64, PERMLANE16_VAR, PERMLANEX16_VAR };
 
 /* The VGPR a v_movrel* operand names, moved by OFFSET (M0 or a field of it): v[reg + OFFSET];
  * false (and a fault) past the 256 registers. */
@@ -494,6 +496,23 @@ static void lane_ops(struct wave *w, const struct insn *in)
 		for (unsigned l = 0; l < LANES; l++)
 			if (mask >> l & 1)
 				w->v[d][l] = w->v[s][l];
+		return;
+	}
+	/* each lane of a row takes the lane its own S1[3:0] names, of its row or (x16) the other */
+	case PERMLANE16_VAR:
+	case PERMLANEX16_VAR: {
+		if (in->op_sel & 3) {
+			emu_not_emulated(w, in);
+			return;
+		}
+		uint32_t src[LANES], select[LANES], mask = exec_mask(w);
+		vget32(w, &in->o[1], src);
+		vget32(w, &in->o[2], select);
+		for (unsigned l = 0; l < LANES; l++) {
+			unsigned row = l / 16 ^ ((enum lane)in->op == PERMLANEX16_VAR);
+			if (mask >> l & 1)
+				w->v[in->o[0].reg][l] = src[row * 16 + (select[l] & 15)];
+		}
 		return;
 	}
 	/* wave64 only: a NOP in wave32 */
@@ -765,6 +784,7 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_sad_u8", vop32, SAD_U8}, {"v_msad_u8", vop32, MSAD_U8}, {"v_lerp_u8", vop32, LERP_U8},
 	{"v_dot4_u32_u8", vop32, DOT4_U8}, {"v_dot4_i32_i8", vop32, DOT4_I8},
 	{"v_dot4_i32_iu8", vop32, DOT4_IU8}, {"v_dot4c_i32_i8", vop32, DOT4C_I8},
+	{"v_dot2_u32_u16", vop32, DOT2_U16}, {"v_dot2_i32_i16", vop32, DOT2_I16},
 	{"v_dot8_u32_u4", vop32, DOT8_U4}, {"v_dot8_i32_i4", vop32, DOT8_I4}, {"v_dot8_i32_iu4", vop32, DOT8_IU4}, {"v_mbcnt_lo_u32_b32", vop32, MBCNT_LO},
 	{"v_mbcnt_hi_u32_b32", vop32, MBCNT_HI},
 	{"v_cndmask_b32", cndmask, 0},
@@ -793,5 +813,7 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_movreld_b32", lane_ops, MOVRELD}, {"v_movrelsd_b32", lane_ops, MOVRELSD},
 	{"v_movrelsd_2_b32", lane_ops, MOVRELSD_2}, {"v_swaprel_b32", lane_ops, SWAPREL},
 	{"v_permlane64_b32", lane_ops, PERMLANE64},
+	{"v_permlane16_var_b32", lane_ops, PERMLANE16_VAR},
+	{"v_permlanex16_var_b32", lane_ops, PERMLANEX16_VAR},
 	{NULL, NULL, 0},
 };

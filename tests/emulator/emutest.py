@@ -240,6 +240,7 @@ class Kernel:
         self.expect = {}      # word -> expected value (beyond the initial ones)
         self.error = None     # the message a failing launch must give
         self.error_at = None  # (symbol, format): the message names the instruction at symbol
+        self.fault = None     # with error_at: the fault's description rather than "not emulated"
         self.cycles = None    # the cycle estimate the launch must give (zc_emu_cycles_estimated)
         if private_buffer:
             # the V# comes first (s[0:3]), then the kernarg pointer (s[4:5])
@@ -351,6 +352,12 @@ class Kernel:
         self.error = message
         return self
 
+    def expect_fault(self, symbol, what):
+        """The launch must fail at the instruction labelled SYMBOL with the emulator's fault
+        message WHAT ('KERNEL: WHAT at KERNEL+0xOFFSET (PROCESSOR), workgroup (0,0,0) wave 0')."""
+        self.error_at, self.fault = symbol, what
+        return self
+
     def expect_not_emulated(self, symbol):
         """The launch must end at the instruction labelled SYMBOL (a global label inside the
         kernel), with the emulator's message for an instruction it does not implement."""
@@ -417,14 +424,26 @@ def run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
 
 
-def not_emulated_message(k, code_object):
-    """The message the emulator gives for the instruction at K's label, from LLVM's own
-    disassembly of the code object: 'not emulated: TEXT at KERNEL+0xOFFSET (PROCESSOR)'."""
-    syms = {}
+def symbols(code_object):
+    out = {}
     for line in run([NM, code_object]).stdout.splitlines():
         parts = line.split()
         if len(parts) == 3:
-            syms[parts[2]] = int(parts[0], 16)
+            out[parts[2]] = int(parts[0], 16)
+    return out
+
+
+def fault_message(k, code_object):
+    syms = symbols(code_object)
+    offset = syms[k.error_at] - syms[k.name]
+    return (f"{k.name}: {k.fault} at {k.name}+{offset:#x} ({k.t.processor}), "
+            f"workgroup (0,0,0) wave 0")
+
+
+def not_emulated_message(k, code_object):
+    """The message the emulator gives for the instruction at K's label, from LLVM's own
+    disassembly of the code object: 'not emulated: TEXT at KERNEL+0xOFFSET (PROCESSOR)'."""
+    syms = symbols(code_object)
     address = syms[k.error_at]
     dump = run([OBJDUMP, "-d", "--no-show-raw-insn", f"--mcpu={k.t.processor}", code_object]).stdout
     for line in dump.splitlines():
@@ -451,7 +470,9 @@ def run_case(k, run_kernel, work, keep):
         f.write("\n".join(f"{k.init.get(w, fill(w)):08x}" for w in range(words)) + "\n")
     cmd = [run_kernel, "--block", str(k.block), "--words", str(words), "--lanes", str(k.block),
            "--init", base + ".init"]
-    if k.error_at:
+    if k.error_at and k.fault:
+        k.error = fault_message(k, base + ".co")
+    elif k.error_at:
         k.error = not_emulated_message(k, base + ".co")
     if k.error is not None:
         with open(base + ".error", "w") as f:

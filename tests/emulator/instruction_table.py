@@ -14,10 +14,10 @@ PROCESSORS = ["gfx1030", "gfx1100", "gfx1200"]
 
 # Instructions for graphics, not for compute kernels: typed (format) buffer access, the
 # global wave sync and ordered counters, ray tracing's stack, pixel shaders' ends and kills,
-# interpolation; and the debugger's and trace's.
+# interpolation; and the debugger's, trace's and trap handler's.
 GRAPHICS = re.compile(r"^(t?buffer_.*format.*|ds_gws_.*|ds_ordered_count|ds_(add|sub)_gs_reg_rtn|"
                       r"global_atomic_ordered_add_b64|ds_bvh_stack_.*|s_endpgm_ordered_ps_done|"
-                      r"s_setkill|v_interp_.*|s_cbranch_cdbg.*|s_ttracedata_imm)$")
+                      r"s_setkill|v_interp_.*|s_cbranch_cdbg.*|s_ttracedata_imm|s_rfe_b64)$")
 
 
 def table(tool):

@@ -1,7 +1,9 @@
 """f64 arithmetic: V_FMA_F64 rounds once, V_ADD_F64 and V_MUL_F64 with source modifiers, and
 a 32-bit literal read by an f64 operand, which is the high half of the double (the low half
-zero)."""
+zero); V_TRIG_PREOP_F64."""
+import math
 import random
+import struct
 from fractions import Fraction
 
 from emutest import F64, Kernel, f64, fop
@@ -60,4 +62,44 @@ def f64_literal(t):
     return k
 
 
-CASES = [fma_add_mul, f64_literal]
+def two_over_pi_bits(count):
+    """The first COUNT bits of 2/pi's fraction as an integer, from Machin's formula."""
+    def arctan_inverse(x, one):
+        total = term = one // x
+        n, sign = 1, -1
+        while term:
+            term //= x * x
+            total += sign * (term // (2 * n + 1))
+            sign, n = -sign, n + 1
+        return total
+    one = 1 << (count + 64)
+    pi = 4 * (4 * arctan_inverse(5, one) - arctan_inverse(239, one))
+    return (2 * one << count) // pi
+
+
+def trig_preop(t):
+    """V_TRIG_PREOP_F64 (the Payne-Hanek reduction of LLVM's f64 sin and cos): 53 bits of
+    2/pi's 1201-bit fraction, from bit 53 * S1[4:0] on, moved on by exponent(S0) - 1077 where
+    that is positive, scaled down to their place (and up 2^128 for exponent(S0) >= 1968)."""
+    k = Kernel(t, "trig_preop")
+    bits = two_over_pi_bits(1201)
+    xs = [1.0, 3.5, 2.0 ** 100, -(2.0 ** 1000), 2.0 ** 60, 1e300, 0.0, 2.0 ** -30]
+    segments = [0, 1, 2, 3, 0, 22, 1, 31]
+    lanes = [(xs[l % 8], segments[(l // 8 + l) % 8]) for l in range(32)]
+    k.input("v[2:3]", [struct.unpack("<Q", struct.pack("<d", x))[0] for x, _ in lanes], dwords=2)
+    k.input("v4", [segment for _, segment in lanes])
+    k.asm("v_trig_preop_f64 v[6:7], v[2:3], v4")
+
+    def expect(x, segment):
+        exponent = struct.unpack("<Q", struct.pack("<d", x))[0] >> 52 & 0x7ff
+        shift = segment * 53 + max(0, exponent - 1077)
+        # fraction bits shift + 1 .. shift + 53; those past bit 1201 are zero
+        window = (bits << 53 >> (1201 - shift)) if shift <= 1201 else 0
+        result = window & ((1 << 53) - 1)
+        scale = -53 - shift + (128 if exponent >= 1968 else 0)
+        return struct.unpack("<Q", struct.pack("<d", math.ldexp(float(result), scale)))[0]
+    k.check_v64("v[6:7]", [expect(x, segment) for x, segment in lanes])
+    return k
+
+
+CASES = [fma_add_mul, f64_literal, trig_preop]

@@ -160,4 +160,28 @@ def movrel_pairs(t):
     return k
 
 
-CASES = [lanes, movrel, permlane_swap, movrel_pairs]
+def permlane_var(t):
+    """gfx12's V_PERMLANE16_VAR_B32 and V_PERMLANEX16_VAR_B32: lane L takes the lane of its
+    own row (or, x16, of the other row) that its S1[3:0] names; active lanes only."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "permlane_var")
+    select = [(7 * l + 3) % 16 | (l << 8) for l in range(32)]
+    k.input("v3", select)
+    k.asm("""
+        v_add_nc_u32 v2, 500, v0
+        v_mov_b32 v4, 9
+        v_mov_b32 v5, 9
+        s_mov_b32 exec_lo, 0xfffffffe
+        v_permlane16_var_b32 v4, v2, v3
+        v_permlanex16_var_b32 v5, v2, v3
+        s_mov_b32 exec_lo, -1
+    """)
+    own = lambda l: 500 + (l // 16) * 16 + (select[l] & 15)
+    other = lambda l: 500 + (1 - l // 16) * 16 + (select[l] & 15)
+    k.check_v("v4", [9 if l == 0 else own(l) for l in range(32)])
+    k.check_v("v5", [9 if l == 0 else other(l) for l in range(32)])
+    return k
+
+
+CASES = [lanes, movrel, permlane_swap, movrel_pairs, permlane_var]

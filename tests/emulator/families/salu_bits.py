@@ -1,8 +1,9 @@
 """SALU bit operations, the 64-bit exec-mask forms and relative SGPR moves, from the RDNA3
 pseudo-code: S_QUADMASK_B32/B64, S_WQM_B64, S_BITREPLICATE_B64_B32, S_BITSET0/1_B64,
 S_CLZ_I32_U64, S_CLS_I32_I64, S_AND_SAVEEXEC_B64 and S_AND_NOT0_WREXEC_B64 (EXEC.u64),
-S_MOVRELS_B32/B64, S_MOVRELD_B32/B64, S_MOVRELSD_2_B32; gfx10's S_FF0_I32_B32/B64."""
-from emutest import Kernel, M32, M64
+S_MOVRELS_B32/B64, S_MOVRELD_B32/B64, S_MOVRELSD_2_B32; gfx10's S_FF0_I32_B32/B64; the
+hints that do nothing here, S_ENDPGM_SAVED, and V_ILLEGAL's fault."""
+from emutest import KEEP, Kernel, M32, M64
 
 
 def quad_mask(x, bits):
@@ -123,4 +124,37 @@ def movrel(t):
     return k
 
 
-CASES = [bits, exec64, movrel]
+def hints(t):
+    """The hints with nothing to do on the emulator (to caches, clocks and other waves) run
+    through; S_ENDPGM_SAVED ends the wave as S_ENDPGM does."""
+    k = Kernel(t, "hints")
+    per_generation = {10: ["s_gl1_inv", "v_clrexcp"], 11: ["s_gl1_inv", "s_wait_event 0"],
+                      12: ["s_sleep_var s4", "s_wait_event 0"]}
+    k.asm("\n".join(["s_mov_b32 s4, 1", "s_wakeup", "s_decperflevel 1", "s_incperflevel 1",
+                      "v_nop", "v_pipeflush" if t.gen > 10 else "v_nop"] + per_generation[t.gen]
+                     + ["v_mov_b32 v2, 42"]))
+    k.check_v("v2", 42)
+    return k
+
+
+def ends(t):
+    k = Kernel(t, "ends")
+    k.asm("v_mov_b32 v2, 7")
+    k.check_v("v2", 7)
+    k.asm("s_endpgm_saved")
+    # never reached: the words keep what they held
+    k.check_v("v2", KEEP)
+    return k
+
+
+def illegal(t):
+    k = Kernel(t, "illegal")
+    k.asm(f"""
+    .globl {k.name}_here
+    {k.name}_here:
+        v_illegal
+    """)
+    return k.expect_fault(f"{k.name}_here", "an illegal-instruction exception (v_illegal)")
+
+
+CASES = [bits, exec64, movrel, hints, ends, illegal]

@@ -274,5 +274,25 @@ def sixteen_bit_products(t):
     return k
 
 
+def dot2_16(t):
+    """gfx10's V_DOT2_I32_I16 and V_DOT2_U32_U16: S2 plus the products of the halves."""
+    if t.gen != 10:
+        return None
+    R.seed("dot2_16")
+    k = Kernel(t, "dot2_16")
+    a, b, c = words(), words(), words()
+    k.input("v2", a).input("v3", b).input("v4", c)
+    k.asm("""
+        v_dot2_i32_i16 v5, v2, v3, v4
+        v_dot2_u32_u16 v6, v2, v3, v4
+    """)
+    s16 = lambda x: (x & 0xffff) - 0x10000 if x & 0x8000 else x & 0xffff
+    k.check_v("v5", [(s16(x) * s16(y) + s16(x >> 16) * s16(y >> 16) + s32(z)) & M32
+                     for x, y, z in zip(a, b, c)])
+    k.check_v("v6", [((x & 0xffff) * (y & 0xffff) + (x >> 16) * (y >> 16) + z) & M32
+                     for x, y, z in zip(a, b, c)])
+    return k
+
+
 CASES = [carry_chains, mad_u64_u32, bitfields, byte_permute, mul24, shifts64, dot8, mad16_clamp,
-         sixteen_bit_products]
+         sixteen_bit_products, dot2_16]
