@@ -669,10 +669,7 @@ static void convert(struct wave *w, const struct insn *in)
 		case FREXP_EXP_I32_F32: r[l] = (uint32_t)frexp_exp(x); break;
 		case CVT_PKRTZ_F16_F32: {
 			float y = emu_f32_in(emu_f32_mods(b[l], &in->o[2]), flush_in32(w));
-			fesetround(FE_TOWARDZERO);
-			uint16_t lo = bits16((_Float16)x), hi = bits16((_Float16)y);
-			fesetround(FE_TONEAREST);
-			r[l] = lo | (uint32_t)hi << 16;
+			r[l] = emu_f32_to_f16_rtz(bits32(x)) | (uint32_t)emu_f32_to_f16_rtz(bits32(y)) << 16;
 			break;
 		}
 		case CVT_PK_I16_I32: {
@@ -928,7 +925,8 @@ static void fma_mix(struct wave *w, const struct insn *in)
 /* gfx12's scalar float instructions: one value, the wave's f32 modes, SCC for compares. */
 enum sfop { S_ADD, S_SUB, S_MUL, S_FMAC, S_FMAAK, S_FMAMK, S_MIN, S_MAX, S_CVT_F32_I32,
             S_CVT_F32_U32, S_CVT_I32_F32, S_CVT_U32_F32, S_CVT_F16_F32, S_CVT_F32_F16,
-            S_CVT_HI_F32_F16, S_CEIL, S_FLOOR, S_TRUNC, S_RNDNE, S_CMP };
+            S_CVT_HI_F32_F16, S_CEIL, S_FLOOR, S_TRUNC, S_RNDNE, S_CMP, S_MAXIMUM, S_MINIMUM,
+            S_CVT_PK_RTZ };
 
 static void sfop(struct wave *w, const struct insn *in)
 {
@@ -963,11 +961,56 @@ static void sfop(struct wave *w, const struct insn *in)
 		leave_rounding(changed);
 		return;
 	}
+	case S_MAXIMUM: case S_MINIMUM:
+		r = (uint32_t)extreme_bits(a, b, 32, op == S_MAXIMUM);
+		is_float = false;
+		break;
+	case S_CVT_PK_RTZ:
+		r = emu_f32_to_f16_rtz(bits32(x)) | (uint32_t)emu_f32_to_f16_rtz(bits32(y)) << 16;
+		is_float = false;
+		break;
 	}
 	leave_rounding(changed);
 	if (is_float)
 		r = out32(w, in, v);
 	sset32(w, &in->o[0], r);
+}
+
+/* gfx12's scalar f16 instructions: the sources' low halves, the f16 modes (which f64
+ * shares); the result in the destination's low half, its high half kept. */
+static void sfop16(struct wave *w, const struct insn *in)
+{
+	unsigned op = in->op & 0xff;
+	bool compare = op == S_CMP, fi = flush_in64(w), changed = enter_rounding(w, 1);
+	uint16_t a = (uint16_t)sget32(w, &in->o[compare ? 0 : 1]);
+	uint16_t b = in->nopnd > (compare ? 1 : 2) ? (uint16_t)sget32(w, &in->o[compare ? 1 : 2]) : 0;
+	uint16_t c = op == S_FMAC ? (uint16_t)sget32(w, &in->o[0]) : 0, r;
+	double x = emu_f16_to_double(a, fi), y = emu_f16_to_double(b, fi), z = emu_f16_to_double(c, fi), v;
+	switch (op) {
+	case S_ADD: v = x + y; break;
+	case S_SUB: v = x - y; break;
+	case S_MUL: v = x * y; break;
+	case S_FMAC: v = fma(x, y, z); break;
+	case S_MIN: v = fmin_ieee(x, y); break;
+	case S_MAX: v = fmax_ieee(x, y); break;
+	case S_CEIL: v = ceil(x); break;
+	case S_FLOOR: v = floor(x); break;
+	case S_TRUNC: v = trunc(x); break;
+	case S_RNDNE: v = nearbyint(x); break;
+	case S_CMP:
+		w->scc = emu_float_condition(in->op >> 8, (float)x, (float)y);
+		leave_rounding(changed);
+		return;
+	default: v = NAN; break;
+	}
+	if (op == S_MAXIMUM || op == S_MINIMUM)
+		r = (uint16_t)extreme_bits(a, b, 16, op == S_MAXIMUM);
+	else if (isnan(v))  /* a NaN operand's, quieted (the first's), or the default one */
+		r = isnan(x) ? a | 0x200 : isnan(y) ? b | 0x200 : isnan(z) ? c | 0x200 : 0x7e00;
+	else
+		r = out16(w, in, v);
+	leave_rounding(changed);
+	sset32(w, &in->o[0], (sget32(w, &in->o[0]) & 0xffff0000u) | r);
 }
 
 /* RDNA4's v_s_*: a transcendental of the VALU whose operand and result are scalar,
@@ -996,7 +1039,8 @@ static void strans(struct wave *w, const struct insn *in)
 }
 
 #define STRANS(name, op) {"v_s_" name "_f32", strans, op}, {"v_s_" name "_f16", strans, (op) | TRANS_F16}
-#define SCMP(cond, code) {"s_cmp_" cond "_f32", sfop, S_CMP | (code) << 8}
+#define SCMP(cond, code) {"s_cmp_" cond "_f32", sfop, S_CMP | (code) << 8}, \
+	{"s_cmp_" cond "_f16", sfop16, S_CMP | (code) << 8}
 #define F32(name, op) {"v_" name "_f32", fop32, op}
 #define F64(name, op) {"v_" name "_f64", fop64, op}
 #define F16(name, op) {"v_" name "_f16", fop16, op}
@@ -1085,7 +1129,14 @@ const struct opcode emu_float_opcodes[] = {
 	{"s_cvt_u32_f32", sfop, S_CVT_U32_F32}, {"s_cvt_f16_f32", sfop, S_CVT_F16_F32},
 	{"s_cvt_f32_f16", sfop, S_CVT_F32_F16}, {"s_cvt_hi_f32_f16", sfop, S_CVT_HI_F32_F16},
 	{"s_ceil_f32", sfop, S_CEIL}, {"s_floor_f32", sfop, S_FLOOR}, {"s_trunc_f32", sfop, S_TRUNC},
-	{"s_rndne_f32", sfop, S_RNDNE},
+	{"s_rndne_f32", sfop, S_RNDNE}, {"s_maximum_f32", sfop, S_MAXIMUM},
+	{"s_minimum_f32", sfop, S_MINIMUM}, {"s_cvt_pk_rtz_f16_f32", sfop, S_CVT_PK_RTZ},
+	{"s_add_f16", sfop16, S_ADD}, {"s_sub_f16", sfop16, S_SUB}, {"s_mul_f16", sfop16, S_MUL},
+	{"s_fmac_f16", sfop16, S_FMAC}, {"s_min_num_f16", sfop16, S_MIN},
+	{"s_max_num_f16", sfop16, S_MAX}, {"s_maximum_f16", sfop16, S_MAXIMUM},
+	{"s_minimum_f16", sfop16, S_MINIMUM}, {"s_ceil_f16", sfop16, S_CEIL},
+	{"s_floor_f16", sfop16, S_FLOOR}, {"s_trunc_f16", sfop16, S_TRUNC},
+	{"s_rndne_f16", sfop16, S_RNDNE},
 	SCMP("lt", 1), SCMP("eq", 2), SCMP("le", 3), SCMP("gt", 4), SCMP("lg", 16), SCMP("ge", 6),
 	SCMP("o", 7), SCMP("u", 8), SCMP("nge", 9), SCMP("nlg", 10), SCMP("ngt", 11), SCMP("nle", 12),
 	SCMP("neq", 13), SCMP("nlt", 14),

@@ -74,6 +74,29 @@ static inline double emu_f16_to_double(uint16_t bits, bool flush)
 	return (double)h;
 }
 
+/* An f32 (its bits) as f16 rounded toward zero, in integers: the C conversion follows no
+ * rounding mode here (GCC calls libgcc's __truncsfhf2, and moves the call across
+ * fesetround). Overflow gives the largest finite value; a NaN stays one, quiet. */
+static inline uint16_t emu_f32_to_f16_rtz(uint32_t x)
+{
+	uint16_t sign = (uint16_t)(x >> 16 & 0x8000);
+	int exponent = (int)(x >> 23 & 0xff) - 127 + 15;
+	uint32_t mantissa = x & 0x7fffff;
+	if ((x & 0x7fffffff) > 0x7f800000)
+		return sign | 0x7e00 | (uint16_t)(mantissa >> 13);
+	if ((x & 0x7fffffff) == 0x7f800000)
+		return sign | 0x7c00;
+	if (exponent >= 31)
+		return sign | 0x7bff;
+	if (exponent >= 1)
+		return sign | (uint16_t)(exponent << 10) | (uint16_t)(mantissa >> 13);
+	/* subnormal in f16: units of 2^-24 */
+	int shift = 14 - exponent;
+	if ((x & 0x7f800000) == 0 || shift > 24)
+		return sign;
+	return sign | (uint16_t)((mantissa | 0x800000) >> shift);
+}
+
 /* v = x * y + z rounded once, lane by lane (lanes.c). */
 void emu_fma32_lanes(float *restrict v, const float *restrict x, const float *restrict y,
                      const float *restrict z);

@@ -183,6 +183,26 @@ def packing_conversions(t):
     return k
 
 
+def round_toward_zero(t):
+    """V_CVT_PK_RTZ_F16_F32 (gfx10: V_CVT_PKRTZ_F16_F32): both halves rounded toward zero,
+    whatever the mode; overflow to the largest finite f16, subnormals truncated too."""
+    k = Kernel(t, "round_toward_zero")
+    lo = [1 + 3 / 4096, -70000.0, 65519.0, 2.0 ** -20 * 1.75, -(1 + 3 / 4096), 0.1, 1e-10, 3.0]
+    hi = [3.0, 1e-10, -(1 + 3 / 4096), 0.1, 65519.0, -70000.0, 2.0 ** -20 * 1.75, 1 + 3 / 4096]
+    k.input("v2", [f32(x) for x in lo] * 4).input("v3", [f32(x) for x in hi] * 4)
+    name = "v_cvt_pkrtz_f16_f32" if t.gen == 10 else "v_cvt_pk_rtz_f16_f32"
+    k.asm(f"{name} v4, v2, v3")
+
+    def rtz(x):
+        """The f16 nearest x that is no larger in magnitude."""
+        nearest = f16(x) if abs(x) < 65520 else (0x7c00 | (0x8000 if x < 0 else 0))
+        if abs(from_f16(nearest)) > abs(x):
+            nearest -= 1
+        return nearest
+    k.check_v("v4", [rtz(x) | rtz(y) << 16 for x, y in zip(lo, hi)] * 4)
+    return k
+
+
 def extreme(a, b, width, maximum):
     """The pseudo-code of V_MAXIMUM / V_MINIMUM on raw bits."""
     sign = 1 << (width - 1)
@@ -244,4 +264,5 @@ def maximum_minimum(t):
     return k
 
 
-CASES = [dot2, legacy_products, packed_fmac_fixup, packing_conversions, maximum_minimum]
+CASES = [dot2, legacy_products, packed_fmac_fixup, packing_conversions, round_toward_zero,
+         maximum_minimum]
