@@ -69,7 +69,9 @@ static const char *const renames[][2] = {
 	{"ds_wrxchg2_rtn_b64", "ds_storexchg_2addr_rtn_b64"},
 	{"ds_wrxchg2st64_rtn_b32", "ds_storexchg_2addr_stride64_rtn_b32"},
 	{"ds_wrxchg2st64_rtn_b64", "ds_storexchg_2addr_stride64_rtn_b64"},
-	{"ds_read_addtid_b32", "ds_load_addtid_b32"}, {"ds_write_addtid_b32", "ds_store_addtid_b32"},
+	{"ds_read_addtid_b32", "ds_load_addtid_b32"},
+	{"global_load_dword_addtid", "global_load_addtid_b32"},
+	{"global_store_dword_addtid", "global_store_addtid_b32"}, {"ds_write_addtid_b32", "ds_store_addtid_b32"},
 };
 
 /* gfx10's memory spellings (dword, ubyte, atomic_add_x2 ...) as gfx11's (b32, u8, add_u64). */

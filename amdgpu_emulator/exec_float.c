@@ -122,8 +122,22 @@ enum fop {
 	F_MAX3, F_MED3, F_MINMAX, F_MAXMIN, F_RCP, F_RSQ, F_SQRT, F_EXP, F_LOG, F_SIN, F_COS,
 	F_TRUNC, F_CEIL, F_FLOOR, F_RNDNE, F_FRACT, F_LDEXP, F_FREXP_MANT, F_MUL_LEGACY, F_MOV,
 	F_DIV_FMAS, F_DIV_FIXUP, F_MAXIMUM, F_MINIMUM, F_MAXIMUM3, F_MINIMUM3, F_MAXIMUMMINIMUM,
-	F_MINIMUMMAXIMUM, F_FMA_DX9, F_FMAC_DX9, F_MULLIT, F_TRIG_PREOP,
+	F_MINIMUMMAXIMUM, F_FMA_DX9, F_FMAC_DX9, F_MULLIT, F_TRIG_PREOP, F_CUBEID, F_CUBESC,
+	F_CUBETC, F_CUBEMA,
 };
+
+/* v_cubeid, v_cubesc, v_cubetc, v_cubema of the direction (x, y, z): the face the major
+ * axis names, the face's s and t coordinates, twice the major axis. */
+static float cube(unsigned op, float x, float y, float z)
+{
+	bool z_major = fabsf(z) >= fabsf(x) && fabsf(z) >= fabsf(y), y_major = fabsf(y) >= fabsf(x);
+	switch (op) {
+	case F_CUBEID: return z_major ? (z < 0 ? 5.0f : 4.0f) : y_major ? (y < 0 ? 3.0f : 2.0f) : (x < 0 ? 1.0f : 0.0f);
+	case F_CUBESC: return z_major ? (z < 0 ? -x : x) : y_major ? x : (x < 0 ? z : -z);
+	case F_CUBETC: return z_major ? -y : y_major ? (y < 0 ? -z : z) : -y;
+	default: return (z_major ? z : y_major ? y : x) * 2.0f;
+	}
+}
 
 /* 2/pi's fraction, its first 1216 bits, most significant first (v_trig_preop_f64 reads
  * 1201 of them). Computed from Machin's formula for pi in integers. */
@@ -271,6 +285,7 @@ static float lane32(const struct wave *w, const struct insn *in, int l, float x,
 		return as_f32((uint32_t)extreme_op(in->op, bits32(x), bits32(y), bits32(z), 32));
 	/* DX9's rule: 0 times anything (infinity and NaN too) is 0 */
 	case F_FMA_DX9: case F_FMAC_DX9: return x == 0 || y == 0 ? z : fmaf(x, y, z);
+	case F_CUBEID: case F_CUBESC: case F_CUBETC: case F_CUBEMA: return cube(in->op, x, y, z);
 	case F_MULLIT:
 		if (y == -FLT_MAX || y == -INFINITY || isnan(y) || z <= 0 || isnan(z))
 			return -FLT_MAX;
@@ -813,7 +828,9 @@ static void dot2(struct wave *w, const struct insn *in)
  * the high one; neg_lo/neg_hi negate them. */
 enum pk { PK_ADD, PK_MUL, PK_FMA, PK_MIN, PK_MAX, PK_ADD_U16, PK_SUB_U16, PK_MUL_LO_U16,
           PK_LSHL, PK_LSHR, PK_ASHR, PK_ADD_I16, PK_SUB_I16, PK_MIN_U16, PK_MAX_U16, PK_MIN_I16,
-          PK_MAX_I16, PK_MAD_U16, PK_MAD_I16, PK_FMAC };
+          PK_MAX_I16, PK_MAD_U16, PK_MAD_I16,
+          /* f16 again */
+          PK_FMAC, PK_MAXIMUM, PK_MINIMUM };
 
 static void packed(struct wave *w, const struct insn *in)
 {
@@ -841,7 +858,7 @@ static void packed(struct wave *w, const struct insn *in)
 				if (src[i]->kind == OPND_CONST && !src[i]->literal)
 					v[i] = src[i]->c16;
 				if ((half ? in->neg_hi : in->neg_lo) >> i & 1)
-					v[i] ^= in->op >= PK_ADD_U16 ? 0 : 0x8000;
+					v[i] ^= in->op < PK_ADD_U16 || in->op >= PK_FMAC ? 0x8000 : 0;
 				f[i] = emu_f16_to_double(v[i], fi);
 			}
 			double x;
@@ -876,6 +893,9 @@ static void packed(struct wave *w, const struct insn *in)
 			case PK_MAX_U16: out[half] = v[0] > v[1] ? v[0] : v[1]; break;
 			case PK_MIN_I16: out[half] = (int16_t)v[0] < (int16_t)v[1] ? v[0] : v[1]; break;
 			case PK_MAX_I16: out[half] = (int16_t)v[0] > (int16_t)v[1] ? v[0] : v[1]; break;
+			case PK_MAXIMUM: case PK_MINIMUM:
+				out[half] = (uint16_t)extreme_bits(v[0], v[1], 16, in->op == PK_MAXIMUM);
+				break;
 			default: out[half] = isnan(x) ? 0x7e00 : out16(w, in, x); break;
 			}
 		}
@@ -1058,7 +1078,8 @@ const struct opcode emu_float_opcodes[] = {
 	F32("minimum", F_MINIMUM), F32("maximum3", F_MAXIMUM3), F32("minimum3", F_MINIMUM3),
 	F32("maximumminimum", F_MAXIMUMMINIMUM), F32("minimummaximum", F_MINIMUMMAXIMUM),
 	{"v_mul_dx9_zero_f32", fop32, F_MUL_LEGACY}, F32("fma_dx9_zero", F_FMA_DX9),
-	F32("fmac_dx9_zero", F_FMAC_DX9), F32("mullit", F_MULLIT),
+	F32("fmac_dx9_zero", F_FMAC_DX9), F32("mullit", F_MULLIT), F32("cubeid", F_CUBEID),
+	F32("cubesc", F_CUBESC), F32("cubetc", F_CUBETC), F32("cubema", F_CUBEMA),
 	F64("add", F_ADD), F64("mul", F_MUL), F64("fma", F_FMA), F64("min", F_MIN),
 	F64("max", F_MAX), F64("rcp", F_RCP), F64("rsq", F_RSQ), F64("sqrt", F_SQRT),
 	F64("trunc", F_TRUNC), F64("ceil", F_CEIL), F64("floor", F_FLOOR), F64("rndne", F_RNDNE),
@@ -1117,6 +1138,7 @@ const struct opcode emu_float_opcodes[] = {
 	{"v_pk_max_f16", packed, PK_MAX}, {"v_pk_add_u16", packed, PK_ADD_U16},
 	{"v_pk_sub_u16", packed, PK_SUB_U16}, {"v_pk_add_i16", packed, PK_ADD_I16},
 	{"v_pk_sub_i16", packed, PK_SUB_I16}, {"v_pk_mul_lo_u16", packed, PK_MUL_LO_U16},
+	{"v_pk_maximum_f16", packed, PK_MAXIMUM}, {"v_pk_minimum_f16", packed, PK_MINIMUM},
 	{"v_pk_mad_u16", packed, PK_MAD_U16}, {"v_pk_mad_i16", packed, PK_MAD_I16}, {"v_pk_lshlrev_b16", packed, PK_LSHL},
 	{"v_pk_lshrrev_b16", packed, PK_LSHR}, {"v_pk_ashrrev_i16", packed, PK_ASHR},
 	{"v_pk_min_u16", packed, PK_MIN_U16}, {"v_pk_max_u16", packed, PK_MAX_U16},

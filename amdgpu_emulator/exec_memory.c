@@ -402,6 +402,25 @@ static void atomic(struct wave *w, const struct insn *in, enum space space)
 	}
 }
 
+/* global_load_addtid_b32 and global_store_addtid_b32: lane L's dword at the SGPR pair's
+ * address + offset + 4 L. */
+static void global_addtid(struct wave *w, const struct insn *in)
+{
+	uint32_t e = exec_mask(w);
+	uint64_t base = sget64(w, &in->o[1]) + (uint64_t)(int64_t)in->offset;
+	bool store = in->op;
+	EACH if (e >> l & 1) {
+		bool dropped;
+		uint8_t *p = locate(w, in, GLOBAL, base + 4 * (uint64_t)l, 4, l, &dropped);
+		if (!p && !dropped)
+			return;
+		if (store && p)
+			memcpy(p, &w->v[in->o[0].reg][l], 4);
+		else if (!store)
+			w->v[in->o[0].reg][l] = p ? *(const uint32_t *)p : 0;
+	}
+}
+
 static void vmem(struct wave *w, const struct insn *in)
 {
 	enum space space = (enum space)SPACE(in->op);
@@ -788,6 +807,7 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 	{"ds_" name "_rtn_" type, ds, DS(DS_ATOMIC_RTN, format, atomic)}
 
 const struct opcode emu_memory_opcodes[] = {
+	{"global_load_addtid_b32", global_addtid, 0}, {"global_store_addtid_b32", global_addtid, 1},
 	LOADS("global_", GLOBAL), LOADS("flat_", FLAT), LOADS("scratch_", SCRATCH),
 	LOADS("buffer_", BUFFER), ATOMICS("global_", GLOBAL), ATOMICS("flat_", FLAT),
 	ATOMICS("buffer_", BUFFER),

@@ -515,7 +515,7 @@ static void smem(struct wave *w, const struct insn *in)
 	uint64_t base = sget64(w, &in->o[1]);
 	uint32_t dwords = in->op & 0xff;
 	bool buffer = in->op >> 8 & 1;
-	unsigned small = in->op >> 9;  /* 1: u8, 2: i8, 3: u16, 4: i16 */
+	unsigned small = in->op >> 9 & 7;  /* 1: u8, 2: i8, 3: u16, 4: i16 */
 	int64_t off = in->offset;
 	if (buffer)
 		base &= 0xffffffffffffull;
@@ -649,6 +649,9 @@ const struct opcode emu_scalar_opcodes[] = {
 	{"s_load_u16", smem, 1 | 3 << 9}, {"s_load_i16", smem, 1 | 4 << 9},
 	{"s_buffer_load_b32", smem, 0x101}, {"s_buffer_load_b64", smem, 0x102},
 	{"s_buffer_load_b128", smem, 0x104}, {"s_buffer_load_b256", smem, 0x108},
+	{"s_buffer_load_b96", smem, 0x103}, {"s_buffer_load_u8", smem, 0x101 | 1 << 9},
+	{"s_buffer_load_i8", smem, 0x101 | 2 << 9}, {"s_buffer_load_u16", smem, 0x101 | 3 << 9},
+	{"s_buffer_load_i16", smem, 0x101 | 4 << 9},
 	{"s_buffer_load_b512", smem, 0x110},
 	{NULL, NULL, 0},
 };

@@ -67,6 +67,52 @@ static uint32_t dot(uint32_t a, uint32_t b, uint32_t c, unsigned bits, bool sa, 
 	return (uint32_t)t;
 }
 
+/* v_sad_u8 (or, masked, v_msad_u8) of the four bytes of A against B's, plus C. */
+static uint32_t sad_bytes(uint32_t a, uint32_t b, uint32_t c, bool masked)
+{
+	for (int i = 0; i < 4; i++) {
+		uint32_t x = a >> 8 * i & 0xff, y = b >> 8 * i & 0xff;
+		if (!masked || y)
+			c += x > y ? x - y : y - x;
+	}
+	return c;
+}
+
+/* v_qsad_pk_u16_u8, v_mqsad_pk_u16_u8 (four 16-bit sums packed in 64 bits) and
+ * v_mqsad_u32_u8 (four 32-bit sums in 128): the byte sums of S0's four windows of four
+ * bytes, from byte 0 to byte 3 of its 64 bits, against S1, each plus its part of S2. */
+enum quad_sad { QSAD_PK, MQSAD_PK, MQSAD_U32 };
+
+static void quad_sad(struct wave *w, const struct insn *in)
+{
+	uint64_t s0[LANES], s2[LANES], s2_high[LANES] = {0};
+	uint32_t s1[LANES], mask = exec_mask(w);
+	bool wide = in->op == MQSAD_U32, masked = in->op != QSAD_PK;
+	vget64(w, &in->o[1], s0);
+	vget32(w, &in->o[2], s1);
+	vget64(w, &in->o[3], s2);
+	if (wide) {
+		struct operand high = in->o[3];
+		high.reg = (uint16_t)(high.reg + 2);
+		if (high.kind == OPND_VGPR)
+			vget64(w, &high, s2_high);
+	}
+	EACH if (mask >> l & 1) {
+		for (int k = 0; k < 4; k++) {
+			uint32_t window = (uint32_t)(s0[l] >> 8 * k);
+			if (wide) {
+				uint32_t add = (uint32_t)((k < 2 ? s2[l] : s2_high[l]) >> 32 * (k & 1));
+				w->v[(in->o[0].reg + k) & 255][l] = sad_bytes(window, s1[l], add, masked);
+			} else {
+				uint32_t add = (uint32_t)(s2[l] >> 16 * k & 0xffff);
+				uint32_t sum = sad_bytes(window, s1[l], add, masked) & 0xffff;
+				uint32_t *word = &w->v[(in->o[0].reg + k / 2) & 255][l];
+				*word = k % 2 ? (*word & 0xffff) | sum << 16 : (*word & 0xffff0000u) | sum;
+			}
+		}
+	}
+}
+
 static uint32_t med3u(uint32_t a, uint32_t b, uint32_t c)
 {
 	uint32_t mx = a > b ? a : b, mn = a < b ? a : b;
@@ -183,16 +229,10 @@ LANE_LOOPS static void vop32(struct wave *w, const struct insn *in)
 		}
 		r[l] = t;
 	} break;
-	case SAD_U8: case MSAD_U8: case SAD_HI_U8: EACH {
-		uint32_t t = c[l];
-		for (int i = 0; i < 4; i++) {
-			uint32_t x = a[l] >> 8 * i & 0xff, y = b[l] >> 8 * i & 0xff;
-			if (in->op != MSAD_U8 || y)
-				t += x > y ? x - y : y - x;
-		}
-		/* v_sad_hi_u8: the byte differences' sum (without S2) in the high half, plus S2 */
-		r[l] = in->op == SAD_HI_U8 ? ((t - c[l]) << 16) + c[l] : t;
-	} break;
+	case SAD_U8: EACH r[l] = sad_bytes(a[l], b[l], c[l], false); break;
+	case MSAD_U8: EACH r[l] = sad_bytes(a[l], b[l], c[l], true); break;
+	/* the byte differences' sum (without S2) in the high half, plus S2 */
+	case SAD_HI_U8: EACH r[l] = (sad_bytes(a[l], b[l], 0, false) << 16) + c[l]; break;
 	case LERP_U8: EACH {
 		uint32_t t = 0;
 		for (int i = 0; i < 4; i++)
@@ -779,6 +819,8 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_max3_u32", vop32, MAX3_U}, {"v_minmax_i32", vop32, MINMAX_I},
 	{"v_minmax_u32", vop32, MINMAX_U}, {"v_maxmin_i32", vop32, MAXMIN_I},
 	{"v_maxmin_u32", vop32, MAXMIN_U}, {"v_sad_u32", vop32, SAD_U32},
+	{"v_qsad_pk_u16_u8", quad_sad, QSAD_PK}, {"v_mqsad_pk_u16_u8", quad_sad, MQSAD_PK},
+	{"v_mqsad_u32_u8", quad_sad, MQSAD_U32},
 	{"v_mad_u32_u16", vop32, MAD_U32_U16}, {"v_mad_i32_i16", vop32, MAD_I32_I16},
 	{"v_sad_u16", vop32, SAD_U16}, {"v_sad_hi_u8", vop32, SAD_HI_U8},
 	{"v_sad_u8", vop32, SAD_U8}, {"v_msad_u8", vop32, MSAD_U8}, {"v_lerp_u8", vop32, LERP_U8},

@@ -203,6 +203,51 @@ def round_toward_zero(t):
     return k
 
 
+def cube_map(t):
+    """V_CUBEID/SC/TC/MA_F32 of a direction: the face of the major axis (z, then y, then x
+    on ties), the face's coordinates and twice the major axis, as the pseudo-code picks."""
+    k = Kernel(t, "cube_map")
+    dirs = [(1, 2, 3), (1, -2, -3), (-4, 2, 3), (4, -2, 1), (1, 5, -2), (1, -5, 2), (3, 3, 3),
+            (-3, 3, -1)] * 4
+    for reg, i in (("v2", 0), ("v3", 1), ("v4", 2)):
+        k.input(reg, [f32(d[i]) for d in dirs])
+    k.asm("""
+        v_cubeid_f32 v5, v2, v3, v4
+        v_cubesc_f32 v6, v2, v3, v4
+        v_cubetc_f32 v7, v2, v3, v4
+        v_cubema_f32 v8, v2, v3, v4
+    """)
+
+    def faces(x, y, z):
+        if abs(z) >= abs(x) and abs(z) >= abs(y):
+            return (5 if z < 0 else 4), (-x if z < 0 else x), -y, 2 * z
+        if abs(y) >= abs(x):
+            return (3 if y < 0 else 2), x, (-z if y < 0 else z), 2 * y
+        return (1 if x < 0 else 0), (z if x < 0 else -z), -y, 2 * x
+    for i, reg in enumerate(("v5", "v6", "v7", "v8")):
+        k.check_v(reg, [f32(faces(*d)[i]) for d in dirs])
+    return k
+
+
+def packed_extremes(t):
+    """gfx12's V_PK_MAXIMUM_F16 / V_PK_MINIMUM_F16: V_MAXIMUM's rule on each half."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "packed_extremes")
+    s16 = [0x7d01, 0x7e05, 0x8000, 0x0000, f16(1.0), f16(-2.0), 0xfc01, 0x7c00]
+    a = [s16[l % 8] | s16[(l + 3) % 8] << 16 for l in range(32)]
+    b = [s16[(l + l // 8) % 8] | s16[(l + 5) % 8] << 16 for l in range(32)]
+    k.input("v2", a).input("v3", b)
+    k.asm("""
+        v_pk_maximum_f16 v4, v2, v3
+        v_pk_minimum_f16 v5, v2, v3
+    """)
+    per_half = lambda x, y, m: extreme(x & 0xffff, y & 0xffff, 16, m) | extreme(x >> 16, y >> 16, 16, m) << 16
+    k.check_v("v4", [per_half(x, y, True) for x, y in zip(a, b)])
+    k.check_v("v5", [per_half(x, y, False) for x, y in zip(a, b)])
+    return k
+
+
 def extreme(a, b, width, maximum):
     """The pseudo-code of V_MAXIMUM / V_MINIMUM on raw bits."""
     sign = 1 << (width - 1)
@@ -265,4 +310,4 @@ def maximum_minimum(t):
 
 
 CASES = [dot2, legacy_products, packed_fmac_fixup, packing_conversions, round_toward_zero,
-         maximum_minimum]
+         cube_map, maximum_minimum, packed_extremes]

@@ -137,4 +137,46 @@ def subtracting_atomics(t):
     return k
 
 
-CASES = [loads_stores, atomics, subtracting_atomics]
+def lane_addressed(t):
+    """GLOBAL_LOAD_ADDTID_B32 / GLOBAL_STORE_ADDTID_B32 (gfx10: _DWORD_ADDTID): lane L's
+    dword at SGPR_ADDR + offset + 4 L; S_BUFFER_LOAD of bytes, half-words and three dwords
+    (gfx12: S_BUFFER_LOAD_U8/I8/U16/I16/B96) at the resource's base + offset."""
+    k = Kernel(t, "lane_addressed")
+    mem = [0x1000 + 7 * l for l in range(32)]
+    off = k.data(mem)
+    dest = k.data([0] * 32, expect=[x ^ 0xff for x in mem])
+    load, store = (("global_load_dword_addtid", "global_store_dword_addtid") if t.gen == 10 else
+                   ("global_load_addtid_b32", "global_store_addtid_b32"))
+    k.asm(f"""
+        s_add_u32 s8, s2, {off + 8:#x}
+        s_addc_u32 s9, s3, 0
+        {load} v5, s[8:9] offset:-8
+        WAIT_LOAD
+        v_xor_b32 v6, 0xff, v5
+        s_add_u32 s10, s2, {dest:#x}
+        s_addc_u32 s11, s3, 0
+        {store} v6, s[10:11]
+        WAIT_STORE
+    """)
+    k.check_v("v5", mem)
+    if t.gen == 12:
+        words = [0x8081f0f1, 0x12345678, 0x9abcdef0] + [0] * 29
+        at = k.data(words)
+        k.asm(f"""
+            s_mov_b64 s[12:13], s[2:3]
+            s_mov_b32 s14, -1
+            s_mov_b32 s15, 0
+            s_buffer_load_u8 s20, s[12:15], {at + 1:#x}
+            s_buffer_load_i8 s21, s[12:15], {at + 3:#x}
+            s_buffer_load_u16 s22, s[12:15], {at + 2:#x}
+            s_buffer_load_i16 s23, s[12:15], {at + 2:#x}
+            s_buffer_load_b96 s[24:26], s[12:15], {at:#x}
+            WAIT_SMEM
+        """)
+        k.check_s("s20", 0xf0).check_s("s21", 0xffffff80).check_s("s22", 0x8081)
+        k.check_s("s23", 0xffff8081).check_s("s24", words[0]).check_s("s25", words[1])
+        k.check_s("s26", words[2])
+    return k
+
+
+CASES = [loads_stores, atomics, subtracting_atomics, lane_addressed]

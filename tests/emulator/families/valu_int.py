@@ -294,5 +294,40 @@ def dot2_16(t):
     return k
 
 
+def quad_sads(t):
+    """V_QSAD_PK_U16_U8 and V_MQSAD_PK_U16_U8: for k = 0..3, the (masked: where S1's byte is
+    not 0) byte differences of S0's bytes k..k+3 against S1, plus S2's half-word k, in 16
+    bits; V_MQSAD_U32_U8 the same with 32-bit sums and S2's dword k."""
+    R.seed("quad_sads")
+    k = Kernel(t, "quad_sads")
+    s0 = [R.getrandbits(64) for _ in range(32)]
+    s1 = [R.getrandbits(32) & 0xff00ffff if l % 3 == 0 else R.getrandbits(32) for l in range(32)]
+    s2 = [R.getrandbits(64) for _ in range(32)]
+    s2w = [R.getrandbits(128) for _ in range(32)]
+    k.input("v[2:3]", s0, dwords=2).input("v4", s1).input("v[6:7]", s2, dwords=2)
+    k.input("v[10:13]", s2w, dwords=4)
+    k.asm("""
+        v_qsad_pk_u16_u8 v[14:15], v[2:3], v4, v[6:7]
+        v_mqsad_pk_u16_u8 v[16:17], v[2:3], v4, v[6:7]
+        v_mqsad_u32_u8 v[20:23], v[2:3], v4, v[10:13]
+    """)
+
+    def sad(window, b, add, masked):
+        for i in range(4):
+            x, y = window >> 8 * i & 255, b >> 8 * i & 255
+            if not masked or y:
+                add += abs(x - y)
+        return add
+
+    def packed(a, b, c, masked):
+        return sum((sad(a >> 8 * q, b, c >> 16 * q & 0xffff, masked) & 0xffff) << 16 * q for q in range(4))
+    k.check_v64("v[14:15]", [packed(a, b, c, False) for a, b, c in zip(s0, s1, s2)])
+    k.check_v64("v[16:17]", [packed(a, b, c, True) for a, b, c in zip(s0, s1, s2)])
+    for q in range(4):
+        k.check_v(f"v{20 + q}", [sad(a >> 8 * q, b, c >> 32 * q & M32, True) & M32
+                                 for a, b, c in zip(s0, s1, s2w)])
+    return k
+
+
 CASES = [carry_chains, mad_u64_u32, bitfields, byte_permute, mul24, shifts64, dot8, mad16_clamp,
-         sixteen_bit_products, dot2_16]
+         sixteen_bit_products, dot2_16, quad_sads]
