@@ -309,6 +309,10 @@ static bool parse_modifier(const char *m, struct insn *in)
 		in->omod = 2;
 	} else if (strcmp(m, "div:2") == 0) {
 		in->omod = 3;
+	} else if (strncmp(m, "byte_sel:", 9) == 0) {
+		/* gfx12's fp8 conversions: the byte, which the encoding's op_sel bits give reversed */
+		static const uint8_t op_sel_of_byte[4] = {0, 2, 1, 3};
+		in->op_sel = op_sel_of_byte[atoi(m + 9) & 3];
 	} else if (strncmp(m, "op_sel:", 7) == 0) {
 		in->op_sel = (uint8_t)parse_bits(v);
 	} else if (strncmp(m, "op_sel_hi:", 10) == 0) {

@@ -824,6 +824,61 @@ static void dot2(struct wave *w, const struct insn *in)
 	vset32(w, &in->o[0], r, mask);
 }
 
+/* gfx12's fp8 and bf8 (OCP E4M3 and E5M2) into f32, exactly: v_cvt_f32_fp8/bf8 one byte
+ * (op_sel 0, 2, 1, 3 name bytes 0 to 3), v_cvt_pk_f32_fp8/bf8 two bytes of a half (op_sel
+ * names the high one) into a pair; v_dot4_f32_* S2 plus the four products of S0's and S1's
+ * bytes, each added in f32 as the pseudo-code's += do (the products are exact). */
+enum fp8 { FP8_ONE, FP8_PAIR, FP8_DOT4 };
+#define FP8_SOURCE_BF8 0x10
+#define FP8_OTHER_BF8 0x20
+
+static uint32_t fp8_f32(uint32_t byte, bool bf8)
+{
+	double v = emu_fp8_value(byte, bf8);
+	return isnan(v) ? (byte & 0x80) << 24 | 0x7fc00000u : bits32((float)v);
+}
+
+static void fp8(struct wave *w, const struct insn *in)
+{
+	uint32_t a[LANES], b[LANES], c[LANES], r[LANES], mask = exec_mask(w);
+	unsigned kind = in->op & 15;
+	bool bf8 = in->op & FP8_SOURCE_BF8, other_bf8 = in->op & FP8_OTHER_BF8;
+	if (kind == FP8_DOT4 && (in->neg_lo & 3 || in->neg_hi)) {
+		emu_not_emulated(w, in);
+		return;
+	}
+	vget32(w, &in->o[1], a);
+	if (in->dpp)
+		mask &= dpp_apply(w, in, a);
+	if (kind == FP8_ONE) {
+		static const unsigned byte_of_op_sel[4] = {0, 2, 1, 3};
+		unsigned byte = byte_of_op_sel[in->op_sel & 3];
+		EACH r[l] = fp8_f32(a[l] >> 8 * byte, bf8);
+		vset32(w, &in->o[0], r, mask);
+		return;
+	}
+	if (kind == FP8_PAIR) {
+		uint64_t pair[LANES];
+		EACH {
+			uint32_t half = a[l] >> (in->op_sel & 1 ? 16 : 0);
+			pair[l] = fp8_f32(half, bf8) | (uint64_t)fp8_f32(half >> 8, bf8) << 32;
+		}
+		vset64(w, &in->o[0], pair, mask);
+		return;
+	}
+	vget32(w, &in->o[2], b);
+	vget32(w, &in->o[3], c);
+	bool fi = flush_in32(w), changed = enter_rounding(w, 0);
+	EACH {
+		float t = emu_f32_in(emu_f32_mods(c[l], &in->o[3]) ^ (in->neg_lo >> 2 & 1) << 31, fi);
+		for (int i = 0; i < 4; i++)
+			t += (float)(emu_fp8_value(a[l] >> 8 * i, bf8) * emu_fp8_value(b[l] >> 8 * i, other_bf8));
+		r[l] = out32(w, in, t);
+	}
+	leave_rounding(changed);
+	vset32(w, &in->o[0], r, mask);
+}
+
 /* Packed f16 (VOP3P): op_sel picks each source's half for the low result, op_sel_hi for
  * the high one; neg_lo/neg_hi negate them. */
 enum pk { PK_ADD, PK_MUL, PK_FMA, PK_MIN, PK_MAX, PK_ADD_U16, PK_SUB_U16, PK_MUL_LO_U16,
@@ -1129,6 +1184,12 @@ const struct opcode emu_float_opcodes[] = {
 	{"v_cvt_pknorm_u16_f16", convert, CVT_PK_NORM_U16_F16},
 	{"v_cvt_pknorm_i16_f32", convert, CVT_PK_NORM_I16_F32},
 	{"v_cvt_pknorm_u16_f32", convert, CVT_PK_NORM_U16_F32},
+	{"v_cvt_f32_fp8", fp8, FP8_ONE}, {"v_cvt_f32_bf8", fp8, FP8_ONE | FP8_SOURCE_BF8},
+	{"v_cvt_pk_f32_fp8", fp8, FP8_PAIR}, {"v_cvt_pk_f32_bf8", fp8, FP8_PAIR | FP8_SOURCE_BF8},
+	{"v_dot4_f32_fp8_fp8", fp8, FP8_DOT4},
+	{"v_dot4_f32_fp8_bf8", fp8, FP8_DOT4 | FP8_OTHER_BF8},
+	{"v_dot4_f32_bf8_fp8", fp8, FP8_DOT4 | FP8_SOURCE_BF8},
+	{"v_dot4_f32_bf8_bf8", fp8, FP8_DOT4 | FP8_SOURCE_BF8 | FP8_OTHER_BF8},
 	{"v_dot2_f32_f16", dot2, DOT2_F16}, {"v_dot2_f32_bf16", dot2, DOT2_BF16},
 	{"v_dot2acc_f32_f16", dot2, DOT2ACC_F16}, {"v_dot2c_f32_f16", dot2, DOT2ACC_F16},
 	{"v_dot2acc_f32_bf16", dot2, DOT2ACC_BF16}, {"v_pk_fmac_f16", packed, PK_FMAC},

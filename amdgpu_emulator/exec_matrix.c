@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "emu.h"
+#include "fp.h"
 
 enum element_type { E_F16, E_BF16, E_FP8, E_BF8, E_IU8, E_IU4, E_F32, E_I32 };
 
@@ -127,6 +128,11 @@ static double small_float_value(uint32_t bits, unsigned ebits, unsigned mbits, b
 	else
 		v = ldexp((1u << mbits) | m, (int)e - bias - (int)mbits);
 	return negative ? -v : v;
+}
+
+double emu_fp8_value(uint32_t bits, bool bf8)
+{
+	return bf8 ? small_float_value(bits & 0xff, 5, 2, true) : small_float_value(bits & 0xff, 4, 3, false);
 }
 
 static double float_value(unsigned type, uint32_t bits)

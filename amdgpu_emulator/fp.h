@@ -97,6 +97,9 @@ static inline uint16_t emu_f32_to_f16_rtz(uint32_t x)
 	return sign | (uint16_t)((mantissa | 0x800000) >> shift);
 }
 
+/* gfx12's fp8 (OCP E4M3) or bf8 (E5M2) byte as a double, exactly (exec_matrix.c). */
+double emu_fp8_value(uint32_t bits, bool bf8);
+
 /* v = x * y + z rounded once, lane by lane (lanes.c). */
 void emu_fma32_lanes(float *restrict v, const float *restrict x, const float *restrict y,
                      const float *restrict z);

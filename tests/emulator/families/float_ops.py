@@ -248,6 +248,67 @@ def packed_extremes(t):
     return k
 
 
+def fp8_value(byte, bf8):
+    """OCP E4M3 (fp8: no infinity, S.1111.111 NaN) or E5M2 (bf8) as a Python float."""
+    ebits, mbits = (5, 2) if bf8 else (4, 3)
+    e, m, negative = byte >> mbits & ((1 << ebits) - 1), byte & ((1 << mbits) - 1), byte >> 7
+    bias = (1 << (ebits - 1)) - 1
+    if bf8 and e == 31:
+        v = float("nan") if m else float("inf")
+    elif not bf8 and e == 15 and m == 7:
+        v = float("nan")
+    elif e == 0:
+        v = m * 2.0 ** (1 - bias - mbits)
+    else:
+        v = ((1 << mbits) | m) * 2.0 ** (e - bias - mbits)
+    return -v if negative else v
+
+
+def fp8_conversions(t):
+    """gfx12's V_CVT_F32_FP8/BF8 (byte_sel: the encoding's op_sel 0, 2, 1, 3 select bytes 0 to 3), V_CVT_PK_F32_FP8/BF8
+    (the low or, op_sel, the high half's two bytes) and V_DOT4_F32_FP8_BF8 and the like: S2
+    plus the products of the bytes, added one after the other in f32."""
+    if t.gen < 12:
+        return None
+    R.seed("fp8")
+    k = Kernel(t, "fp8_conversions")
+    src = [R.getrandbits(32) for _ in range(32)]
+    src[0] = 0x7f7e0180  # fp8 NaN, fp8 448, a subnormal, -0
+    src[1] = 0x7c7bfc83  # bf8 inf, 57344, -inf, a negative subnormal
+    other = [R.getrandbits(32) & 0x77777777 for _ in range(32)]
+    acc = [round_f32(R.uniform(-10, 10)) for _ in range(32)]
+    k.input("v2", src).input("v3", other).input("v4", [f32(c) for c in acc])
+    k.asm("""
+        v_cvt_f32_fp8_e64 v5, v2
+        v_cvt_f32_fp8_e64 v6, v2 byte_sel:2
+        v_cvt_f32_bf8_e64 v7, v2 byte_sel:1
+        v_cvt_f32_bf8_e64 v8, v2 byte_sel:3
+        v_cvt_pk_f32_fp8_e64 v[10:11], v2 op_sel:[1,0]
+        v_cvt_pk_f32_bf8 v[12:13], v2
+        v_dot4_f32_fp8_bf8 v14, v3, v3, v4
+        v_dot4_f32_bf8_bf8 v15, v3, v3, v4
+    """)
+
+    def as_f32(v, byte):
+        if v != v:
+            return (byte & 0x80) << 24 | 0x7fc00000
+        return f32(v)
+    conv = lambda x, byte, bf8: as_f32(fp8_value(x >> 8 * byte & 255, bf8), x >> 8 * byte & 255)
+    k.check_v("v5", [conv(x, 0, False) for x in src]).check_v("v6", [conv(x, 2, False) for x in src])
+    k.check_v("v7", [conv(x, 1, True) for x in src]).check_v("v8", [conv(x, 3, True) for x in src])
+    k.check_v("v10", [conv(x, 2, False) for x in src]).check_v("v11", [conv(x, 3, False) for x in src])
+    k.check_v("v12", [conv(x, 0, True) for x in src]).check_v("v13", [conv(x, 1, True) for x in src])
+
+    def dot4(x, y, c, bf8_x, bf8_y):
+        t = c
+        for i in range(4):
+            t = round_f32(t + fp8_value(x >> 8 * i & 255, bf8_x) * fp8_value(y >> 8 * i & 255, bf8_y))
+        return f32(t)
+    k.check_v("v14", [dot4(x, x, c, False, True) for x, c in zip(other, acc)])
+    k.check_v("v15", [dot4(x, x, c, True, True) for x, c in zip(other, acc)])
+    return k
+
+
 def extreme(a, b, width, maximum):
     """The pseudo-code of V_MAXIMUM / V_MINIMUM on raw bits."""
     sign = 1 << (width - 1)
@@ -310,4 +371,4 @@ def maximum_minimum(t):
 
 
 CASES = [dot2, legacy_products, packed_fmac_fixup, packing_conversions, round_toward_zero,
-         cube_map, maximum_minimum, packed_extremes]
+         cube_map, maximum_minimum, packed_extremes, fp8_conversions]
