@@ -414,10 +414,13 @@ static void global_addtid(struct wave *w, const struct insn *in)
 		uint8_t *p = locate(w, in, GLOBAL, base + 4 * (uint64_t)l, 4, l, &dropped);
 		if (!p && !dropped)
 			return;
+		uint32_t *lane = &w->v[in->o[0].reg][l];
 		if (store && p)
-			memcpy(p, &w->v[in->o[0].reg][l], 4);
+			memcpy(p, lane, 4);
+		else if (!store && p)
+			memcpy(lane, p, 4);
 		else if (!store)
-			w->v[in->o[0].reg][l] = p ? *(const uint32_t *)p : 0;
+			*lane = 0;
 	}
 }
 

@@ -173,8 +173,8 @@ enum sop1 {
 	SOP1_B64 = 0x100,
 };
 
-/* S_WQM: each group of GROUP bits of X is all ones where any of its bits is set, else
- * zero; S_QUADMASK: bit i of the result says whether group i of four bits is. */
+/* Over X's low BITS in groups of four: S_WQM sets a whole group where any of its bits is
+ * set; S_QUADMASK's bit q says whether any bit of group q is. */
 static uint64_t whole_quads(uint64_t x, int bits)
 {
 	uint64_t r = 0;
