@@ -432,6 +432,21 @@ static bool is_ignored(const char *name)
 
 /* The handler of the mnemonic NAME as the disassembler prints it (NAME becomes gfx11's
  * spelling without the encoding suffix); whether it is an SDWA form. */
+bool emu_strip_encoding_suffix(char *name)
+{
+	/* The encoding suffix says how it was encoded, not what it does. */
+	static const char *const suffixes[] = {"_e64_dpp", "_e32_dpp", "_dpp8", "_dpp", "_sdwa",
+	                                       "_e32", "_e64"};
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		size_t k = strlen(suffixes[i]), len = strlen(name);
+		if (len > k && strcmp(name + len - k, suffixes[i]) == 0) {
+			name[len - k] = 0;
+			return strcmp(suffixes[i], "_sdwa") == 0;
+		}
+	}
+	return false;
+}
+
 static bool find_handler(char *name, size_t size, struct opcode *op, bool *sdwa)
 {
 	*sdwa = false;
@@ -439,17 +454,7 @@ static bool find_handler(char *name, size_t size, struct opcode *op, bool *sdwa)
 		*op = nothing;
 		return true;
 	}
-	/* The encoding suffix says how it was encoded, not what it does. */
-	static const char *const suffixes[] = {"_e64_dpp", "_e32_dpp", "_dpp8", "_dpp", "_sdwa",
-	                                       "_e32", "_e64"};
-	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-		size_t k = strlen(suffixes[i]), len = strlen(name);
-		if (len > k && strcmp(name + len - k, suffixes[i]) == 0) {
-			*sdwa = strcmp(suffixes[i], "_sdwa") == 0;
-			name[len - k] = 0;
-			break;
-		}
-	}
+	*sdwa = emu_strip_encoding_suffix(name);
 	canonical_name(name, size);
 	return emu_find_opcode(name, op);
 }

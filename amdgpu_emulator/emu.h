@@ -200,6 +200,9 @@ struct opcode {
 extern const struct opcode emu_scalar_opcodes[], emu_vector_opcodes[], emu_float_opcodes[],
 	emu_memory_opcodes[], emu_matrix_opcodes[];
 bool emu_find_opcode(const char *name, struct opcode *out);
+/* NAME without its encoding suffix (_e32, _e64, _dpp, _dpp8, _sdwa and the DPP forms of
+ * _e32/_e64); whether it was _sdwa. */
+bool emu_strip_encoding_suffix(char *name);
 /* Whether an instruction of MNEMONIC, as LLVM's disassembler prints it (any generation's
  * spelling, any encoding suffix, either half of a VOPD), has a handler. */
 bool emu_mnemonic_emulated(const char *mnemonic);

@@ -120,19 +120,11 @@ static int by_name(const void *a, const void *b)
 /* The mnemonic at LINE without its encoding suffix, into OUT. */
 static void mnemonic_of(const char *line, char *out, size_t size)
 {
-	static const char *const suffixes[] = {"_e64_dpp", "_e32_dpp", "_dpp8", "_dpp", "_sdwa",
-	                                       "_e32", "_e64"};
 	while (*line == ' ' || *line == '\t')
 		line++;
 	size_t n = strcspn(line, " \t");
 	snprintf(out, size, "%.*s", (int)n, line);
-	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-		size_t k = strlen(suffixes[i]), len = strlen(out);
-		if (len > k && strcmp(out + len - k, suffixes[i]) == 0) {
-			out[len - k] = 0;
-			return;
-		}
-	}
+	emu_strip_encoding_suffix(out);
 }
 
 static size_t add_row(struct row *rows, size_t n, const char *encoding, const char *mnemonic)
