@@ -176,16 +176,7 @@ uint16_t emu_issue_cost(const char *text, int generation)
 		return 1;
 	memcpy(name, text, n);
 	name[n] = 0;
-	/* the encoding suffix says how it was encoded, not what it does */
-	static const char *const suffixes[] = {"_e64_dpp", "_e32_dpp", "_dpp8", "_dpp", "_sdwa",
-	                                       "_e32", "_e64"};
-	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-		size_t k = strlen(suffixes[i]);
-		if (n > k && strcmp(name + n - k, suffixes[i]) == 0) {
-			name[n - k] = 0;
-			break;
-		}
-	}
+	emu_strip_encoding_suffix(name);
 
 	enum cost_class c;
 	unsigned units = 1;

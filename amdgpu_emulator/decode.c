@@ -128,15 +128,6 @@ static void rename_memory(char *name, size_t size)
 	}
 }
 
-static void canonical_name(char *name, size_t size)
-{
-	for (size_t i = 0; i < sizeof renames / sizeof renames[0]; i++)
-		if (strcmp(name, renames[i][0]) == 0) {
-			snprintf(name, size, "%s", renames[i][1]);
-			return;
-		}
-	rename_memory(name, size);
-}
 
 /* Splits at top-level commas, outside () and []. */
 static int split_operands(char *s, char **parts, int max)
@@ -422,12 +413,78 @@ static void do_nothing(struct wave *w, const struct insn *in)
 
 static const struct opcode nothing = {"", do_nothing, 0};
 
+/* Every name decoding knows (handlers, ignored instructions, other generations'
+ * spellings), hashed once: each instruction of every code object looks its name up, and a
+ * walk of the tables costs a thousand comparisons an instruction. */
+struct known_name {
+	const char *name;
+	const struct opcode *op; /* its handler (the first table's, as a walk would find) */
+	const char *rename;      /* gfx11's spelling of it */
+	bool ignored;
+};
+
+#define KNOWN_NAME_SLOTS 4096 /* a power of two, over twice the names */
+static struct known_name known_names[KNOWN_NAME_SLOTS];
+static pthread_once_t known_names_once = PTHREAD_ONCE_INIT;
+
+static struct known_name *known_name_slot(const char *name)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (const char *c = name; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	for (uint32_t i = h;; i++) {
+		struct known_name *slot = &known_names[i & (KNOWN_NAME_SLOTS - 1)];
+		if (!slot->name || strcmp(slot->name, name) == 0)
+			return slot;
+	}
+}
+
+static struct known_name *add_known_name(const char *name)
+{
+	struct known_name *slot = known_name_slot(name);
+	slot->name = name;
+	return slot;
+}
+
+static void index_known_names(void)
+{
+	const struct opcode *tables[] = {emu_scalar_opcodes, emu_vector_opcodes, emu_float_opcodes,
+	                                 emu_memory_opcodes, emu_matrix_opcodes};
+	size_t count = 0;
+	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+		for (const struct opcode *op = tables[t]; op->name; op++, count++) {
+			struct known_name *slot = add_known_name(op->name);
+			if (!slot->op)
+				slot->op = op;
+		}
+	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++, count++)
+		add_known_name(ignored[i])->ignored = true;
+	for (size_t i = 0; i < sizeof renames / sizeof renames[0]; i++, count++)
+		add_known_name(renames[i][0])->rename = renames[i][1];
+	if (count * 2 > KNOWN_NAME_SLOTS)
+		abort(); /* the tables outgrew the index: raise KNOWN_NAME_SLOTS */
+}
+
+static const struct known_name *known_name(const char *name)
+{
+	pthread_once(&known_names_once, index_known_names);
+	const struct known_name *slot = known_name_slot(name);
+	return slot->name ? slot : NULL;
+}
+
 static bool is_ignored(const char *name)
 {
-	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
-		if (strcmp(name, ignored[i]) == 0)
-			return true;
-	return false;
+	const struct known_name *known = known_name(name);
+	return known && known->ignored;
+}
+
+static void canonical_name(char *name, size_t size)
+{
+	const struct known_name *known = known_name(name);
+	if (known && known->rename)
+		snprintf(name, size, "%s", known->rename);
+	else
+		rename_memory(name, size);
 }
 
 /* The handler of the mnemonic NAME as the disassembler prints it (NAME becomes gfx11's
@@ -762,13 +819,10 @@ size_t zc_emu_unemulated(const struct zc_emu_object *o,
 
 bool emu_find_opcode(const char *name, struct opcode *out)
 {
-	const struct opcode *tables[] = {emu_scalar_opcodes, emu_vector_opcodes, emu_float_opcodes,
-	                                 emu_memory_opcodes, emu_matrix_opcodes};
-	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-		for (const struct opcode *op = tables[t]; op->name; op++)
-			if (strcmp(op->name, name) == 0) {
-				*out = *op;
-				return true;
-			}
+	const struct known_name *known = known_name(name);
+	if (known && known->op) {
+		*out = *known->op;
+		return true;
+	}
 	return emu_compare_opcode(name, out);
 }
