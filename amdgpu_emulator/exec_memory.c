@@ -424,6 +424,37 @@ static void global_addtid(struct wave *w, const struct insn *in)
 	}
 }
 
+/* gfx12's _block loads and stores: dword I of the 32 at the lane's address + 4 I moves to or
+ * from VGPR base + I where M0 bit I is set; neither the word nor the register of a clear
+ * bit is touched. */
+static void block(struct wave *w, const struct insn *in)
+{
+	enum space space = (enum space)SPACE(in->op);
+	bool store = KIND(in->op) == STORE;
+	uint32_t e = exec_mask(w), mask = w->s[SREG_M0];
+	struct access a;
+	addresses(w, in, space, !store, store ? STORE : LOAD, &a);
+	unsigned base = in->o[store ? a.data : a.dest].reg;
+	for (unsigned i = 0; i < 32; i++) {
+		if (!(mask >> i & 1))
+			continue;
+		uint32_t *r = w->v[(base + i) & 255];
+		EACH if (e >> l & 1) {
+			bool dropped;
+			uint8_t *p = locate(w, in, space, a.address[l] + 4 * i, 4, l, &dropped);
+			if (!p && !dropped)
+				return;
+			uint32_t word = 0;  /* what a dropped load reads */
+			if (store && p)
+				memcpy(p, &r[l], 4);
+			else if (!store && p)
+				memcpy(&word, p, 4);
+			if (!store)
+				r[l] = word;
+		}
+	}
+}
+
 static void vmem(struct wave *w, const struct insn *in)
 {
 	enum space space = (enum space)SPACE(in->op);
@@ -811,6 +842,10 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 
 const struct opcode emu_memory_opcodes[] = {
 	{"global_load_addtid_b32", global_addtid, 0}, {"global_store_addtid_b32", global_addtid, 1},
+	{"global_load_block", block, MEM(GLOBAL, LOAD, B32, 0)},
+	{"global_store_block", block, MEM(GLOBAL, STORE, B32, 0)},
+	{"scratch_load_block", block, MEM(SCRATCH, LOAD, B32, 0)},
+	{"scratch_store_block", block, MEM(SCRATCH, STORE, B32, 0)},
 	LOADS("global_", GLOBAL), LOADS("flat_", FLAT), LOADS("scratch_", SCRATCH),
 	LOADS("buffer_", BUFFER), ATOMICS("global_", GLOBAL), ATOMICS("flat_", FLAT),
 	ATOMICS("buffer_", BUFFER),

@@ -442,7 +442,8 @@ LANE_LOOPS static void vop64(struct wave *w, const struct insn *in)
 }
 
 enum lane { READLANE, READFIRSTLANE, WRITELANE, MOVRELS, MOVRELD, MOVRELSD, PERMLANE16,
-            PERMLANEX16, SWAP, MOVRELSD_2, SWAPREL, PERMLANE64, PERMLANE16_VAR, PERMLANEX16_VAR };
+            PERMLANEX16, SWAP, MOVRELSD_2, SWAPREL, PERMLANE64, PERMLANE16_VAR, PERMLANEX16_VAR,
+            SWAP16 };
 
 /* The VGPR a v_movrel* operand names, moved by OFFSET (M0 or a field of it): v[reg + OFFSET];
  * false (and a fault) past the 256 registers. */
@@ -569,6 +570,20 @@ static void lane_ops(struct wave *w, const struct insn *in)
 			uint32_t t = w->v[d][l];
 			w->v[d][l] = w->v[s][l];
 			w->v[s][l] = t;
+		}
+		return;
+	}
+	case SWAP16: {
+		/* gfx11's true-16 v_swap_b16: the halves named (.l or .h), the other halves kept */
+		uint32_t mask = exec_mask(w);
+		unsigned ds = in->o[0].half ? 16 : 0, ss = in->o[1].half ? 16 : 0;
+		uint32_t *d = w->v[in->o[0].reg], *s = w->v[in->o[1].reg];
+		for (unsigned l = 0; l < LANES; l++) {
+			if (!(mask >> l & 1))
+				continue;
+			uint32_t dh = d[l] >> ds & 0xffff, sh = s[l] >> ss & 0xffff;
+			d[l] = (d[l] & ~(0xffffu << ds)) | sh << ds;
+			s[l] = (s[l] & ~(0xffffu << ss)) | dh << ss;
 		}
 		return;
 	}
@@ -850,7 +865,7 @@ const struct opcode emu_vector_opcodes[] = {
 	{"v_ashrrev_i64", vop64, ASHR64}, {"v_mov_b64", vop64, MOV64},
 	{"v_readlane_b32", lane_ops, READLANE}, {"v_readfirstlane_b32", lane_ops, READFIRSTLANE},
 	{"v_permlane16_b32", lane_ops, PERMLANE16}, {"v_permlanex16_b32", lane_ops, PERMLANEX16},
-	{"v_swap_b32", lane_ops, SWAP},
+	{"v_swap_b32", lane_ops, SWAP}, {"v_swap_b16", lane_ops, SWAP16},
 	{"v_writelane_b32", lane_ops, WRITELANE}, {"v_movrels_b32", lane_ops, MOVRELS},
 	{"v_movreld_b32", lane_ops, MOVRELD}, {"v_movrelsd_b32", lane_ops, MOVRELSD},
 	{"v_movrelsd_2_b32", lane_ops, MOVRELSD_2}, {"v_swaprel_b32", lane_ops, SWAPREL},

@@ -38,7 +38,7 @@ static int parse_register_range(const char *p, unsigned *first, unsigned *count,
 		if (*e != ':')
 			return -1;
 		unsigned long b = strtoul(e + 1, &e, 10);
-		if (*e != ']' || b < a || b - a >= 16)
+		if (*e != ']' || b < a || b - a >= 32)  /* gfx12's _block forms name 32 */
 			return -1;
 		*first = (unsigned)a;
 		*count = (unsigned)(b - a + 1);

@@ -179,4 +179,48 @@ def lane_addressed(t):
     return k
 
 
-CASES = [loads_stores, atomics, subtracting_atomics, lane_addressed]
+def block(t):
+    """gfx12's GLOBAL_LOAD_BLOCK and GLOBAL_STORE_BLOCK: for i in 0..31 where M0[i] is set,
+    VGPR[VDST + i] = MEM[addr + 4 i] (the store the other way); a clear bit leaves both the
+    register and the word alone, as does an inactive lane."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "block")
+    words = [R.getrandbits(32) for _ in range(128)]
+    src = k.data([sum(words[4 * l + j] << 32 * j for j in range(4)) for l in range(32)], dwords=4)
+    load_mask, store_mask = 0xa5c30f71, 0x3c0ff0c3
+    marker = [0x11110000 + i for i in range(32)]
+    k.asm("\n".join(f"v_mov_b32 v{8 + i}, {marker[i]:#x}" for i in range(32)))
+    k.asm(f"""
+        v_add_nc_u32 v2, {src:#x}, v1
+        s_mov_b32 m0, {load_mask:#x}
+        s_mov_b32 exec_lo, 0x7fffffff
+        global_load_block v[8:39], v2, s[2:3] offset:8
+        WAIT_LOAD
+        s_mov_b32 exec_lo, -1
+    """)
+    loaded = [[words[l + 2 + i] if load_mask >> i & 1 and l < 31 else marker[i]
+               for l in range(32)] for i in range(32)]
+    # each lane's 32 words at a stride of 128 bytes, so that no two lanes store to one word
+    out = k.slot(32)
+    k.asm(f"""
+        v_lshlrev_b32 v3, 7, v0
+        v_add_nc_u32 v3, {out * 32 * 4:#x}, v3
+        v_add_co_u32 v4, vcc_lo, s2, v3
+        v_add_co_ci_u32_e64 v5, null, s3, 0, vcc_lo
+        s_mov_b32 m0, {store_mask:#x}
+        s_mov_b32 exec_lo, 0xfffffffe
+        global_store_block v[4:5], v[8:39], off
+        WAIT_STORE
+        s_mov_b32 exec_lo, -1
+    """)
+    for l in range(1, 32):
+        for i in range(32):
+            if store_mask >> i & 1:
+                k.expect[out * 32 + l * 32 + i] = loaded[i][l]
+    for i in (0, 3, 4, 31):
+        k.check_v(f"v{8 + i}", [loaded[i][l] for l in range(32)])
+    return k
+
+
+CASES = [loads_stores, atomics, subtracting_atomics, lane_addressed, block]

@@ -76,4 +76,38 @@ def buffer_offset_wraps(t):
     return k
 
 
-CASES = [private, buffer_offset_wraps]
+def block(t):
+    """gfx12's SCRATCH_STORE_BLOCK and SCRATCH_LOAD_BLOCK: the 32 dwords from the lane's
+    address move to or from VGPR base + i where M0[i] is set; a clear bit leaves the word
+    (and the register) alone."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "block", scratch=256)
+    first = [[(l * 0x101 + i * 0x10000) & 0xffffffff for l in range(32)] for i in range(32)]
+    second = [[(l ^ 0x5a5a0000) + i for l in range(32)] for i in range(32)]
+    mask = 0x8421f00d
+    k.asm("\n".join(f"""v_mul_u32_u24 v{8 + i}, 0x101, v0
+        v_add_nc_u32 v{8 + i}, {i * 0x10000:#x}, v{8 + i}""" for i in range(32)))
+    k.asm("""
+        s_mov_b32 m0, -1
+        v_mov_b32 v2, 16
+        scratch_store_block v2, v[8:39], off offset:4
+        WAIT_STORE
+    """)
+    k.asm("\n".join(f"""v_xor_b32 v{8 + i}, 0x5a5a0000, v0
+        v_add_nc_u32 v{8 + i}, {i}, v{8 + i}""" for i in range(32)))
+    k.asm(f"""
+        s_mov_b32 m0, {mask:#x}
+        scratch_store_block v2, v[8:39], off offset:4
+        WAIT_STORE
+        s_mov_b32 m0, -1
+        scratch_load_block v[20:51], off, off offset:20
+        WAIT_LOAD
+    """)
+    for i in (0, 1, 2, 5, 12, 16, 31):
+        k.check_v(f"v{20 + i}", [second[i][l] if mask >> i & 1 else first[i][l]
+                                 for l in range(32)])
+    return k
+
+
+CASES = [private, buffer_offset_wraps, block]
