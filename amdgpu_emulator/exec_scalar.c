@@ -458,6 +458,34 @@ static void sreg(struct wave *w, const struct insn *in)
 		*r = (*r & ~mask) | (v << in->hw_offset & mask);
 }
 
+/* gfx12's split barrier signals, s_barrier_signal and s_barrier_signal_isfirst (in->op):
+ * barrier -1 is the workgroup's, whose signal and wait run as one here (the wave waits at
+ * the signal; s_barrier_wait has nothing left to do); 0, and the trap handler's -2 from a
+ * wave without privilege, signal nothing. Named barriers (1 to 16, or M0's), whose set-up
+ * RDNA4's guide does not document, are not emulated. */
+static void barrier_signal(struct wave *w, const struct insn *in)
+{
+	const struct operand *o = &in->o[0];
+	bool by_m0 = o->kind == OPND_SGPR && o->reg == SREG_M0;
+	int32_t number = by_m0 ? (int32_t)(w->s[SREG_M0] & 31) : (int32_t)sget32(w, o);
+	if (number != -1 && number != 0 && number != -2) {
+		emu_not_emulated(w, in);
+		return;
+	}
+	if (in->op) {
+		/* SCC: whether this is the barrier's first signal. InWorkgroup() is taken as a
+		 * workgroup of more than one wave (a lone wave has no barrier to share). */
+		struct workgroup *wg = w->wg;
+		bool first = number == -1 && wg->nwaves > 1;
+		for (uint32_t i = 0; i < wg->nwaves; i++)
+			if (&wg->waves[i] != w && wg->waves[i].state == WAVE_BARRIER)
+				first = false;
+		w->scc = first;
+	}
+	if (number == -1)
+		emu_barrier(w);
+}
+
 enum sopp {
 	ENDPGM, BRANCH, CBRANCH_SCC0, CBRANCH_SCC1, CBRANCH_VCCZ, CBRANCH_VCCNZ, CBRANCH_EXECZ,
 	CBRANCH_EXECNZ, BARRIER, BARRIER_WAIT, SLEEP, TRAP, SETHALT, SENDMSG, SENDMSG_RTN_32,
@@ -635,7 +663,8 @@ const struct opcode emu_scalar_opcodes[] = {
 	{"s_cbranch_scc0", sopp, CBRANCH_SCC0}, {"s_cbranch_scc1", sopp, CBRANCH_SCC1},
 	{"s_cbranch_vccz", sopp, CBRANCH_VCCZ}, {"s_cbranch_vccnz", sopp, CBRANCH_VCCNZ},
 	{"s_cbranch_execz", sopp, CBRANCH_EXECZ}, {"s_cbranch_execnz", sopp, CBRANCH_EXECNZ},
-	{"s_barrier", sopp, BARRIER}, {"s_barrier_signal", sopp, BARRIER},
+	{"s_barrier", sopp, BARRIER}, {"s_barrier_signal", barrier_signal, 0},
+	{"s_barrier_signal_isfirst", barrier_signal, 1},
 	{"s_barrier_wait", sopp, BARRIER_WAIT}, {"s_sleep", sopp, SLEEP}, {"s_trap", sopp, TRAP},
 	{"s_sleep_var", sopp, SLEEP}, {"s_endpgm_saved", sopp, ENDPGM},
 	{"s_sendmsghalt", sopp, SENDMSGHALT}, {"v_illegal", sopp, ILLEGAL},

@@ -47,4 +47,53 @@ def four_waves(t):
     return exchange(t, 128, "four_waves")
 
 
-CASES = [two_waves, four_waves]
+def signal_isfirst(t):
+    """gfx12's S_BARRIER_SIGNAL_ISFIRST -1: SCC = 1 for the one wave whose signal is the
+    barrier's first (signalCnt was 0), 0 for the others, whatever order the waves come in:
+    each wave adds its SCC into one LDS word, read after the barrier, twice (the count starts
+    again with each barrier). Barrier #0 is a NOP: SCC = 0 and no wait."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "signal_isfirst", block=128, lds=8)
+    for phase in range(2):
+        k.asm(f"""
+            s_barrier_signal_isfirst -1
+            s_cselect_b32 s4, 1, 0
+            s_barrier_wait -1
+            v_mov_b32 v2, s4
+            v_mov_b32 v3, {4 * phase}
+            s_mov_b32 exec_lo, 1
+            ds_add_u32 v3, v2
+            WAIT_DS
+            s_mov_b32 exec_lo, -1
+            s_barrier_signal -1
+            s_barrier_wait -1
+            ds_load_b32 v{4 + phase}, v3
+            WAIT_DS
+        """)
+        k.check_v(f"v{4 + phase}", [1] * 128)
+    k.asm("""
+        s_cmp_eq_u32 0, 0
+        s_barrier_signal_isfirst 0
+    """)
+    k.check_scc([0] * 128)
+    return k
+
+
+def lone_wave_isfirst(t):
+    """A workgroup of one wave is not a workgroup to the barrier (the guide's InWorkgroup():
+    taken here as one of more than one wave): S_BARRIER_SIGNAL_ISFIRST -1 gives SCC = 0 and
+    does not wait."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "lone_wave_isfirst")
+    k.asm("""
+        s_cmp_eq_u32 0, 0
+        s_barrier_signal_isfirst -1
+        s_barrier_wait -1
+    """)
+    k.check_scc([0] * 32)
+    return k
+
+
+CASES = [two_waves, four_waves, signal_isfirst, lone_wave_isfirst]
