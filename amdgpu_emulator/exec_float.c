@@ -353,8 +353,8 @@ LANE_LOOPS static void fop32(struct wave *w, const struct insn *in)
 	 * K, b */
 	case F_FMA: case F_FMAC: case F_FMAAK: case F_FMAMK: emu_fma32_lanes(v, x, y, z); break;
 	case F_RCP: EACH v[l] = unary32(F_RCP, x[l]); break;
-	case F_SQRT: EACH v[l] = unary32(F_SQRT, x[l]); break;
-	case F_RSQ: EACH v[l] = unary32(F_RSQ, x[l]); break;
+	case F_SQRT: emu_sqrt32_lanes(v, x); break;
+	case F_RSQ: emu_rsq32_lanes(v, x); break;
 	case F_MIN: EACH v[l] = fmin32(x[l], y[l]); break;
 	case F_MAX: EACH v[l] = fmax32(x[l], y[l]); break;
 	case F_MIN3: EACH v[l] = fmin32(fmin32(x[l], y[l]), z[l]); break;

@@ -500,7 +500,8 @@ lds_inside(const struct wave *w, const uint32_t addr[LANES], uint32_t offset, un
 {
 	uint32_t e = exec_mask(w), highest = 0;
 	EACH {
-		uint32_t at = e >> l & 1 ? addr[l] + offset : 0;
+		/* an inactive lane counts as address 0: a mask, not a branch, so the loop vectorises */
+		uint32_t at = (addr[l] + offset) & -(e >> l & 1);
 		highest = at > highest ? at : highest;
 	}
 	return (uint64_t)highest + bytes <= w->wg->lds_size;

@@ -100,9 +100,11 @@ static inline uint16_t emu_f32_to_f16_rtz(uint32_t x)
 /* gfx12's fp8 (OCP E4M3) or bf8 (E5M2) byte as a double, exactly (exec_matrix.c). */
 double emu_fp8_value(uint32_t bits, bool bf8);
 
-/* v = x * y + z rounded once, lane by lane (lanes.c). */
+/* Lane by lane (lanes.c): v = x * y + z rounded once; sqrtf(x); 1.0f / sqrtf(x). */
 void emu_fma32_lanes(float *restrict v, const float *restrict x, const float *restrict y,
                      const float *restrict z);
+void emu_sqrt32_lanes(float *restrict v, const float *restrict x);
+void emu_rsq32_lanes(float *restrict v, const float *restrict x);
 
 /* Writes a 16-bit result to the destination's half that op_sel (or .h) names; gfx10
  * clears the other half (exec_vector.c). */
