@@ -128,7 +128,6 @@ static void rename_memory(char *name, size_t size)
 	}
 }
 
-
 /* Splits at top-level commas, outside () and []. */
 static int split_operands(char *s, char **parts, int max)
 {

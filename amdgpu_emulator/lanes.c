@@ -1,7 +1,7 @@
 /* Lane loops that exec_float.c calls rather than contains: built without -frounding-math,
- * since GCC vectorises no fmaf and no sqrtf under it. They run in the rounding mode the caller set (the
- * vector instructions read it as the scalar ones do), and as calls into another file they
- * cannot be moved across the caller's fesetround. */
+ * since GCC vectorises no fmaf and no sqrtf under it. They run in the rounding mode the
+ * caller set (the vector instructions read it as the scalar ones do), and as calls into
+ * another file they cannot be moved across the caller's fesetround. */
 #include <math.h>
 
 #include "emu.h"
