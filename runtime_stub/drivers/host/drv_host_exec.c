@@ -537,6 +537,14 @@ warp_result(const struct warp_op *op, uint32_t lane, const uint64_t values[WARP]
 	}
 }
 
+/* Whether a warp operation gives every lane that meets at it one result: a vote, a reduction
+ * or match.all (all equal, or none), which is then computed once rather than once a lane. */
+static bool
+one_result_for_all(enum ZcWarpKind kind)
+{
+	return kind == ZC_WARP_VOTE || kind == ZC_WARP_REDUX || kind == ZC_WARP_MATCH_ALL;
+}
+
 /* Completes op in warp w when every lane of its mask that has not ended is waiting in it. */
 static void
 try_complete_warp(struct runner *r, uint32_t w, const struct warp_op *op)
@@ -557,9 +565,11 @@ try_complete_warp(struct runner *r, uint32_t w, const struct warp_op *op)
 		present |= 1u << lane;
 	}
 	/* Each lane's own operands: a shuffle's source lane (b) differs from lane to lane. */
+	bool shared = one_result_for_all(op->kind);
+	uint64_t result = shared ? warp_result(op, (uint32_t)__builtin_ctz(present), values, present) : 0;
 	for (uint32_t lane = 0; lane < WARP; lane++) {
 		if (present >> lane & 1) {
-			base[lane].result = warp_result(&base[lane].op, lane, values, present);
+			base[lane].result = shared ? result : warp_result(&base[lane].op, lane, values, present);
 			r->warps[w].in_ops--;
 			make_ready(r, &base[lane]);
 		}
@@ -713,15 +723,18 @@ op_round_warps(ZcHostThread *t, ZcRoundLane *lanes, uint32_t *states, uint64_t w
 			}
 			if (!meet)
 				continue;
-			uint64_t values[WARP] = { 0 };
+			uint64_t values[WARP] = { 0 }, result = 0;
 			for (uint32_t m = members; m; m &= m - 1)
 				values[__builtin_ctz(m)] = lanes[base + __builtin_ctz(m)].value;
+			bool shared = one_result_for_all((enum ZcWarpKind)(op->code & 0xff));
 			for (uint32_t m = members; m; m &= m - 1) {
 				uint32_t lane = (uint32_t)__builtin_ctz(m);
 				ZcRoundLane *own = &lanes[base + lane];
 				struct warp_op wop = { .kind = (enum ZcWarpKind)(own->code & 0xff), .mode = (int)(own->code >> 8),
 				                       .mask = own->mask, .value = own->value, .b = own->b, .c = own->c };
-				own->result = warp_result(&wop, lane, values, members);
+				if (!shared || m == members)  /* each lane's own, or the first lane's for all */
+					result = warp_result(&wop, lane, values, members);
+				own->result = result;
 				ready |= 1ull << states[base + lane];
 				states[base + lane] |= ZC_ROUND_READY;
 			}
