@@ -19,6 +19,7 @@ struct name {
 	enum ptx_type type;
 	uint32_t reg_count; /* %r<N>: N; 0 for a single name */
 	int next_in_bucket; /* the entry below it in its hash bucket, -1 for none */
+	const struct ptx_func *func; /* a function's definition, else its first declaration */
 };
 
 struct checker {
@@ -80,7 +81,7 @@ static void declare(struct checker *c, const char *text, enum name_kind kind, en
 			abort();
 		}
 	}
-	c->names[c->count] = (struct name){text, kind, type, reg_count, c->buckets[b]};
+	c->names[c->count] = (struct name){text, kind, type, reg_count, c->buckets[b], NULL};
 	c->buckets[b] = (int)c->count++;
 }
 
@@ -350,6 +351,29 @@ static void check_statements(struct checker *c, const struct ptx_stmt *s)
 	}
 }
 
+/* A function's declaration or definition. As ptxas requires, a name has one definition, and
+ * each of its prototypes the same number of parameters and results (the lowering makes one
+ * LLVM function of them all). */
+static void declare_func(struct checker *c, const struct ptx_func *f)
+{
+	int i = find_n(c, f->name, strlen(f->name));
+	const struct ptx_func *before = i >= 0 && c->names[i].kind == NAME_FUNC ? c->names[i].func : NULL;
+
+	if (!before) {
+		declare(c, f->name, NAME_FUNC, PTX_TYPE_NONE, 0);
+		c->names[c->count - 1].func = f;
+		return;
+	}
+	if (before->has_body && f->has_body)
+		check_fail(c, f->loc, "function '%s' is defined twice (first at line %u)", f->name,
+		           before->loc.line);
+	if (before->sig.nparams != f->sig.nparams || before->sig.nrets != f->sig.nrets)
+		check_fail(c, f->loc, "function '%s' has another number of parameters or results at "
+		           "line %u", f->name, before->loc.line);
+	if (f->has_body)
+		c->names[i].func = f;
+}
+
 static void check_function(struct checker *c, const struct ptx_func *f)
 {
 	uint32_t mark = c->count;
@@ -381,7 +405,7 @@ bool ptx_check(const struct ptx_module *module, struct ptx_diag *diag)
 			if (it->kind == PTX_ITEM_VAR)
 				declare_var(&c, &it->u.var);
 			else if (it->kind == PTX_ITEM_FUNC)
-				declare(&c, it->u.func.name, NAME_FUNC, PTX_TYPE_NONE, 0);
+				declare_func(&c, &it->u.func);
 			else if (it->kind == PTX_ITEM_ALIAS)
 				declare(&c, it->u.alias.alias, NAME_FUNC, PTX_TYPE_NONE, 0);
 		}
