@@ -2,8 +2,9 @@
  * cuFFT's advanced layouts, each axis by mixed-radix Stockham passes (every prime factor up
  * to 64 a radix of its own) or, for a larger prime factor, Bluestein's algorithm through a
  * power-of-two convolution. The kernels are fft_kernels.cu; the data goes through a work
- * array in row-major order, one axis at a time. Under the HIP driver, AMD's hipFFT makes
- * the plans it can instead (hipfft.c). */
+ * array in row-major order, one axis at a time. NVIDIA's converted cuFFT, where it was
+ * placed beside this library, and AMD's hipFFT under the HIP driver, make the plans they can
+ * instead (delegates.h). */
 #include "replacement_rename.h"
 
 #include <cuda.h>
@@ -16,7 +17,7 @@
 
 #include "engine.h"
 #include "fft_args.h"
-#include "hipfft.h"
+#include "delegates.h"
 
 enum { MAX_RADICES = 64, RADIX_LIMIT = 64, THREADS = 256 };
 
@@ -40,7 +41,8 @@ struct plan {
 	CUmodule module;
 	CUstream stream;
 	CUdeviceptr work, lines[2], convolution[2];
-	void *amd;               /* hipFFT's plan, made in place of the project's (hipfft.c) */
+	const struct fft_delegate *delegate; /* the library that made the plan instead */
+	void *delegated;                     /* and its plan */
 	bool no_auto_allocation; /* cufftSetAutoAllocation(0): the program gives the work area */
 };
 
@@ -240,8 +242,9 @@ static cufftResult execute(cufftHandle h, const char *routine, const void *in, v
 	} else {
 		sign = complex_in(expected) ? 1 : -1;
 	}
-	if (p->amd)
-		return fft_amd_exec(p->amd, p->stream, routine, expected, in, out, direction);
+	if (p->delegate)
+		return p->delegate->exec(p->delegated, p->stream, routine, expected, in, out,
+		                         direction);
 	if ((r = move_data(p, 0, load, in)) != CUFFT_SUCCESS)
 		return r;
 	for (int d = p->rank - 1; d >= 0; d--)
@@ -311,8 +314,8 @@ static void release(struct plan *p)
 	                          &p->axes[2].chirp[1]};
 	if (p->made)
 		cuStreamSynchronize(p->stream);
-	if (p->amd)
-		fft_amd_destroy(p->amd), p->amd = NULL;
+	if (p->delegate)
+		p->delegate->destroy(p->delegated), p->delegate = NULL;
 	for (size_t i = 0; i < sizeof(buffers) / sizeof(buffers[0]); i++)
 		if (*buffers[i])
 			cuMemFree(*buffers[i]), *buffers[i] = 0;
@@ -343,6 +346,10 @@ static void set_layout(struct plan *p, int side, const long long *embed, long lo
 	}
 }
 
+/* Who is offered a plan before the project's kernels, in order: NVIDIA's own code where it
+ * runs, then AMD's library. */
+static const struct fft_delegate *const delegates[] = {&fft_nvidia_converted, &fft_hipfft};
+
 static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const long long *n,
                              const long long *inembed, long long istride, long long idist,
                              const long long *onembed, long long ostride, long long odist,
@@ -371,11 +378,14 @@ static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const
 		p->n[d] = n[d];
 		p->total *= n[d];
 	}
-	if ((p->amd = fft_amd_plan(routine, rank, n, inembed, istride, idist, onembed, ostride,
-	                           odist, type, batch, !p->no_auto_allocation, work_size))) {
-		p->made = true;
-		return CUFFT_SUCCESS;
-	}
+	for (size_t i = 0; i < sizeof delegates / sizeof delegates[0]; i++)
+		if ((p->delegated = delegates[i]->plan(routine, rank, n, inembed, istride, idist,
+		                                       onembed, ostride, odist, type, batch,
+		                                       !p->no_auto_allocation, work_size))) {
+			p->delegate = delegates[i];
+			p->made = true;
+			return CUFFT_SUCCESS;
+		}
 	set_layout(p, 0, inembed, istride, idist, !complex_out(type));
 	set_layout(p, 1, onembed, ostride, odist, !complex_in(type));
 	for (int d = 0; d < rank; d++) {
@@ -547,8 +557,8 @@ cufftResult cufftPlanMany(cufftHandle *plan, int rank, int *n, int *inembed, int
 }
 
 /* The project's plans own their work memory: the program's work area is never needed, so
- * every size asked is 0 and a work area given is accepted unused. hipFFT's plans answer
- * for themselves. */
+ * every size asked is 0 and a work area given is accepted unused. The delegates' plans
+ * answer for themselves. */
 static cufftResult no_work(const char *routine, size_t *size)
 {
 	if (!size)
@@ -563,7 +573,8 @@ cufftResult cufftGetSize(cufftHandle h, size_t *size)
 
 	if (!p)
 		return fail(CUFFT_INVALID_PLAN, "cufftGetSize", "plan %d", h);
-	return p->amd && size ? fft_amd_size(p->amd, size) : no_work("cufftGetSize", size);
+	return p->delegate && size ? p->delegate->size(p->delegated, size)
+	                           : no_work("cufftGetSize", size);
 }
 
 cufftResult cufftGetSize1d(cufftHandle h, int nx, cufftType type, int batch, size_t *size)
@@ -624,10 +635,10 @@ cufftResult cufftSetWorkArea(cufftHandle h, void *area)
 
 	if (!p)
 		return fail(CUFFT_INVALID_PLAN, "cufftSetWorkArea", "plan %d", h);
-	return p->amd ? fft_amd_work_area(p->amd, area) : CUFFT_SUCCESS;
+	return p->delegate ? p->delegate->work_area(p->delegated, area) : CUFFT_SUCCESS;
 }
 
-/* Kept for the plan hipFFT may make next; the project's own need no work area. */
+/* Kept for the plan a delegate may make next; the project's own need no work area. */
 cufftResult cufftSetAutoAllocation(cufftHandle h, int automatic)
 {
 	struct plan *p = plan_of(h);

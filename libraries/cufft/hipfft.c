@@ -1,12 +1,13 @@
-/* cuFFT's AMD engine: AMD's hipFFT (loaded at run time, never a build dependency) makes and runs a
- * plan under the HIP driver, on the HIP stream behind the plan's CUDA stream. Loaded once:
- * ZLUDA_CONVERT_HIPFFT_PATH, else ROCm's libhipfft.so.0. */
+/* cuFFT's AMD engine (delegates.h): AMD's hipFFT (loaded at run time, never a build
+ * dependency) makes and runs a plan under the HIP driver, on the HIP stream behind the plan's
+ * CUDA stream. Loaded once: ZLUDA_CONVERT_HIPFFT_PATH, else ROCm's libhipfft.so.0. hipFFT's
+ * API is cuFFT's: the types, directions, layouts and statuses have cuFFT's values. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
-#include "hipfft.h"
+#include "delegates.h"
 
 enum { HIPFFT_SUCCESS = 0 };
 
@@ -64,10 +65,10 @@ static void load(void)
 	                                      sizeof functions / sizeof functions[0]);
 }
 
-void *fft_amd_plan(const char *routine, int rank, const long long *n, const long long *inembed,
-                   long long istride, long long idist, const long long *onembed,
-                   long long ostride, long long odist, cufftType type, long long batch,
-                   int automatic, size_t *work_size)
+static void *amd_plan(const char *routine, int rank, const long long *n,
+                      const long long *inembed, long long istride, long long idist,
+                      const long long *onembed, long long ostride, long long odist,
+                      cufftType type, long long batch, int automatic, size_t *work_size)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	long long dims[3], in[3], on[3];
@@ -100,8 +101,8 @@ void *fft_amd_plan(const char *routine, int rank, const long long *n, const long
 	return plan;
 }
 
-cufftResult fft_amd_exec(void *plan, CUstream stream, const char *routine, cufftType type,
-                         const void *in, void *out, int direction)
+static cufftResult amd_exec(void *plan, CUstream stream, const char *routine, cufftType type,
+                            const void *in, void *out, int direction)
 {
 	void *native;
 	CUresult c;
@@ -127,17 +128,20 @@ cufftResult fft_amd_exec(void *plan, CUstream stream, const char *routine, cufft
 	return (cufftResult)r;
 }
 
-cufftResult fft_amd_size(void *plan, size_t *size)
+static cufftResult amd_size(void *plan, size_t *size)
 {
 	return (cufftResult)hip.get_size(plan, size);
 }
 
-cufftResult fft_amd_work_area(void *plan, void *area)
+static cufftResult amd_work_area(void *plan, void *area)
 {
 	return (cufftResult)hip.set_work_area(plan, area);
 }
 
-void fft_amd_destroy(void *plan)
+static void amd_destroy(void *plan)
 {
 	hip.destroy(plan);
 }
+
+const struct fft_delegate fft_hipfft = {amd_plan, amd_exec, amd_size, amd_work_area,
+                                        amd_destroy};

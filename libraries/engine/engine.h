@@ -40,9 +40,10 @@ const char *zc_engine_driver(void);
  * abi/driver_identity.h. */
 CUresult zc_engine_native_stream(CUstream stream, void **native);
 
-/* A replacement built with KERNELS (kernels.c): its fatbin loaded into the current context,
- * or the first device's primary one made current as the runtime would; and a launch of
- * KERNEL of that module, one-dimensional blocks, with one argument structure. */
+/* A replacement built with KERNELS (kernels.c): the current context, or the first device's
+ * primary one made current as the runtime would; its fatbin loaded into that context; and a
+ * launch of KERNEL of that module, one-dimensional blocks, with one argument structure. */
+CUresult zc_kernels_context(CUcontext *context);
 CUresult zc_kernels_load(CUcontext *context, CUmodule *module);
 CUresult zc_kernels_launch(CUmodule module, const char *kernel, unsigned grid_x,
                            unsigned grid_y, unsigned grid_z, unsigned block_x, CUstream stream,
@@ -55,9 +56,14 @@ extern char zc_engine_logging;
 void zc_library_log(const char *name);
 
 /* The platform's half (engine_posix.c, engine_windows.c): NVIDIA's library of this name
- * loaded, any file of the name but this library (NULL, and why traced, when there is none),
- * and a function of a library loaded so. */
+ * loaded: the copy converted beside this library (zc_engine_load_converted) where there is
+ * one, else any file of the name in the loader's order but this library (NULL, and why
+ * traced, when there is none); and a function of a library loaded so. */
 void *zc_engine_load_nvidia(void);
+/* NVIDIA's library of this name as `convert --with-libraries` places it for a library the
+ * project fronts (cuFFT): converted, in the folder nvidia/ beside this library; NULL when
+ * there is none (traced when it is there but does not load). */
+void *zc_engine_load_converted(void);
 void *zc_engine_symbol(void *library, const char *name);
 /* A library by path or by a name the loader finds, loaded; NULL with the loader's reason in
  * WHY. */

@@ -1,5 +1,6 @@
-/* The engine's platform half on Windows: NVIDIA's DLL found in the loader's order
- * (common/find_library_windows.c), never this DLL or the file it was loaded from. */
+/* The engine's platform half on Windows: NVIDIA's DLL converted beside this one, or found in
+ * the loader's order (common/find_library_windows.c), never this DLL or the file it was
+ * loaded from. */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 #include <stdbool.h>
@@ -39,19 +40,49 @@ static bool not_this_library(const char *path, void *arg)
 	         other.nFileIndexLow == self->nFileIndexLow);
 }
 
+/* This DLL's own path. */
+static bool own_path(wchar_t *own)
+{
+	HMODULE module;
+	DWORD n;
+
+	return GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+	                          GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+	                          (LPCWSTR)(void *)own_path, &module) &&
+	       (n = GetModuleFileNameW(module, own, MAX_PATH)) != 0 && n < MAX_PATH;
+}
+
+void *zc_engine_load_converted(void)
+{
+	wchar_t path[MAX_PATH], name[MAX_PATH];
+	wchar_t *slash;
+	HMODULE converted;
+
+	if (!own_path(path) || !(slash = wcsrchr(path, L'\\')) || !widen(ZC_LIBRARY_SONAME, name, MAX_PATH) ||
+	    (size_t)(slash - path) + 9 + wcslen(name) >= MAX_PATH)
+		return NULL;
+	wcscpy(slash + 1, L"nvidia\\");
+	wcscat(slash + 1, name);
+	if (GetFileAttributesW(path) == INVALID_FILE_ATTRIBUTES)
+		return NULL;
+	if (!(converted = LoadLibraryExW(path, NULL, LOAD_WITH_ALTERED_SEARCH_PATH)))
+		zc_engine_trace(ZC_LIBRARY_SONAME, "cannot load NVIDIA's converted %s: error %lu",
+		                ZC_LIBRARY_SONAME, (unsigned long)GetLastError());
+	return (void *)converted;
+}
+
 void *zc_engine_load_nvidia(void)
 {
 	BY_HANDLE_FILE_INFORMATION self;
 	wchar_t own[MAX_PATH], wide[MAX_PATH];
 	char path[4 * MAX_PATH];
-	HMODULE module, nvidia;
-	DWORD n;
+	HMODULE nvidia;
 
-	if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
-	                        GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-	                        (LPCWSTR)(void *)zc_engine_load_nvidia, &module) ||
-	    (n = GetModuleFileNameW(module, own, MAX_PATH)) == 0 || n >= MAX_PATH ||
-	    !identify(own, &self) ||
+	if ((nvidia = zc_engine_load_converted())) {
+		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's is the one converted beside this library");
+		return (void *)nvidia;
+	}
+	if (!own_path(own) || !identify(own, &self) ||
 	    !zc_find_library(ZC_LIBRARY_SONAME, not_this_library, &self, path, sizeof(path))) {
 		zc_engine_trace(ZC_LIBRARY_SONAME, "NVIDIA's %s is not found", ZC_LIBRARY_SONAME);
 		return NULL;

@@ -7,7 +7,7 @@
 
 extern const unsigned char zc_kernels_fatbin[];
 
-CUresult zc_kernels_load(CUcontext *context, CUmodule *module)
+CUresult zc_kernels_context(CUcontext *context)
 {
 	CUdevice device;
 	CUresult r;
@@ -21,7 +21,14 @@ CUresult zc_kernels_load(CUcontext *context, CUmodule *module)
 		    (r = cuCtxSetCurrent(*context)) != CUDA_SUCCESS)
 			return r;
 	}
-	return cuModuleLoadData(module, zc_kernels_fatbin);
+	return CUDA_SUCCESS;
+}
+
+CUresult zc_kernels_load(CUcontext *context, CUmodule *module)
+{
+	CUresult r = zc_kernels_context(context);
+
+	return r != CUDA_SUCCESS ? r : cuModuleLoadData(module, zc_kernels_fatbin);
 }
 
 CUresult zc_kernels_launch(CUmodule module, const char *kernel, unsigned grid_x,

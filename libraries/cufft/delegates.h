@@ -1,0 +1,31 @@
+/* Libraries with cuFFT's API that make a plan in place of the project's kernels (cufft.c),
+ * each offered a plan in turn, the first to take it running it: NVIDIA's converted cuFFT
+ * (nvidia_converted.c), where `convert --with-libraries` placed it beside this library, on
+ * any of the stub's drivers; AMD's hipFFT (hipfft.c) under the HIP driver. A plan none takes
+ * is made by the project's kernels: the choice is per plan. */
+#ifndef ZC_FFT_DELEGATES_H
+#define ZC_FFT_DELEGATES_H
+
+#include <cuda.h>
+#include <cufft.h>
+#include <stddef.h>
+
+struct fft_delegate {
+	/* The library's plan for these arguments (cufftMakePlanMany64's, the embeds NULL for
+	 * the basic layout; AUTOMATIC as cufftSetAutoAllocation set it), its work size in
+	 * *WORK_SIZE; NULL where the library is not there or cannot run it (traced). */
+	void *(*plan)(const char *routine, int rank, const long long *n, const long long *inembed,
+	              long long istride, long long idist, const long long *onembed,
+	              long long ostride, long long odist, cufftType type, long long batch,
+	              int automatic, size_t *work_size);
+	/* The plan executed on STREAM (the plan's, as cufftSetStream set it). */
+	cufftResult (*exec)(void *plan, CUstream stream, const char *routine, cufftType type,
+	                    const void *in, void *out, int direction);
+	cufftResult (*size)(void *plan, size_t *size);
+	cufftResult (*work_area)(void *plan, void *area);
+	void (*destroy)(void *plan);
+};
+
+extern const struct fft_delegate fft_nvidia_converted, fft_hipfft;
+
+#endif
