@@ -732,7 +732,7 @@ void convert_file(const ConvertOptions *options, ConvertSummary *summary)
 	check_output(o);
 	input_load(&in, o->in, false);
 	host_for_format(&for_input, &in.bin);
-	if (in.bin.format == BIN_ELF || in.bin.format == BIN_PE)
+	if ((in.bin.format == BIN_ELF || in.bin.format == BIN_PE) && !o->driver_elsewhere)
 		check_driver_place(&in, o);
 	units_find(&in, &units, &nunits);
 	if (nunits == 0)
@@ -744,7 +744,7 @@ void convert_file(const ConvertOptions *options, ConvertSummary *summary)
 	if (!(o->strict && (failures || count_sass_only(units, nunits)))) {
 		/* the driver first: a converted program never stands without it; a module file
 		 * is loaded by a program, which brings the driver */
-		if (in.bin.format == BIN_ELF || in.bin.format == BIN_PE)
+		if ((in.bin.format == BIN_ELF || in.bin.format == BIN_PE) && !o->driver_elsewhere)
 			place_stub(&in, o);
 		write_output(&in, o, units, nunits);
 	}

@@ -94,6 +94,8 @@ typedef struct {
 	bool no_line_info;        /* drop the PTX's .loc lines instead of keeping line tables */
 	bool portable_matrix;     /* wmma by the portable lowering on every processor */
 	bool replace_driver;      /* replace a driver file beside the output that is not ours */
+	bool driver_elsewhere;    /* place no driver beside the output: the program's serves it
+	                           * (a library converted into nvidia/ beside the program) */
 	const char *report;
 	const char *save_temps;
 	const char *dump;         /* NULL, "ptx", "ll", "ll-opt" or "asm" */
@@ -165,11 +167,14 @@ bool provide_libraries(const ConvertOptions *o);
 
 /* A library the project replaces (convert_libraries.c): the stem of its Linux names (the
  * version follows); its Windows name, whole when it ends in .dll, else a stem the version
- * and .dll follow (NULL where the project has no DLL); why; and whether the replacement
- * carries kernels to translate for the program's targets (else it is copied). */
+ * and .dll follow (NULL where the project has no DLL); why; whether the replacement
+ * carries kernels to translate for the program's targets (else it is copied); and whether it
+ * fronts NVIDIA's: when --with-libraries names the library, the project's stays in its place
+ * and NVIDIA's, converted, goes into nvidia/ beside it, to be offered each piece of work
+ * first (cuFFT's plans), where otherwise NVIDIA's converted takes the project's place. */
 typedef struct {
 	const char *stem, *dll_stem, *why;
-	bool kernels;
+	bool kernels, fronts_nvidia;
 } Replacement;
 /* The project's replacement of the DLL a Windows program imports as NAME (any case), its
  * file name written into CANONICAL; NULL when the project replaces no DLL of that name. */

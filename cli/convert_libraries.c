@@ -208,15 +208,16 @@ static bool is_elf(const char *path)
 
 /* The libraries the project replaces (Replacement: convert.h). */
 static const Replacement replacements[] = {
-	{"libcublas.so.", "cublas64_", "NVIDIA's kernels ship as machine code only", true},
-	{"libcublasLt.so.", "cublasLt64_", "NVIDIA's kernels ship as machine code only", true},
+	{"libcublas.so.", "cublas64_", "NVIDIA's kernels ship as machine code only", true, false},
+	{"libcublasLt.so.", "cublasLt64_", "NVIDIA's kernels ship as machine code only", true,
+	 false},
 	{"libcufft.so.", "cufft64_", "NVIDIA's kernels for many sizes ship as machine code only",
-	 true},
-	{"libnvidia-ml.so.", "nvml.dll", "NVIDIA's is a part of NVIDIA's driver", false},
+	 true, true},
+	{"libnvidia-ml.so.", "nvml.dll", "NVIDIA's is a part of NVIDIA's driver", false, false},
 	{"libnvrtc.so.", NULL,
-	 "NVIDIA's makes CUBINs, which no AMD GPU runs; it hands over PTX instead", false},
+	 "NVIDIA's makes CUBINs, which no AMD GPU runs; it hands over PTX instead", false, false},
 	{"libnvJitLink.so.", NULL,
-	 "NVIDIA's links CUBINs, which no AMD GPU runs; it links PTX instead", false},
+	 "NVIDIA's links CUBINs, which no AMD GPU runs; it links PTX instead", false, false},
 };
 
 /* The project's replacement for library NAME, found beside the tool into PATH: its index
@@ -241,6 +242,27 @@ static bool named_by_user(const ConvertOptions *o, const char *name)
 	       matching_pattern(o->library_patterns, name) >= 0;
 }
 
+/* The project's replacement for library NAME when it stays in place (the project's when
+ * --with-libraries does not name it, or when it fronts NVIDIA's), found beside the tool into
+ * PATH: its index in replacements, or -1. */
+static int replacement_in_place(const ConvertOptions *o, const char *name, char *path,
+                                size_t size)
+{
+	int r = replacement(name, path, size);
+
+	return r >= 0 && named_by_user(o, name) && !replacements[r].fronts_nvidia ? -1 : r;
+}
+
+/* Whether --with-libraries names library NAME and the project's fronts it: NVIDIA's is
+ * converted into nvidia/. */
+static bool fronted(const ConvertOptions *o, const char *name)
+{
+	char path[PATH_MAX + 64];
+	int r = replacement(name, path, sizeof path);
+
+	return r >= 0 && replacements[r].fronts_nvidia && named_by_user(o, name);
+}
+
 static bool provided(const ConvertOptions *o, const Library *libs, size_t nlibs,
                      const Library *lib);
 
@@ -262,9 +284,7 @@ static bool provided(const ConvertOptions *o, const Library *libs, size_t nlibs,
 {
 	char path[PATH_MAX + 64];
 
-	if (named_by_user(o, lib->name))
-		return false;
-	return replacement(lib->name, path, sizeof(path)) >= 0 ||
+	return replacement_in_place(o, lib->name, path, sizeof(path)) >= 0 ||
 	       loaded_for_replaced(o, libs, nlibs, lib);
 }
 
@@ -362,15 +382,22 @@ bool provide_libraries(const ConvertOptions *o)
 	nlibs = library_closure(o->in, &libs);
 	dir = output_directory(o->out);
 	for (size_t i = 0; i < nlibs; i++) {
-		char path[PATH_MAX + 64], alternative[128];
+		char path[PATH_MAX + 64], alternative[160];
 		Library ours = libs[i];
-		int r = named_by_user(o, libs[i].name) ? -1 : replacement(libs[i].name, path, sizeof(path));
+		int r = replacement_in_place(o, libs[i].name, path, sizeof(path));
 
 		if (r < 0 || loaded_for_replaced(o, libs, nlibs, &libs[i]))
 			continue;
 		ours.path = path;
-		snprintf(alternative, sizeof alternative, "--with-libraries=%s converts NVIDIA's instead",
-		         libs[i].name);
+		if (fronted(o, libs[i].name))
+			snprintf(alternative, sizeof alternative, "NVIDIA's, converted into nvidia/, is "
+			         "offered each plan first");
+		else if (replacements[r].fronts_nvidia)
+			snprintf(alternative, sizeof alternative, "--with-libraries=%s also converts "
+			         "NVIDIA's, to be offered each plan first", libs[i].name);
+		else
+			snprintf(alternative, sizeof alternative, "--with-libraries=%s converts NVIDIA's "
+			         "instead", libs[i].name);
 		if (!place_replacement(o, &replacements[r], &ours, dir,
 		                       replacements[r].kernels ? alternative : NULL))
 			ok = false;
@@ -418,6 +445,26 @@ static void place_openers(const char *program, const Library *libs, size_t nlibs
 	}
 }
 
+/* NVIDIA's library LIB, which the project's in DIR fronts, converted into DIR/nvidia. */
+static bool convert_fronted(const ConvertOptions *o, const Library *lib, const char *dir)
+{
+	char *nvidia = zc_alloc(strlen(dir) + sizeof "/nvidia");
+	ConvertOptions fo = *o;
+	bool ok = true;
+
+	sprintf(nvidia, "%s/nvidia", dir);
+	if (mkdir(nvidia, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "zluda-convert: %s: cannot make the folder: %s\n", nvidia,
+		        strerror(errno));
+		ok = false;
+	} else {
+		fo.driver_elsewhere = true;
+		convert_library(&fo, lib, nvidia, true, &ok);
+	}
+	free(nvidia);
+	return ok;
+}
+
 bool convert_libraries(const ConvertOptions *o)
 {
 	Library *libs;
@@ -448,13 +495,17 @@ bool convert_libraries(const ConvertOptions *o)
 
 		if (strncmp(lib->name, "libcuda.so", 10) == 0)
 			continue; /* the driver is the stub placed beside the output */
-		if (provided(o, libs, nlibs, lib))
+		bool front = fronted(o, lib->name);
+
+		if (!front && provided(o, libs, nlibs, lib))
 			continue; /* provide_libraries placed the project's */
 		if (p >= 0 && p < 64)
 			matched |= 1ull << p;
 		if (!lib->path && (!patterns || p >= 0))
 			inform(1, "zluda-convert: %s: warning: %s, which %s needs, is not where the loader "
 			       "looks (LD_LIBRARY_PATH?); not converted", o->in, lib->name, lib->needed_by);
+		else if (front)
+			ok = convert_fronted(o, lib, dir) && ok;
 		else if (lib->path && (!patterns || p >= 0) && convert_library(o, lib, dir, p >= 0, &ok))
 			moved[nmoved++] = lib->path;
 		else if (lib->path && in_list(moved, nmoved, lib->origin_of))
