@@ -28,4 +28,21 @@ struct fft_delegate {
 
 extern const struct fft_delegate fft_nvidia_converted, fft_hipfft;
 
+/* What a delegate takes from its library, whose functions are cuFFT's under another PREFIX
+ * ("cufft", "hipfft"), into TABLE's members of the same meaning (zc_engine_take_functions). */
+#define FFT_DELEGATE_FUNCTIONS(prefix, table)                                    \
+	{ prefix "Create", (void **)&table.create },                             \
+	{ prefix "Destroy", (void **)&table.destroy },                           \
+	{ prefix "SetAutoAllocation", (void **)&table.set_auto_allocation },     \
+	{ prefix "MakePlanMany64", (void **)&table.make_plan_many64 },           \
+	{ prefix "SetStream", (void **)&table.set_stream },                      \
+	{ prefix "SetWorkArea", (void **)&table.set_work_area },                 \
+	{ prefix "GetSize", (void **)&table.get_size },                          \
+	{ prefix "ExecC2C", (void **)&table.exec_c2c },                          \
+	{ prefix "ExecZ2Z", (void **)&table.exec_z2z },                          \
+	{ prefix "ExecR2C", (void **)&table.exec_r2c },                          \
+	{ prefix "ExecD2Z", (void **)&table.exec_d2z },                          \
+	{ prefix "ExecC2R", (void **)&table.exec_c2r },                          \
+	{ prefix "ExecZ2D", (void **)&table.exec_z2d }
+
 #endif

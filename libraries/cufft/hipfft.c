@@ -30,21 +30,7 @@ static struct {
 	int (*exec_z2d)(void *plan, const void *in, void *out);
 } hip;
 
-static const struct zc_engine_function functions[] = {
-	{ "hipfftCreate", (void **)&hip.create },
-	{ "hipfftDestroy", (void **)&hip.destroy },
-	{ "hipfftSetAutoAllocation", (void **)&hip.set_auto_allocation },
-	{ "hipfftMakePlanMany64", (void **)&hip.make_plan_many64 },
-	{ "hipfftSetStream", (void **)&hip.set_stream },
-	{ "hipfftSetWorkArea", (void **)&hip.set_work_area },
-	{ "hipfftGetSize", (void **)&hip.get_size },
-	{ "hipfftExecC2C", (void **)&hip.exec_c2c },
-	{ "hipfftExecZ2Z", (void **)&hip.exec_z2z },
-	{ "hipfftExecR2C", (void **)&hip.exec_r2c },
-	{ "hipfftExecD2Z", (void **)&hip.exec_d2z },
-	{ "hipfftExecC2R", (void **)&hip.exec_c2r },
-	{ "hipfftExecZ2D", (void **)&hip.exec_z2d },
-};
+static const struct zc_engine_function functions[] = {FFT_DELEGATE_FUNCTIONS("hipfft", hip)};
 
 static bool loaded;
 

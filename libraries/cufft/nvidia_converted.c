@@ -35,21 +35,7 @@ static struct {
 	cufftResult (*exec_z2d)(cufftHandle plan, const void *in, void *out);
 } nv;
 
-static const struct zc_engine_function functions[] = {
-	{ "cufftCreate", (void **)&nv.create },
-	{ "cufftDestroy", (void **)&nv.destroy },
-	{ "cufftSetAutoAllocation", (void **)&nv.set_auto_allocation },
-	{ "cufftMakePlanMany64", (void **)&nv.make_plan_many64 },
-	{ "cufftSetStream", (void **)&nv.set_stream },
-	{ "cufftSetWorkArea", (void **)&nv.set_work_area },
-	{ "cufftGetSize", (void **)&nv.get_size },
-	{ "cufftExecC2C", (void **)&nv.exec_c2c },
-	{ "cufftExecZ2Z", (void **)&nv.exec_z2z },
-	{ "cufftExecR2C", (void **)&nv.exec_r2c },
-	{ "cufftExecD2Z", (void **)&nv.exec_d2z },
-	{ "cufftExecC2R", (void **)&nv.exec_c2r },
-	{ "cufftExecZ2D", (void **)&nv.exec_z2d },
-};
+static const struct zc_engine_function functions[] = {FFT_DELEGATE_FUNCTIONS("cufft", nv)};
 
 static bool loaded;
 
@@ -57,18 +43,10 @@ static void load(void)
 {
 	void *library = zc_engine_load_converted();
 
-	if (!library)
-		return;
-	for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
-		if (!(*functions[i].slot = zc_engine_symbol(library, functions[i].name))) {
-			zc_engine_trace("NVIDIA's converted cuFFT", "it lacks %s: not used",
-			                functions[i].name);
-			zc_engine_close(library);
-			return;
-		}
-	zc_engine_trace("NVIDIA's converted cuFFT", "nvidia/" ZC_LIBRARY_SONAME
-	                " is offered every plan first");
-	loaded = true;
+	loaded = library && zc_engine_take_functions(library, "NVIDIA's converted cuFFT",
+	                                             "nvidia/" ZC_LIBRARY_SONAME, "not used",
+	                                             "is offered every plan first", functions,
+	                                             sizeof functions / sizeof functions[0]);
 }
 
 struct converted_plan {

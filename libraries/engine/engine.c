@@ -144,9 +144,15 @@ bool zc_engine_load_amd_functions(const char *title, const char *variable,
 	char path[4096];
 	void *library;
 
-	if (!driver || strcmp(driver, "hip") != 0 ||
-	    !(library = zc_engine_load_amd(title, variable, names, otherwise, path, sizeof path)))
-		return false;
+	return driver && strcmp(driver, "hip") == 0 &&
+	       (library = zc_engine_load_amd(title, variable, names, otherwise, path, sizeof path)) &&
+	       zc_engine_take_functions(library, title, path, otherwise, takes, functions, count);
+}
+
+bool zc_engine_take_functions(void *library, const char *title, const char *path,
+                              const char *otherwise, const char *takes,
+                              const struct zc_engine_function *functions, size_t count)
+{
 	for (size_t i = 0; i < count; i++)
 		if (!(*functions[i].slot = zc_engine_symbol(library, functions[i].name))) {
 			zc_engine_trace(title, "%s lacks %s: %s", path, functions[i].name, otherwise);

@@ -88,6 +88,11 @@ bool zc_engine_load_amd_functions(const char *title, const char *variable,
                                   const char *const *names, const char *otherwise,
                                   const char *takes, const struct zc_engine_function *functions,
                                   size_t count);
+/* The same for LIBRARY, loaded from PATH: each function in its slot, true (traced) once every
+ * one is there; false, LIBRARY closed, when it lacks one. */
+bool zc_engine_take_functions(void *library, const char *title, const char *path,
+                              const char *otherwise, const char *takes,
+                              const struct zc_engine_function *functions, size_t count);
 
 /* Whether ZLUDA_CONVERT_TRACE asks for traces, and one trace line: "zluda-convert: TITLE:
  * ROUTINE: message (STATUS)", the status left out when NULL. */
