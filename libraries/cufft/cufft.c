@@ -356,6 +356,7 @@ static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const
                              cufftType type, long long batch, size_t *work_size)
 {
 	struct plan *p = plan_of(h);
+	long long dims[3], in[3], on[3]; /* writable, for the delegates */
 	int64_t biggest_lines = 0, biggest_m = 0;
 	CUresult c;
 	cufftResult r;
@@ -378,10 +379,16 @@ static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const
 		p->n[d] = n[d];
 		p->total *= n[d];
 	}
+	memcpy(dims, n, rank * sizeof(long long));
+	if (inembed) {
+		memcpy(in, inembed, rank * sizeof(long long));
+		memcpy(on, onembed, rank * sizeof(long long));
+	}
 	for (size_t i = 0; i < sizeof delegates / sizeof delegates[0]; i++)
-		if ((p->delegated = delegates[i]->plan(routine, rank, n, inembed, istride, idist,
-		                                       onembed, ostride, odist, type, batch,
-		                                       !p->no_auto_allocation, work_size))) {
+		if ((p->delegated = delegates[i]->plan(routine, rank, dims, inembed ? in : NULL,
+		                                       istride, idist, onembed ? on : NULL, ostride,
+		                                       odist, type, batch, !p->no_auto_allocation,
+		                                       work_size))) {
 			p->delegate = delegates[i];
 			p->made = true;
 			return CUFFT_SUCCESS;

@@ -12,12 +12,13 @@
 
 struct fft_delegate {
 	/* The library's plan for these arguments (cufftMakePlanMany64's, the embeds NULL for
-	 * the basic layout; AUTOMATIC as cufftSetAutoAllocation set it), its work size in
-	 * *WORK_SIZE; NULL where the library is not there or cannot run it (traced). */
-	void *(*plan)(const char *routine, int rank, const long long *n, const long long *inembed,
-	              long long istride, long long idist, const long long *onembed,
-	              long long ostride, long long odist, cufftType type, long long batch,
-	              int automatic, size_t *work_size);
+	 * the basic layout, the arrays writable copies as cuFFT's and hipFFT's prototypes take
+	 * them; AUTOMATIC as cufftSetAutoAllocation set it), its work size in *WORK_SIZE; NULL
+	 * where the library is not there or cannot run it (traced). */
+	void *(*plan)(const char *routine, int rank, long long *n, long long *inembed,
+	              long long istride, long long idist, long long *onembed, long long ostride,
+	              long long odist, cufftType type, long long batch, int automatic,
+	              size_t *work_size);
 	/* The plan executed on STREAM (the plan's, as cufftSetStream set it). */
 	cufftResult (*exec)(void *plan, CUstream stream, const char *routine, cufftType type,
 	                    const void *in, void *out, int direction);

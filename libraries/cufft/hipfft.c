@@ -4,7 +4,6 @@
  * API is cuFFT's: the types, directions, layouts and statuses have cuFFT's values. */
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "engine.h"
 #include "delegates.h"
@@ -51,13 +50,12 @@ static void load(void)
 	                                      sizeof functions / sizeof functions[0]);
 }
 
-static void *amd_plan(const char *routine, int rank, const long long *n,
-                      const long long *inembed, long long istride, long long idist,
-                      const long long *onembed, long long ostride, long long odist,
-                      cufftType type, long long batch, int automatic, size_t *work_size)
+static void *amd_plan(const char *routine, int rank, long long *n, long long *inembed,
+                      long long istride, long long idist, long long *onembed, long long ostride,
+                      long long odist, cufftType type, long long batch, int automatic,
+                      size_t *work_size)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	long long dims[3], in[3], on[3];
 	size_t size = 0;
 	void *plan = NULL;
 	int r;
@@ -65,16 +63,10 @@ static void *amd_plan(const char *routine, int rank, const long long *n,
 	pthread_once(&once, load);
 	if (!loaded)
 		return NULL;
-	/* hipFFT's prototype takes the arrays as writable, as cuFFT's does. */
-	memcpy(dims, n, rank * sizeof(long long));
-	if (inembed) {
-		memcpy(in, inembed, rank * sizeof(long long));
-		memcpy(on, onembed, rank * sizeof(long long));
-	}
 	if ((r = hip.create(&plan)) != HIPFFT_SUCCESS ||
 	    (r = hip.set_auto_allocation(plan, automatic)) != HIPFFT_SUCCESS ||
-	    (r = hip.make_plan_many64(plan, rank, dims, inembed ? in : NULL, istride, idist,
-	                              onembed ? on : NULL, ostride, odist, type, batch, &size)) !=
+	    (r = hip.make_plan_many64(plan, rank, n, inembed, istride, idist, onembed, ostride,
+	                              odist, type, batch, &size)) !=
 	        HIPFFT_SUCCESS) {
 		zc_engine_trace(routine, "hipFFT refuses the plan (status %d): the project's kernels "
 		                "make it", r);

@@ -11,7 +11,6 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "delegates.h"
 #include "engine.h"
@@ -268,13 +267,12 @@ static const char *trial(cufftHandle h, cufftType type, const struct side *in,
 	return why;
 }
 
-static void *converted_plan(const char *routine, int rank, const long long *n,
-                            const long long *inembed, long long istride, long long idist,
-                            const long long *onembed, long long ostride, long long odist,
-                            cufftType type, long long batch, int automatic, size_t *work_size)
+static void *converted_plan(const char *routine, int rank, long long *n, long long *inembed,
+                            long long istride, long long idist, long long *onembed,
+                            long long ostride, long long odist, cufftType type,
+                            long long batch, int automatic, size_t *work_size)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	long long dims[3], in[3], on[3];
 	size_t size = 0;
 	cufftHandle h;
 	const char *why;
@@ -283,19 +281,13 @@ static void *converted_plan(const char *routine, int rank, const long long *n,
 	pthread_once(&once, load);
 	if (!loaded)
 		return NULL;
-	/* cuFFT's prototype takes the arrays as writable. */
-	memcpy(dims, n, rank * sizeof(long long));
-	if (inembed) {
-		memcpy(in, inembed, rank * sizeof(long long));
-		memcpy(on, onembed, rank * sizeof(long long));
-	}
 	if ((r = nv.create(&h)) != CUFFT_SUCCESS) {
 		zc_engine_trace(routine, "NVIDIA's converted cuFFT makes no handle (status %d)", r);
 		return NULL;
 	}
 	if ((r = nv.set_auto_allocation(h, automatic)) != CUFFT_SUCCESS ||
-	    (r = nv.make_plan_many64(h, rank, dims, inembed ? in : NULL, istride, idist,
-	                             onembed ? on : NULL, ostride, odist, type, batch, &size)) !=
+	    (r = nv.make_plan_many64(h, rank, n, inembed, istride, idist, onembed, ostride, odist,
+	                             type, batch, &size)) !=
 	        CUFFT_SUCCESS) {
 		zc_engine_trace(routine, "NVIDIA's converted cuFFT refuses the plan (status %d)", r);
 		nv.destroy(h);
