@@ -354,6 +354,46 @@ static void check_statements(struct checker *c, const struct ptx_stmt *s)
 /* A function's declaration or definition. As ptxas requires, a name has one definition, and
  * each of its prototypes the same number of parameters and results (the lowering makes one
  * LLVM function of them all). */
+/* A parameter's or result's alignment: the one given, else its element's. */
+static uint32_t param_align(const struct ptx_var *v)
+{
+	return v->align ? v->align : ptx_type_bits(v->type) / 8 * (v->vector ? v->vector : 1);
+}
+
+/* What differs between two prototypes' parameters (or results) where ptxas requires them
+ * the same, or NULL: names may differ. */
+static const char *param_difference(const struct ptx_var *a, const struct ptx_var *b)
+{
+	if (a->space != b->space)
+		return "state space";
+	if (a->type != b->type || a->vector != b->vector || a->ndims != b->ndims)
+		return "type";
+	for (uint32_t d = 0; d < a->ndims; d++)
+		if (a->dims[d] != b->dims[d])
+			return "type";
+	return param_align(a) != param_align(b) ? "alignment" : NULL;
+}
+
+/* A function's prototype against an earlier one of the same name: the same number of
+ * parameters and results, each the same (param_difference). */
+static void check_same_prototype(struct checker *c, const struct ptx_func *f,
+                                 const struct ptx_func *before)
+{
+	const char *what;
+
+	if (before->sig.nparams != f->sig.nparams || before->sig.nrets != f->sig.nrets)
+		check_fail(c, f->loc, "function '%s' has another number of parameters or results at "
+		           "line %u", f->name, before->loc.line);
+	for (uint32_t i = 0; i < f->sig.nparams; i++)
+		if ((what = param_difference(&before->sig.params[i], &f->sig.params[i])))
+			check_fail(c, f->sig.params[i].loc, "parameter %u of function '%s' has another %s "
+			           "at line %u", i + 1, f->name, what, before->loc.line);
+	for (uint32_t i = 0; i < f->sig.nrets; i++)
+		if ((what = param_difference(&before->sig.rets[i], &f->sig.rets[i])))
+			check_fail(c, f->sig.rets[i].loc, "result %u of function '%s' has another %s at "
+			           "line %u", i + 1, f->name, what, before->loc.line);
+}
+
 static void declare_func(struct checker *c, const struct ptx_func *f)
 {
 	int i = find_n(c, f->name, strlen(f->name));
@@ -367,9 +407,7 @@ static void declare_func(struct checker *c, const struct ptx_func *f)
 	if (before->has_body && f->has_body)
 		check_fail(c, f->loc, "function '%s' is defined twice (first at line %u)", f->name,
 		           before->loc.line);
-	if (before->sig.nparams != f->sig.nparams || before->sig.nrets != f->sig.nrets)
-		check_fail(c, f->loc, "function '%s' has another number of parameters or results at "
-		           "line %u", f->name, before->loc.line);
+	check_same_prototype(c, f, before);
 	if (f->has_body)
 		c->names[i].func = f;
 }
