@@ -350,6 +350,18 @@ static void set_layout(struct plan *p, int side, const long long *embed, long lo
  * runs, then AMD's library. */
 static const struct fft_delegate *const delegates[] = {&fft_nvidia_converted, &fft_hipfft};
 
+/* A plan's sizes and embeds as the delegates take them: writable, as cuFFT's and hipFFT's
+ * prototypes have them. */
+static void writable_copies(int rank, const long long *n, const long long *inembed,
+                            const long long *onembed, long long dims[3], long long in[3],
+                            long long on[3])
+{
+	memcpy(dims, n, rank * sizeof(long long));
+	if (inembed) {
+		memcpy(in, inembed, rank * sizeof(long long));
+		memcpy(on, onembed, rank * sizeof(long long));
+	}
+}
 static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const long long *n,
                              const long long *inembed, long long istride, long long idist,
                              const long long *onembed, long long ostride, long long odist,
@@ -379,11 +391,7 @@ static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const
 		p->n[d] = n[d];
 		p->total *= n[d];
 	}
-	memcpy(dims, n, rank * sizeof(long long));
-	if (inembed) {
-		memcpy(in, inembed, rank * sizeof(long long));
-		memcpy(on, onembed, rank * sizeof(long long));
-	}
+	writable_copies(rank, n, inembed, onembed, dims, in, on);
 	for (size_t i = 0; i < sizeof delegates / sizeof delegates[0]; i++)
 		if ((p->delegated = delegates[i]->plan(routine, rank, dims, inembed ? in : NULL,
 		                                       istride, idist, onembed ? on : NULL, ostride,
@@ -471,11 +479,22 @@ cufftResult cufftDestroy(cufftHandle h)
 	return CUFFT_SUCCESS;
 }
 
-/* cufftPlanMany's int arrays as the 64-bit ones make_plan takes. */
-static void widen(const int *from, long long *to, int rank)
+/* cufftPlanMany's int arrays as the 64-bit ones make_plan takes (the embeds left alone when
+ * NULL); CUFFT_INVALID_VALUE for a rank outside 1 to 3, no n or one embed NULL. */
+static cufftResult widen(const char *routine, int rank, const int *n, const int *inembed,
+                         const int *onembed, long long n64[3], long long in64[3],
+                         long long on64[3])
 {
-	for (int d = 0; d < rank && d < 3; d++)
-		to[d] = from[d];
+	if (!n || rank < 1 || rank > 3 || (!inembed) != (!onembed))
+		return fail(CUFFT_INVALID_VALUE, routine, "rank %d, n or one embed NULL", rank);
+	for (int d = 0; d < rank; d++) {
+		n64[d] = n[d];
+		if (inembed) {
+			in64[d] = inembed[d];
+			on64[d] = onembed[d];
+		}
+	}
+	return CUFFT_SUCCESS;
 }
 
 cufftResult cufftMakePlanMany64(cufftHandle h, int rank, long long *n, long long *inembed,
@@ -493,18 +512,13 @@ cufftResult cufftMakePlanMany(cufftHandle h, int rank, int *n, int *inembed, int
                               int idist, int *onembed, int ostride, int odist, cufftType type,
                               int batch, size_t *work_size)
 {
-	long long n64[3] = {0}, in64[3] = {0}, on64[3] = {0};
+	long long n64[3], in64[3], on64[3];
+	cufftResult r = widen("cufftMakePlanMany", rank, n, inembed, onembed, n64, in64, on64);
 
-	if (!n || rank < 1 || rank > 3 || (!inembed) != (!onembed))
-		return fail(CUFFT_INVALID_VALUE, "cufftMakePlanMany", "rank %d, n or one embed NULL",
-		            rank);
-	widen(n, n64, rank);
-	if (inembed) {
-		widen(inembed, in64, rank);
-		widen(onembed, on64, rank);
-	}
-	return make_plan(h, "cufftMakePlanMany", rank, n64, inembed ? in64 : NULL, istride, idist,
-	                 onembed ? on64 : NULL, ostride, odist, type, batch, work_size);
+	return r != CUFFT_SUCCESS ? r : make_plan(h, "cufftMakePlanMany", rank, n64,
+	                                          inembed ? in64 : NULL, istride, idist,
+	                                          onembed ? on64 : NULL, ostride, odist, type,
+	                                          batch, work_size);
 }
 
 cufftResult cufftMakePlan1d(cufftHandle h, int nx, cufftType type, int batch, size_t *work_size)
@@ -563,15 +577,49 @@ cufftResult cufftPlanMany(cufftHandle *plan, int rank, int *n, int *inembed, int
 	                                                            type, batch, NULL));
 }
 
-/* The project's plans own their work memory: the program's work area is never needed, so
- * every size asked is 0 and a work area given is accepted unused. The delegates' plans
- * answer for themselves. */
-static cufftResult no_work(const char *routine, size_t *size)
+/* The project's plans own their work memory and need no work area. A plan a delegate makes
+ * may want one, and which engine makes a plan is known only once it is made: a size asked
+ * before is the largest any delegate's plan for those arguments would want (a larger area
+ * than the project's plan needs is harmless). */
+static cufftResult size_before_plan(const char *routine, int rank, const long long *n,
+                                    const long long *inembed, long long istride, long long idist,
+                                    const long long *onembed, long long ostride, long long odist,
+                                    cufftType type, long long batch, size_t *size)
 {
+	long long dims[3], in[3], on[3]; /* writable, for the delegates */
+
 	if (!size)
 		return fail(CUFFT_INVALID_VALUE, routine, "NULL size");
+	if (rank < 1 || rank > 3 || batch < 1)
+		return fail(CUFFT_INVALID_SIZE, routine, "rank %d, batch %lld", rank, batch);
 	*size = 0;
+	writable_copies(rank, n, inembed, onembed, dims, in, on);
+	for (size_t i = 0; i < sizeof delegates / sizeof delegates[0]; i++) {
+		size_t wanted = delegates[i]->work_size(routine, rank, dims, inembed ? in : NULL,
+		                                        istride, idist, onembed ? on : NULL, ostride,
+		                                        odist, type, batch);
+		*size = wanted > *size ? wanted : *size;
+	}
 	return CUFFT_SUCCESS;
+}
+
+/* size_before_plan for cufftPlanMany's int arrays. */
+static cufftResult size_before_plan_many(const char *routine, int rank, const int *n,
+                                         const int *inembed, int istride, int idist,
+                                         const int *onembed, int ostride, int odist,
+                                         cufftType type, int batch, size_t *size)
+{
+	long long n64[3], in64[3], on64[3];
+	cufftResult r = widen(routine, rank, n, inembed, onembed, n64, in64, on64);
+
+	return r != CUFFT_SUCCESS ? r : size_before_plan(routine, rank, n64, inembed ? in64 : NULL,
+	                                                 istride, idist, onembed ? on64 : NULL,
+	                                                 ostride, odist, type, batch, size);
+}
+
+static cufftResult check_handle(cufftHandle h, const char *routine)
+{
+	return plan_of(h) ? CUFFT_SUCCESS : fail(CUFFT_INVALID_PLAN, routine, "plan %d", h);
 }
 
 cufftResult cufftGetSize(cufftHandle h, size_t *size)
@@ -580,30 +628,46 @@ cufftResult cufftGetSize(cufftHandle h, size_t *size)
 
 	if (!p)
 		return fail(CUFFT_INVALID_PLAN, "cufftGetSize", "plan %d", h);
-	return p->delegate && size ? p->delegate->size(p->delegated, size)
-	                           : no_work("cufftGetSize", size);
+	if (!size)
+		return fail(CUFFT_INVALID_VALUE, "cufftGetSize", "NULL size");
+	if (p->delegate)
+		return p->delegate->size(p->delegated, size);
+	*size = 0;
+	return CUFFT_SUCCESS;
 }
 
 cufftResult cufftGetSize1d(cufftHandle h, int nx, cufftType type, int batch, size_t *size)
 {
-	return no_work("cufftGetSize1d", size);
+	long long n[1] = {nx};
+	cufftResult r = check_handle(h, "cufftGetSize1d");
+	return r != CUFFT_SUCCESS ? r : size_before_plan("cufftGetSize1d", 1, n, NULL, 1, 0, NULL,
+	                                                 1, 0, type, batch, size);
 }
 
 cufftResult cufftGetSize2d(cufftHandle h, int nx, int ny, cufftType type, size_t *size)
 {
-	return no_work("cufftGetSize2d", size);
+	long long n[2] = {nx, ny};
+	cufftResult r = check_handle(h, "cufftGetSize2d");
+	return r != CUFFT_SUCCESS ? r : size_before_plan("cufftGetSize2d", 2, n, NULL, 1, 0, NULL,
+	                                                 1, 0, type, 1, size);
 }
 
 cufftResult cufftGetSize3d(cufftHandle h, int nx, int ny, int nz, cufftType type, size_t *size)
 {
-	return no_work("cufftGetSize3d", size);
+	long long n[3] = {nx, ny, nz};
+	cufftResult r = check_handle(h, "cufftGetSize3d");
+	return r != CUFFT_SUCCESS ? r : size_before_plan("cufftGetSize3d", 3, n, NULL, 1, 0, NULL,
+	                                                 1, 0, type, 1, size);
 }
 
 cufftResult cufftGetSizeMany(cufftHandle h, int rank, int *n, int *inembed, int istride,
                              int idist, int *onembed, int ostride, int odist, cufftType type,
                              int batch, size_t *size)
 {
-	return no_work("cufftGetSizeMany", size);
+	cufftResult r = check_handle(h, "cufftGetSizeMany");
+	return r != CUFFT_SUCCESS ? r : size_before_plan_many("cufftGetSizeMany", rank, n, inembed,
+	                                                      istride, idist, onembed, ostride,
+	                                                      odist, type, batch, size);
 }
 
 cufftResult cufftGetSizeMany64(cufftHandle h, int rank, long long *n, long long *inembed,
@@ -611,29 +675,38 @@ cufftResult cufftGetSizeMany64(cufftHandle h, int rank, long long *n, long long 
                                long long ostride, long long odist, cufftType type,
                                long long batch, size_t *size)
 {
-	return no_work("cufftGetSizeMany64", size);
+	cufftResult r = check_handle(h, "cufftGetSizeMany64");
+	if (r == CUFFT_SUCCESS && (!n || (!inembed) != (!onembed)))
+		r = fail(CUFFT_INVALID_VALUE, "cufftGetSizeMany64", "n or one embed NULL");
+	return r != CUFFT_SUCCESS ? r : size_before_plan("cufftGetSizeMany64", rank, n, inembed,
+	                                                 istride, idist, onembed, ostride, odist,
+	                                                 type, batch, size);
 }
 
 cufftResult cufftEstimate1d(int nx, cufftType type, int batch, size_t *size)
 {
-	return no_work("cufftEstimate1d", size);
+	long long n[1] = {nx};
+	return size_before_plan("cufftEstimate1d", 1, n, NULL, 1, 0, NULL, 1, 0, type, batch, size);
 }
 
 cufftResult cufftEstimate2d(int nx, int ny, cufftType type, size_t *size)
 {
-	return no_work("cufftEstimate2d", size);
+	long long n[2] = {nx, ny};
+	return size_before_plan("cufftEstimate2d", 2, n, NULL, 1, 0, NULL, 1, 0, type, 1, size);
 }
 
 cufftResult cufftEstimate3d(int nx, int ny, int nz, cufftType type, size_t *size)
 {
-	return no_work("cufftEstimate3d", size);
+	long long n[3] = {nx, ny, nz};
+	return size_before_plan("cufftEstimate3d", 3, n, NULL, 1, 0, NULL, 1, 0, type, 1, size);
 }
 
 cufftResult cufftEstimateMany(int rank, int *n, int *inembed, int istride, int idist,
                               int *onembed, int ostride, int odist, cufftType type, int batch,
                               size_t *size)
 {
-	return no_work("cufftEstimateMany", size);
+	return size_before_plan_many("cufftEstimateMany", rank, n, inembed, istride, idist, onembed,
+	                             ostride, odist, type, batch, size);
 }
 
 cufftResult cufftSetWorkArea(cufftHandle h, void *area)

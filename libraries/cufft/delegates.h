@@ -22,6 +22,12 @@ struct fft_delegate {
 	/* The plan executed on STREAM (the plan's, as cufftSetStream set it). */
 	cufftResult (*exec)(void *plan, CUstream stream, const char *routine, cufftType type,
 	                    const void *in, void *out, int direction);
+	/* The work size the library's plan for these arguments would want (as plan() takes
+	 * them; cufftGetSizeMany64 on a new handle), 0 where the library is not there or
+	 * answers nothing (traced). */
+	size_t (*work_size)(const char *routine, int rank, long long *n, long long *inembed,
+	                    long long istride, long long idist, long long *onembed,
+	                    long long ostride, long long odist, cufftType type, long long batch);
 	cufftResult (*size)(void *plan, size_t *size);
 	cufftResult (*work_area)(void *plan, void *area);
 	void (*destroy)(void *plan);
@@ -39,6 +45,7 @@ extern const struct fft_delegate fft_nvidia_converted, fft_hipfft;
 	{ prefix "SetStream", (void **)&table.set_stream },                      \
 	{ prefix "SetWorkArea", (void **)&table.set_work_area },                 \
 	{ prefix "GetSize", (void **)&table.get_size },                          \
+	{ prefix "GetSizeMany64", (void **)&table.get_size_many64 },             \
 	{ prefix "ExecC2C", (void **)&table.exec_c2c },                          \
 	{ prefix "ExecZ2Z", (void **)&table.exec_z2z },                          \
 	{ prefix "ExecR2C", (void **)&table.exec_r2c },                          \

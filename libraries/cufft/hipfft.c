@@ -21,6 +21,10 @@ static struct {
 	int (*set_stream)(void *plan, void *stream);
 	int (*set_work_area)(void *plan, void *area);
 	int (*get_size)(void *plan, size_t *size);
+	int (*get_size_many64)(void *plan, int rank, long long *n, long long *inembed,
+	                       long long istride, long long idist, long long *onembed,
+	                       long long ostride, long long odist, int type, long long batch,
+	                       size_t *work_size);
 	int (*exec_c2c)(void *plan, const void *in, void *out, int direction);
 	int (*exec_z2z)(void *plan, const void *in, void *out, int direction);
 	int (*exec_r2c)(void *plan, const void *in, void *out);
@@ -32,6 +36,7 @@ static struct {
 static const struct zc_engine_function functions[] = {FFT_DELEGATE_FUNCTIONS("hipfft", hip)};
 
 static bool loaded;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* ROCm's on Linux; on Windows, where the HIP SDK's hipfft.dll has not been tried, only what
  * ZLUDA_CONVERT_HIPFFT_PATH names. */
@@ -55,7 +60,6 @@ static void *amd_plan(const char *routine, int rank, long long *n, long long *in
                       long long odist, cufftType type, long long batch, int automatic,
                       size_t *work_size)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	size_t size = 0;
 	void *plan = NULL;
 	int r;
@@ -106,6 +110,30 @@ static cufftResult amd_exec(void *plan, CUstream stream, const char *routine, cu
 	return (cufftResult)r;
 }
 
+static size_t amd_work_size(const char *routine, int rank, long long *n, long long *inembed,
+                            long long istride, long long idist, long long *onembed,
+                            long long ostride, long long odist, cufftType type,
+                            long long batch)
+{
+	size_t size = 0;
+	void *plan = NULL;
+	int r;
+
+	pthread_once(&once, load);
+	if (!loaded)
+		return 0;
+	if ((r = hip.create(&plan)) == HIPFFT_SUCCESS)
+		r = hip.get_size_many64(plan, rank, n, inembed, istride, idist, onembed, ostride, odist,
+		                        type, batch, &size);
+	if (plan)
+		hip.destroy(plan);
+	if (r != HIPFFT_SUCCESS) {
+		zc_engine_trace(routine, "hipFFT gives no work size (status %d)", r);
+		return 0;
+	}
+	return size;
+}
+
 static cufftResult amd_size(void *plan, size_t *size)
 {
 	return (cufftResult)hip.get_size(plan, size);
@@ -121,5 +149,5 @@ static void amd_destroy(void *plan)
 	hip.destroy(plan);
 }
 
-const struct fft_delegate fft_hipfft = {amd_plan, amd_exec, amd_size, amd_work_area,
-                                        amd_destroy};
+const struct fft_delegate fft_hipfft = {amd_plan, amd_exec, amd_work_size, amd_size,
+                                        amd_work_area, amd_destroy};

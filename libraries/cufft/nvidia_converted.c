@@ -26,6 +26,10 @@ static struct {
 	cufftResult (*set_stream)(cufftHandle plan, cudaStream_t stream);
 	cufftResult (*set_work_area)(cufftHandle plan, void *area);
 	cufftResult (*get_size)(cufftHandle plan, size_t *size);
+	cufftResult (*get_size_many64)(cufftHandle plan, int rank, long long *n, long long *inembed,
+	                               long long istride, long long idist, long long *onembed,
+	                               long long ostride, long long odist, cufftType type,
+	                               long long batch, size_t *work_size);
 	cufftResult (*exec_c2c)(cufftHandle plan, const void *in, void *out, int direction);
 	cufftResult (*exec_z2z)(cufftHandle plan, const void *in, void *out, int direction);
 	cufftResult (*exec_r2c)(cufftHandle plan, const void *in, void *out);
@@ -37,6 +41,7 @@ static struct {
 static const struct zc_engine_function functions[] = {FFT_DELEGATE_FUNCTIONS("cufft", nv)};
 
 static bool loaded;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void)
 {
@@ -272,7 +277,6 @@ static void *converted_plan(const char *routine, int rank, long long *n, long lo
                             long long ostride, long long odist, cufftType type,
                             long long batch, int automatic, size_t *work_size)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	size_t size = 0;
 	cufftHandle h;
 	const char *why;
@@ -326,6 +330,30 @@ static cufftResult converted_exec(void *plan, CUstream stream, const char *routi
 	return r;
 }
 
+static size_t converted_work_size(const char *routine, int rank, long long *n,
+                                  long long *inembed, long long istride, long long idist,
+                                  long long *onembed, long long ostride, long long odist,
+                                  cufftType type, long long batch)
+{
+	size_t size = 0;
+	cufftHandle h;
+	cufftResult r;
+
+	pthread_once(&once, load);
+	if (!loaded)
+		return 0;
+	if ((r = nv.create(&h)) == CUFFT_SUCCESS) {
+		r = nv.get_size_many64(h, rank, n, inembed, istride, idist, onembed, ostride, odist,
+		                       type, batch, &size);
+		nv.destroy(h);
+	}
+	if (r != CUFFT_SUCCESS) {
+		zc_engine_trace(routine, "NVIDIA's converted cuFFT gives no work size (status %d)", r);
+		return 0;
+	}
+	return size;
+}
+
 static cufftResult converted_size(void *plan, size_t *size)
 {
 	return nv.get_size(((struct converted_plan *)plan)->handle, size);
@@ -342,5 +370,6 @@ static void converted_destroy(void *plan)
 	free(plan);
 }
 
-const struct fft_delegate fft_nvidia_converted = {converted_plan, converted_exec, converted_size,
+const struct fft_delegate fft_nvidia_converted = {converted_plan, converted_exec,
+                                                  converted_work_size, converted_size,
                                                   converted_work_area, converted_destroy};

@@ -10,6 +10,9 @@ kernel's failed launch, and refuses every other plan. tests/programs' cufft_plan
 so, must pass on the CPU driver and on emulated gfx1030, gfx1100 and gfx1200 with:
   * its two even-sized C2C plans (256, 360) made and run by the stand-in (its log), the
     trace saying so;
+  * its plan of 512 points, batch 2, in a work area the program sizes beforehand
+    (cufftEstimate1d, cufftGetSize1d) and gives: the stand-in's plans want one, and the
+    sizes asked before the plan must be the stand-in's;
   * its five odd-sized C2C plans tried by the stand-in and found wrong (the SASS-only
     kernel never ran), made by the project's kernels;
   * every other plan refused by the stand-in and made by the project's kernels.
@@ -27,14 +30,16 @@ import sys
 tool, nvcc, program, emulator_hip, src, work = sys.argv[1:7]
 problems = []
 TAKEN = "zluda-convert: cuFFT: cufftMakePlanMany: NVIDIA's converted cuFFT makes the plan"
+TAKEN_1D = "zluda-convert: cuFFT: cufftMakePlan1d: NVIDIA's converted cuFFT makes the plan"
 WRONG = ("zluda-convert: cuFFT: cufftMakePlanMany: NVIDIA's converted cuFFT cannot run the "
          "plan: its transform of an impulse is wrong (a kernel it needs is SASS only?)")
 OFFERED = ("zluda-convert: cuFFT: NVIDIA's converted cuFFT: nvidia/libcufft.so.12 is offered "
            "every plan first")
 # The stand-in's log of a passing run: each even plan made, tried forward and inverse, then
 # run forward by the program.
-SERVED = sorted(["plan n 256 batch 1", "plan n 360 batch 5"] +
-                ["exec n %d direction %d" % (n, d) for n in (256, 360) for d in (-1, -1, 1)])
+SERVED = sorted(["plan n 256 batch 1", "plan n 360 batch 5", "plan n 512 batch 2"] +
+                ["exec n %d direction %d" % (n, d) for n in (256, 360, 512) for d in (-1, -1, 1)])
+EVEN = ("n 256", "n 360", "n 512")
 
 
 def check(what, ok):
@@ -119,9 +124,10 @@ def main():
               trace.count(TAKEN) == 2)
         check("%s: %d plans found wrong, not 5" % (target, trace.count(WRONG)),
               trace.count(WRONG) == 5)
-        check("%s: the stand-in served %s" % (target, [l for l in served if "n 256" in l or
-                                                        "n 360" in l]),
-              [l for l in served if "n 256" in l or "n 360" in l] == SERVED)
+        check("%s: the stand-in did not make the 512-point plan in the program's work area"
+              % target, trace.count(TAKEN_1D) == 1)
+        even = [l for l in served if " ".join(l.split()[1:3]) in EVEN]
+        check("%s: the stand-in served %s" % (target, even), even == SERVED)
         print("%s: PASS, the stand-in's plans and the project's" % target)
     os.rename(os.path.join(work, "out/nvidia"), os.path.join(work, "out/nvidia-away"))
     trace, served = run("host", log)

@@ -88,6 +88,18 @@ EXPORT int hipfftGetSize(plan p, size_t *size)
 	return SUCCESS;
 }
 
+/* Its plans need no work area; rank 3 is refused, as its plans are. */
+EXPORT int hipfftGetSizeMany64(plan p, int rank, long long *n, long long *inembed,
+                               long long istride, long long idist, long long *onembed,
+                               long long ostride, long long odist, int type, long long batch,
+                               size_t *work_size)
+{
+	if (!p || !work_size)
+		return !p ? INVALID_PLAN : INVALID_VALUE;
+	*work_size = 0;
+	return rank == 3 ? NOT_IMPLEMENTED : SUCCESS;
+}
+
 /* One side's layout: the program's, or the basic one, whose last dimension holds n/2+1
  * elements on a real transform's complex side. */
 static void layout(plan p, int side, const long long *embed, long long stride, long long dist,

@@ -2,7 +2,8 @@
 // host in double: every transform type, ranks 1 to 3, sizes with small factors, primes up to
 // 64 and beyond (4099, 97), batches, cuFFT's advanced layout (strides, distances, embedded
 // dimensions), in place and out of place, the forward and the inverse direction (which
-// cuFFT leaves unscaled), a plan made in two steps on a stream, and the errors of bad plans.
+// cuFFT leaves unscaled), a plan made in two steps on a stream, a work area the program sizes
+// and gives, and the errors of bad plans.
 #include <cufft.h>
 #include <complex>
 #include <vector>
@@ -254,6 +255,51 @@ static void two_step_plan_and_errors(Lcg &rng)
     }
 }
 
+// A work area the program gives (auto-allocation off), sized before the plan exists by
+// cufftEstimate1d and cufftGetSize1d: the plan's own size may be no larger.
+static void program_work_area(Lcg &rng)
+{
+    const int n = 512, batch = 2;
+    size_t estimate = 0, sized = 0, work = 0;
+    cufftHandle plan;
+    FFT(cufftEstimate1d(n, CUFFT_C2C, batch, &estimate));
+    FFT(cufftCreate(&plan));
+    FFT(cufftSetAutoAllocation(plan, 0));
+    FFT(cufftGetSize1d(plan, n, CUFFT_C2C, batch, &sized));
+    FFT(cufftMakePlan1d(plan, n, CUFFT_C2C, batch, &work));
+    if (work > sized || work > estimate) {
+        printf("FAIL c2c 1d %d, batch %d: the plan wants %zu bytes of work area; asked before, "
+               "cufftGetSize1d said %zu and cufftEstimate1d %zu\n", n, batch, work, sized, estimate);
+        failures++;
+    }
+    void *area = nullptr;
+    if (sized)
+        CHECK(cudaMalloc(&area, sized));
+    FFT(cufftSetWorkArea(plan, area));
+    std::vector<cd> x = random_complex(n * batch, rng), want(n * batch);
+    std::vector<cufftComplex> h(x.size());
+    for (size_t i = 0; i < x.size(); i++)
+        h[i] = to_c<cufftComplex>(x[i]);
+    cufftComplex *din, *dout;
+    CHECK(cudaMalloc(&din, h.size() * sizeof(cufftComplex)));
+    CHECK(cudaMalloc(&dout, h.size() * sizeof(cufftComplex)));
+    CHECK(cudaMemcpy(din, h.data(), h.size() * sizeof(cufftComplex), cudaMemcpyHostToDevice));
+    FFT(cufftExecC2C(plan, din, dout, CUFFT_FORWARD));
+    CHECK(cudaMemcpy(h.data(), dout, h.size() * sizeof(cufftComplex), cudaMemcpyDeviceToHost));
+    std::vector<cd> got(x.size());
+    for (int b = 0; b < batch; b++) {
+        std::vector<cd> one(x.begin() + b * n, x.begin() + (b + 1) * n), t = dft(one, {n}, -1);
+        std::copy(t.begin(), t.end(), want.begin() + b * n);
+    }
+    for (size_t i = 0; i < x.size(); i++)
+        got[i] = from_c(h[i]);
+    compare("c2c 1d 512, batch 2, in a work area the program sized and gave", got, want, 1e-5);
+    cufftDestroy(plan);
+    cudaFree(area);
+    cudaFree(din);
+    cudaFree(dout);
+}
+
 int main()
 {
     Lcg rng(4242);
@@ -276,6 +322,7 @@ int main()
     real_round_trip<cufftDoubleReal, cufftDoubleComplex>("d2z/z2d 2d 12x15", {12, 15}, 2, CUFFT_D2Z, CUFFT_Z2D, 1e-12, rng);
     real_round_trip<cufftDoubleReal, cufftDoubleComplex>("d2z/z2d 3d 4x6x9", {4, 6, 9}, 1, CUFFT_D2Z, CUFFT_Z2D, 1e-12, rng);
     two_step_plan_and_errors(rng);
+    program_work_area(rng);
     if (failures) {
         printf("FAIL: %d checks failed\n", failures);
         return 1;
