@@ -262,6 +262,67 @@ static void check_register_sizes(struct checker *c, const struct ptx_insn *in)
 	}
 }
 
+/* Integer and logic instructions whose lowering takes the one type they name, which must be
+ * one of those ptxas allows ("Unexpected instruction types"): without it, or with a float,
+ * predicate or narrower one, their operands would reach the lowering as other types; madc
+ * has no .wide form ("Unknown modifier"). */
+static void check_one_type(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
+{
+	static const struct {
+		const char *opcode;
+		enum ptx_type types[10]; /* ended by PTX_TYPE_NONE */
+	} allowed[] = {
+		{"addc", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"alloca", {PTX_TYPE_U32, PTX_TYPE_U64}},
+		{"and", {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"bfe", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"bfind", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"cnot", {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"mad24", {PTX_TYPE_U32, PTX_TYPE_S32}},
+		{"madc", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"mul24", {PTX_TYPE_U32, PTX_TYPE_S32}},
+		{"not", {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"or", {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"shl", {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"shr", {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_U16, PTX_TYPE_U32,
+		         PTX_TYPE_U64, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64}},
+		{"stackrestore", {PTX_TYPE_U32, PTX_TYPE_U64}},
+		{"stacksave", {PTX_TYPE_U32, PTX_TYPE_U64}},
+		{"subc", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"szext", {PTX_TYPE_U32, PTX_TYPE_S32}},
+		{"xor", {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+	};
+	enum ptx_type named = PTX_TYPE_NONE;
+	unsigned count = 0;
+	size_t k = 0;
+
+	while (k < sizeof(allowed) / sizeof(allowed[0]) && strcmp(in->opcode, allowed[k].opcode))
+		k++;
+	if (k == sizeof(allowed) / sizeof(allowed[0]))
+		return;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (ptx_type_of_modifier(in->mods[i]) != PTX_TYPE_NONE) {
+			named = ptx_type_of_modifier(in->mods[i]);
+			count++;
+		}
+	char list[96] = "";
+	for (const enum ptx_type *t = allowed[k].types; *t != PTX_TYPE_NONE; t++) {
+		if (*t == named && count == 1)
+			return;
+		size_t at = strlen(list);
+		snprintf(list + at, sizeof list - at, "%s%s", !at ? "" : t[1] ? ", " : " or ",
+		         ptx_type_name(*t));
+	}
+	check_fail(c, loc, "%s takes one type, %s", in->opcode, list);
+}
+
+static void check_madc(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
+{
+	for (uint32_t i = 0; strcmp(in->opcode, "madc") == 0 && i < in->nmods; i++)
+		if (strcmp(in->mods[i], "wide") == 0)
+			check_fail(c, loc, "madc takes .hi or .lo, not .wide");
+}
+
 static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
 {
 	unsigned bits = result_bits(in);
@@ -291,6 +352,8 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 			check_fail(c, in->ops[0].loc, "destination '%s' has %u bits; %s writes %u",
 			           in->ops[0].name, ptx_type_bits(d->type), in->opcode, bits);
 	}
+	check_one_type(c, in, loc);
+	check_madc(c, in, loc);
 	check_register_sizes(c, in);
 }
 
