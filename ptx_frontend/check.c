@@ -262,41 +262,54 @@ static void check_register_sizes(struct checker *c, const struct ptx_insn *in)
 	}
 }
 
-/* Integer and logic instructions whose lowering takes the one type they name, which must be
- * one of those ptxas allows ("Unexpected instruction types"): without it, or with a float,
- * predicate or narrower one, their operands would reach the lowering as other types; madc
- * has no .wide form ("Unknown modifier"). */
+static bool has_modifier(const struct ptx_insn *in, const char *modifier)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (strcmp(in->mods[i], modifier) == 0)
+			return true;
+	return false;
+}
+
+/* Instructions whose lowering takes the one type they name, which must be one of those
+ * ptxas allows ("Unexpected instruction types"): without it, or with a float, predicate or
+ * narrower one, their operands would reach the lowering as other types. An entry with a
+ * modifier applies to the forms with it. */
 static void check_one_type(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
 {
 	static const struct {
-		const char *opcode;
+		const char *opcode, *modifier;
 		enum ptx_type types[10]; /* ended by PTX_TYPE_NONE */
 	} allowed[] = {
-		{"addc", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
-		{"alloca", {PTX_TYPE_U32, PTX_TYPE_U64}},
-		{"and", {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
-		{"bfe", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
-		{"bfind", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
-		{"cnot", {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
-		{"mad24", {PTX_TYPE_U32, PTX_TYPE_S32}},
-		{"madc", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
-		{"mul24", {PTX_TYPE_U32, PTX_TYPE_S32}},
-		{"not", {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
-		{"or", {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
-		{"shl", {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
-		{"shr", {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_U16, PTX_TYPE_U32,
-		         PTX_TYPE_U64, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64}},
-		{"stackrestore", {PTX_TYPE_U32, PTX_TYPE_U64}},
-		{"stacksave", {PTX_TYPE_U32, PTX_TYPE_U64}},
-		{"subc", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
-		{"szext", {PTX_TYPE_U32, PTX_TYPE_S32}},
-		{"xor", {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"addc", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"alloca", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
+		{"and", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"atom", "cas", {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_B128}},
+		{"bfe", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"bfind", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"cnot", NULL, {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"cvta", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
+		{"mad24", NULL, {PTX_TYPE_U32, PTX_TYPE_S32}},
+		{"madc", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"mul24", NULL, {PTX_TYPE_U32, PTX_TYPE_S32}},
+		{"not", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"or", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"shl", NULL, {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"shr", NULL, {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_U16, PTX_TYPE_U32,
+		               PTX_TYPE_U64, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64}},
+		{"stackrestore", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
+		{"stacksave", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
+		{"subc", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"szext", NULL, {PTX_TYPE_U32, PTX_TYPE_S32}},
+		{"testp", NULL, {PTX_TYPE_F32, PTX_TYPE_F64}},
+		{"xor", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
 	};
 	enum ptx_type named = PTX_TYPE_NONE;
 	unsigned count = 0;
 	size_t k = 0;
 
-	while (k < sizeof(allowed) / sizeof(allowed[0]) && strcmp(in->opcode, allowed[k].opcode))
+	while (k < sizeof(allowed) / sizeof(allowed[0]) &&
+	       (strcmp(in->opcode, allowed[k].opcode) ||
+	        (allowed[k].modifier && !has_modifier(in, allowed[k].modifier))))
 		k++;
 	if (k == sizeof(allowed) / sizeof(allowed[0]))
 		return;
@@ -313,14 +326,33 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 		snprintf(list + at, sizeof list - at, "%s%s", !at ? "" : t[1] ? ", " : " or ",
 		         ptx_type_name(*t));
 	}
-	check_fail(c, loc, "%s takes one type, %s", in->opcode, list);
+	check_fail(c, loc, "%s%s%s takes one type, %s", in->opcode, allowed[k].modifier ? "." : "",
+	           allowed[k].modifier ? allowed[k].modifier : "", list);
 }
 
-static void check_madc(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
+/* Forms ptxas refuses whose lowering would build what LLVM refuses: madc.wide ("Unknown
+ * modifier"), a predicate loaded or stored (its width is no number of bytes), and a
+ * variable's or function's address moved as a float ("Arguments mismatch"). */
+static void check_refused_forms(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
 {
-	for (uint32_t i = 0; strcmp(in->opcode, "madc") == 0 && i < in->nmods; i++)
-		if (strcmp(in->mods[i], "wide") == 0)
-			check_fail(c, loc, "madc takes .hi or .lo, not .wide");
+	enum ptx_type type = PTX_TYPE_NONE;
+
+	for (uint32_t i = 0; i < in->nmods && type == PTX_TYPE_NONE; i++)
+		type = ptx_type_of_modifier(in->mods[i]);
+	if (strcmp(in->opcode, "madc") == 0 && has_modifier(in, "wide"))
+		check_fail(c, loc, "madc takes .hi or .lo, not .wide");
+	if ((strcmp(in->opcode, "ld") == 0 || strcmp(in->opcode, "ldu") == 0 ||
+	     strcmp(in->opcode, "st") == 0) && has_modifier(in, "pred"))
+		check_fail(c, loc, "%s moves no .pred", in->opcode);
+	if (strcmp(in->opcode, "mov") == 0 && in->nops == 2 && in->ops[1].kind == PTX_OP_NAME &&
+	    (type == PTX_TYPE_F16 || type == PTX_TYPE_BF16 || type == PTX_TYPE_F32 ||
+	     type == PTX_TYPE_F64)) {
+		const struct name *n = lookup(c, in->ops[1].name);
+
+		if (n && (n->kind == NAME_VAR || n->kind == NAME_FUNC))
+			check_fail(c, in->ops[1].loc, "the address of '%s' moves as an integer type, "
+			           "not %s", in->ops[1].name, ptx_type_name(type));
+	}
 }
 
 static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
@@ -353,7 +385,7 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 			           in->ops[0].name, ptx_type_bits(d->type), in->opcode, bits);
 	}
 	check_one_type(c, in, loc);
-	check_madc(c, in, loc);
+	check_refused_forms(c, in, loc);
 	check_register_sizes(c, in);
 }
 
