@@ -362,6 +362,7 @@ static void writable_copies(int rank, const long long *n, const long long *inemb
 		memcpy(on, onembed, rank * sizeof(long long));
 	}
 }
+
 static cufftResult make_plan(cufftHandle h, const char *routine, int rank, const long long *n,
                              const long long *inembed, long long istride, long long idist,
                              const long long *onembed, long long ostride, long long odist,
