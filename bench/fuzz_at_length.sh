@@ -4,12 +4,12 @@
 # reader, the emulator's code-object loader and decoder) runs RUNS executions (default
 # 10,000,000) from its seeds, one after another (the lowering's modules checked by LLVM's
 # verifier too: ZC_FUZZ_VERIFY=1), through tests/fuzz/run_fuzz.sh (ASan and
-# UBSan, 2 GiB and 10 s an input). Per harness a line: executions, seconds, executions a
+# UBSan, 2 GiB and, unless told, 10 s an input). Per harness a line: executions, seconds, executions a
 # second, the corpus it grew to, and ok or the crash (its report and input are in
 # WORKDIR/HARNESS/). Exit status 1 when any harness failed.
 # Usage: bench/fuzz_at_length.sh [BUILD_DIR] [RUNS] [HARNESS ...]
-#   (ZC_FUZZ_SEED in the environment: default 1; 0 draws one; WORKDIR: default a new
-#   folder under /tmp, kept)
+#   (ZC_FUZZ_SEED in the environment: default 1; 0 draws one; ZC_FUZZ_TIMEOUT: seconds an
+#   input, default 10; WORKDIR: default a new folder under /tmp, kept)
 set -eu
 build=$(cd "${1:-build}" && pwd)
 runs=${2:-10000000}

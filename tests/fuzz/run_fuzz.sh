@@ -2,7 +2,8 @@
 # Smoke run of one libFuzzer harness: HARNESS SEEDS WORKDIR. The fuzzer adds what it finds to
 # its corpus directory, so it works on a fresh copy of the seeds, never on the seeds
 # themselves. ZC_FUZZ_SECONDS sets the run time (default 60); ZC_FUZZ_RUNS, when set, a number
-# of executions to run instead, however long they take. The seed is fixed (ZC_FUZZ_SEED,
+# of executions to run instead, however long they take; ZC_FUZZ_TIMEOUT the seconds one input
+# may take (default 10; libFuzzer counts wall time, so a run sharing its core needs more). The seed is fixed (ZC_FUZZ_SEED,
 # default 1; 0 draws one) so that what a CI run finds can be found again. A failure ends
 # with what a CI log's tail needs to reproduce it: libFuzzer's report and each input it left
 # in WORKDIR/artifacts, base64-encoded.
@@ -18,7 +19,7 @@ else
 	limit="-max_total_time=${ZC_FUZZ_SECONDS:-60}"
 fi
 "$harness" -seed="${ZC_FUZZ_SEED:-1}" "$limit" \
-	-rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+	-rss_limit_mb=2048 -timeout="${ZC_FUZZ_TIMEOUT:-10}" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
 	"$work/corpus" >"$work/log" 2>&1 || status=$?
 if [ "$status" -eq 0 ]; then
 	tail -n 12 "$work/log"
