@@ -196,32 +196,31 @@ static void check_operand(struct checker *c, const struct ptx_operand *o, const 
 	}
 }
 
-/* The first type modifier of the instruction, and whether it writes twice that (.wide). */
+/* A typed arithmetic instruction or mov that names its type: its register operands have
+ * that type's size, but for those check_register_sizes sets aside. */
+static bool sized_by_type(const struct ptx_insn *in)
+{
+	static const char *const sized[] = {
+		"add", "sub", "mul", "mad", "min", "max", "and", "or", "xor", "not", "neg", "abs",
+		"div", "rem", "popc", "clz", "brev", "selp", "fma", "sqrt", "rcp", "mov",
+	};
+
+	for (size_t i = 0; i < sizeof(sized) / sizeof(sized[0]); i++)
+		if (strcmp(in->opcode, sized[i]) == 0)
+			return insn_type(in, 0) != PTX_TYPE_NONE;
+	return false;
+}
+
+/* The bits an arithmetic instruction writes: its first type's, twice that for .wide. */
 static unsigned result_bits(const struct ptx_insn *in)
 {
-	static const char *const typed[] = {
-		"add", "sub", "mul", "mad", "min", "max", "and", "or", "xor", "not", "neg", "abs",
-		"div", "rem", "popc", "clz", "brev", "selp", "fma", "sqrt", "rcp",
-	};
-	bool known = false;
-
-	for (size_t i = 0; i < sizeof(typed) / sizeof(typed[0]); i++)
-		known |= strcmp(in->opcode, typed[i]) == 0;
-	if (!known || in->nops == 0)
+	if (!sized_by_type(in) || strcmp(in->opcode, "mov") == 0 || in->nops == 0)
 		return 0;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		enum ptx_type t = ptx_type_of_modifier(in->mods[i]);
-
-		if (t == PTX_TYPE_NONE)
-			continue;
-		for (uint32_t w = 0; w < in->nmods; w++)
-			if (strcmp(in->mods[w], "wide") == 0)
-				return 2 * ptx_type_bits(t);
-		/* popc and clz write a .u32 count whatever they count */
-		return strcmp(in->opcode, "popc") == 0 || strcmp(in->opcode, "clz") == 0
-		       ? 32 : ptx_type_bits(t);
-	}
-	return 0;
+	if (insn_has_mod(in, "wide"))
+		return 2 * ptx_type_bits(insn_type(in, 0));
+	/* popc and clz write a .u32 count whatever they count */
+	return strcmp(in->opcode, "popc") == 0 || strcmp(in->opcode, "clz") == 0
+	       ? 32 : ptx_type_bits(insn_type(in, 0));
 }
 
 /* The register operands of a typed arithmetic instruction or mov have its type's size, as
@@ -231,22 +230,10 @@ static unsigned result_bits(const struct ptx_insn *in)
  * instruction (selp's). */
 static void check_register_sizes(struct checker *c, const struct ptx_insn *in)
 {
-	static const char *const typed[] = {
-		"add", "sub", "mul", "mad", "min", "max", "and", "or", "xor", "not", "neg", "abs",
-		"div", "rem", "popc", "clz", "brev", "selp", "fma", "sqrt", "rcp", "mov",
-	};
-	enum ptx_type type = PTX_TYPE_NONE;
-	bool known = false, counts;
+	enum ptx_type type = insn_type(in, 0);
+	bool counts;
 
-	for (size_t i = 0; i < sizeof(typed) / sizeof(typed[0]); i++)
-		known |= strcmp(in->opcode, typed[i]) == 0;
-	for (uint32_t i = 0; known && i < in->nmods; i++) {
-		if (strcmp(in->mods[i], "wide") == 0)
-			return;
-		if (type == PTX_TYPE_NONE)
-			type = ptx_type_of_modifier(in->mods[i]);
-	}
-	if (!known || type == PTX_TYPE_NONE)
+	if (!sized_by_type(in) || insn_has_mod(in, "wide"))
 		return;
 	counts = strcmp(in->opcode, "popc") == 0 || strcmp(in->opcode, "clz") == 0;
 	for (uint32_t i = counts ? 1 : 0; i < in->nops; i++) {
@@ -260,14 +247,6 @@ static void check_register_sizes(struct checker *c, const struct ptx_insn *in)
 			           ptx_type_bits(r->type), in->opcode, ptx_type_name(type),
 			           ptx_type_bits(type));
 	}
-}
-
-static bool has_modifier(const struct ptx_insn *in, const char *modifier)
-{
-	for (uint32_t i = 0; i < in->nmods; i++)
-		if (strcmp(in->mods[i], modifier) == 0)
-			return true;
-	return false;
 }
 
 /* Instructions whose lowering takes the one type they name, which must be one of those
@@ -309,7 +288,7 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 
 	while (k < sizeof(allowed) / sizeof(allowed[0]) &&
 	       (strcmp(in->opcode, allowed[k].opcode) ||
-	        (allowed[k].modifier && !has_modifier(in, allowed[k].modifier))))
+	        (allowed[k].modifier && !insn_has_mod(in, allowed[k].modifier))))
 		k++;
 	if (k == sizeof(allowed) / sizeof(allowed[0]))
 		return;
@@ -335,14 +314,12 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
  * variable's or function's address moved as a float ("Arguments mismatch"). */
 static void check_refused_forms(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
 {
-	enum ptx_type type = PTX_TYPE_NONE;
+	enum ptx_type type = insn_type(in, 0);
 
-	for (uint32_t i = 0; i < in->nmods && type == PTX_TYPE_NONE; i++)
-		type = ptx_type_of_modifier(in->mods[i]);
-	if (strcmp(in->opcode, "madc") == 0 && has_modifier(in, "wide"))
+	if (strcmp(in->opcode, "madc") == 0 && insn_has_mod(in, "wide"))
 		check_fail(c, loc, "madc takes .hi or .lo, not .wide");
 	if ((strcmp(in->opcode, "ld") == 0 || strcmp(in->opcode, "ldu") == 0 ||
-	     strcmp(in->opcode, "st") == 0) && has_modifier(in, "pred"))
+	     strcmp(in->opcode, "st") == 0) && insn_has_mod(in, "pred"))
 		check_fail(c, loc, "%s moves no .pred", in->opcode);
 	if (strcmp(in->opcode, "mov") == 0 && in->nops == 2 && in->ops[1].kind == PTX_OP_NAME &&
 	    (type == PTX_TYPE_F16 || type == PTX_TYPE_BF16 || type == PTX_TYPE_F32 ||

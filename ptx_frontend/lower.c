@@ -173,25 +173,6 @@ unsigned space_addrspace(struct lower *L, enum ptx_space space)
 
 /* ---- instruction modifiers -------------------------------------------------- */
 
-bool insn_has_mod(const struct ptx_insn *insn, const char *mod)
-{
-	for (uint32_t i = 0; i < insn->nmods; i++)
-		if (strcmp(insn->mods[i], mod) == 0)
-			return true;
-	return false;
-}
-
-enum ptx_type insn_type(const struct ptx_insn *insn, int which)
-{
-	for (uint32_t i = 0; i < insn->nmods; i++) {
-		enum ptx_type t = ptx_type_of_modifier(insn->mods[i]);
-
-		if (t != PTX_TYPE_NONE && which-- == 0)
-			return t;
-	}
-	return PTX_TYPE_NONE;
-}
-
 bool has_mod(struct lower *L, const char *mod)
 {
 	return insn_has_mod(L->insn, mod);

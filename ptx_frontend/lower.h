@@ -197,8 +197,6 @@ LLVMTypeRef signature_type(struct lower *L, const struct ptx_signature *sig);
 void build_return(struct lower *L);
 
 /* Modifier queries on an instruction, and on the one being lowered. */
-bool insn_has_mod(const struct ptx_insn *insn, const char *mod);
-enum ptx_type insn_type(const struct ptx_insn *insn, int which); /* the which-th type modifier */
 bool has_mod(struct lower *L, const char *mod);
 enum ptx_type mod_type(struct lower *L, int which); /* which: 0 first type modifier, 1 second */
 const struct ptx_operand *op(struct lower *L, unsigned i);

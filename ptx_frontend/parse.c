@@ -209,6 +209,25 @@ enum ptx_type ptx_type_of_modifier(const char *mod)
 	return PTX_TYPE_NONE;
 }
 
+bool insn_has_mod(const struct ptx_insn *insn, const char *mod)
+{
+	for (uint32_t i = 0; i < insn->nmods; i++)
+		if (strcmp(insn->mods[i], mod) == 0)
+			return true;
+	return false;
+}
+
+enum ptx_type insn_type(const struct ptx_insn *insn, int which)
+{
+	for (uint32_t i = 0; i < insn->nmods; i++) {
+		enum ptx_type t = ptx_type_of_modifier(insn->mods[i]);
+
+		if (t != PTX_TYPE_NONE && which-- == 0)
+			return t;
+	}
+	return PTX_TYPE_NONE;
+}
+
 unsigned ptx_type_bits(enum ptx_type type)
 {
 	if (type == PTX_TYPE_PRED)

@@ -241,6 +241,9 @@ const char *ptx_type_name(enum ptx_type type);
 /* The type a modifier names ("u32", no dot), PTX_TYPE_NONE if none; a type's width in bits
  * (1 for .pred, 0 for PTX_TYPE_NONE). */
 enum ptx_type ptx_type_of_modifier(const char *mod);
+/* Whether an instruction has a modifier ("wide", no dot); its which-th type modifier. */
+bool insn_has_mod(const struct ptx_insn *insn, const char *mod);
+enum ptx_type insn_type(const struct ptx_insn *insn, int which);
 unsigned ptx_type_bits(enum ptx_type type);
 const char *ptx_space_name(enum ptx_space space);
 
