@@ -303,6 +303,9 @@ static bool parse_modifier(const char *m, struct insn *in)
 		/* gfx12's fp8 conversions: the byte, which the encoding's op_sel bits give reversed */
 		static const uint8_t op_sel_of_byte[4] = {0, 2, 1, 3};
 		in->op_sel = op_sel_of_byte[atoi(m + 9) & 3];
+	} else if (strncmp(m, "index_key:", 10) == 0) {
+		/* gfx12's sparse WMMA: which half of the index register, encoded as op_sel[0] */
+		in->op_sel = (uint8_t)(strtoul(v, NULL, 0) & 1);
 	} else if (strncmp(m, "op_sel:", 7) == 0) {
 		in->op_sel = (uint8_t)parse_bits(v);
 	} else if (strncmp(m, "op_sel_hi:", 10) == 0) {

@@ -235,10 +235,11 @@ static uint32_t c_bits(const struct wave *w, const struct insn *in, unsigned typ
 }
 
 static void wmma(struct wave *w, const struct insn *in);
+static void swmmac(struct wave *w, const struct insn *in);
 
 bool emu_matrix_form_known(const struct insn *in, int generation)
 {
-	if (in->exec != wmma)
+	if (in->exec != wmma && in->exec != swmmac)
 		return true;
 	uint32_t op = in->op;
 	unsigned gen_bit = generation == 11 ? GFX11 : generation == 12 ? GFX12 : 0;
@@ -246,6 +247,12 @@ bool emu_matrix_form_known(const struct insn *in, int generation)
 		return false;
 	const struct operand *d = &in->o[0], *a = &in->o[1], *b = &in->o[2], *c = &in->o[3];
 	unsigned cd_regs = output_registers(type_cd(op), generation);
+	if (in->exec == swmmac)
+		return d->kind == OPND_VGPR && d->count == cd_regs && a->kind == OPND_VGPR &&
+		       a->count == input_registers(type_a(op), depth_k(op), generation) / 2 &&
+		       b->kind == OPND_VGPR &&
+		       b->count == input_registers(type_b(op), depth_k(op), generation) &&
+		       c->kind == OPND_VGPR && c->count == 1;
 	if (d->kind != OPND_VGPR || d->count != cd_regs || a->kind != OPND_VGPR ||
 	    a->count != input_registers(type_a(op), depth_k(op), generation) ||
 	    b->kind != OPND_VGPR || b->count != input_registers(type_b(op), depth_k(op), generation))
@@ -317,6 +324,85 @@ static void wmma(struct wave *w, const struct insn *in)
 		}
 }
 
+/* Element SLOT of LANE's part of a VGPR range: the SLOT-th field of the type's width
+ * counted from bit 0 of the range's first VGPR, as a value (as read_input reads them). */
+static double slot_value(const struct wave *w, const struct insn *in, int which, unsigned type,
+                         unsigned lane, unsigned slot)
+{
+	unsigned bits = element_bits[type], per_reg = 32 / bits, bit = slot % per_reg * bits;
+	uint32_t x = field(word(w, &in->o[1 + which], slot / per_reg, lane), bit, bits);
+	if (!is_float(type)) {
+		bool negative = (in->neg_lo >> which & 1) && (x >> (bits - 1) & 1);
+		return negative ? (double)x - (double)(1u << bits) : (double)x;
+	}
+	double v = float_value(type, x);
+	return bits == 16 && ((bit < 16 ? in->neg_lo : in->neg_hi) >> which & 1) ? -v : v;
+}
+
+/* gfx12's sparse WMMA (v_swmmac_*): D += A x B, A 16xK with two of every four consecutive K
+ * kept (2:4 structured sparsity), stored compressed in half of a dense A's registers; the
+ * third source is the index VGPR. From AMD's matrix instruction calculator (RDNA4 entries),
+ * in the terms of each lane's register ranges: lane m + 16h holds row m's compressed pairs
+ * q = 0, 1, ... (fields 2q and 2q + 1 of A's range) and their positions in a 4-bit group
+ * of the index (bits 4q+1:4q for the first, 4q+3:4q+2 for the second), 16 bits of the index
+ * register (index_key, op_sel[0], picks the half) or all 32 for the K = 64 form; the pair's
+ * four K are fields 4q to 4q+3 of B's range in lane n + 16h for column n. D is C, and its
+ * layout that of the dense forms; sums as those of wmma(). */
+static void swmmac(struct wave *w, const struct insn *in)
+{
+	/* a lane holds at most 16 compressed elements of A and 32 of B (the K = 64 form) */
+	static _Thread_local double a[LANES][16], b[LANES][32];
+	unsigned ta = type_a(in->op), tb = type_b(in->op), tcd = type_cd(in->op);
+	unsigned k_depth = depth_k(in->op), pairs = k_depth / 8, cd_bits = element_bits[tcd];
+	bool floats = is_float(tcd);
+	uint32_t index[LANES];
+
+	if (exec_mask(w) != 0xffffffffu) {
+		emu_fault(w, in, "%s with EXEC 0x%08x: WMMA is emulated with all 32 lanes only",
+		          in->text, exec_mask(w));
+		return;
+	}
+	for (unsigned l = 0; l < LANES; l++) {
+		for (unsigned s = 0; s < 2 * pairs; s++)
+			a[l][s] = slot_value(w, in, 0, ta, l, s);
+		for (unsigned s = 0; s < 4 * pairs; s++)
+			b[l][s] = slot_value(w, in, 1, tb, l, s);
+		index[l] = word(w, &in->o[3], 0, l) >> (pairs == 4 && (in->op_sel & 1) ? 16 : 0);
+	}
+	uint32_t result[M][N];
+	for (unsigned m = 0; m < M; m++)
+		for (unsigned n = 0; n < N; n++) {
+			struct place p = output_place(tcd, m, n, 0, 12);
+			uint32_t cb = field(word(w, &in->o[0], p.reg, p.lane), p.bit, cd_bits);
+			double sum = floats ? float_value(tcd, cb) : 0;
+			int64_t isum = (int32_t)cb;
+			for (unsigned h = 0; h < 2; h++)
+				for (unsigned q = 0; q < pairs; q++)
+					for (unsigned s = 0; s < 2; s++) {
+						unsigned at = index[m + 16 * h] >> (4 * q + 2 * s) & 3;
+						double x = a[m + 16 * h][2 * q + s], y = b[n + 16 * h][4 * q + at];
+						if (floats)
+							sum += x * y;
+						else
+							isum += (int64_t)x * (int64_t)y;
+					}
+			if (floats) {
+				result[m][n] = float_bits(tcd, sum);
+			} else {
+				if (in->clamp)
+					isum = isum > INT32_MAX ? INT32_MAX : isum < INT32_MIN ? INT32_MIN : isum;
+				result[m][n] = (uint32_t)isum;
+			}
+		}
+	for (unsigned m = 0; m < M; m++)
+		for (unsigned n = 0; n < N; n++) {
+			struct place p = output_place(tcd, m, n, 0, 12);
+			uint32_t *d = &w->v[(in->o[0].reg + p.reg) & 255][p.lane];
+			*d = cd_bits == 32 ? result[m][n]
+			                   : (*d & ~(0xffffu << p.bit)) | result[m][n] << p.bit;
+		}
+}
+
 const struct opcode emu_matrix_opcodes[] = {
 	{"v_wmma_f32_16x16x16_f16", wmma, WMMA(E_F16, E_F16, E_F32, 16, GFX11 | GFX12)},
 	{"v_wmma_f32_16x16x16_bf16", wmma, WMMA(E_BF16, E_BF16, E_F32, 16, GFX11 | GFX12)},
@@ -329,5 +415,16 @@ const struct opcode emu_matrix_opcodes[] = {
 	{"v_wmma_f32_16x16x16_fp8_bf8", wmma, WMMA(E_FP8, E_BF8, E_F32, 16, GFX12)},
 	{"v_wmma_f32_16x16x16_bf8_fp8", wmma, WMMA(E_BF8, E_FP8, E_F32, 16, GFX12)},
 	{"v_wmma_f32_16x16x16_bf8_bf8", wmma, WMMA(E_BF8, E_BF8, E_F32, 16, GFX12)},
+	{"v_swmmac_f32_16x16x32_f16", swmmac, WMMA(E_F16, E_F16, E_F32, 32, GFX12)},
+	{"v_swmmac_f32_16x16x32_bf16", swmmac, WMMA(E_BF16, E_BF16, E_F32, 32, GFX12)},
+	{"v_swmmac_f16_16x16x32_f16", swmmac, WMMA(E_F16, E_F16, E_F16, 32, GFX12)},
+	{"v_swmmac_bf16_16x16x32_bf16", swmmac, WMMA(E_BF16, E_BF16, E_BF16, 32, GFX12)},
+	{"v_swmmac_i32_16x16x32_iu8", swmmac, WMMA(E_IU8, E_IU8, E_I32, 32, GFX12)},
+	{"v_swmmac_i32_16x16x32_iu4", swmmac, WMMA(E_IU4, E_IU4, E_I32, 32, GFX12)},
+	{"v_swmmac_i32_16x16x64_iu4", swmmac, WMMA(E_IU4, E_IU4, E_I32, 64, GFX12)},
+	{"v_swmmac_f32_16x16x32_fp8_fp8", swmmac, WMMA(E_FP8, E_FP8, E_F32, 32, GFX12)},
+	{"v_swmmac_f32_16x16x32_fp8_bf8", swmmac, WMMA(E_FP8, E_BF8, E_F32, 32, GFX12)},
+	{"v_swmmac_f32_16x16x32_bf8_fp8", swmmac, WMMA(E_BF8, E_FP8, E_F32, 32, GFX12)},
+	{"v_swmmac_f32_16x16x32_bf8_bf8", swmmac, WMMA(E_BF8, E_BF8, E_F32, 32, GFX12)},
 	{NULL, NULL, 0},
 };

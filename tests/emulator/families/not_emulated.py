@@ -5,9 +5,9 @@ offset from the kernel's symbol; decoding it alone, never executing it, is no fa
 from emutest import Kernel
 
 IMAGE = "image_load v[4:7], v2, s[8:15] dmask:0xf dim:SQ_RSRC_IMG_1D"
-# Instructions of gfx11 and gfx12 the emulator has no handler for (WMMA has one).
+# Instructions of gfx11 and gfx12 the emulator has no handler for (ray tracing's).
 OTHER = {11: "ds_bvh_stack_rtn_b32 v1, v2, v3, v[4:7]",
-         12: "v_swmmac_f32_16x16x32_f16 v[8:15], v[16:19], v[20:27], v28"}
+         12: "ds_bvh_stack_push4_pop1_rtn_b32 v1, v2, v3, v[4:7]"}
 
 
 def unknown(k, text):
