@@ -331,7 +331,8 @@ static void init_wave(struct wave *w, struct workgroup *wg, struct launch *l, ui
 	}
 	uint32_t r1 = k->rsrc1;
 	w->mode = (r1 >> 12 & 3) | (r1 >> 14 & 3) << 2 | (r1 >> 16 & 3) << 4 | (r1 >> 18 & 3) << 6 |
-	          (o->generation < 12 ? (r1 >> 21 & 1) << 8 | (r1 >> 23 & 1) << 9 : 0);
+	          (o->generation < 12 ? (r1 >> 21 & 1) << 8 | (r1 >> 23 & 1) << 9 : 0) |
+	          (r1 >> 26 & 1) << 23;  /* FP16_OVFL */
 	memset(w->scratch, 0, (size_t)w->scratch_per_lane * LANES);
 }
 

@@ -528,7 +528,7 @@ enum cvt {
 	CVT_U16_F16, CVT_PKRTZ_F16_F32, FREXP_EXP_I32_F32, FREXP_EXP_I32_F64, FREXP_EXP_I16_F16,
 	CVT_FLR_I32_F32, CVT_RPI_I32_F32, CVT_I32_I16, CVT_U32_U16, CVT_PK_I16_I32, CVT_PK_U16_U32, PACK_B32_F16,
 	CVT_PK_NORM_I16_F32, CVT_PK_NORM_U16_F32, CVT_OFF_F32_I4, CVT_PK_I16_F32, CVT_PK_U16_F32,
-	CVT_NORM_I16_F16, CVT_NORM_U16_F16, CVT_PK_NORM_I16_F16, CVT_PK_NORM_U16_F16,
+	CVT_NORM_I16_F16, CVT_NORM_U16_F16, CVT_PK_NORM_I16_F16, CVT_PK_NORM_U16_F16, CVT_PK_U8_F32,
 };
 
 /* f16_to_snorm and f16_to_unorm (and the f32 forms): clamped to [-1, 1] or [0, 1], scaled
@@ -570,6 +570,15 @@ static uint16_t f_to_u16(double x)
 	return (uint16_t)x;
 }
 
+/* The guides leave f32_to_u8 undefined: read as their other float-to-unsigned conversions,
+ * toward zero, saturated, NaN 0. */
+static uint32_t f_to_u8(double x)
+{
+	if (isnan(x) || x <= 0) return 0;
+	if (x >= 255.0) return 255;
+	return (uint32_t)x;
+}
+
 static int frexp_exp(double x)
 {
 	int e = 0;
@@ -582,7 +591,7 @@ static int frexp_exp(double x)
 static void convert(struct wave *w, const struct insn *in)
 {
 	const struct operand *s = &in->o[1], *d = &in->o[0];
-	uint32_t mask = exec_mask(w), a[LANES], b[LANES], r[LANES];
+	uint32_t mask = exec_mask(w), a[LANES], b[LANES], c[LANES], r[LANES];
 	uint64_t A[LANES], R[LANES];
 	uint16_t h[LANES], hr[LANES];
 	bool changed = false;
@@ -667,6 +676,8 @@ static void convert(struct wave *w, const struct insn *in)
 		mask &= dpp_apply(w, in, a);
 	if (in->nopnd > 2)
 		vget32(w, &in->o[2], b);
+	if (op == CVT_PK_U8_F32)
+		vget32(w, &in->o[3], c);
 	changed = enter_rounding(w, op == CVT_F16_F32);
 	EACH {
 		float x = emu_f32_in(emu_f32_mods(a[l], s), flush_in32(w));
@@ -692,6 +703,11 @@ static void convert(struct wave *w, const struct insn *in)
 			p = p > 32767 ? 32767 : p < -32768 ? -32768 : p;
 			q = q > 32767 ? 32767 : q < -32768 ? -32768 : q;
 			r[l] = (uint16_t)p | (uint32_t)(uint16_t)q << 16;
+			break;
+		}
+		case CVT_PK_U8_F32: {  /* into the byte S1[1:0] names of S2 */
+			unsigned shift = 8 * (b[l] & 3);
+			r[l] = (c[l] & ~(0xffu << shift)) | f_to_u8(truncf(x)) << shift;
 			break;
 		}
 		case CVT_PK_U16_U32: {
@@ -824,6 +840,58 @@ static void dot2(struct wave *w, const struct insn *in)
 	vset32(w, &in->o[0], r, mask);
 }
 
+/* A + B rounded to odd (an inexact sum's last bit set), under the host's round to nearest:
+ * rounded again to a format of fewer than 52 bits, it gives that format's rounding of the
+ * exact sum in any mode. */
+static double sum_to_odd(double a, double b)
+{
+	double s = a + b, bb = s - a, error = (a - (s - bb)) + (b - bb);
+	if (error != 0 && !(bits64(s) & 1))
+		s = nextafter(s, error > 0 ? INFINITY : -INFINITY);
+	return s;
+}
+
+/* v_dot2_f16_f16 / v_dot2_bf16_bf16: S2's half (op_sel[2] names it) plus the products of S0's
+ * and S1's halves, into the half op_sel[3] names. Read as the guide's pseudo-code writes it:
+ * its accumulator has the result's type, so each += rounds (the product exact within it):
+ * f16 as MODE says, bf16 to nearest even with subnormals kept, as WMMA's bf16 results. What
+ * a source modifier of the packed S0 or S1 does is not described: not emulated. */
+enum dot2_half { DOT2_F16_F16, DOT2_BF16_BF16 };
+
+static void dot2_half(struct wave *w, const struct insn *in)
+{
+	uint32_t a[LANES], b[LANES], mask = exec_mask(w);
+	uint16_t c[LANES], r[LANES];
+	bool bf16 = in->op == DOT2_BF16_BF16, fi = flush_in64(w);
+	if (in->o[1].neg || in->o[1].abs || in->o[2].neg || in->o[2].abs) {
+		emu_not_emulated(w, in);
+		return;
+	}
+	vget32(w, &in->o[1], a);
+	if (in->dpp)
+		mask &= dpp_apply(w, in, a);
+	vget32(w, &in->o[2], b);
+	vget16(w, &in->o[3], in->op_sel >> 2 & 1, c);
+	EACH {
+		uint16_t t = emu_f16_mods(c[l], &in->o[3]);
+		for (int half = 0; half < 2; half++) {
+			uint16_t x = (uint16_t)(a[l] >> 16 * half), y = (uint16_t)(b[l] >> 16 * half);
+			if (bf16) {
+				double p = (double)as_f32((uint32_t)x << 16) * as_f32((uint32_t)y << 16);
+				t = (uint16_t)emu_bf16_bits(sum_to_odd(as_f32((uint32_t)t << 16), p));
+			} else {
+				double p = emu_f16_to_double(x, fi) * emu_f16_to_double(y, fi);
+				double sum = sum_to_odd(emu_f16_to_double(t, fi), p);
+				bool changed = enter_rounding(w, 1);
+				t = out16(w, in, sum);
+				leave_rounding(changed);
+			}
+		}
+		r[l] = t;
+	}
+	emu_write16(w, in, r, mask);
+}
+
 /* gfx12's fp8 and bf8 (OCP E4M3 and E5M2) into f32, exactly: v_cvt_f32_fp8/bf8 one byte
  * (op_sel 0, 2, 1, 3 name bytes 0 to 3), v_cvt_pk_f32_fp8/bf8 two bytes of a half (op_sel
  * names the high one) into a pair; v_dot4_f32_* S2 plus the four products of S0's and S1's
@@ -877,6 +945,44 @@ static void fp8(struct wave *w, const struct insn *in)
 	}
 	leave_rounding(changed);
 	vset32(w, &in->o[0], r, mask);
+}
+
+/* gfx12's f32 into fp8 and bf8, rounded to nearest even whatever MODE says (the guide sets
+ * the round mode around them): v_cvt_pk_fp8/bf8_f32 S0 and S1 into the low and high bytes
+ * of the half op_sel[2] names, v_cvt_sr_fp8/bf8_f32 S0 with S1[31:12] (bf8: S1[31:11]) added
+ * to its mantissa, wrapping within it, as the guide's stochastic rounding does, into the
+ * byte byte_sel names. The other bytes are kept. A finite result beyond the format's range
+ * saturates where MODE's FP16_OVFL is set. */
+enum to_fp8 { TO_FP8_PACK, TO_FP8_STOCHASTIC };
+#define TO_BF8 0x10
+
+static void to_fp8(struct wave *w, const struct insn *in)
+{
+	uint32_t a[LANES], b[LANES], d[LANES], mask = exec_mask(w);
+	bool bf8 = in->op & TO_BF8, saturate = w->mode >> 23 & 1, fi = flush_in32(w);
+	vget32(w, &in->o[1], a);
+	if (in->dpp)
+		mask &= dpp_apply(w, in, a);
+	vget32(w, &in->o[2], b);
+	vget32(w, &in->o[0], d);
+	if ((in->op & 15) == TO_FP8_PACK) {
+		unsigned shift = in->op_sel >> 2 & 1 ? 16 : 0;
+		EACH {
+			uint32_t lo = emu_fp8_bits(emu_f32_in(emu_f32_mods(a[l], &in->o[1]), fi), bf8, saturate);
+			uint32_t hi = emu_fp8_bits(emu_f32_in(emu_f32_mods(b[l], &in->o[2]), fi), bf8, saturate);
+			d[l] = (d[l] & ~(0xffffu << shift)) | (lo | hi << 8) << shift;
+		}
+	} else {
+		static const unsigned byte_of_op_sel[4] = {0, 2, 1, 3};
+		unsigned shift = 8 * byte_of_op_sel[in->op_sel & 3], noise = bf8 ? 11 : 12;
+		EACH {
+			uint32_t x = emu_f32_mods(a[l], &in->o[1]);
+			x = (x & ~0x7fffffu) | ((x + (b[l] >> noise)) & 0x7fffffu);
+			uint32_t byte = emu_fp8_bits(emu_f32_in(x, fi), bf8, saturate);
+			d[l] = (d[l] & ~(0xffu << shift)) | byte << shift;
+		}
+	}
+	vset32(w, &in->o[0], d, mask);
 }
 
 /* Packed f16 (VOP3P): op_sel picks each source's half for the low result, op_sel_hi for
@@ -1176,6 +1282,7 @@ const struct opcode emu_float_opcodes[] = {
 	{"v_cvt_pk_norm_u16_f32", convert, CVT_PK_NORM_U16_F32},
 	{"v_cvt_off_f32_i4", convert, CVT_OFF_F32_I4},
 	{"v_cvt_pk_i16_f32", convert, CVT_PK_I16_F32}, {"v_cvt_pk_u16_f32", convert, CVT_PK_U16_F32},
+	{"v_cvt_pk_u8_f32", convert, CVT_PK_U8_F32},
 	{"v_cvt_norm_i16_f16", convert, CVT_NORM_I16_F16},
 	{"v_cvt_norm_u16_f16", convert, CVT_NORM_U16_F16},
 	{"v_cvt_pk_norm_i16_f16", convert, CVT_PK_NORM_I16_F16},
@@ -1186,13 +1293,18 @@ const struct opcode emu_float_opcodes[] = {
 	{"v_cvt_pknorm_u16_f32", convert, CVT_PK_NORM_U16_F32},
 	{"v_cvt_f32_fp8", fp8, FP8_ONE}, {"v_cvt_f32_bf8", fp8, FP8_ONE | FP8_SOURCE_BF8},
 	{"v_cvt_pk_f32_fp8", fp8, FP8_PAIR}, {"v_cvt_pk_f32_bf8", fp8, FP8_PAIR | FP8_SOURCE_BF8},
+	{"v_cvt_pk_fp8_f32", to_fp8, TO_FP8_PACK}, {"v_cvt_pk_bf8_f32", to_fp8, TO_FP8_PACK | TO_BF8},
+	{"v_cvt_sr_fp8_f32", to_fp8, TO_FP8_STOCHASTIC},
+	{"v_cvt_sr_bf8_f32", to_fp8, TO_FP8_STOCHASTIC | TO_BF8},
 	{"v_dot4_f32_fp8_fp8", fp8, FP8_DOT4},
 	{"v_dot4_f32_fp8_bf8", fp8, FP8_DOT4 | FP8_OTHER_BF8},
 	{"v_dot4_f32_bf8_fp8", fp8, FP8_DOT4 | FP8_SOURCE_BF8},
 	{"v_dot4_f32_bf8_bf8", fp8, FP8_DOT4 | FP8_SOURCE_BF8 | FP8_OTHER_BF8},
 	{"v_dot2_f32_f16", dot2, DOT2_F16}, {"v_dot2_f32_bf16", dot2, DOT2_BF16},
 	{"v_dot2acc_f32_f16", dot2, DOT2ACC_F16}, {"v_dot2c_f32_f16", dot2, DOT2ACC_F16},
-	{"v_dot2acc_f32_bf16", dot2, DOT2ACC_BF16}, {"v_pk_fmac_f16", packed, PK_FMAC},
+	{"v_dot2acc_f32_bf16", dot2, DOT2ACC_BF16},
+	{"v_dot2_f16_f16", dot2_half, DOT2_F16_F16}, {"v_dot2_bf16_bf16", dot2_half, DOT2_BF16_BF16},
+	{"v_pk_fmac_f16", packed, PK_FMAC},
 	{"v_div_scale_f32", div_scale, 32}, {"v_div_scale_f64", div_scale, 64},
 	{"v_pk_add_f16", packed, PK_ADD}, {"v_pk_mul_f16", packed, PK_MUL},
 	{"v_pk_fma_f16", packed, PK_FMA}, {"v_pk_min_f16", packed, PK_MIN},

@@ -135,6 +135,34 @@ double emu_fp8_value(uint32_t bits, bool bf8)
 	return bf8 ? small_float_value(bits & 0xff, 5, 2, true) : small_float_value(bits & 0xff, 4, 3, false);
 }
 
+/* Defined below, with the other roundings to the small formats. */
+static double round_to(double x, int precision, int min_exp);
+
+/* Without saturation, a value beyond the largest finite (E4M3: 448, E5M2: 57344) after
+ * rounding is E4M3's NaN (it has no infinity) or E5M2's infinity; an infinity likewise, a
+ * NaN the format's NaN with X's sign (E5M2: the quiet one, mantissa 10). */
+uint32_t emu_fp8_bits(double x, bool bf8, bool saturate)
+{
+	unsigned mbits = bf8 ? 2 : 3, bias = bf8 ? 15 : 7;
+	uint32_t sign = signbit(x) ? 0x80 : 0, nan = sign | (bf8 ? 0x7e : 0x7f);
+	uint32_t largest = bf8 ? 0x7b : 0x7e, infinity = bf8 ? sign | 0x7c : nan;
+	double r = round_to(fabs(x), (int)mbits + 1, 1 - (int)bias);
+	if (isnan(x))
+		return nan;
+	if (isinf(x))
+		return infinity;
+	if (r > emu_fp8_value(largest, bf8))
+		return saturate ? sign | largest : infinity;
+	if (r == 0)
+		return sign;
+	int e;
+	frexp(r, &e);  /* r in [2^(e-1), 2^e) */
+	if (e - 1 < 1 - (int)bias)  /* subnormal: the quantum of the smallest normals */
+		return sign | (uint32_t)ldexp(r, (int)bias - 1 + (int)mbits);
+	uint32_t mantissa = (uint32_t)ldexp(r, (int)mbits - (e - 1)) - (1u << mbits);
+	return sign | (uint32_t)(e - 1 + (int)bias) << mbits | mantissa;
+}
+
 static double float_value(unsigned type, uint32_t bits)
 {
 	switch (type) {
@@ -178,6 +206,11 @@ static uint32_t float_bits(unsigned type, double x)
 	uint32_t b;
 	memcpy(&b, &f, 4);
 	return type == E_BF16 ? b >> 16 : b;
+}
+
+uint32_t emu_bf16_bits(double x)
+{
+	return float_bits(E_BF16, x);
 }
 
 static bool is_float(unsigned type) { return type != E_IU8 && type != E_IU4 && type != E_I32; }

@@ -97,8 +97,13 @@ static inline uint16_t emu_f32_to_f16_rtz(uint32_t x)
 	return sign | (uint16_t)((mantissa | 0x800000) >> shift);
 }
 
-/* gfx12's fp8 (OCP E4M3) or bf8 (E5M2) byte as a double, exactly (exec_matrix.c). */
+/* gfx12's fp8 (OCP E4M3) or bf8 (E5M2) byte as a double, exactly; X rounded to nearest
+ * even into such a byte, a finite overflow saturating to the largest finite or not
+ * (exec_matrix.c). */
 double emu_fp8_value(uint32_t bits, bool bf8);
+uint32_t emu_fp8_bits(double x, bool bf8, bool saturate);
+/* X rounded to nearest even into bf16 (exec_matrix.c); a NaN is the default quiet NaN. */
+uint32_t emu_bf16_bits(double x);
 
 /* Lane by lane (lanes.c): v = x * y + z rounded once; sqrtf(x); 1.0f / sqrtf(x). */
 void emu_fma32_lanes(float *restrict v, const float *restrict x, const float *restrict y,
