@@ -455,6 +455,37 @@ static void block(struct wave *w, const struct insn *in)
 	}
 }
 
+/* gfx12's global_load_tr_b128: each lane reads eight 16-bit elements at its address, and
+ * each group of eight lanes takes them transposed: element J of lane L is element L % 8 of
+ * what lane 8 (L / 8) + J read (AMD's own description is not at hand: this is the layout a
+ * test on gfx1201 hardware and Triton's AMD backend give, for a 16x16 tile of 16-bit WMMA
+ * operands). What lanes EXEC leaves out would contribute is not described: the emulator
+ * takes all 32 lanes only. */
+static void load_transposed(struct wave *w, const struct insn *in)
+{
+	uint16_t rows[LANES][8];
+	struct access a;
+	if (exec_mask(w) != 0xffffffffu) {
+		emu_fault(w, in, "%s with EXEC 0x%08x: a transposing load is emulated with all 32 "
+		          "lanes only", in->text, exec_mask(w));
+		return;
+	}
+	addresses(w, in, GLOBAL, true, LOAD, &a);
+	EACH {
+		bool dropped;
+		uint8_t *p = locate(w, in, GLOBAL, a.address[l], sizeof rows[l], l, &dropped);
+		if (!p && !dropped)
+			return;
+		if (p)
+			memcpy(rows[l], p, sizeof rows[l]);
+		else
+			memset(rows[l], 0, sizeof rows[l]);
+	}
+	EACH for (unsigned j = 0; j < 8; j += 2)
+		w->v[(in->o[0].reg + j / 2) & 255][l] = rows[l / 8 * 8 + j][l % 8] |
+		                                        (uint32_t)rows[l / 8 * 8 + j + 1][l % 8] << 16;
+}
+
 static void vmem(struct wave *w, const struct insn *in)
 {
 	enum space space = (enum space)SPACE(in->op);
@@ -844,6 +875,7 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 const struct opcode emu_memory_opcodes[] = {
 	{"global_load_addtid_b32", global_addtid, 0}, {"global_store_addtid_b32", global_addtid, 1},
 	{"global_load_block", block, MEM(GLOBAL, LOAD, B32, 0)},
+	{"global_load_tr_b128", load_transposed, 0},
 	{"global_store_block", block, MEM(GLOBAL, STORE, B32, 0)},
 	{"scratch_load_block", block, MEM(SCRATCH, LOAD, B32, 0)},
 	{"scratch_store_block", block, MEM(SCRATCH, STORE, B32, 0)},

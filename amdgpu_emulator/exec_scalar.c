@@ -486,6 +486,35 @@ static void barrier_signal(struct wave *w, const struct insn *in)
 		emu_barrier(w);
 }
 
+/* gfx12's s_get_barrier_state (the guide's pseudo-code): for the workgroup's barrier (-1),
+ * valid, its member count (the waves that have not ended) and its signal count (those
+ * waiting at it); gfx1200 allocates no named barrier (its descriptor has no count of them,
+ * as gfx1250's has), so every other number reads as not valid: 0. */
+static void barrier_state(struct wave *w, const struct insn *in)
+{
+	const struct operand *o = &in->o[1];
+	bool by_m0 = o->kind == OPND_SGPR && o->reg == SREG_M0;
+	uint32_t number = by_m0 ? w->s[SREG_M0] & 31 : sget32(w, o), state = 0;
+	if ((number & 63) == 63) {
+		struct workgroup *wg = w->wg;
+		uint32_t members = 0, signals = 0;
+		for (uint32_t i = 0; i < wg->nwaves; i++) {
+			members += wg->waves[i].state != WAVE_ENDED && wg->waves[i].state != WAVE_FAULTED;
+			signals += wg->waves[i].state == WAVE_BARRIER;
+		}
+		state = (signals & 127) << 16 | (members & 127) << 4 | 1;
+	}
+	sset32(w, &in->o[0], state);
+}
+
+/* gfx12's s_alloc_vgpr, whose reallocation belongs to the dynamic-VGPR mode: every wave here
+ * has the 256 VGPRs a wave can address, so a request for at most that many (S0[8:0])
+ * succeeds, SCC 1, and a larger one fails, SCC 0. */
+static void alloc_vgpr(struct wave *w, const struct insn *in)
+{
+	w->scc = (sget32(w, &in->o[0]) & 511) <= 256;
+}
+
 enum sopp {
 	ENDPGM, BRANCH, CBRANCH_SCC0, CBRANCH_SCC1, CBRANCH_VCCZ, CBRANCH_VCCNZ, CBRANCH_EXECZ,
 	CBRANCH_EXECNZ, BARRIER, BARRIER_WAIT, SLEEP, TRAP, SETHALT, SENDMSG, SENDMSG_RTN_32,
@@ -665,6 +694,7 @@ const struct opcode emu_scalar_opcodes[] = {
 	{"s_cbranch_execz", sopp, CBRANCH_EXECZ}, {"s_cbranch_execnz", sopp, CBRANCH_EXECNZ},
 	{"s_barrier", sopp, BARRIER}, {"s_barrier_signal", barrier_signal, 0},
 	{"s_barrier_signal_isfirst", barrier_signal, 1},
+	{"s_get_barrier_state", barrier_state, 0}, {"s_alloc_vgpr", alloc_vgpr, 0},
 	{"s_barrier_wait", sopp, BARRIER_WAIT}, {"s_sleep", sopp, SLEEP}, {"s_trap", sopp, TRAP},
 	{"s_sleep_var", sopp, SLEEP}, {"s_endpgm_saved", sopp, ENDPGM},
 	{"s_sendmsghalt", sopp, SENDMSGHALT}, {"v_illegal", sopp, ILLEGAL},

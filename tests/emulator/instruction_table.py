@@ -19,6 +19,22 @@ GRAPHICS = re.compile(r"^(t?buffer_.*format.*|ds_gws_.*|ds_ordered_count|ds_(add
                       r"global_atomic_ordered_add_b64|ds_bvh_stack_.*|s_endpgm_ordered_ps_done|"
                       r"s_setkill|v_interp_.*|s_cbranch_cdbg.*|s_ttracedata_imm|s_rfe_b64)$")
 
+# Instructions LLVM reads for a processor whose wave32 compute kernels cannot use them:
+# gfx10's and gfx11's subvector loops run a wave64's halves in turn (subvector mode, which a
+# wave32 kernel cannot enable: COMPUTE_PGM_RSRC3's SHARED_VGPR_COUNT is for wave64 only);
+# s_barrier_init, _join and _leave are gfx1250's named barriers, which LLVM 22 reads for
+# every gfx12 (LLVM removed them from gfx12 as unused, then added them back for gfx1250),
+# and gfx1200 allocates none (its kernel descriptor has no count of them).
+ELSEWHERE = {"gfx1030": re.compile(r"^s_subvector_loop_(begin|end)$"),
+             "gfx1100": re.compile(r"^s_subvector_loop_(begin|end)$"),
+             "gfx1200": re.compile(r"^s_barrier_(init|join|leave)$")}
+
+
+def category(processor, mnemonic):
+    if GRAPHICS.match(mnemonic):
+        return "graphics"
+    return "elsewhere" if ELSEWHERE[processor].match(mnemonic) else "compute"
+
 
 def table(tool):
     rows = subprocess.run([tool] + PROCESSORS, check=True, capture_output=True, text=True).stdout
@@ -43,26 +59,33 @@ def render(rows):
         "gfx1100 lacks, and gfx12's 16-bit `v_swap_b16` and `v_mov_b16`, which LLVM 22 reads only",
         "with true 16-bit registers. MIMG, export, interpolation and LDS-parameter encodings are",
         "not walked; instructions of the walked encodings meant for graphics (typed buffer access,",
-        "GWS and ordered counters, ray tracing, pixel shaders) or for debuggers are counted apart.",
+        "GWS and ordered counters, ray tracing, pixel shaders) or for debuggers are counted apart,",
+        "as are those a wave32 compute kernel of that processor cannot use: gfx10's and gfx11's",
+        "subvector loops (wave64's subvector mode) and gfx1250's named barriers, which LLVM 22",
+        "reads for gfx1200 too (`tests/emulator/instruction_table.py` says why of each).",
         "",
         "Made by `tests/emulator/instruction_table.py BUILD/tests/emulator/emu_instruction_table",
         "docs/amdgpu-emulator-instructions.md --write`; the test `emulator.instruction_table` fails",
         "when this file is not what the emulator has.",
         "",
-        "| processor | instructions | emulated | not emulated, compute | not emulated, graphics or debug |",
-        "|---|---:|---:|---:|---:|",
+        "| processor | instructions | emulated | not emulated, compute | not emulated, graphics or debug "
+        "| not emulated, not for this processor's wave32 compute |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
+    kinds = ("compute", "graphics", "elsewhere")
     for processor in PROCESSORS:
         r = rows[processor]
         done = sum(1 for _, _, e in r if e)
-        graphics = sum(1 for _, m, e in r if not e and GRAPHICS.match(m))
-        lines.append(f"| {processor} | {len(r)} | {done} | {len(r) - done - graphics} | {graphics} |")
-    for title, graphics in (("Not emulated: compute", False), ("Not emulated: graphics or debug", True)):
+        counts = [sum(1 for _, m, e in r if not e and category(processor, m) == kind) for kind in kinds]
+        lines.append(f"| {processor} | {len(r)} | {done} | " + " | ".join(map(str, counts)) + " |")
+    for title, kind in (("Not emulated: compute", "compute"),
+                        ("Not emulated: graphics or debug", "graphics"),
+                        ("Not emulated: not for this processor's wave32 compute", "elsewhere")):
         lines += ["", f"## {title}", ""]
         for processor in PROCESSORS:
             by_encoding = {}
             for encoding, mnemonic, emulated in rows[processor]:
-                if not emulated and bool(GRAPHICS.match(mnemonic)) == graphics:
+                if not emulated and category(processor, mnemonic) == kind:
                     by_encoding.setdefault(encoding, []).append(mnemonic)
             lines.append(f"- **{processor}**" + ("" if by_encoding else ": none"))
             for encoding, names in by_encoding.items():

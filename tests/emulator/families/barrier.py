@@ -96,4 +96,48 @@ def lone_wave_isfirst(t):
     return k
 
 
-CASES = [two_waves, four_waves, signal_isfirst, lone_wave_isfirst]
+def barrier_state(t):
+    """gfx12's S_GET_BARRIER_STATE, {9'0, signalCnt.u7, 5'0, memberCnt.u7, 3'0, valid.u1}: the
+    workgroup's barrier (-1) of a one-wave workgroup is valid with one member and no signal;
+    gfx1200 has no named barrier allocated: another number (a constant, or M0[4:0], which
+    cannot name -1) reads as not valid, 0."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "barrier_state")
+    k.asm("""
+        s_get_barrier_state s4, -1
+        s_mov_b32 m0, 0x7fffffe3
+        s_get_barrier_state s5, m0
+        s_get_barrier_state s6, 3
+    """)
+    k.check_s("s4", 1 << 4 | 1).check_s("s5", 0).check_s("s6", 0)
+    return k
+
+
+def alloc_vgpr(t):
+    """gfx12's S_ALLOC_VGPR: SCC says whether the reallocation to S0[8:0] VGPRs succeeded; a
+    wave can address 256, so up to that succeeds and beyond fails."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "alloc_vgpr")
+    k.asm("s_alloc_vgpr 64")
+    k.check_scc(1)
+    k.asm("""
+        s_movk_i32 s4, 0x100
+        s_alloc_vgpr s4
+    """)
+    k.check_scc(1)
+    k.asm("""
+        s_movk_i32 s4, 0x12c
+        s_alloc_vgpr s4
+    """)
+    k.check_scc(0)
+    k.asm("""
+        s_movk_i32 s4, 0x240
+        s_alloc_vgpr s4
+    """)
+    k.check_scc(1)  # 0x240: S0[8:0] is 0x40
+    return k
+
+
+CASES = [two_waves, four_waves, signal_isfirst, lone_wave_isfirst, barrier_state, alloc_vgpr]

@@ -223,4 +223,48 @@ def block(t):
     return k
 
 
-CASES = [loads_stores, atomics, subtracting_atomics, lane_addressed, block]
+def transposed(t):
+    """gfx12's GLOBAL_LOAD_TR_B128: each lane reads eight 16-bit elements at its address; in
+    each group of eight lanes, element j of lane L (VGPR j / 2, half j % 2) is element L % 8
+    of what lane 8 (L / 8) + j read, the layout measured on gfx1201 by a third party and
+    described by Triton's AMD backend (an 8x8 transpose of 16-bit elements per 8 lanes). The
+    lanes address rows in a shuffled order, with an immediate offset."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "transposed")
+    halves = [[R.getrandbits(16) for _ in range(8)] for _ in range(32)]
+    k.data([0] * 32)  # so that the lowest address below, src - 16, is in the buffer
+    src = k.data([sum(h << 16 * j for j, h in enumerate(row)) for row in halves], dwords=4)
+    order = list(range(32))
+    R.shuffle(order)
+    k.input("v2", [src - 16 + 16 * r for r in order])  # with offset:16 below: row order[L]
+    k.asm("""
+        global_load_tr_b128 v[4:7], v2, s[2:3] offset:16
+        WAIT_LOAD
+    """)
+    row = [halves[order[l]] for l in range(32)]
+    for v in range(4):
+        k.check_v(f"v{4 + v}", [row[l // 8 * 8 + 2 * v][l % 8] | row[l // 8 * 8 + 2 * v + 1][l % 8] << 16
+                                for l in range(32)])
+    return k
+
+
+def transposed_partial(t):
+    """What lanes left out of EXEC contribute to a transposing load is not described: the
+    emulator ends the launch with a message rather than guess."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "transposed_partial")
+    k.asm("""
+        v_mov_b32 v2, 0
+        s_mov_b32 exec_lo, 0xffff
+    .globl transposed_partial_here
+    transposed_partial_here:
+        global_load_tr_b128 v[4:7], v2, s[2:3]
+    """)
+    return k.expect_fault("transposed_partial_here", "global_load_tr_b128 v[4:7], v2, s[2:3] with "
+                          "EXEC 0x0000ffff: a transposing load is emulated with all 32 lanes only")
+
+
+CASES = [loads_stores, atomics, subtracting_atomics, lane_addressed, block, transposed,
+         transposed_partial]
