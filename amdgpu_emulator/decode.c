@@ -696,12 +696,59 @@ static bool is_branch(const char *text)
 	return strncmp(text, "s_branch ", 9) == 0 || strncmp(text, "s_cbranch_", 10) == 0;
 }
 
+/* LLVM's disassembler for a processor takes longer to make (its tables) than most code
+ * objects take to decode: each one made is kept in a list and lent to one decoder at a time. */
+struct disassembler {
+	char processor[16];
+	LLVMDisasmContextRef context;
+	bool lent;
+	struct disassembler *next;
+};
+static struct disassembler *disassemblers;
+static pthread_mutex_t disassemblers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct disassembler *borrow_disassembler(const char *processor)
+{
+	struct disassembler *d;
+
+	pthread_once(&llvm_once, init_llvm);
+	pthread_mutex_lock(&disassemblers_lock);
+	for (d = disassemblers; d && (d->lent || strcmp(d->processor, processor)); d = d->next)
+		;
+	if (d)
+		d->lent = true;
+	pthread_mutex_unlock(&disassemblers_lock);
+	if (d || strlen(processor) >= sizeof d->processor)
+		return d;
+	LLVMDisasmContextRef context = LLVMCreateDisasmCPUFeatures("amdgcn-amd-amdhsa", processor,
+	                                                           "+wavefrontsize32", NULL, 0, NULL, NULL);
+	if (!context || !(d = calloc(1, sizeof *d))) {
+		if (context)
+			LLVMDisasmDispose(context);
+		return NULL;
+	}
+	snprintf(d->processor, sizeof d->processor, "%s", processor);
+	d->context = context;
+	d->lent = true;
+	pthread_mutex_lock(&disassemblers_lock);
+	d->next = disassemblers;
+	disassemblers = d;
+	pthread_mutex_unlock(&disassemblers_lock);
+	return d;
+}
+
+static void give_back_disassembler(struct disassembler *d)
+{
+	pthread_mutex_lock(&disassemblers_lock);
+	d->lent = false;
+	pthread_mutex_unlock(&disassemblers_lock);
+}
+
 enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint64_t text_size,
                               char *error)
 {
-	pthread_once(&llvm_once, init_llvm);
-	LLVMDisasmContextRef dc = LLVMCreateDisasmCPUFeatures("amdgcn-amd-amdhsa", o->processor,
-	                                                      "+wavefrontsize32", NULL, 0, NULL, NULL);
+	struct disassembler *disassembler = borrow_disassembler(o->processor);
+	LLVMDisasmContextRef dc = disassembler ? disassembler->context : NULL;
 	if (!dc) {
 		snprintf(error, ZC_EMU_ERROR_SIZE, "LLVM has no disassembler for %s", o->processor);
 		return ZC_EMU_INVALID_VALUE;
@@ -715,7 +762,7 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 	o->texts = malloc(texts_cap);
 	size_t *text_at = malloc(cap * sizeof *text_at);
 	if (!o->index_of || !o->code || !o->texts || !text_at) {
-		LLVMDisasmDispose(dc);
+		give_back_disassembler(disassembler);
 		free(text_at);
 		snprintf(error, ZC_EMU_ERROR_SIZE, "out of memory decoding %llu bytes of code",
 		         (unsigned long long)text_size);
@@ -758,7 +805,7 @@ enum zc_emu_status emu_decode(struct zc_emu_object *o, uint64_t text_start, uint
 		o->ncode++;
 		pc += len;
 	}
-	LLVMDisasmDispose(dc);
+	give_back_disassembler(disassembler);
 	/* Second pass, once texts no longer move: parse each instruction, resolve branches. */
 	for (uint32_t i = 0; i < o->ncode; i++) {
 		struct insn *in = &o->code[i];
