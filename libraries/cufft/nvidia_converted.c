@@ -7,6 +7,7 @@
  * module that failed to load without asking the driver again). So a plan is kept only after
  * a trial: made, and executed in each direction on an impulse whose transform is known, the
  * result right. Otherwise the next engine, or the project's kernels, make it. */
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -82,28 +83,45 @@ static struct side side_of(bool output, int rank, const long long *n, const long
 	for (int d = rank - 1; d >= 0; d--) {
 		s.n[d] = d == rank - 1 && half ? n[d] / 2 + 1 : n[d];
 		s.pitch[d] = pitch;
-		pitch *= embed ? embed[d] : s.n[d];
+		if (__builtin_mul_overflow(pitch, embed ? embed[d] : s.n[d], &pitch))
+			pitch = LLONG_MAX;  /* beyond any trial: side_bytes says 0 */
 	}
 	if (!embed)
 		s.dist = pitch;
 	return s;
 }
 
+/* The elements of one transform of the side; -1 when that overflows. */
 static long long side_elements(const struct side *s)
 {
-	return s->n[0] * s->n[1] * s->n[2];
+	long long elements = 1;
+
+	for (int d = 0; d < 3; d++)
+		if (__builtin_mul_overflow(elements, s->n[d], &elements))
+			return -1;
+	return elements;
 }
 
-/* Where logical element INDEX (row-major over the side's sizes) of transform B lies. */
+/* ACC + A * B, false when it overflows. */
+static bool add_product(long long *acc, long long a, long long b)
+{
+	long long product;
+
+	return !__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(*acc, product, acc);
+}
+
+/* Where logical element INDEX (row-major over the side's sizes) of transform B lies; -1
+ * when that overflows (absurd strides or distances). */
 static long long side_offset(const struct side *s, long long b, long long index)
 {
-	long long at = 0;
+	long long at = 0, offset = 0;
 
 	for (int d = s->rank - 1; d >= 0; d--) {
-		at += index % s->n[d] * s->pitch[d];
+		if (!add_product(&at, index % s->n[d], s->pitch[d]))
+			return -1;
 		index /= s->n[d];
 	}
-	return b * s->dist + at * s->stride;
+	return add_product(&offset, b, s->dist) && add_product(&offset, at, s->stride) ? offset : -1;
 }
 
 static size_t element_bytes(const struct side *s)
@@ -114,7 +132,8 @@ static size_t element_bytes(const struct side *s)
 /* Bytes from the side's first element to its last; 0 when beyond any trial. */
 static size_t side_bytes(const struct side *s)
 {
-	long long last = side_offset(s, s->batch - 1, side_elements(s) - 1);
+	long long elements = side_elements(s);
+	long long last = elements > 0 ? side_offset(s, s->batch - 1, elements - 1) : -1;
 
 	return last < 0 || last >= (1ll << 36) / (long long)element_bytes(s)
 	               ? 0 : (size_t)(last + 1) * element_bytes(s);
