@@ -804,6 +804,19 @@ static void div_scale(struct wave *w, const struct insn *in)
 	mask_set(w, &in->o[1], vcc);
 }
 
+/* S0 (through DPP where the instruction has it) and S1 of a two- or three-source
+ * instruction; the lanes that take the result. */
+static uint32_t two_sources(struct wave *w, const struct insn *in, uint32_t a[LANES],
+                            uint32_t b[LANES])
+{
+	uint32_t mask = exec_mask(w);
+	vget32(w, &in->o[1], a);
+	if (in->dpp)
+		mask &= dpp_apply(w, in, a);
+	vget32(w, &in->o[2], b);
+	return mask;
+}
+
 /* v_dot2_f32_f16/bf16: S2 (the accumulating forms: D) plus the products of S0's and S1's
  * halves, each added in f32 as the pseudo-code's two += do (the products are exact);
  * neg_lo and neg_hi negate the sources' halves, neg_lo's third bit S2. */
@@ -811,16 +824,13 @@ enum dot2 { DOT2_F16, DOT2_BF16, DOT2ACC_F16, DOT2ACC_BF16 };
 
 static void dot2(struct wave *w, const struct insn *in)
 {
-	uint32_t a[LANES], b[LANES], c[LANES], r[LANES], mask = exec_mask(w);
+	uint32_t a[LANES], b[LANES], c[LANES], r[LANES];
 	bool bf16 = in->op == DOT2_BF16 || in->op == DOT2ACC_BF16, acc = in->op >= DOT2ACC_F16;
 	if (in->neg_hi >> 2 & 1) {
 		emu_not_emulated(w, in);
 		return;
 	}
-	vget32(w, &in->o[1], a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
-	vget32(w, &in->o[2], b);
+	uint32_t mask = two_sources(w, in, a, b);
 	vget32(w, acc ? &in->o[0] : &in->o[3], c);
 	bool fi = flush_in32(w), fi16 = flush_in64(w), changed = enter_rounding(w, 0);
 	EACH {
@@ -860,17 +870,14 @@ enum dot2_half { DOT2_F16_F16, DOT2_BF16_BF16 };
 
 static void dot2_half(struct wave *w, const struct insn *in)
 {
-	uint32_t a[LANES], b[LANES], mask = exec_mask(w);
+	uint32_t a[LANES], b[LANES];
 	uint16_t c[LANES], r[LANES];
 	bool bf16 = in->op == DOT2_BF16_BF16, fi = flush_in64(w);
 	if (in->o[1].neg || in->o[1].abs || in->o[2].neg || in->o[2].abs) {
 		emu_not_emulated(w, in);
 		return;
 	}
-	vget32(w, &in->o[1], a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
-	vget32(w, &in->o[2], b);
+	uint32_t mask = two_sources(w, in, a, b);
 	vget16(w, &in->o[3], in->op_sel >> 2 & 1, c);
 	EACH {
 		uint16_t t = emu_f16_mods(c[l], &in->o[3]);
@@ -958,12 +965,8 @@ enum to_fp8 { TO_FP8_PACK, TO_FP8_STOCHASTIC };
 
 static void to_fp8(struct wave *w, const struct insn *in)
 {
-	uint32_t a[LANES], b[LANES], d[LANES], mask = exec_mask(w);
+	uint32_t a[LANES], b[LANES], d[LANES], mask = two_sources(w, in, a, b);
 	bool bf8 = in->op & TO_BF8, saturate = w->mode >> 23 & 1, fi = flush_in32(w);
-	vget32(w, &in->o[1], a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
-	vget32(w, &in->o[2], b);
 	vget32(w, &in->o[0], d);
 	if ((in->op & 15) == TO_FP8_PACK) {
 		unsigned shift = in->op_sel >> 2 & 1 ? 16 : 0;
