@@ -223,31 +223,34 @@ static uint32_t word(const struct wave *w, const struct operand *o, unsigned reg
 	return w->v[(o->reg + reg) & 255][lane];
 }
 
-/* A or B as values: signed or not for the integer types (neg_lo of the operand says
- * signed), the float types negated where neg_lo (elements in the low half of a word) or
- * neg_hi (the high half) says. COPIES: gfx11's two copies, each read where it lies. */
+/* Element X of A (WHICH 0) or B (1), found at BIT of its word, as a value: signed or not
+ * for the integer types (neg_lo of the operand says signed), the 16-bit float types negated
+ * where neg_lo (elements in the low half of a word) or neg_hi (the high half) says. */
+static double element_value(const struct insn *in, int which, unsigned type, uint32_t x,
+                            unsigned bit)
+{
+	unsigned bits = element_bits[type];
+	if (!is_float(type)) {
+		bool negative = (in->neg_lo >> which & 1) && (x >> (bits - 1) & 1);
+		return negative ? (double)x - (double)(1u << bits) : (double)x;
+	}
+	double v = float_value(type, x);
+	return bits == 16 && ((bit < 16 ? in->neg_lo : in->neg_hi) >> which & 1) ? -v : v;
+}
+
+/* A or B as values (element_value), for each of gfx11's two copies, each read where it
+ * lies. */
 static void read_input(const struct wave *w, const struct insn *in, int which, unsigned type,
                        unsigned k_depth, double out[2][M][MAX_K], int generation)
 {
 	const struct operand *o = &in->o[1 + which];
 	unsigned bits = element_bits[type], copies = generation == 11 ? 2 : 1;
-	bool signed_ints = in->neg_lo >> which & 1;
 	for (unsigned copy = 0; copy < copies; copy++)
 		for (unsigned i = 0; i < M; i++)
 			for (unsigned k = 0; k < k_depth; k++) {
 				struct place p = input_place(type, i, k, copy, generation);
 				uint32_t x = field(word(w, o, p.reg, p.lane), p.bit, bits);
-				double v;
-				if (!is_float(type)) {
-					bool negative = signed_ints && (x >> (bits - 1) & 1);
-					v = negative ? (double)x - (double)(1u << bits) : (double)x;
-				} else {
-					v = float_value(type, x);
-					unsigned mods = p.bit < 16 ? in->neg_lo : in->neg_hi;
-					if (bits == 16 && (mods >> which & 1))
-						v = -v;
-				}
-				out[copy][i][k] = v;
+				out[copy][i][k] = element_value(in, which, type, x, p.bit);
 			}
 }
 
@@ -358,18 +361,13 @@ static void wmma(struct wave *w, const struct insn *in)
 }
 
 /* Element SLOT of LANE's part of a VGPR range: the SLOT-th field of the type's width
- * counted from bit 0 of the range's first VGPR, as a value (as read_input reads them). */
+ * counted from bit 0 of the range's first VGPR, as a value. */
 static double slot_value(const struct wave *w, const struct insn *in, int which, unsigned type,
                          unsigned lane, unsigned slot)
 {
 	unsigned bits = element_bits[type], per_reg = 32 / bits, bit = slot % per_reg * bits;
 	uint32_t x = field(word(w, &in->o[1 + which], slot / per_reg, lane), bit, bits);
-	if (!is_float(type)) {
-		bool negative = (in->neg_lo >> which & 1) && (x >> (bits - 1) & 1);
-		return negative ? (double)x - (double)(1u << bits) : (double)x;
-	}
-	double v = float_value(type, x);
-	return bits == 16 && ((bit < 16 ? in->neg_lo : in->neg_hi) >> which & 1) ? -v : v;
+	return element_value(in, which, type, x, bit);
 }
 
 /* gfx12's sparse WMMA (v_swmmac_*): D += A x B, A 16xK with two of every four consecutive K
