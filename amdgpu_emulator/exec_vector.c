@@ -125,21 +125,31 @@ static int32_t med3i(int32_t a, int32_t b, int32_t c)
 	return c > mx ? mx : c < mn ? mn : c;
 }
 
+/* S0 of a vector instruction: the register itself, but a copy where DPP moves its lanes
+ * (the lanes that take the result narrowed to those DPP reads from). */
+static inline const uint32_t *first_source(struct wave *w, const struct insn *in,
+                                           uint32_t spare[LANES], uint32_t *mask)
+{
+	if (!in->dpp)
+		return vlanes32(w, &in->o[1], spare);
+	vget32(w, &in->o[1], spare);
+	*mask &= dpp_apply(w, in, spare);
+	return spare;
+}
+
 LANE_LOOPS static void vop32(struct wave *w, const struct insn *in)
 {
-	uint32_t a[LANES], b[LANES], c[LANES], r[LANES];
+	uint32_t spare[3][LANES], r[LANES];
 	uint32_t mask = exec_mask(w);
 	int n = in->nopnd;
-
-	vget32(w, &in->o[1], a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
+	/* the sources are read in place (the result goes to r first): no copies */
+	const uint32_t *a = first_source(w, in, spare[0], &mask), *b = spare[1], *c = spare[2];
 	if (n > 2)
-		vget32(w, &in->o[2], b);
+		b = vlanes32(w, &in->o[2], spare[1]);
 	if (n > 3)
-		vget32(w, &in->o[3], c);
+		c = vlanes32(w, &in->o[3], spare[2]);
 	if (in->op == DOT4C_I8)  /* accumulates into its destination */
-		vget32(w, &in->o[0], c);
+		c = vlanes32(w, &in->o[0], spare[2]);
 	switch ((enum vop32)in->op) {
 	case MOV: EACH r[l] = a[l]; break;
 	case NOT: EACH r[l] = ~a[l]; break;
@@ -362,12 +372,15 @@ enum carry { ADD_CO, SUB_CO, SUBREV_CO, ADD_CO_CI, SUB_CO_CI, SUBREV_CO_CI };
 
 LANE_LOOPS static void vop_carry(struct wave *w, const struct insn *in)
 {
-	uint32_t a[LANES], b[LANES], r[LANES], mask = exec_mask(w), out = 0;
+	uint32_t spare[2][LANES], r[LANES], mask = exec_mask(w), out = 0;
 	uint32_t cin = in->nopnd > 4 ? mask_get(w, &in->o[4]) : 0;
-	vget32(w, &in->o[2], a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
-	vget32(w, &in->o[3], b);
+	const uint32_t *a = vlanes32(w, &in->o[2], spare[0]), *b;
+	if (in->dpp) {
+		vget32(w, &in->o[2], spare[0]);
+		mask &= dpp_apply(w, in, spare[0]);
+		a = spare[0];
+	}
+	b = vlanes32(w, &in->o[3], spare[1]);
 	uint32_t carry[LANES];
 	bool adds = in->op == ADD_CO || in->op == ADD_CO_CI;
 	/* The lane loops are kept free of the choice, and in 32 bits, so that they vectorize
@@ -397,25 +410,28 @@ LANE_LOOPS static void vop_carry(struct wave *w, const struct insn *in)
 /* v_mad_u64_u32 / v_mad_i64_i32: dst64, carry-out, a32, b32, c64. */
 LANE_LOOPS static void vop_mad64(struct wave *w, const struct insn *in)
 {
-	uint32_t a[LANES], b[LANES], mask = exec_mask(w), out = 0;
-	uint64_t c[LANES], r[LANES];
-	vget32(w, &in->o[2], a);
-	vget32(w, &in->o[3], b);
+	uint32_t spare[2][LANES], mask = exec_mask(w), out = 0;
+	uint64_t c[LANES], r[LANES], carry[LANES];
+	const uint32_t *a = vlanes32(w, &in->o[2], spare[0]), *b = vlanes32(w, &in->o[3], spare[1]);
 	vget64(w, &in->o[4], c);
-	EACH {
-		if (in->op) {
-			/* D1 is bit 64 of the 65-bit signed sum, as the pseudo-code has it */
-			__int128 t = (__int128)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + (int64_t)c[l];
-			r[l] = (uint64_t)t;
-			if (((unsigned __int128)t >> 64 & 1) && (mask >> l & 1))
-				out |= 1u << l;
-		} else {
-			unsigned __int128 t = (unsigned __int128)((uint64_t)a[l] * b[l]) + c[l];
-			r[l] = (uint64_t)t;
-			if ((t >> 64) && (mask >> l & 1))
-				out |= 1u << l;
+	/* Loops without a branch or 128-bit arithmetic, so that they vectorize: the product fits
+	 * 64 bits; D1 is the unsigned sum's carry, or bit 64 of the 65-bit signed sum (as the
+	 * pseudo-code has it), its sign: the wrapped sum's, flipped where the addition
+	 * overflowed. */
+	if (in->op) {
+		EACH {
+			uint64_t p = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]);
+			r[l] = p + c[l];
+			carry[l] = (r[l] ^ (((p ^ r[l]) & (c[l] ^ r[l])))) >> 63;
+		}
+	} else {
+		EACH {
+			r[l] = (uint64_t)a[l] * b[l] + c[l];
+			carry[l] = r[l] < c[l];
 		}
 	}
+	EACH out |= (uint32_t)carry[l] << l;
+	out &= mask;
 	vset64(w, &in->o[0], r, mask);
 	mask_set(w, &in->o[1], out);
 }
