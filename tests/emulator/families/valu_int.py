@@ -62,10 +62,18 @@ def mad_u64_u32(t):
     r = [x * y + z for x, y, z in zip(a, b, c)]
     k.check_v64("v[6:7]", [x & M64 for x in r])
     k.check_s("s10", sum(1 << l for l in range(32) if r[l] >> 64))
-    # V_MAD_I64_I32: the signed product plus a signed 64-bit addend (its D1 is not checked:
-    # the pseudo-code gives it as bit 64 of the 65-bit sum)
-    k.asm("v_mad_i64_i32 v[8:9], s11, v2, v3, v[4:5]")
-    k.check_v64("v[8:9]", [(s32(x) * s32(y) + z) & M64 for x, y, z in zip(a, b, c)])
+    # V_MAD_I64_I32: { D1.i1, D0.i64 } = 65'B(65'I(S0.i32) * 65'I(S1.i32) + 65'I(S2.i64)):
+    # the signed product plus a signed 64-bit addend, D1 bit 64 of the 65-bit sum (1 when the
+    # sum is negative); the addends near the ends of i64 make it differ from D0's sign
+    c_signed = [(1 << 63) - 5, 1 << 63, (1 << 63) - 1, 1 << 63] + c[4:]
+    a_signed = [0x7fffffff, 0x80000000, 0x7fffffff, 0x7fffffff] + a[4:]
+    b_signed = [0x7fffffff, 0x7fffffff, 0x80000000, 0x00000001] + b[4:]
+    k.input("v12", a_signed).input("v13", b_signed).input("v[14:15]", c_signed, dwords=2)
+    k.asm("v_mad_i64_i32 v[8:9], s11, v12, v13, v[14:15]")
+    t = [s32(x) * s32(y) + (z - (1 << 64) if z >> 63 else z)
+         for x, y, z in zip(a_signed, b_signed, c_signed)]
+    k.check_v64("v[8:9]", [x & M64 for x in t])
+    k.check_s("s11", sum(1 << l for l in range(32) if t[l] >> 64 & 1))
     return k
 
 
