@@ -310,17 +310,25 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 }
 
 /* Forms ptxas refuses whose lowering would build what LLVM refuses: madc.wide ("Unknown
- * modifier"), a predicate loaded or stored (its width is no number of bytes), and a
- * variable's or function's address moved as a float ("Arguments mismatch"). */
+ * modifier"), a predicate loaded or stored (its width is no number of bytes), a load with
+ * release or a store with acquire semantics ("Illegal modifier"), and a variable's or
+ * function's address moved as a float ("Arguments mismatch"). */
 static void check_refused_forms(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
 {
 	enum ptx_type type = insn_type(in, 0);
 
 	if (strcmp(in->opcode, "madc") == 0 && insn_has_mod(in, "wide"))
 		check_fail(c, loc, "madc takes .hi or .lo, not .wide");
-	if ((strcmp(in->opcode, "ld") == 0 || strcmp(in->opcode, "ldu") == 0 ||
-	     strcmp(in->opcode, "st") == 0) && insn_has_mod(in, "pred"))
+	bool loads = strcmp(in->opcode, "ld") == 0 || strcmp(in->opcode, "ldu") == 0;
+	bool stores = strcmp(in->opcode, "st") == 0;
+	if ((loads || stores) && insn_has_mod(in, "pred"))
 		check_fail(c, loc, "%s moves no .pred", in->opcode);
+	if (loads && (insn_has_mod(in, "release") || insn_has_mod(in, "acq_rel")))
+		check_fail(c, loc, "%s takes no .%s: a load is .relaxed, .acquire or .volatile", in->opcode,
+		           insn_has_mod(in, "release") ? "release" : "acq_rel");
+	if (stores && (insn_has_mod(in, "acquire") || insn_has_mod(in, "acq_rel")))
+		check_fail(c, loc, "st takes no .%s: a store is .relaxed, .release or .volatile",
+		           insn_has_mod(in, "acquire") ? "acquire" : "acq_rel");
 	if (strcmp(in->opcode, "mov") == 0 && in->nops == 2 && in->ops[1].kind == PTX_OP_NAME &&
 	    (type == PTX_TYPE_F16 || type == PTX_TYPE_BF16 || type == PTX_TYPE_F32 ||
 	     type == PTX_TYPE_F64)) {
