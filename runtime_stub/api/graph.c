@@ -268,17 +268,8 @@ set_host_params(struct zc_graph_node *n, const CUDA_HOST_NODE_PARAMS *p)
 	return CUDA_SUCCESS;
 }
 
-/* Whether g has conditional nodes: NVIDIA's driver refuses such a child graph
- * (CUDA_ERROR_NOT_SUPPORTED, on an H100). */
-static bool
-with_conditional(const struct zc_graph *g)
-{
-	for (size_t i = 0; i < g->count; i++)
-		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
-			return true;
-	return false;
-}
-
+/* NVIDIA's driver refuses a child graph with conditional nodes (CUDA_ERROR_NOT_SUPPORTED,
+ * on an H100). */
 static CUresult
 conditional_refused(void)
 {
@@ -289,7 +280,7 @@ static CUresult
 set_child(struct zc_graph_node *n, const struct zc_graph *child)
 {
 	struct zc_graph *copy;
-	CUresult r = with_conditional(child) ? conditional_refused() : zc_graph_copy(child, &copy);
+	CUresult r = zc_graph_has_conditional(child) ? conditional_refused() : zc_graph_copy(child, &copy);
 
 	if (r == CUDA_SUCCESS) {
 		clear_params(n);
@@ -492,6 +483,9 @@ cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
 
 	if (r == CUDA_SUCCESS && !phGraphClone)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "NULL phGraphClone");
+	/* its conditions' values are the graph's own */
+	if (r == CUDA_SUCCESS && zc_graph_has_conditional(originalGraph))
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "a graph with conditional nodes is not cloned");
 	if (r == CUDA_SUCCESS)
 		r = zc_graph_copy(originalGraph, phGraphClone);
 	return TRACE(r, "%p", (void *)originalGraph);
@@ -914,7 +908,7 @@ adopt_child(struct zc_graph_node *n, struct zc_graph *child)
 		              (void *)child);
 	if (r == CUDA_SUCCESS && child == n->graph)
 		r = stub_fail(CUDA_ERROR_INVALID_VALUE, "a graph cannot be its own child");
-	if (r == CUDA_SUCCESS && with_conditional(child))
+	if (r == CUDA_SUCCESS && zc_graph_has_conditional(child))
 		r = conditional_refused();
 	if (r == CUDA_SUCCESS) {
 		n->child = child;

@@ -98,6 +98,58 @@ zc_graph_conditions_release(struct zc_graph *g)
 	g->conditions = NULL;
 }
 
+bool
+zc_graph_has_conditional(const struct zc_graph *g)
+{
+	for (size_t i = 0; i < g->count; i++)
+		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+			return true;
+	return false;
+}
+
+/* The number of g's conditions (in bodies too) an executable graph holds; with SET 0 or 1
+ * each marked so after it is counted. */
+static size_t
+instantiated(struct zc_graph *g, int set)
+{
+	size_t held = 0;
+
+	for (size_t i = 0; i < g->count; i++) {
+		struct zc_graph_node *n = g->nodes[i];
+
+		if (n->type != CU_GRAPH_NODE_TYPE_CONDITIONAL)
+			continue;
+		held += n->conditional.condition->instantiated;
+		if (set >= 0)
+			n->conditional.condition->instantiated = set;
+		for (unsigned b = 0; b < n->conditional.size; b++)
+			held += instantiated(n->conditional.bodies[b], set);
+	}
+	return held;
+}
+
+CUresult
+zc_graph_conditions_take(struct zc_graph *g)
+{
+	size_t held;
+
+	pthread_mutex_lock(&lock);
+	if ((held = instantiated(g, -1)) == 0)
+		instantiated(g, 1);
+	pthread_mutex_unlock(&lock);
+	return held ? stub_fail(CUDA_ERROR_INVALID_VALUE, "the graph is instantiated already: a graph "
+	                        "with conditional nodes has one executable graph at a time")
+	            : CUDA_SUCCESS;
+}
+
+void
+zc_graph_conditions_give_back(struct zc_graph *g)
+{
+	pthread_mutex_lock(&lock);
+	instantiated(g, 0);
+	pthread_mutex_unlock(&lock);
+}
+
 void
 zc_graph_conditional_clear(struct zc_graph_node *n)
 {

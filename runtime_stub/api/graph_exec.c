@@ -229,8 +229,11 @@ instantiate(CUgraphExec *out, CUgraph g, uint64_t flags)
 	r = zc_graph_copy(g, &e->graph);
 	if (r == CUDA_SUCCESS)
 		r = order(e->graph);
-	if (r == CUDA_SUCCESS && !zc_handle_add(e, ZC_HANDLE_GRAPH_EXEC))
+	if (r == CUDA_SUCCESS && (r = zc_graph_conditions_take(e->graph)) == CUDA_SUCCESS &&
+	    !zc_handle_add(e, ZC_HANDLE_GRAPH_EXEC)) {
+		zc_graph_conditions_give_back(e->graph);
 		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "executable graph handle");
+	}
 	if (r != CUDA_SUCCESS) {
 		zc_graph_free(e->graph);
 		stub_free(e);
@@ -332,6 +335,7 @@ cuGraphExecDestroy(CUgraphExec hGraphExec)
 
 	if (r == CUDA_SUCCESS) {
 		zc_handle_remove(hGraphExec);
+		zc_graph_conditions_give_back(hGraphExec->graph);
 		zc_graph_free(hGraphExec->graph);
 		stub_free(hGraphExec);
 	}
@@ -612,6 +616,10 @@ update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info)
 		result.errorNode = g->nodes[i];
 		if (a->type != b->type)
 			result.result = CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED;
+		/* a condition is its graph's: only the graph instantiated brings it */
+		else if (a->type == CU_GRAPH_NODE_TYPE_CONDITIONAL &&
+		         a->conditional.condition != b->conditional.condition)
+			result.result = CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED;
 		else if (a->ndeps != b->ndeps)
 			result.result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
 		last_visit++;

@@ -2,7 +2,7 @@
 // IF with an ELSE body, SWITCH over three bodies (and a value past them, which runs none),
 // conditions that a graph launch resets to their default (cudaGraphCondAssignDefault) and
 // ones it leaves as the last kernel set them; and what CUDA refuses (a graph with one as a
-// child graph, bodies of the wrong number).
+// child graph, a second executable graph of it or a clone, bodies of the wrong number).
 #include <cstdio>
 #include <cstring>
 
@@ -204,6 +204,41 @@ int main() {
         cudaGetLastError();
         CHECK(cudaGraphDestroy(parent));
         CHECK(cudaGraphDestroy(child));
+    }
+
+    // One executable graph at a time, and no clone (cuda.h: a graph with conditional nodes
+    // "Only one instantiation of the graph may exist at any point in time. The graph
+    // cannot be cloned."): the second instantiation is refused until the first is
+    // destroyed; the executable graph outlives its graph.
+    {
+        cudaGraph_t g, body, clone = nullptr;
+        cudaGraphConditionalHandle h;
+        cudaGraphExec_t first, second = nullptr;
+        put(runs, 0);
+        CHECK(cudaGraphCreate(&g, 0));
+        CHECK(cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault));
+        conditional(g, nullptr, 0, h, cudaGraphCondTypeIf, 1, &body);
+        void *count_args[] = {&runs};
+        kernel_node(body, nullptr, 0, (void *)add_one, count_args);
+        cudaError_t e = cudaGraphClone(&clone, g);
+        if (e != cudaErrorNotSupported)
+            c.fail("cloning a graph with a conditional node: %s, want cudaErrorNotSupported",
+                   cudaGetErrorName(e));
+        cudaGetLastError();
+        CHECK(cudaGraphInstantiate(&first, g, 0));
+        e = cudaGraphInstantiate(&second, g, 0);
+        if (e != cudaErrorInvalidValue)
+            c.fail("a second instantiation: %s, want cudaErrorInvalidValue", cudaGetErrorName(e));
+        cudaGetLastError();
+        CHECK(cudaGraphExecDestroy(first));
+        CHECK(cudaGraphInstantiate(&second, g, 0));
+        CHECK(cudaGraphDestroy(g));
+        CHECK(cudaGraphLaunch(second, s));
+        CHECK(cudaStreamSynchronize(s));
+        CHECK(cudaGraphExecDestroy(second));
+        if (fetch(runs) != 1)
+            c.fail("the executable graph made after the first went ran its body %d times, want 1",
+                   fetch(runs));
     }
 
     // What CUDA refuses: a WHILE of two bodies, an IF of three.
