@@ -31,6 +31,7 @@ struct checker {
 	int *buckets;             /* name hash -> top entry for that text, -1 if none */
 	uint32_t nbuckets;
 	const struct ptx_func *func;
+	uint32_t scope;           /* inside a function: where its innermost scope's names begin */
 };
 
 static _Noreturn void check_fail(struct checker *c, struct ptx_loc loc, const char *fmt, ...)
@@ -309,14 +310,24 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 	           allowed[k].modifier ? allowed[k].modifier : "", list);
 }
 
-/* Forms ptxas refuses whose lowering would build what LLVM refuses: madc.wide ("Unknown
+/* Forms ptxas refuses whose lowering would build what LLVM refuses: a variable as an operand
+ * of arithmetic, a comparison or a conversion ("must be register"), madc.wide ("Unknown
  * modifier"), a predicate loaded or stored (its width is no number of bytes), a load with
  * release or a store with acquire semantics ("Illegal modifier"), and a variable's or
  * function's address moved as a float ("Arguments mismatch"). */
 static void check_refused_forms(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
 {
 	enum ptx_type type = insn_type(in, 0);
+	bool computes = (sized_by_type(in) && strcmp(in->opcode, "mov") != 0) ||
+	                strcmp(in->opcode, "setp") == 0 || strcmp(in->opcode, "cvt") == 0;
 
+	for (uint32_t i = 0; computes && i < in->nops; i++) {
+		const struct name *n = in->ops[i].kind == PTX_OP_NAME ? lookup(c, in->ops[i].name) : NULL;
+
+		if (n && n->kind == NAME_VAR)
+			check_fail(c, in->ops[i].loc, "'%s' is a variable: %s takes registers and constants "
+			           "(mov or cvta gives its address)", in->ops[i].name, in->opcode);
+	}
 	if (strcmp(in->opcode, "madc") == 0 && insn_has_mod(in, "wide"))
 		check_fail(c, loc, "madc takes .hi or .lo, not .wide");
 	bool loads = strcmp(in->opcode, "ld") == 0 || strcmp(in->opcode, "ldu") == 0;
@@ -374,8 +385,35 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 	check_register_sizes(c, in);
 }
 
+/* Whether NAME is a register or variable declared in the current scope, by its own
+ * name or as one of a %r<N> family's. */
+static bool declared_here(struct checker *c, const char *name)
+{
+	uint32_t index;
+	int seen = find_n(c, name, strlen(name));
+	const struct name *family = register_family(c, name, &index);
+
+	return (seen >= 0 && (uint32_t)seen >= c->scope && c->names[seen].kind <= NAME_VAR) ||
+	       (family && (uint32_t)(family - c->names) >= c->scope && index < family->reg_count);
+}
+
+/* A function's parameters, results and variables. As ptxas requires ("Duplicate definition"),
+ * a scope declares a name once, %r<N> declaring %r0 to %r(N-1); the module's own may be
+ * declared again (.extern, then defined). */
 static void declare_var(struct checker *c, const struct ptx_var *v)
 {
+	if (c->func && declared_here(c, v->name))
+		check_fail(c, v->loc, "'%s' is declared twice in one scope", v->name);
+	for (uint32_t i = c->scope; c->func && v->reg_count && i < c->count; i++) {
+		const char *other = c->names[i].text;
+		size_t n = strlen(v->name);
+
+		if (c->names[i].kind <= NAME_VAR && strncmp(other, v->name, n) == 0 &&
+		    other[n] >= '0' && other[n] <= '9' &&
+		    strtoul(other + n, NULL, 10) < v->reg_count && (other[n] != '0' || !other[n + 1]))
+			check_fail(c, v->loc, "'%s<%u>' declares '%s' again, in one scope", v->name,
+			           v->reg_count, other);
+	}
 	declare(c, v->name, v->space == PTX_SPACE_REG ? NAME_REG : NAME_VAR, v->type, v->reg_count);
 }
 
@@ -410,10 +448,12 @@ static void check_statements(struct checker *c, const struct ptx_stmt *s)
 			declare_var(c, &s->u.var);
 			break;
 		case PTX_STMT_BLOCK: {
-			uint32_t mark = c->count;
+			uint32_t mark = c->count, outer = c->scope;
 
+			c->scope = mark;
 			check_statements(c, s->u.block);
 			pop_to(c, mark);
+			c->scope = outer;
 			break;
 		}
 		case PTX_STMT_BRANCHTARGETS:
@@ -497,6 +537,7 @@ static void check_function(struct checker *c, const struct ptx_func *f)
 	uint32_t mark = c->count;
 
 	c->func = f;
+	c->scope = mark;
 	for (uint32_t i = 0; i < f->sig.nparams; i++)
 		declare_var(c, &f->sig.params[i]);
 	for (uint32_t i = 0; i < f->sig.nrets; i++)
