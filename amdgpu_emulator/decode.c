@@ -658,13 +658,21 @@ static void restore_k_constant(char *line, size_t size, uint32_t k)
 
 /* LLVM 22 crashes printing gfx12's barrier SOP1 instructions (s_barrier_signal,
  * s_barrier_signal_isfirst, s_get_barrier_state and the two after them, opcodes 0x4e to
- * 0x52) with a literal operand: such a word is no instruction here. */
+ * 0x52) with a literal operand, and writes below its stack (address -125, which kills the
+ * process and its sanitizer's handler) printing gfx10's SDWA forms (src0 0xf9 of a VOP1,
+ * VOP2 or VOPC word) whose dst_sel, src0_sel or src1_sel is 7, which names no selector:
+ * such a word is no instruction here. */
 static bool crashes_printer(const uint8_t *bytes, int generation)
 {
-	uint32_t word;
+	uint32_t word, sdwa;
 
 	memcpy(&word, bytes, 4);
+	memcpy(&sdwa, bytes + 4, 4);
 	unsigned op = word >> 8 & 0xff;
+	if (generation == 10 && !(word >> 31) && (word & 0x1ff) == 0xf9) {
+		bool vopc = word >> 25 == 0x3e;  /* its bits 15:8 are SDST, not dst_sel */
+		return (sdwa >> 16 & 7) == 7 || (sdwa >> 24 & 7) == 7 || (!vopc && (sdwa >> 8 & 7) == 7);
+	}
 	return generation >= 12 && (word & 0xff800000u) == 0xbe800000u && op >= 0x4e && op <= 0x52 &&
 	       (word & 0xff) == 0xff;
 }

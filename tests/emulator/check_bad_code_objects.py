@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Damaged code objects the emulator must refuse with its exact message, or load, never
-crash on: each case below damages a code object the converter made for gfx1100 from a small
-kernel, and check_decoded (which loads it as the HIP runtime would) must give the exit status
-and output the case names. The damage is found by parsing the good file, so offsets in the
-messages follow the converter's layout.
+crash on: each case below damages a code object the converter made for gfx1100 (or the
+processor it names) from a small kernel, and check_decoded (which loads it as the HIP runtime
+would) must give the exit status and output the case names. The damage is found by parsing
+the good file, so offsets in the messages follow the converter's layout.
 
   check_bad_code_objects.py ZLUDA_CONVERT CHECK_DECODED WORKDIR
 """
@@ -77,6 +77,20 @@ def barrier_literal_past_the_text(co):
 barrier_literal_past_the_text.processor = "gfx1200"
 
 
+def sdwa_selector_seven(co):
+    """gfx10: the text ends with a VOP2 SDWA instruction (src0 0xf9) whose dst_sel is 7,
+    which names no selector; LLVM 22's instruction printer wrote below its stack for it and
+    killed the process, ASan's handler with it (fuzz_code_object, twice, without an input).
+    Data, never executed, so the object loads."""
+    text = co.text()
+    co.put("I", text["offset"] + text["size"] - 8, 0x100000f9)
+    co.put("I", text["offset"] + text["size"] - 4, 0x00000700)
+    return co, 0, "", ""
+
+
+sdwa_selector_seven.processor = "gfx1030"
+
+
 def two_kernel_lists(co):
     """The metadata map names amdhsa.kernels twice (amdhsa.version renamed): the second list
     was read into a new array while the count went on from the first (a heap overflow)."""
@@ -117,8 +131,9 @@ def code_past_the_file(co):
                        "misaligned\n")
 
 
-CASES = [literal_past_the_text, barrier_literal_past_the_text, two_kernel_lists, symbols_misaligned,
-         program_headers_misaligned, code_misaligned, code_past_the_file]
+CASES = [literal_past_the_text, barrier_literal_past_the_text, sdwa_selector_seven,
+         two_kernel_lists, symbols_misaligned, program_headers_misaligned, code_misaligned,
+         code_past_the_file]
 
 
 def main():
@@ -130,10 +145,10 @@ def main():
         f.write(PTX)
     temps = os.path.join(work, "temps")
     subprocess.run([convert, ptx, "-o", os.path.join(work, "converted.ptx"),
-                    "--offload-arch=gfx1100,gfx1200", "--save-temps=" + temps, "--no-cache",
+                    "--offload-arch=gfx1030,gfx1100,gfx1200", "--save-temps=" + temps, "--no-cache",
                     "-q"], check=True)
     good = {}
-    for processor in ("gfx1100", "gfx1200"):
+    for processor in ("gfx1030", "gfx1100", "gfx1200"):
         path = next(os.path.join(temps, n) for n in os.listdir(temps) if n.endswith(f".{processor}.co"))
         with open(path, "rb") as f:
             good[processor] = f.read()
