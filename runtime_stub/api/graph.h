@@ -161,10 +161,10 @@ CUresult zc_graph_conditional_set(struct zc_graph_node *n, CUDA_CONDITIONAL_NODE
 CUresult zc_graph_conditional_copy(struct zc_graph_node *to, const struct zc_graph_node *from);
 void zc_graph_conditional_clear(struct zc_graph_node *n);
 void zc_graph_conditions_release(struct zc_graph *g);
-/* An executable graph's copy G of a graph takes, or gives back, its conditions: CUDA allows
- * one instantiation of a graph with conditional nodes at a time (their values are the
- * graph's, one slot each). */
-CUresult zc_graph_conditions_take(struct zc_graph *g);
+/* An executable graph's copy G of a graph takes its conditions (false, taking none, when
+ * another holds one of them), or gives them back: CUDA allows one instantiation of a graph
+ * with conditional nodes at a time (their values are the graph's, one slot each). */
+bool zc_graph_conditions_take(struct zc_graph *g);
 void zc_graph_conditions_give_back(struct zc_graph *g);
 /* Whether g has conditional nodes, which make it no child graph and no clone. */
 bool zc_graph_has_conditional(const struct zc_graph *g);

@@ -128,7 +128,7 @@ instantiated(struct zc_graph *g, int set)
 	return held;
 }
 
-CUresult
+bool
 zc_graph_conditions_take(struct zc_graph *g)
 {
 	size_t held;
@@ -137,9 +137,7 @@ zc_graph_conditions_take(struct zc_graph *g)
 	if ((held = instantiated(g, -1)) == 0)
 		instantiated(g, 1);
 	pthread_mutex_unlock(&lock);
-	return held ? stub_fail(CUDA_ERROR_INVALID_VALUE, "the graph is instantiated already: a graph "
-	                        "with conditional nodes has one executable graph at a time")
-	            : CUDA_SUCCESS;
+	return held == 0;
 }
 
 void

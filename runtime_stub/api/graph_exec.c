@@ -229,8 +229,11 @@ instantiate(CUgraphExec *out, CUgraph g, uint64_t flags)
 	r = zc_graph_copy(g, &e->graph);
 	if (r == CUDA_SUCCESS)
 		r = order(e->graph);
-	if (r == CUDA_SUCCESS && (r = zc_graph_conditions_take(e->graph)) == CUDA_SUCCESS &&
-	    !zc_handle_add(e, ZC_HANDLE_GRAPH_EXEC)) {
+	if (r == CUDA_SUCCESS && !zc_graph_conditions_take(e->graph))
+		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "the graph is instantiated already: a graph "
+		              "with conditional nodes has one executable graph at a time (as NVIDIA's "
+		              "driver answers, on an H100)");
+	else if (r == CUDA_SUCCESS && !zc_handle_add(e, ZC_HANDLE_GRAPH_EXEC)) {
 		zc_graph_conditions_give_back(e->graph);
 		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "executable graph handle");
 	}
@@ -616,10 +619,6 @@ update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info)
 		result.errorNode = g->nodes[i];
 		if (a->type != b->type)
 			result.result = CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED;
-		/* a condition is its graph's: only the graph instantiated brings it */
-		else if (a->type == CU_GRAPH_NODE_TYPE_CONDITIONAL &&
-		         a->conditional.condition != b->conditional.condition)
-			result.result = CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED;
 		else if (a->ndeps != b->ndeps)
 			result.result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
 		last_visit++;
@@ -629,9 +628,15 @@ update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info)
 			if (old->nodes[b->deps[j]->index]->visit != last_visit)
 				result.result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
 	}
-	/* A child graph is taken whole from the new graph. */
+	/* A child graph is taken whole from the new graph; so are conditional nodes' conditions
+	 * (NVIDIA's driver updates from another graph's, on an H100), which the executable
+	 * graph then holds instead of its own. */
+	if (!result.result)
+		zc_graph_conditions_give_back(old);
 	for (size_t i = 0; !result.result && i < g->count && r == CUDA_SUCCESS; i++)
 		r = zc_graph_node_set(old->nodes[i], g->nodes[i]);
+	if (!result.result)
+		zc_graph_conditions_take(old);  /* none, where another executable graph holds them */
 	if (r == CUDA_SUCCESS && !result.result)
 		r = order(old);
 	if (r == CUDA_SUCCESS && !result.result) {
