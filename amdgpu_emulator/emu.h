@@ -307,6 +307,29 @@ uint32_t mask_get(const struct wave *w, const struct operand *o);
 /* DPP: permutes a source read for lanes; returns the lanes that may be written. */
 uint32_t dpp_apply(const struct wave *w, const struct insn *in, uint32_t src[LANES]);
 
+/* Source O of a vector instruction, through DPP where the instruction has it: the lanes
+ * in place, or SPARE holding a copy DPP has moved; *MASK narrowed to the lanes DPP lets
+ * the result reach. */
+static inline const uint32_t *vlanes32_dpp(const struct wave *w, const struct insn *in,
+                                           const struct operand *o, uint32_t spare[LANES],
+                                           uint32_t *mask)
+{
+	if (!in->dpp)
+		return vlanes32(w, o, spare);
+	vget32(w, o, spare);
+	*mask &= dpp_apply(w, in, spare);
+	return spare;
+}
+
+/* The same, copied into OUT. */
+static inline void vget32_dpp(const struct wave *w, const struct insn *in,
+                              const struct operand *o, uint32_t out[LANES], uint32_t *mask)
+{
+	vget32(w, o, out);
+	if (in->dpp)
+		*mask &= dpp_apply(w, in, out);
+}
+
 static inline uint32_t bit_reverse32(uint32_t x)
 {
 	x = (x >> 1 & 0x55555555u) | (x & 0x55555555u) << 1;

@@ -327,12 +327,7 @@ LANE_LOOPS static void fop32(struct wave *w, const struct insn *in)
 	int n = in->nopnd;
 	bool accumulates = in->op == F_FMAC || in->op == F_FMAC_DX9;
 	bool fi = flush_in32(w), has_y = n > 2, has_z = n > 3 || accumulates;
-	const uint32_t *a = vlanes32(w, &in->o[1], spare[0]);
-	if (in->dpp) {
-		memmove(spare[0], a, sizeof spare[0]);
-		mask &= dpp_apply(w, in, spare[0]);
-		a = spare[0];
-	}
+	const uint32_t *a = vlanes32_dpp(w, in, &in->o[1], spare[0], &mask);
 	emu_f32_lanes(a, &in->o[1], fi, x);
 	if (has_y) {
 		b = vlanes32(w, &in->o[2], spare[1]);
@@ -614,9 +609,7 @@ static void convert(struct wave *w, const struct insn *in)
 		vset32(w, d, r, mask);
 		return;
 	case CVT_F64_F32: case CVT_F64_I32: case CVT_F64_U32:
-		vget32(w, s, a);
-		if (in->dpp)
-			mask &= dpp_apply(w, in, a);
+		vget32_dpp(w, in, s, a, &mask);
 		EACH {
 			double x = op == CVT_F64_F32 ? emu_f32_in(emu_f32_mods(a[l], s), flush_in32(w))
 			         : op == CVT_F64_I32 ? (double)(int32_t)a[l] : (double)a[l];
@@ -671,9 +664,7 @@ static void convert(struct wave *w, const struct insn *in)
 	default:
 		break;
 	}
-	vget32(w, s, a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
+	vget32_dpp(w, in, s, a, &mask);
 	if (in->nopnd > 2)
 		vget32(w, &in->o[2], b);
 	if (op == CVT_PK_U8_F32)
@@ -810,9 +801,7 @@ static uint32_t two_sources(struct wave *w, const struct insn *in, uint32_t a[LA
                             uint32_t b[LANES])
 {
 	uint32_t mask = exec_mask(w);
-	vget32(w, &in->o[1], a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
+	vget32_dpp(w, in, &in->o[1], a, &mask);
 	vget32(w, &in->o[2], b);
 	return mask;
 }
@@ -922,9 +911,7 @@ static void fp8(struct wave *w, const struct insn *in)
 		emu_not_emulated(w, in);
 		return;
 	}
-	vget32(w, &in->o[1], a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
+	vget32_dpp(w, in, &in->o[1], a, &mask);
 	if (kind == FP8_ONE) {
 		static const unsigned byte_of_op_sel[4] = {0, 2, 1, 3};
 		unsigned byte = byte_of_op_sel[in->op_sel & 3];

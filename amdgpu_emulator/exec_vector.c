@@ -125,25 +125,13 @@ static int32_t med3i(int32_t a, int32_t b, int32_t c)
 	return c > mx ? mx : c < mn ? mn : c;
 }
 
-/* S0 of a vector instruction: the register itself, but a copy where DPP moves its lanes
- * (the lanes that take the result narrowed to those DPP reads from). */
-static inline const uint32_t *first_source(struct wave *w, const struct insn *in,
-                                           uint32_t spare[LANES], uint32_t *mask)
-{
-	if (!in->dpp)
-		return vlanes32(w, &in->o[1], spare);
-	vget32(w, &in->o[1], spare);
-	*mask &= dpp_apply(w, in, spare);
-	return spare;
-}
-
 LANE_LOOPS static void vop32(struct wave *w, const struct insn *in)
 {
 	uint32_t spare[3][LANES], r[LANES];
 	uint32_t mask = exec_mask(w);
 	int n = in->nopnd;
 	/* the sources are read in place (the result goes to r first): no copies */
-	const uint32_t *a = first_source(w, in, spare[0], &mask), *b = spare[1], *c = spare[2];
+	const uint32_t *a = vlanes32_dpp(w, in, &in->o[1], spare[0], &mask), *b = spare[1], *c = spare[2];
 	if (n > 2)
 		b = vlanes32(w, &in->o[2], spare[1]);
 	if (n > 3)
@@ -269,9 +257,7 @@ LANE_LOOPS static void cndmask(struct wave *w, const struct insn *in)
 	uint32_t a[LANES], b[LANES], r[LANES];
 	uint32_t sel = in->nopnd > 3 ? mask_get(w, &in->o[3]) : w->s[SREG_VCC_LO];
 	uint32_t mask = exec_mask(w);
-	vget32(w, &in->o[1], a);
-	if (in->dpp)
-		mask &= dpp_apply(w, in, a);
+	vget32_dpp(w, in, &in->o[1], a, &mask);
 	vget32(w, &in->o[2], b);
 	uint32_t am = (in->o[1].abs ? 0x7fffffffu : ~0u), an = in->o[1].neg ? 0x80000000u : 0;
 	uint32_t bm = (in->o[2].abs ? 0x7fffffffu : ~0u), bn = in->o[2].neg ? 0x80000000u : 0;
@@ -374,13 +360,8 @@ LANE_LOOPS static void vop_carry(struct wave *w, const struct insn *in)
 {
 	uint32_t spare[2][LANES], r[LANES], mask = exec_mask(w), out = 0;
 	uint32_t cin = in->nopnd > 4 ? mask_get(w, &in->o[4]) : 0;
-	const uint32_t *a = vlanes32(w, &in->o[2], spare[0]), *b;
-	if (in->dpp) {
-		vget32(w, &in->o[2], spare[0]);
-		mask &= dpp_apply(w, in, spare[0]);
-		a = spare[0];
-	}
-	b = vlanes32(w, &in->o[3], spare[1]);
+	const uint32_t *a = vlanes32_dpp(w, in, &in->o[2], spare[0], &mask);
+	const uint32_t *b = vlanes32(w, &in->o[3], spare[1]);
 	uint32_t carry[LANES];
 	bool adds = in->op == ADD_CO || in->op == ADD_CO_CI;
 	/* The lane loops are kept free of the choice, and in 32 bits, so that they vectorize
@@ -670,10 +651,8 @@ LANE_LOOPS static void compare(struct wave *w, const struct insn *in)
 			vget16(w, pb, in->op_sel >> 1 & 1, b16);
 		break;
 	default:
-		vget32(w, pa, a32);
+		vget32_dpp(w, in, pa, a32, &e);
 		vget32(w, pb, b32);
-		if (in->dpp)
-			e &= dpp_apply(w, in, a32);
 	}
 	if (type == T_I32 || type == T_U32) {
 		/* The common compares, one loop per condition so that each vectorizes. */
