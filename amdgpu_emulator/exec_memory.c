@@ -455,15 +455,21 @@ static void block(struct wave *w, const struct insn *in)
 	}
 }
 
-/* gfx12's global_load_tr_b128: each lane reads eight 16-bit elements at its address, and
- * each group of eight lanes takes them transposed: element J of lane L is element L % 8 of
- * what lane 8 (L / 8) + J read (AMD's own description is not at hand: this is the layout a
- * test on gfx1201 hardware and Triton's AMD backend give, for a 16x16 tile of 16-bit WMMA
- * operands). What lanes EXEC leaves out would contribute is not described: the emulator
- * takes all 32 lanes only. */
+/* gfx12's transposing loads, whose layouts AMD's own description at hand does not give:
+ * these are what a third party measured on gfx1201 hardware, for WMMA operand tiles.
+ * global_load_tr_b128: each lane reads eight 16-bit elements at its address, and each group
+ * of eight lanes takes them transposed: element J of lane L is element L % 8 of what lane
+ * 8 (L / 8) + J read (as Triton's AMD backend describes it too). global_load_tr_b64: each
+ * lane reads eight bytes, and each group of sixteen lanes makes two 8x8 transposes of
+ * interleaved lanes (lanes 0-3 and 8-11 to lanes 0-7, lanes 4-7 and 12-15 to 8-15): byte J
+ * of lane L is byte L % 8 of what lane 16 (L / 16) + 8 (J / 4) + 4 (L / 8 % 2) + J % 4 read
+ * (the layout AMD's Composable Kernel builds its 8-bit WMMA operands on for gfx12). What
+ * lanes EXEC leaves out would contribute is not described: the emulator takes all 32 lanes
+ * only. */
 static void load_transposed(struct wave *w, const struct insn *in)
 {
-	uint16_t rows[LANES][8];
+	uint8_t rows[LANES][16];
+	unsigned size = in->op;  /* the bytes a lane reads */
 	struct access a;
 	if (exec_mask(w) != 0xffffffffu) {
 		emu_fault(w, in, "%s with EXEC 0x%08x: a transposing load is emulated with all 32 "
@@ -473,17 +479,27 @@ static void load_transposed(struct wave *w, const struct insn *in)
 	addresses(w, in, GLOBAL, true, LOAD, &a);
 	EACH {
 		bool dropped;
-		uint8_t *p = locate(w, in, GLOBAL, a.address[l], sizeof rows[l], l, &dropped);
+		uint8_t *p = locate(w, in, GLOBAL, a.address[l], size, l, &dropped);
 		if (!p && !dropped)
 			return;
 		if (p)
-			memcpy(rows[l], p, sizeof rows[l]);
+			memcpy(rows[l], p, size);
 		else
-			memset(rows[l], 0, sizeof rows[l]);
+			memset(rows[l], 0, size);
 	}
-	EACH for (unsigned j = 0; j < 8; j += 2)
-		w->v[(in->o[0].reg + j / 2) & 255][l] = rows[l / 8 * 8 + j][l % 8] |
-		                                        (uint32_t)rows[l / 8 * 8 + j + 1][l % 8] << 16;
+	EACH for (unsigned j = 0; j < size; j++) {
+		unsigned from, byte;
+		if (size == 16) {  /* element j / 2, its byte j % 2 */
+			from = l / 8 * 8 + j / 2;
+			byte = l % 8 * 2 + j % 2;
+		} else {
+			from = l / 16 * 16 + j / 4 * 8 + l / 8 % 2 * 4 + j % 4;
+			byte = l % 8;
+		}
+		uint32_t *word = &w->v[(in->o[0].reg + j / 4) & 255][l];
+		unsigned shift = 8 * (j % 4);
+		*word = (*word & ~(0xffu << shift)) | (uint32_t)rows[from][byte] << shift;
+	}
 }
 
 static void vmem(struct wave *w, const struct insn *in)
@@ -875,7 +891,7 @@ LANE_LOOPS static void ds(struct wave *w, const struct insn *in)
 const struct opcode emu_memory_opcodes[] = {
 	{"global_load_addtid_b32", global_addtid, 0}, {"global_store_addtid_b32", global_addtid, 1},
 	{"global_load_block", block, MEM(GLOBAL, LOAD, B32, 0)},
-	{"global_load_tr_b128", load_transposed, 0},
+	{"global_load_tr_b128", load_transposed, 16}, {"global_load_tr_b64", load_transposed, 8},
 	{"global_store_block", block, MEM(GLOBAL, STORE, B32, 0)},
 	{"scratch_load_block", block, MEM(SCRATCH, LOAD, B32, 0)},
 	{"scratch_store_block", block, MEM(SCRATCH, STORE, B32, 0)},

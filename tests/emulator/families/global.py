@@ -249,6 +249,53 @@ def transposed(t):
     return k
 
 
+def transposed_bytes(t):
+    """gfx12's GLOBAL_LOAD_TR_B64 as AMD's Composable Kernel uses it for an 8-bit WMMA
+    operand: a 16x16 byte tile with rows of 16 bytes, lane l addressing row
+    4 (l / 8) + l % 4 at column 8 ((l / 4) % 2); afterwards lane L holds column L % 16, its
+    byte j row 8 (L / 16) + j (the layout a third party measured on gfx1201 hardware)."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "transposed_bytes")
+    tile = [[R.getrandbits(8) for _ in range(16)] for _ in range(16)]
+    src = k.data([int.from_bytes(bytes(row), "little") for row in tile] + [0] * 16, dwords=4)
+    k.input("v2", [src + 16 * (4 * (l // 8) + l % 4) + 8 * (l // 4 % 2) for l in range(32)])
+    k.asm("""
+        global_load_tr_b64 v[4:5], v2, s[2:3]
+        WAIT_LOAD
+    """)
+    for v in range(2):
+        k.check_v(f"v{4 + v}", [sum(tile[8 * (L // 16) + 4 * v + i][L % 16] << 8 * i for i in range(4))
+                                for L in range(32)])
+    return k
+
+
+def transposed_bytes_shuffled(t):
+    """GLOBAL_LOAD_TR_B64 with rows at any addresses: byte b of what lane S read goes to lane
+    16 (S / 16) + 8 ((S / 4) % 2) + b, byte S % 4 + 4 ((S / 8) % 2) (the measured layout,
+    stated from the source's side), with an immediate offset."""
+    if t.gen < 12:
+        return None
+    k = Kernel(t, "transposed_bytes_shuffled")
+    rows = [[R.getrandbits(8) for _ in range(8)] for _ in range(32)]
+    k.data([0] * 32)  # so that the lowest address below, src - 8, is in the buffer
+    src = k.data([int.from_bytes(bytes(row), "little") for row in rows], dwords=2)
+    order = list(range(32))
+    R.shuffle(order)
+    k.input("v2", [src - 8 + 8 * r for r in order])  # with offset:8 below: row order[S]
+    k.asm("""
+        global_load_tr_b64 v[4:5], v2, s[2:3] offset:8
+        WAIT_LOAD
+    """)
+    result = [[0] * 8 for _ in range(32)]
+    for S in range(32):
+        for b in range(8):
+            result[16 * (S // 16) + 8 * (S // 4 % 2) + b][S % 4 + 4 * (S // 8 % 2)] = rows[order[S]][b]
+    for v in range(2):
+        k.check_v(f"v{4 + v}", [sum(result[L][4 * v + i] << 8 * i for i in range(4)) for L in range(32)])
+    return k
+
+
 def transposed_partial(t):
     """What lanes left out of EXEC contribute to a transposing load is not described: the
     emulator ends the launch with a message rather than guess."""
@@ -267,4 +314,4 @@ def transposed_partial(t):
 
 
 CASES = [loads_stores, atomics, subtracting_atomics, lane_addressed, block, transposed,
-         transposed_partial]
+         transposed_partial, transposed_bytes, transposed_bytes_shuffled]
