@@ -20,6 +20,7 @@ struct name {
 	uint32_t reg_count; /* %r<N>: N; 0 for a single name */
 	int next_in_bucket; /* the entry below it in its hash bucket, -1 for none */
 	const struct ptx_func *func; /* a function's definition, else its first declaration */
+	const struct ptx_var *var;   /* a variable's declaration */
 };
 
 struct checker {
@@ -82,7 +83,7 @@ static void declare(struct checker *c, const char *text, enum name_kind kind, en
 			abort();
 		}
 	}
-	c->names[c->count] = (struct name){text, kind, type, reg_count, c->buckets[b], NULL};
+	c->names[c->count] = (struct name){text, kind, type, reg_count, c->buckets[b], NULL, NULL};
 	c->buckets[b] = (int)c->count++;
 }
 
@@ -351,6 +352,51 @@ static void check_refused_forms(struct checker *c, const struct ptx_insn *in, st
 	}
 }
 
+/* Addresses ptxas refuses: a variable named in another state space than its own ("State
+ * space mismatch"; a generic address reaches .global, .shared and .local variables, and
+ * .param and .const ones only through cvta), a function as an address, a store to an
+ * input parameter ("Illegal to write to function input parameter"), and a variable where
+ * isspacep and cvta.to take a register. */
+static void check_addressed_space(struct checker *c, const struct ptx_insn *in)
+{
+	static const struct { const char *opcode; uint32_t address; } addressing[] = {
+		{"ld", 1}, {"ldu", 1}, {"st", 0}, {"atom", 1}, {"red", 0}, {"prefetch", 0},
+		{"prefetchu", 0}, {"cvta", 1}, {"isspacep", 1},
+	};
+	size_t k = 0, count = sizeof(addressing) / sizeof(addressing[0]);
+
+	while (k < count && strcmp(in->opcode, addressing[k].opcode) != 0)
+		k++;
+	if (k == count || in->nops <= addressing[k].address)
+		return;
+	const struct ptx_operand *o = &in->ops[addressing[k].address];
+	if (o->kind == PTX_OP_MEMORY && o->count)
+		o = &o->items[0];
+	const struct name *n = o->kind == PTX_OP_NAME ? lookup(c, o->name) : NULL;
+	if (!n || n->kind == NAME_REG)
+		return;
+	if (strcmp(in->opcode, "isspacep") == 0 || (strcmp(in->opcode, "cvta") == 0 && insn_has_mod(in, "to")))
+		check_fail(c, o->loc, "'%s' is not a register: %s%s takes a register (mov gives an "
+		           "address)", o->name, in->opcode, insn_has_mod(in, "to") ? ".to" : "");
+	if (n->kind == NAME_FUNC)
+		check_fail(c, o->loc, "'%s' is a function: %s takes the address of a variable or a "
+		           "register", o->name, in->opcode);
+	if (n->kind != NAME_VAR || !n->var)
+		return;
+	enum ptx_space named = insn_space_of(in), own = n->var->space;
+	if (named == PTX_SPACE_NONE && (own == PTX_SPACE_PARAM || own == PTX_SPACE_CONST))
+		check_fail(c, o->loc, "'%s' is a %s variable: %s addresses it with %s, or generically "
+		           "once cvta%s converts its address", o->name, ptx_space_name(own), in->opcode,
+		           ptx_space_name(own), ptx_space_name(own));
+	if (named != PTX_SPACE_NONE && named != own)
+		check_fail(c, o->loc, "'%s' is a %s variable: %s%s does not address it", o->name,
+		           ptx_space_name(own), in->opcode, ptx_space_name(named));
+	const struct ptx_signature *sig = c->func ? &c->func->sig : NULL;
+	if (strcmp(in->opcode, "st") == 0 && sig && n->var >= sig->params && n->var < sig->params + sig->nparams)
+		check_fail(c, o->loc, "'%s' is an input parameter of '%s': st cannot write it", o->name,
+		           c->func->name);
+}
+
 static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
 {
 	unsigned bits = result_bits(in);
@@ -382,6 +428,7 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 	}
 	check_one_type(c, in, loc);
 	check_refused_forms(c, in, loc);
+	check_addressed_space(c, in);
 	check_register_sizes(c, in);
 }
 
@@ -415,6 +462,7 @@ static void declare_var(struct checker *c, const struct ptx_var *v)
 			           v->reg_count, other);
 	}
 	declare(c, v->name, v->space == PTX_SPACE_REG ? NAME_REG : NAME_VAR, v->type, v->reg_count);
+	c->names[c->count - 1].var = v;
 }
 
 /* Labels (and .branchtargets/.callprototype names) are visible in the whole function. */

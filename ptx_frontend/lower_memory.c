@@ -5,18 +5,9 @@
 
 enum ptx_space insn_space(struct lower *L)
 {
-	static const struct { const char *mod; enum ptx_space space; } spaces[] = {
-		{"global", PTX_SPACE_GLOBAL}, {"shared", PTX_SPACE_SHARED}, {"shared::cta", PTX_SPACE_SHARED},
-		{"local", PTX_SPACE_LOCAL}, {"const", PTX_SPACE_CONST}, {"param", PTX_SPACE_PARAM},
-		{"param::entry", PTX_SPACE_PARAM}, {"param::func", PTX_SPACE_PARAM},
-	};
-
 	if (has_mod(L, "shared::cluster"))
 		lower_unsupported(L);
-	for (size_t i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++)
-		if (has_mod(L, spaces[i].mod))
-			return spaces[i].space;
-	return PTX_SPACE_NONE;
+	return insn_space_of(L->insn);
 }
 
 static unsigned vector_width(struct lower *L)

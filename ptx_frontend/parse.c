@@ -217,6 +217,20 @@ bool insn_has_mod(const struct ptx_insn *insn, const char *mod)
 	return false;
 }
 
+enum ptx_space insn_space_of(const struct ptx_insn *insn)
+{
+	static const struct { const char *mod; enum ptx_space space; } named[] = {
+		{"global", PTX_SPACE_GLOBAL}, {"shared", PTX_SPACE_SHARED}, {"shared::cta", PTX_SPACE_SHARED},
+		{"shared::cluster", PTX_SPACE_SHARED}, {"local", PTX_SPACE_LOCAL}, {"const", PTX_SPACE_CONST},
+		{"param", PTX_SPACE_PARAM}, {"param::entry", PTX_SPACE_PARAM}, {"param::func", PTX_SPACE_PARAM},
+	};
+
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (insn_has_mod(insn, named[i].mod))
+			return named[i].space;
+	return PTX_SPACE_NONE;
+}
+
 enum ptx_type insn_type(const struct ptx_insn *insn, int which)
 {
 	for (uint32_t i = 0; i < insn->nmods; i++) {

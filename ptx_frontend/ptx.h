@@ -244,6 +244,9 @@ enum ptx_type ptx_type_of_modifier(const char *mod);
 /* Whether an instruction has a modifier ("wide", no dot); its which-th type modifier. */
 bool insn_has_mod(const struct ptx_insn *insn, const char *mod);
 enum ptx_type insn_type(const struct ptx_insn *insn, int which);
+/* The state space an instruction's modifiers name (shared::cta and shared::cluster as
+ * .shared); PTX_SPACE_NONE for a generic address. */
+enum ptx_space insn_space_of(const struct ptx_insn *insn);
 unsigned ptx_type_bits(enum ptx_type type);
 const char *ptx_space_name(enum ptx_space space);
 
