@@ -580,6 +580,49 @@ static void declare_func(struct checker *c, const struct ptx_func *f)
 		c->names[i].func = f;
 }
 
+/* A module's variable. As ptxas takes them, a name has one definition, and any .extern
+ * declarations of it, before or after, name the same variable: the same state space, type
+ * and dimensions (an .extern one may leave its size out), defined .visible, .weak or
+ * .common, not static. The lowering makes one LLVM global of them, which it can for .global
+ * and .const variables. Only an .extern declaration may leave the size out. */
+static void declare_module_var(struct checker *c, const struct ptx_var *v)
+{
+	bool declares = v->linkage & PTX_LINK_EXTERN;
+	for (uint32_t d = 0; d < v->ndims && !declares; d++)
+		if (v->dims[d] == 0)
+			check_fail(c, v->loc, "variable '%s' has no size: only an .extern declaration may "
+			           "leave it out", v->name);
+	int i = find_n(c, v->name, strlen(v->name));
+	const struct ptx_var *before = i >= 0 && c->names[i].kind == NAME_VAR ? c->names[i].var : NULL;
+	if (!before) {
+		declare_var(c, v);
+		return;
+	}
+	bool declared = before->linkage & PTX_LINK_EXTERN;
+	if (!declared && !declares)
+		check_fail(c, v->loc, "variable '%s' is defined twice (first at line %u)", v->name,
+		           before->loc.line);
+	bool same = v->space == before->space && v->type == before->type &&
+	            v->vector == before->vector && v->ndims == before->ndims;
+	for (uint32_t d = 0; same && d < v->ndims; d++)
+		same = v->dims[d] == before->dims[d] || (declares && v->dims[d] == 0) ||
+		       (declared && before->dims[d] == 0);
+	if (!same)
+		check_fail(c, v->loc, "variable '%s' has another state space or type than at line %u",
+		           v->name, before->loc.line);
+	if (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST)
+		check_fail(c, v->loc, "'%s' is declared again (first at line %u): the translation "
+		           "takes .extern and a definition in one module for .global and .const "
+		           "variables only", v->name, before->loc.line);
+	const struct ptx_var *definition = declares ? before : v;
+	if (!(definition->linkage & PTX_LINK_EXTERN) &&
+	    !(definition->linkage & (PTX_LINK_VISIBLE | PTX_LINK_WEAK | PTX_LINK_COMMON)))
+		check_fail(c, definition->loc, "variable '%s' is declared .extern: its definition must "
+		           "be .visible, .weak or .common, not static", v->name);
+	if (!declares)
+		c->names[i].var = v;
+}
+
 static void check_function(struct checker *c, const struct ptx_func *f)
 {
 	uint32_t mark = c->count;
@@ -610,7 +653,7 @@ bool ptx_check(const struct ptx_module *module, struct ptx_diag *diag)
 	if (ok) {
 		for (const struct ptx_item *it = module->items; it; it = it->next) {
 			if (it->kind == PTX_ITEM_VAR)
-				declare_var(&c, &it->u.var);
+				declare_module_var(&c, &it->u.var);
 			else if (it->kind == PTX_ITEM_FUNC)
 				declare_func(&c, &it->u.func);
 			else if (it->kind == PTX_ITEM_ALIAS)

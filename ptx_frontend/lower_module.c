@@ -138,10 +138,23 @@ static LLVMValueRef var_initializer(struct lower *L, const struct ptx_var *v, LL
 	return init;
 }
 
+/* A variable of the module or a function's static one. A .global or .const variable
+ * declared .extern and defined in the module (the checker allows no other name twice) is
+ * one LLVM global: its definition takes the declaration's place, uses and all. */
 static void declare_global_var(struct lower *L, const struct ptx_var *v, const char *name)
 {
-	struct sym *s = sym_add(L, &L->globals, name, SYM_VAR);
+	struct sym *s = symtab_find(&L->globals, name);
+	LLVMValueRef declaration = NULL;
 	LLVMTypeRef storage;
+
+	if (s && s->kind == SYM_VAR && (v->linkage & PTX_LINK_EXTERN))
+		return;
+	if (s && s->kind == SYM_VAR && (s->var->linkage & PTX_LINK_EXTERN) && s->value) {
+		declaration = s->value;
+		LLVMSetValueName2(declaration, "", 0);
+	} else {
+		s = sym_add(L, &L->globals, name, SYM_VAR);
+	}
 
 	s->type = v->type;
 	s->space = v->space;
@@ -172,6 +185,10 @@ static void declare_global_var(struct lower *L, const struct ptx_var *v, const c
 	s->value = LLVMAddGlobalInAddressSpace(L->mod, storage, name, space_addrspace(L, v->space));
 	s->llvm_type = storage;
 	LLVMSetAlignment(s->value, var_align(v));
+	if (declaration) {
+		LLVMReplaceAllUsesWith(declaration, s->value);
+		LLVMDeleteGlobal(declaration);
+	}
 	if (v->linkage & PTX_LINK_EXTERN) {
 		LLVMSetLinkage(s->value, LLVMExternalLinkage);
 		return;
