@@ -223,6 +223,18 @@ def block(t):
     return k
 
 
+def rows_in_shuffled_order(k, rows, row_bytes):
+    """Puts ROWS (an int of ROW_BYTES bytes each) in the buffer and has lane L address row
+    order[L] less ROW_BYTES in v2, which the instruction's offset:ROW_BYTES adds back;
+    returns order."""
+    k.data([0] * 32)  # so that the lowest address, that of row 0 less ROW_BYTES, is in the buffer
+    src = k.data(rows, dwords=row_bytes // 4)
+    order = list(range(32))
+    R.shuffle(order)
+    k.input("v2", [src - row_bytes + row_bytes * r for r in order])
+    return order
+
+
 def transposed(t):
     """gfx12's GLOBAL_LOAD_TR_B128: each lane reads eight 16-bit elements at its address; in
     each group of eight lanes, element j of lane L (VGPR j / 2, half j % 2) is element L % 8
@@ -233,11 +245,7 @@ def transposed(t):
         return None
     k = Kernel(t, "transposed")
     halves = [[R.getrandbits(16) for _ in range(8)] for _ in range(32)]
-    k.data([0] * 32)  # so that the lowest address below, src - 16, is in the buffer
-    src = k.data([sum(h << 16 * j for j, h in enumerate(row)) for row in halves], dwords=4)
-    order = list(range(32))
-    R.shuffle(order)
-    k.input("v2", [src - 16 + 16 * r for r in order])  # with offset:16 below: row order[L]
+    order = rows_in_shuffled_order(k, [sum(h << 16 * j for j, h in enumerate(row)) for row in halves], 16)
     k.asm("""
         global_load_tr_b128 v[4:7], v2, s[2:3] offset:16
         WAIT_LOAD
@@ -278,11 +286,7 @@ def transposed_bytes_shuffled(t):
         return None
     k = Kernel(t, "transposed_bytes_shuffled")
     rows = [[R.getrandbits(8) for _ in range(8)] for _ in range(32)]
-    k.data([0] * 32)  # so that the lowest address below, src - 8, is in the buffer
-    src = k.data([int.from_bytes(bytes(row), "little") for row in rows], dwords=2)
-    order = list(range(32))
-    R.shuffle(order)
-    k.input("v2", [src - 8 + 8 * r for r in order])  # with offset:8 below: row order[S]
+    order = rows_in_shuffled_order(k, [int.from_bytes(bytes(row), "little") for row in rows], 8)
     k.asm("""
         global_load_tr_b64 v[4:5], v2, s[2:3] offset:8
         WAIT_LOAD
