@@ -251,6 +251,88 @@ static void check_register_sizes(struct checker *c, const struct ptx_insn *in)
 	}
 }
 
+enum type_kind { KIND_OTHER, KIND_BITS, KIND_INTEGER, KIND_FLOAT, KIND_PREDICATE };
+
+static enum type_kind type_kind(enum ptx_type t)
+{
+	return t >= PTX_TYPE_B8 && t <= PTX_TYPE_B128 ? KIND_BITS
+	     : t >= PTX_TYPE_U8 && t <= PTX_TYPE_S64 ? KIND_INTEGER
+	     : t >= PTX_TYPE_F16 && t <= PTX_TYPE_TF32 ? KIND_FLOAT
+	     : t == PTX_TYPE_PRED ? KIND_PREDICATE : KIND_OTHER;
+}
+
+/* The type operand I of IN is checked against (type_kinds_fit); PTX_TYPE_NONE for none:
+ * the instruction's type for its data operands, but a predicate for selp's selector, .u32
+ * for a shift's count, and a conversion's second type for its source. A vector of a load
+ * or store is left alone (ptxas takes a load's of mixed types). */
+static enum ptx_type operand_type(const struct ptx_insn *in, uint32_t i)
+{
+	enum ptx_type type = insn_type(in, 0);
+	const char *op = in->opcode;
+	bool loads = strcmp(op, "ld") == 0 || strcmp(op, "ldu") == 0;
+
+	if (sized_by_type(in))
+		return (strcmp(op, "popc") == 0 || strcmp(op, "clz") == 0) && i == 0 ? PTX_TYPE_NONE
+		     : strcmp(op, "selp") == 0 && i == 3 ? PTX_TYPE_PRED : type;
+	if (strcmp(op, "setp") == 0)
+		return i == 1 || i == 2 ? type : PTX_TYPE_NONE;
+	if (strcmp(op, "cvt") == 0)
+		return i == 0 ? type : i == 1 ? insn_type(in, 1) : PTX_TYPE_NONE;
+	if (strcmp(op, "shl") == 0 || strcmp(op, "shr") == 0)
+		return i < 2 ? type : i == 2 ? PTX_TYPE_U32 : PTX_TYPE_NONE;
+	if ((loads && i == 0) || (strcmp(op, "st") == 0 && i == 1))
+		return in->ops[i].kind != PTX_OP_BRACES ? type : PTX_TYPE_NONE;
+	if (strcmp(op, "atom") == 0 || strcmp(op, "red") == 0)
+		return (i == 1 && op[0] == 'a') || (i == 0 && op[0] == 'r') ? PTX_TYPE_NONE : type;
+	return PTX_TYPE_NONE;
+}
+
+/* Operands of the kind their type allows, as ptxas requires ("Arguments mismatch"): a
+ * register of a bit type fits any type of its size, any register a bit type, and otherwise
+ * integers (signed or unsigned) fit integers and floats floats; a predicate register fits
+ * predicates only; an integer constant is no float operand, a floating-point one no integer
+ * operand, and a shift's count has 32 bits. The lowering would otherwise take a float
+ * register's bits as an integer's, or 1 as a float's bit pattern. (A conversion's constants
+ * are converted, and bit types take 0f and 0d bit patterns.) */
+static void check_operand_kinds(struct checker *c, const struct ptx_insn *in)
+{
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const struct ptx_operand *o = &in->ops[i];
+		enum ptx_type want = operand_type(in, i);
+		enum type_kind kind = type_kind(want);
+		const struct name *r = o->kind == PTX_OP_NAME ? lookup(c, o->name) : NULL;
+
+		if (kind == KIND_OTHER)
+			continue;
+		if (r && r->kind == NAME_REG) {
+			enum type_kind has = type_kind(r->type);
+			bool count = strcmp(in->opcode, "shl") == 0 || strcmp(in->opcode, "shr") == 0;
+			enum ptx_type shown = want == PTX_TYPE_PRED || count ? insn_type(in, 0) : want;
+			bool fits = has == KIND_OTHER || has == kind ||
+			            (has == KIND_BITS && kind != KIND_PREDICATE) ||
+			            (kind == KIND_BITS && has != KIND_PREDICATE);
+			if (!fits)
+				check_fail(c, o->loc, "'%s' is a %s register where %s%s takes %s", o->name,
+				           ptx_type_name(r->type), in->opcode, ptx_type_name(shown),
+				           kind == KIND_PREDICATE ? "a predicate"
+				           : kind == KIND_FLOAT ? "a float or bit-type one"
+				           : kind == KIND_INTEGER ? "an integer or bit-type one"
+				           : "no predicate");
+			if (count && i == 2 && ptx_type_bits(r->type) != 32)
+				check_fail(c, o->loc, "'%s' has %u bits: %s takes a 32-bit count", o->name,
+				           ptx_type_bits(r->type), in->opcode);
+		}
+		if (strcmp(in->opcode, "cvt") == 0)
+			continue;
+		if (o->kind == PTX_OP_INT && kind == KIND_FLOAT)
+			check_fail(c, o->loc, "an integer constant: %s%s takes a floating-point one "
+			           "(0f or 0d for its bits)", in->opcode, ptx_type_name(want));
+		if ((o->kind == PTX_OP_F32 || o->kind == PTX_OP_F64) && kind == KIND_INTEGER)
+			check_fail(c, o->loc, "a floating-point constant: %s%s takes an integer one",
+			           in->opcode, ptx_type_name(want));
+	}
+}
+
 /* Instructions whose lowering takes the one type they name, which must be one of those
  * ptxas allows ("Unexpected instruction types"): without it, or with a float, predicate or
  * narrower one, their operands would reach the lowering as other types. An entry with a
@@ -429,6 +511,7 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 	check_one_type(c, in, loc);
 	check_refused_forms(c, in, loc);
 	check_addressed_space(c, in);
+	check_operand_kinds(c, in);
 	check_register_sizes(c, in);
 }
 
