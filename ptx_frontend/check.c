@@ -333,6 +333,51 @@ static void check_operand_kinds(struct checker *c, const struct ptx_insn *in)
 	}
 }
 
+/* A conversion's rounding, as ptxas requires it: a float rounding (.rn, .rz, .rm, .rp) to
+ * a narrower float or from an integer to a float, an integer rounding (.rni, .rzi, .rmi,
+ * .rpi) from a float to an integer, at most an integer rounding between floats of one type,
+ * and none to a wider float or between integers ("Rounding modifier required", "Illegal
+ * rounding modifier"). f16 and bf16 take either way, and the packed, tf32 and 8-bit float
+ * forms are left to their lowering. */
+static void check_cvt_rounding(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
+{
+	static const char *const float_roundings[] = {"rn", "rz", "rm", "rp"};
+	static const char *const integer_roundings[] = {"rni", "rzi", "rmi", "rpi"};
+	enum ptx_type to = insn_type(in, 0), from = insn_type(in, 1);
+	enum type_kind to_kind = type_kind(to), from_kind = type_kind(from);
+	bool floats = false, integers = false;
+
+	if (strcmp(in->opcode, "cvt") != 0 || to == PTX_TYPE_F16X2 || to == PTX_TYPE_BF16X2 ||
+	    to == PTX_TYPE_TF32 || from == PTX_TYPE_TF32 ||
+	    (to_kind != KIND_INTEGER && to_kind != KIND_FLOAT) ||
+	    (from_kind != KIND_INTEGER && from_kind != KIND_FLOAT))
+		return;
+	for (int k = 0; k < 4; k++) {
+		floats |= insn_has_mod(in, float_roundings[k]);
+		integers |= insn_has_mod(in, integer_roundings[k]);
+	}
+	unsigned to_bits = ptx_type_bits(to), from_bits = ptx_type_bits(from);
+	const char *to_name = ptx_type_name(to), *from_name = ptx_type_name(from);
+	const char *need = NULL;
+
+	if (to_kind == KIND_INTEGER && from_kind == KIND_INTEGER)
+		need = floats || integers ? "no rounding between integers" : NULL;
+	else if (to_kind == KIND_FLOAT && from_kind == KIND_INTEGER)
+		need = !floats || integers ? "a rounding, .rn, .rz, .rm or .rp" : NULL;
+	else if (to_kind == KIND_INTEGER)
+		need = !integers || floats ? "an integer rounding, .rni, .rzi, .rmi or .rpi" : NULL;
+	else if (to == from)
+		need = floats ? "an integer rounding (.rni, .rzi, .rmi, .rpi) or none" : NULL;
+	else if (to_bits == from_bits)  /* f16 and bf16 */
+		return;
+	else if (to_bits < from_bits)
+		need = !floats || integers ? "a rounding to the narrower type, .rn, .rz, .rm or .rp" : NULL;
+	else
+		need = floats || integers ? "no rounding to a wider type" : NULL;
+	if (need)
+		check_fail(c, loc, "cvt%s%s takes %s", to_name, from_name, need);
+}
+
 /* Instructions whose lowering takes the one type they name, which must be one of those
  * ptxas allows ("Unexpected instruction types"): without it, or with a float, predicate or
  * narrower one, their operands would reach the lowering as other types. An entry with a
@@ -512,6 +557,7 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 	check_refused_forms(c, in, loc);
 	check_addressed_space(c, in);
 	check_operand_kinds(c, in);
+	check_cvt_rounding(c, in, loc);
 	check_register_sizes(c, in);
 }
 
