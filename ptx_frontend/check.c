@@ -333,6 +333,68 @@ static void check_operand_kinds(struct checker *c, const struct ptx_insn *in)
 	}
 }
 
+/* Modifiers as ptxas requires them: float division, square root, reciprocal and fused
+ * multiply-add name their rounding (or .approx or .full where those exist), the special
+ * functions .approx, an approximate f64 reciprocal .ftz ("Rounding modifier required",
+ * ".approx modifier required"), and integer arithmetic takes neither a rounding nor .ftz
+ * ("Illegal modifier"). The lowering would otherwise pick one. */
+static void check_arithmetic_modifiers(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
+{
+	static const char *const round4[] = {"rn", "rz", "rm", "rp", NULL};
+	static const char *const div32[] = {"rn", "rz", "rm", "rp", "approx", "full", NULL};
+	static const char *const approx_too[] = {"rn", "rz", "rm", "rp", "approx", NULL};
+	static const char *const approx[] = {"approx", NULL};
+	static const struct {
+		const char *opcode;
+		unsigned bits;                /* of the float type; 0: any */
+		const char *const *any_of;    /* ended by NULL */
+		const char *list;
+	} required[] = {
+		{"div", 32, div32, ".rn, .rz, .rm, .rp, .approx or .full"},
+		{"div", 64, round4, ".rn, .rz, .rm or .rp"},
+		{"sqrt", 32, approx_too, ".rn, .rz, .rm, .rp or .approx"},
+		{"sqrt", 64, round4, ".rn, .rz, .rm or .rp"},
+		{"rcp", 0, approx_too, ".rn, .rz, .rm, .rp or .approx"},
+		{"fma", 0, round4, ".rn, .rz, .rm or .rp"},
+		{"mad", 0, round4, ".rn, .rz, .rm or .rp"},
+		{"ex2", 0, approx, ".approx"},
+		{"lg2", 0, approx, ".approx"},
+		{"sin", 0, approx, ".approx"},
+		{"cos", 0, approx, ".approx"},
+		{"tanh", 0, approx, ".approx"},
+		{"rsqrt", 0, approx, ".approx"},
+	};
+	static const char *const integer_arithmetic[] = {"add", "sub", "mul", "mad", "min", "max",
+	                                                 "abs", "neg", "div", "rem"};
+	enum ptx_type type = insn_type(in, 0);
+	enum type_kind kind = type_kind(type);
+
+	if (kind == KIND_FLOAT)
+		for (size_t k = 0; k < sizeof(required) / sizeof(required[0]); k++) {
+			if (strcmp(in->opcode, required[k].opcode) != 0 ||
+			    (required[k].bits && required[k].bits != ptx_type_bits(type)))
+				continue;
+			bool named = false;
+			for (const char *const *m = required[k].any_of; *m && !named; m++)
+				named = insn_has_mod(in, *m);
+			if (!named)
+				check_fail(c, loc, "%s%s takes %s%s", in->opcode, ptx_type_name(type),
+				           strchr(required[k].list, ',') ? "one of " : "", required[k].list);
+			break;
+		}
+	if (strcmp(in->opcode, "rcp") == 0 && type == PTX_TYPE_F64 && insn_has_mod(in, "approx") &&
+	    !insn_has_mod(in, "ftz"))
+		check_fail(c, loc, "rcp.approx.f64 takes .ftz");
+	for (size_t k = 0; kind == KIND_INTEGER && k < sizeof(integer_arithmetic) / sizeof(integer_arithmetic[0]); k++)
+		if (strcmp(in->opcode, integer_arithmetic[k]) == 0)
+			for (int m = 0; m < 5; m++) {
+				const char *mod = m < 4 ? round4[m] : "ftz";
+				if (insn_has_mod(in, mod))
+					check_fail(c, loc, "%s%s takes no .%s: it is integer arithmetic",
+					           in->opcode, ptx_type_name(type), mod);
+			}
+}
+
 /* A conversion's rounding, as ptxas requires it: a float rounding (.rn, .rz, .rm, .rp) to
  * a narrower float or from an integer to a float, an integer rounding (.rni, .rzi, .rmi,
  * .rpi) from a float to an integer, at most an integer rounding between floats of one type,
@@ -388,26 +450,45 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 		const char *opcode, *modifier;
 		enum ptx_type types[10]; /* ended by PTX_TYPE_NONE */
 	} allowed[] = {
+		{"abs", NULL, {PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64, PTX_TYPE_F16, PTX_TYPE_F16X2,
+		               PTX_TYPE_BF16, PTX_TYPE_BF16X2, PTX_TYPE_F32, PTX_TYPE_F64}},
 		{"addc", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
 		{"alloca", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
 		{"and", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"atom", "cas", {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_B128}},
 		{"bfe", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
 		{"bfind", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"brev", NULL, {PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"cnot", NULL, {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"cos", NULL, {PTX_TYPE_F32}},
 		{"cvta", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
+		{"div", "full", {PTX_TYPE_F32}},
+		{"ex2", NULL, {PTX_TYPE_F32, PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_BF16, PTX_TYPE_BF16X2}},
+		{"lg2", NULL, {PTX_TYPE_F32}},
+		{"mad", "hi", {PTX_TYPE_U16, PTX_TYPE_U32, PTX_TYPE_U64, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64}},
+		{"mad", "lo", {PTX_TYPE_U16, PTX_TYPE_U32, PTX_TYPE_U64, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64}},
+		{"mad", "wide", {PTX_TYPE_U16, PTX_TYPE_U32, PTX_TYPE_S16, PTX_TYPE_S32}},
 		{"mad24", NULL, {PTX_TYPE_U32, PTX_TYPE_S32}},
 		{"madc", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
+		{"mul", "hi", {PTX_TYPE_U16, PTX_TYPE_U32, PTX_TYPE_U64, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64}},
+		{"mul", "lo", {PTX_TYPE_U16, PTX_TYPE_U32, PTX_TYPE_U64, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64}},
+		{"mul", "wide", {PTX_TYPE_U16, PTX_TYPE_U32, PTX_TYPE_S16, PTX_TYPE_S32}},
 		{"mul24", NULL, {PTX_TYPE_U32, PTX_TYPE_S32}},
+		{"neg", NULL, {PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64, PTX_TYPE_F16, PTX_TYPE_F16X2,
+		               PTX_TYPE_BF16, PTX_TYPE_BF16X2, PTX_TYPE_F32, PTX_TYPE_F64}},
 		{"not", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"or", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"rsqrt", NULL, {PTX_TYPE_F32, PTX_TYPE_F64}},
+		{"shf", NULL, {PTX_TYPE_B32}},
 		{"shl", NULL, {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"shr", NULL, {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_U16, PTX_TYPE_U32,
 		               PTX_TYPE_U64, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64}},
+		{"sin", NULL, {PTX_TYPE_F32}},
 		{"stackrestore", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
 		{"stacksave", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
 		{"subc", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
 		{"szext", NULL, {PTX_TYPE_U32, PTX_TYPE_S32}},
+		{"tanh", NULL, {PTX_TYPE_F32, PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_BF16, PTX_TYPE_BF16X2}},
 		{"testp", NULL, {PTX_TYPE_F32, PTX_TYPE_F64}},
 		{"xor", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
 	};
@@ -558,6 +639,7 @@ static void check_insn(struct checker *c, const struct ptx_insn *in, struct ptx_
 	check_addressed_space(c, in);
 	check_operand_kinds(c, in);
 	check_cvt_rounding(c, in, loc);
+	check_arithmetic_modifiers(c, in, loc);
 	check_register_sizes(c, in);
 }
 
