@@ -333,6 +333,34 @@ static void check_operand_kinds(struct checker *c, const struct ptx_insn *in)
 	}
 }
 
+/* setp's comparison for its type, as ptxas requires it ("Mismatch between instruction type
+ * and comparison qualifier"): the unsigned ones (lo, ls, hi, hs) for unsigned integers,
+ * the ordered ones (lt, le, gt, ge) for no bit type, the unordered ones and num, nan for
+ * floats, as .ftz; and no predicates to compare. */
+static void check_setp_comparison(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc,
+                                  enum ptx_type type)
+{
+	static const char *const unsigned_only[] = {"lo", "ls", "hi", "hs"};
+	static const char *const ordered[] = {"lt", "le", "gt", "ge"};
+	static const char *const floats_only[] = {"equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", "ftz"};
+	enum type_kind kind = type_kind(type);
+	bool is_unsigned = type >= PTX_TYPE_U8 && type <= PTX_TYPE_U64;
+
+	if (type == PTX_TYPE_PRED)
+		check_fail(c, loc, "setp compares no predicates (xor or and do)");
+	for (int k = 0; k < 4; k++) {
+		if (insn_has_mod(in, unsigned_only[k]) && !is_unsigned)
+			check_fail(c, loc, "setp.%s compares unsigned integers, not %s", unsigned_only[k],
+			           ptx_type_name(type));
+		if (insn_has_mod(in, ordered[k]) && kind == KIND_BITS)
+			check_fail(c, loc, "setp.%s does not compare %s: it takes a signed, unsigned or "
+			           "float type", ordered[k], ptx_type_name(type));
+	}
+	for (size_t k = 0; k < sizeof(floats_only) / sizeof(floats_only[0]); k++)
+		if (insn_has_mod(in, floats_only[k]) && kind != KIND_FLOAT)
+			check_fail(c, loc, "setp.%s applies to floats, not %s", floats_only[k], ptx_type_name(type));
+}
+
 /* Modifiers as ptxas requires them: float division, square root, reciprocal and fused
  * multiply-add name their rounding (or .approx or .full where those exist), the special
  * functions .approx, an approximate f64 reciprocal .ftz ("Rounding modifier required",
@@ -382,6 +410,11 @@ static void check_arithmetic_modifiers(struct checker *c, const struct ptx_insn 
 				           strchr(required[k].list, ',') ? "one of " : "", required[k].list);
 			break;
 		}
+	if (strcmp(in->opcode, "setp") == 0)
+		check_setp_comparison(c, in, loc, type);
+	if ((strcmp(in->opcode, "atom") == 0 || strcmp(in->opcode, "red") == 0) &&
+	    type >= PTX_TYPE_F16 && type <= PTX_TYPE_BF16X2 && !insn_has_mod(in, "noftz"))
+		check_fail(c, loc, "%s on %s takes .noftz", in->opcode, ptx_type_name(type));
 	if (strcmp(in->opcode, "rcp") == 0 && type == PTX_TYPE_F64 && insn_has_mod(in, "approx") &&
 	    !insn_has_mod(in, "ftz"))
 		check_fail(c, loc, "rcp.approx.f64 takes .ftz");
@@ -452,13 +485,24 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 	} allowed[] = {
 		{"abs", NULL, {PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64, PTX_TYPE_F16, PTX_TYPE_F16X2,
 		               PTX_TYPE_BF16, PTX_TYPE_BF16X2, PTX_TYPE_F32, PTX_TYPE_F64}},
+		{"activemask", NULL, {PTX_TYPE_B32}},
 		{"addc", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
 		{"alloca", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
 		{"and", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"atom", "add", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_F32, PTX_TYPE_F64, PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_BF16, PTX_TYPE_BF16X2}},
+		{"atom", "and", {PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"atom", "cas", {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_B128}},
+		{"atom", "dec", {PTX_TYPE_U32}},
+		{"atom", "exch", {PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_B128}},
+		{"atom", "inc", {PTX_TYPE_U32}},
+		{"atom", "max", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64, PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_BF16, PTX_TYPE_BF16X2}},
+		{"atom", "min", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64, PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_BF16, PTX_TYPE_BF16X2}},
+		{"atom", "or", {PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"atom", "xor", {PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"bfe", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
 		{"bfind", NULL, {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64}},
 		{"brev", NULL, {PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"clz", NULL, {PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"cnot", NULL, {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"cos", NULL, {PTX_TYPE_F32}},
 		{"cvta", NULL, {PTX_TYPE_U32, PTX_TYPE_U64}},
@@ -478,8 +522,19 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 		               PTX_TYPE_BF16, PTX_TYPE_BF16X2, PTX_TYPE_F32, PTX_TYPE_F64}},
 		{"not", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"or", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"popc", NULL, {PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"prmt", NULL, {PTX_TYPE_B32}},
+		{"red", "add", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_F32, PTX_TYPE_F64, PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_BF16, PTX_TYPE_BF16X2}},
+		{"red", "and", {PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"red", "dec", {PTX_TYPE_U32}},
+		{"red", "inc", {PTX_TYPE_U32}},
+		{"red", "max", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64, PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_BF16, PTX_TYPE_BF16X2}},
+		{"red", "min", {PTX_TYPE_U32, PTX_TYPE_S32, PTX_TYPE_U64, PTX_TYPE_S64, PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_BF16, PTX_TYPE_BF16X2}},
+		{"red", "or", {PTX_TYPE_B32, PTX_TYPE_B64}},
+		{"red", "xor", {PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"rsqrt", NULL, {PTX_TYPE_F32, PTX_TYPE_F64}},
 		{"shf", NULL, {PTX_TYPE_B32}},
+		{"shfl", NULL, {PTX_TYPE_B32}},
 		{"shl", NULL, {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
 		{"shr", NULL, {PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_U16, PTX_TYPE_U32,
 		               PTX_TYPE_U64, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64}},
@@ -490,6 +545,7 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 		{"szext", NULL, {PTX_TYPE_U32, PTX_TYPE_S32}},
 		{"tanh", NULL, {PTX_TYPE_F32, PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_BF16, PTX_TYPE_BF16X2}},
 		{"testp", NULL, {PTX_TYPE_F32, PTX_TYPE_F64}},
+		{"vote", "ballot", {PTX_TYPE_B32}},
 		{"xor", NULL, {PTX_TYPE_PRED, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64}},
 	};
 	enum ptx_type named = PTX_TYPE_NONE;
