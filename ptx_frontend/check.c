@@ -296,6 +296,8 @@ static enum ptx_type operand_type(const struct ptx_insn *in, uint32_t i)
  * are converted, and bit types take 0f and 0d bit patterns.) */
 static void check_operand_kinds(struct checker *c, const struct ptx_insn *in)
 {
+	bool shift = strcmp(in->opcode, "shl") == 0 || strcmp(in->opcode, "shr") == 0;
+
 	for (uint32_t i = 0; i < in->nops; i++) {
 		const struct ptx_operand *o = &in->ops[i];
 		enum ptx_type want = operand_type(in, i);
@@ -306,8 +308,7 @@ static void check_operand_kinds(struct checker *c, const struct ptx_insn *in)
 			continue;
 		if (r && r->kind == NAME_REG) {
 			enum type_kind has = type_kind(r->type);
-			bool count = strcmp(in->opcode, "shl") == 0 || strcmp(in->opcode, "shr") == 0;
-			enum ptx_type shown = want == PTX_TYPE_PRED || count ? insn_type(in, 0) : want;
+			enum ptx_type shown = want == PTX_TYPE_PRED || shift ? insn_type(in, 0) : want;
 			bool fits = has == KIND_OTHER || has == kind ||
 			            (has == KIND_BITS && kind != KIND_PREDICATE) ||
 			            (kind == KIND_BITS && has != KIND_PREDICATE);
@@ -318,7 +319,7 @@ static void check_operand_kinds(struct checker *c, const struct ptx_insn *in)
 				           : kind == KIND_FLOAT ? "a float or bit-type one"
 				           : kind == KIND_INTEGER ? "an integer or bit-type one"
 				           : "no predicate");
-			if (count && i == 2 && ptx_type_bits(r->type) != 32)
+			if (shift && i == 2 && ptx_type_bits(r->type) != 32)
 				check_fail(c, o->loc, "'%s' has %u bits: %s takes a 32-bit count", o->name,
 				           ptx_type_bits(r->type), in->opcode);
 		}
@@ -361,6 +362,14 @@ static void check_setp_comparison(struct checker *c, const struct ptx_insn *in, 
 			check_fail(c, loc, "setp.%s applies to floats, not %s", floats_only[k], ptx_type_name(type));
 }
 
+/* Appends PREFIX NAME to LIST, a message's choices (".rn, .rz or .rm"); LAST ends them. */
+static void add_choice(char *list, size_t size, const char *prefix, const char *name, bool last)
+{
+	size_t at = strlen(list);
+
+	snprintf(list + at, size - at, "%s%s%s", !at ? "" : last ? " or " : ", ", prefix, name);
+}
+
 /* Modifiers as ptxas requires them: float division, square root, reciprocal and fused
  * multiply-add name their rounding (or .approx or .full where those exist), the special
  * functions .approx, an approximate f64 reciprocal .ftz ("Rounding modifier required",
@@ -376,21 +385,11 @@ static void check_arithmetic_modifiers(struct checker *c, const struct ptx_insn 
 		const char *opcode;
 		unsigned bits;                /* of the float type; 0: any */
 		const char *const *any_of;    /* ended by NULL */
-		const char *list;
 	} required[] = {
-		{"div", 32, div32, ".rn, .rz, .rm, .rp, .approx or .full"},
-		{"div", 64, round4, ".rn, .rz, .rm or .rp"},
-		{"sqrt", 32, approx_too, ".rn, .rz, .rm, .rp or .approx"},
-		{"sqrt", 64, round4, ".rn, .rz, .rm or .rp"},
-		{"rcp", 0, approx_too, ".rn, .rz, .rm, .rp or .approx"},
-		{"fma", 0, round4, ".rn, .rz, .rm or .rp"},
-		{"mad", 0, round4, ".rn, .rz, .rm or .rp"},
-		{"ex2", 0, approx, ".approx"},
-		{"lg2", 0, approx, ".approx"},
-		{"sin", 0, approx, ".approx"},
-		{"cos", 0, approx, ".approx"},
-		{"tanh", 0, approx, ".approx"},
-		{"rsqrt", 0, approx, ".approx"},
+		{"div", 32, div32}, {"div", 64, round4}, {"sqrt", 32, approx_too}, {"sqrt", 64, round4},
+		{"rcp", 0, approx_too}, {"fma", 0, round4}, {"mad", 0, round4}, {"ex2", 0, approx},
+		{"lg2", 0, approx}, {"sin", 0, approx}, {"cos", 0, approx}, {"tanh", 0, approx},
+		{"rsqrt", 0, approx},
 	};
 	static const char *const integer_arithmetic[] = {"add", "sub", "mul", "mad", "min", "max",
 	                                                 "abs", "neg", "div", "rem"};
@@ -405,9 +404,14 @@ static void check_arithmetic_modifiers(struct checker *c, const struct ptx_insn 
 			bool named = false;
 			for (const char *const *m = required[k].any_of; *m && !named; m++)
 				named = insn_has_mod(in, *m);
-			if (!named)
+			if (!named) {
+				const char *const *mods = required[k].any_of;
+				char list[80] = "";
+				for (size_t m = 0; mods[m]; m++)
+					add_choice(list, sizeof list, ".", mods[m], !mods[m + 1]);
 				check_fail(c, loc, "%s%s takes %s%s", in->opcode, ptx_type_name(type),
-				           strchr(required[k].list, ',') ? "one of " : "", required[k].list);
+				           mods[1] ? "one of " : "", list);
+			}
 			break;
 		}
 	if (strcmp(in->opcode, "setp") == 0)
@@ -567,9 +571,7 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 	for (const enum ptx_type *t = allowed[k].types; *t != PTX_TYPE_NONE; t++) {
 		if (*t == named && count == 1)
 			return;
-		size_t at = strlen(list);
-		snprintf(list + at, sizeof list - at, "%s%s", !at ? "" : t[1] ? ", " : " or ",
-		         ptx_type_name(*t));
+		add_choice(list, sizeof list, "", ptx_type_name(*t), t[1] == PTX_TYPE_NONE);
 	}
 	check_fail(c, loc, "%s%s%s takes one type, %s", in->opcode, allowed[k].modifier ? "." : "",
 	           allowed[k].modifier ? allowed[k].modifier : "", list);
@@ -616,6 +618,14 @@ static void check_refused_forms(struct checker *c, const struct ptx_insn *in, st
 	}
 }
 
+static bool is_input_param(const struct ptx_signature *sig, const struct ptx_var *var)
+{
+	for (uint32_t i = 0; i < sig->nparams; i++)
+		if (&sig->params[i] == var)
+			return true;
+	return false;
+}
+
 /* Addresses ptxas refuses: a variable named in another state space than its own ("State
  * space mismatch"; a generic address reaches .global, .shared and .local variables, and
  * .param and .const ones only through cvta), a function as an address, a store to an
@@ -655,8 +665,7 @@ static void check_addressed_space(struct checker *c, const struct ptx_insn *in)
 	if (named != PTX_SPACE_NONE && named != own)
 		check_fail(c, o->loc, "'%s' is a %s variable: %s%s does not address it", o->name,
 		           ptx_space_name(own), in->opcode, ptx_space_name(named));
-	const struct ptx_signature *sig = c->func ? &c->func->sig : NULL;
-	if (strcmp(in->opcode, "st") == 0 && sig && n->var >= sig->params && n->var < sig->params + sig->nparams)
+	if (strcmp(in->opcode, "st") == 0 && c->func && is_input_param(&c->func->sig, n->var))
 		check_fail(c, o->loc, "'%s' is an input parameter of '%s': st cannot write it", o->name,
 		           c->func->name);
 }

@@ -61,7 +61,7 @@ static LLVMValueRef float_to_int(struct lower *L, LLVMValueRef v, enum ptx_type 
 	LLVMValueRef is_nan, r;
 	int mode;
 
-	if (!rounding(L, modes, &mode))
+	if (!rounding(L, modes, &mode))  /* ptx_check refuses it; sweeps lower unchecked modules */
 		lower_fail(L, "cvt to an integer needs .rni, .rzi, .rmi or .rpi");
 	if (has_mod(L, "ftz"))
 		v = flush_subnormal(L, st, v);

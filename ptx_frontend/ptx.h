@@ -231,7 +231,8 @@ void ptx_diag_vappend(struct ptx_diag *diag, size_t at, const char *fmt, va_list
 void ptx_diag_free(struct ptx_diag *diag);
 
 /* The checker (check.c): names declared where used, guards, branch targets, labels,
- * destination widths. Fills *diag with the first problem, located at its operand; its
+ * destination widths, and the forms ptxas refuses that the lowering would otherwise give a
+ * meaning of its own (docs/ptx-coverage.md lists them). Fills *diag with the first problem, located at its operand; its
  * file name lives in the module, so use the diagnostic before freeing the module. */
 bool ptx_check(const struct ptx_module *module, struct ptx_diag *diag);
 bool ptx_is_special_register(const char *name);
