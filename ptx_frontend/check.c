@@ -579,7 +579,9 @@ static void check_one_type(struct checker *c, const struct ptx_insn *in, struct 
 
 /* Forms ptxas refuses whose lowering would build what LLVM refuses: a variable as an operand
  * of arithmetic, a comparison or a conversion ("must be register"), madc.wide ("Unknown
- * modifier"), a predicate loaded or stored (its width is no number of bytes), a load with
+ * modifier"), slct comparing other than .s32 or .f32 ("Unexpected instruction types": an
+ * integer compare of a float), a predicate loaded or stored (its width is no number of
+ * bytes), a load with
  * release or a store with acquire semantics ("Illegal modifier"), and a variable's or
  * function's address moved as a float ("Arguments mismatch"). */
 static void check_refused_forms(struct checker *c, const struct ptx_insn *in, struct ptx_loc loc)
@@ -597,6 +599,9 @@ static void check_refused_forms(struct checker *c, const struct ptx_insn *in, st
 	}
 	if (strcmp(in->opcode, "madc") == 0 && insn_has_mod(in, "wide"))
 		check_fail(c, loc, "madc takes .hi or .lo, not .wide");
+	enum ptx_type compared = insn_type(in, 1);
+	if (strcmp(in->opcode, "slct") == 0 && compared != PTX_TYPE_S32 && compared != PTX_TYPE_F32)
+		check_fail(c, loc, "slct compares an .s32 or .f32 operand, not %s", ptx_type_name(compared));
 	bool loads = strcmp(in->opcode, "ld") == 0 || strcmp(in->opcode, "ldu") == 0;
 	bool stores = strcmp(in->opcode, "st") == 0;
 	if ((loads || stores) && insn_has_mod(in, "pred"))
