@@ -41,9 +41,13 @@
  * other than activemask, has a block entry instead: one call runs every thread of the
  * block, one after the other in the order of their linear ids, each from start to end,
  * or, with those operations, from one to the next, in rounds that keep their order (the
- * backend's host_rounds.c; warp operations complete through round_warps). It writes each thread's tid into `*thread` before running
- * it (so a fault names the thread that made it) and ignores the tid it finds there; the
- * other fields are as for a thread entry. The driver calls it on one fiber (the rules
+ * backend's host_rounds.c; warp operations complete through round_warps). It ignores the
+ * tid it finds in `*thread`; the other fields are as for a thread entry. A baseline block
+ * entry writes each thread's tid there before running it, so that a fault names the thread
+ * that made it; an x86-64-v3 one may leave it alone, so that its loops over threads
+ * vectorise (it then calls nothing that reads the thread). The driver puts
+ * ZC_HOST_TID_UNKNOWN there first and, finding it still there after a fault, runs the
+ * block again through the baseline block entry to name the thread. The driver calls it on one fiber (the rules
  * below for one thread, local memory on that fiber's stack, which also holds the
  * rounds' values of every thread: at most 168 bytes a thread).
  *
@@ -78,7 +82,10 @@
 
 #include <stdint.h>
 
-#define ZC_HOST_ABI_VERSION 9u
+#define ZC_HOST_ABI_VERSION 10u
+/* The tid a driver gives a block entry's thread (each of x, y and z), to tell whether the
+ * entry wrote the tid of the thread it ran. */
+#define ZC_HOST_TID_UNKNOWN UINT32_MAX
 /* What a block entry's name adds to its kernel's. */
 #define ZC_HOST_BLOCK_ENTRY_SUFFIX ".zc_block"
 /* What an x86-64-v3 entry's name adds to its kernel's (before ZC_HOST_BLOCK_ENTRY_SUFFIX). */

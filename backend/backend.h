@@ -123,14 +123,19 @@ enum { ZC_COORDINATES = 12, ZC_ENTRY_VALUES = ZC_COORDINATES + 2 };
 typedef struct {
 	LLVMValueRef entry;
 	LLVMValueRef values[ZC_ENTRY_VALUES];
+	/* An x86-64-v3 block entry's stores of each thread's tid, which zc_bind_entry_values
+	 * removes where nothing the entry calls reads the thread (abi/host_abi.h); else NULL. */
+	LLVMValueRef tid_stores[3];
 } ZcHostEntry;
 typedef struct {
 	ZcHostEntry *items;
 	size_t count, capacity;
 } ZcHostEntries;
 int zc_make_host_entry(LLVMModuleRef module, LLVMValueRef kernel, ZcHostEntries *entries, char **error);
+/* Gives the entry `to` what the entry `from` tells LLVM of its .param buffer. */
+void zc_copy_param_buffer_facts(LLVMValueRef from, LLVMValueRef to);
 /* After the kernel bodies are inlined into their entries (the always-inline pass). */
-void zc_bind_entry_values(ZcHostEntries *entries);
+void zc_bind_entry_values(LLVMModuleRef module, ZcHostEntries *entries);
 /* The mark of a thread entry, for host_rounds.c. */
 #define ZC_THREAD_ENTRY_ATTRIBUTE "zc-thread-entry"
 /* Whether a function can reach the driver's operations (calls through the block's table),
@@ -143,11 +148,16 @@ LLVMValueRef zc_thread_field(LLVMBuilderRef b, LLVMContextRef context, LLVMValue
  * zc_close_loop after the loop. */
 typedef struct {
 	LLVMBasicBlockRef head;
-	LLVMValueRef index, bound;
+	LLVMValueRef index, bound, tid_store;
 } ZcLoop;
 ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry, LLVMValueRef thread,
                     LLVMValueRef bound, int dim);
 void zc_close_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry, ZcLoop *loop);
+
+/* host_addresses.c: inttoptr(base + offset) as getelementptr(inttoptr(base), offset), so
+ * that the vectoriser sees the bounds of the loops' accesses (after SROA: the sums are
+ * values, not stack slots). */
+void zc_host_addresses_as_offsets(LLVMModuleRef module);
 
 /* host_rounds.c: after optimisation, the thread entries whose only block operations are
  * barriers of the whole block become block entries that run the threads in rounds from

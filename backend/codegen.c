@@ -406,7 +406,7 @@ static int zc_bind_host_entry_values(LLVMModuleRef module, LLVMTargetMachineRef 
 {
 	if (zc_run_passes(module, machine, "always-inline", error) < 0)
 		return -1;
-	zc_bind_entry_values(entries);
+	zc_bind_entry_values(module, entries);
 	return 0;
 }
 
@@ -449,6 +449,11 @@ static int zc_optimize_step(void *arg, char **error)
 		return backend_fail_llvm(error, "invalid LLVM IR", message);
 	LLVMDisposeMessage(message);
 
+	if (target->kind == ZC_CODE_OBJECT_HOST) {
+		if (zc_run_passes(module, s->machine, "function(sroa)", error) < 0)
+			return -1;
+		zc_host_addresses_as_offsets(module);
+	}
 	if (zc_run_o3(module, s->machine, error) < 0)
 		return -1;
 	if (target->kind != ZC_CODE_OBJECT_HOST)

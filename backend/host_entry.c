@@ -25,11 +25,26 @@ static unsigned zc_param_alignment(LLVMValueRef function, unsigned index, LLVMTy
 	return LLVMABIAlignmentOfType(layout, type);
 }
 
-/* Loads each parameter from the packed .param buffer at its PTX offset (a byref parameter
- * is passed as its address). */
-static void zc_load_arguments(LLVMBuilderRef b, LLVMModuleRef module, LLVMValueRef kernel,
-                              LLVMValueRef params, LLVMValueRef *args)
+enum { ZC_PARAM_BUFFER_FACTS = 4 };
+
+static unsigned zc_param_buffer_fact(int k)
 {
+	static const char *const names[ZC_PARAM_BUFFER_FACTS] = {"noalias", "readonly", "align", "dereferenceable"};
+	return LLVMGetEnumAttributeKindForName(names[k], strlen(names[k]));
+}
+
+/* Loads each parameter from the packed .param buffer at its PTX offset (a byref parameter
+ * is passed as its address), and tells LLVM what the buffer is: nothing writes it while the
+ * kernel runs (PTX's kernel parameters are read-only), so no store of the kernel's changes
+ * it, and it holds every parameter, aligned to the widest of them up to 16 bytes (the
+ * driver's allocation gives 16), so the arguments are loaded once, ahead of the loops over
+ * threads, not again after every store: what makes those loops' addresses loop-invariant
+ * bases for the vectoriser. */
+static void zc_load_arguments(LLVMBuilderRef b, LLVMModuleRef module, LLVMValueRef kernel,
+                              LLVMValueRef entry, LLVMValueRef *args)
+{
+	LLVMValueRef params = LLVMGetParam(entry, 0);
+	unsigned widest = 1;
 	LLVMContextRef context = LLVMGetModuleContext(module);
 	LLVMTargetDataRef layout = LLVMGetModuleDataLayout(module);
 	unsigned count = LLVMCountParams(kernel);
@@ -42,6 +57,7 @@ static void zc_load_arguments(LLVMBuilderRef b, LLVMModuleRef module, LLVMValueR
 		unsigned align = byref ? zc_param_alignment(kernel, i, stored, layout)
 		                       : LLVMABIAlignmentOfType(layout, type);
 		offset = (offset + align - 1) / align * align;
+		widest = align > widest ? align : widest;
 		LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(context), offset, 0);
 		LLVMValueRef address =
 			LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), params, &at, 1, "");
@@ -53,17 +69,32 @@ static void zc_load_arguments(LLVMBuilderRef b, LLVMModuleRef module, LLVMValueR
 		}
 		offset += LLVMABISizeOfType(layout, stored);
 	}
+	unsigned long long values[] = {0, 0, widest < 16 ? widest : 16, offset};
+	for (int k = 0; k < ZC_PARAM_BUFFER_FACTS && offset; k++)
+		LLVMAddAttributeAtIndex(entry, 1, LLVMCreateEnumAttribute(context, zc_param_buffer_fact(k), values[k]));
 }
 
-/* A kernel that reaches more functions than this is taken to reach the driver: the search
- * stays cheap in modules of thousands of kernels. */
+void zc_copy_param_buffer_facts(LLVMValueRef from, LLVMValueRef to)
+{
+	for (int k = 0; k < ZC_PARAM_BUFFER_FACTS; k++) {
+		LLVMAttributeRef fact = LLVMGetEnumAttributeAtIndex(from, 1, zc_param_buffer_fact(k));
+		if (fact)
+			LLVMAddAttributeAtIndex(to, 1, fact);
+	}
+}
+
+/* A kernel that reaches more functions than this is taken to reach what is asked: the
+ * search stays cheap in modules of thousands of kernels. */
 enum { ZC_REACH_LIMIT = 1024 };
 
-/* Whether `function` can reach the driver: the driver's operations are called through
- * the block's table (host_abi.h), so a function that reaches no indirect call reaches
- * none. `seen` holds the functions already looked at. */
-static bool zc_reaches_driver_from(LLVMValueRef function, LLVMValueRef **seen, size_t *count)
+/* Whether `function` is one of `targets`, makes an indirect call, or calls a function
+ * that does, but for those `seen` holds (looked at already, or set aside). */
+static bool zc_reaches_from(LLVMValueRef function, const LLVMValueRef *targets, size_t ntargets,
+                            LLVMValueRef **seen, size_t *count)
 {
+	for (size_t i = 0; i < ntargets; i++)
+		if (targets[i] == function)
+			return true;
 	for (size_t i = 0; i < *count; i++)
 		if ((*seen)[i] == function)
 			return false;
@@ -77,19 +108,20 @@ static bool zc_reaches_driver_from(LLVMValueRef function, LLVMValueRef **seen, s
 			if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
 				continue;
 			LLVMValueRef callee = LLVMGetCalledValue(i);
-			if (!LLVMIsAFunction(callee))
-				return true;
-			if (!LLVMIsDeclaration(callee) && zc_reaches_driver_from(callee, seen, count))
+			if (!LLVMIsAFunction(callee) ||
+			    (!LLVMIsDeclaration(callee) && zc_reaches_from(callee, targets, ntargets, seen, count)))
 				return true;
 		}
 	return false;
 }
 
+/* The driver's operations are called through the block's table (host_abi.h), so a
+ * function that reaches no indirect call reaches none. */
 bool zc_reaches_driver(LLVMValueRef function)
 {
 	LLVMValueRef *seen = NULL;
 	size_t count = 0;
-	bool reaches = zc_reaches_driver_from(function, &seen, &count);
+	bool reaches = zc_reaches_from(function, NULL, 0, &seen, &count);
 	free(seen);
 	return reaches;
 }
@@ -122,7 +154,7 @@ ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry
 {
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
 	LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
-	ZcLoop loop = {LLVMAppendBasicBlockInContext(context, entry, "loop"), NULL, bound};
+	ZcLoop loop = {LLVMAppendBasicBlockInContext(context, entry, "loop"), NULL, bound, NULL};
 	LLVMBuildBr(b, loop.head);
 	LLVMPositionBuilderAtEnd(b, loop.head);
 	loop.index = LLVMBuildPhi(b, i32, "");
@@ -134,6 +166,7 @@ ZcLoop zc_open_loop(LLVMBuilderRef b, LLVMContextRef context, LLVMValueRef entry
 	/* Made for each thread, never sunk out of the loop: a fault's signal handler reads it to
 	 * name the thread. */
 	LLVMSetVolatile(store, 1);
+	loop.tid_store = store;
 	return loop;
 }
 
@@ -160,7 +193,6 @@ static void zc_add_host_entry(LLVMModuleRef module, LLVMValueRef kernel, const c
 	LLVMTypeRef entry_params[] = {ptr, ptr};
 	LLVMTypeRef entry_type = LLVMFunctionType(LLVMVoidTypeInContext(context), entry_params, 2, 0);
 	LLVMValueRef entry = LLVMAddFunction(module, entry_name, entry_type);
-	LLVMValueRef params = LLVMGetParam(entry, 0);
 	LLVMValueRef thread = LLVMGetParam(entry, 1);
 	if (cpu)
 		LLVMAddAttributeAtIndex(entry, LLVMAttributeFunctionIndex,
@@ -170,7 +202,7 @@ static void zc_add_host_entry(LLVMModuleRef module, LLVMValueRef kernel, const c
 	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, entry, "entry"));
 	LLVMValueRef enter = LLVMGetNamedFunction(module, "__zc_host_enter");
 	LLVMBuildCall2(b, LLVMGlobalGetValueType(enter), enter, &thread, 1, "");
-	zc_load_arguments(b, module, kernel, params, args);
+	zc_load_arguments(b, module, kernel, entry, args);
 	LLVMTypeRef kernel_type = LLVMGlobalGetValueType(kernel);
 	unsigned count = LLVMCountParams(kernel);
 	/* A thread's coordinates and its block's shared memory do not change while its entry
@@ -191,6 +223,7 @@ static void zc_add_host_entry(LLVMModuleRef module, LLVMValueRef kernel, const c
 		for (int dim = 2; dim >= 0; dim--) {
 			loops[dim] = zc_open_loop(b, context, entry, thread, made->values[3 + dim], dim);
 			made->values[dim] = loops[dim].index;
+			made->tid_stores[dim] = cpu ? loops[dim].tid_store : NULL;
 		}
 		LLVMBuildCall2(b, kernel_type, kernel, args, count, "");
 		for (int dim = 0; dim < 3; dim++)
@@ -276,7 +309,38 @@ static const char *const zc_entry_value_builtins[ZC_ENTRY_VALUES] = {
 _Static_assert(offsetof(ZcHostThread, nctaid) == offsetof(ZcHostThread, tid) + 36,
                "the coordinates are twelve words in a row");
 
-void zc_bind_entry_values(ZcHostEntries *entries)
+/* The entry's tid stores go where nothing it calls reads the thread-local "current thread"
+ * that __zc_host_enter sets (as the builtins whose values the entry does not bind do: the
+ * lane's id and masks, for one): its loops over threads then vectorise, which a store to
+ * one place in every iteration would keep scalar. */
+static void zc_drop_unread_tid_stores(LLVMModuleRef module, const ZcHostEntry *made)
+{
+	LLVMValueRef current = LLVMGetNamedGlobal(module, "__zc_host_current");
+	LLVMValueRef enter = LLVMGetNamedFunction(module, "__zc_host_enter");
+	LLVMValueRef *readers = NULL, *seen = malloc(sizeof *seen);
+	size_t nreaders = 0, count = 0;
+	bool reads = !seen;
+
+	if (seen)
+		seen[count++] = enter;  /* it writes the thread, reads nothing */
+	for (LLVMUseRef u = current ? LLVMGetFirstUse(current) : NULL; u && !reads; u = LLVMGetNextUse(u)) {
+		LLVMValueRef user = LLVMGetUser(u);
+		LLVMValueRef *more = realloc(readers, (nreaders + 1) * sizeof *readers);
+		reads = !more || !LLVMIsAInstruction(user);
+		if (more)
+			readers = more;
+		if (!reads)
+			readers[nreaders] = LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
+		nreaders += !reads && readers[nreaders] != enter;
+	}
+	reads = reads || zc_reaches_from(made->entry, readers, nreaders, &seen, &count);
+	free(readers);
+	free(seen);
+	for (int dim = 0; dim < 3 && !reads; dim++)
+		LLVMInstructionEraseFromParent(made->tid_stores[dim]);
+}
+
+void zc_bind_entry_values(LLVMModuleRef module, ZcHostEntries *entries)
 {
 	for (size_t e = 0; e < entries->count; e++) {
 		const ZcHostEntry *made = &entries->items[e];
@@ -295,5 +359,7 @@ void zc_bind_entry_values(ZcHostEntries *entries)
 						break;
 					}
 			}
+		if (made->tid_stores[0])
+			zc_drop_unread_tid_stores(module, made);
 	}
 }

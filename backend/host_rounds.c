@@ -840,6 +840,7 @@ static LLVMValueRef zc_make_round_entry(LLVMModuleRef module, LLVMValueRef entry
 		return NULL;
 	LLVMValueRef block_entry = LLVMAddFunction(module, name, LLVMGlobalGetValueType(entry));
 	free(name);
+	zc_copy_param_buffer_facts(entry, block_entry);
 	LLVMValueRef params = LLVMGetParam(block_entry, 0), thread = LLVMGetParam(block_entry, 1);
 
 	LLVMBuilderRef b = LLVMCreateBuilderInContext(context);

@@ -14,21 +14,18 @@
 typedef void zc_host_entry(const void *params, ZcHostThread *thread);
 
 /* A host driver function: the kernel's entry point, whether that is a block entry (one
- * call runs the whole block), and the size of its module's shared memory layout (the
- * lowering places shared variables at module-wide offsets, so a block needs the whole
- * layout whatever the kernel itself reaches). Owned by its module. */
+ * call runs the whole block), the baseline block entry where `entry` is an x86-64-v3 one
+ * (it writes each thread's tid, host_abi.h: what names a faulting thread), and the size of
+ * its module's shared memory layout (the lowering places shared variables at module-wide
+ * offsets, so a block needs the whole layout whatever the kernel itself reaches). Owned
+ * by its module. */
 struct zc_drv_function {
 	zc_host_entry *entry;
 	bool whole_block;
+	zc_host_entry *naming;
 	uint32_t shared_layout;
 	struct zc_drv_function *next;
 };
-
-static inline zc_host_entry *
-zc_host_entry_of(struct zc_drv_function *function)
-{
-	return function->entry;
-}
 
 CUresult zc_host_code_target(int ordinal, char *name, size_t size);
 CUresult zc_host_module_load(int ordinal, const uint8_t *bytes, size_t size,

@@ -118,6 +118,7 @@ struct runner {
 	char *shared;
 	size_t shared_capacity;
 	const struct zc_launch *launch;
+	zc_host_entry *entry;      /* what the block's fibers run */
 	void *fault_state;         /* zc_host_thread_faults' */
 };
 
@@ -974,14 +975,23 @@ fiber_main(void)
 #ifdef ZC_ASAN
 	__sanitizer_finish_switch_fiber(NULL, &r->scheduler_stack, &r->scheduler_stack_size);
 #endif
-	zc_host_entry_of(r->launch->function)(r->launch->params, &f->thread);
+	r->entry(r->launch->params, &f->thread);
 	thread_ended(r, f);
 	park(r, f);
 }
 
-/* A block entry runs the whole block on one fiber. */
+/* A fault whose thread is not known yet: its block ran through an entry that did not write
+ * the tid (host_abi.h). */
+struct unnamed_fault {
+	CUresult error;  /* CUDA_SUCCESS: none */
+	const void *address;
+};
+
+/* A block entry runs the whole block on one fiber. A fault in an entry that keeps no tid is
+ * left in *unnamed, where the caller gives one, rather than reported. */
 static CUresult
-run_block(const struct zc_launch *l, uint64_t index)
+run_block_through(const struct zc_launch *l, uint64_t index, zc_host_entry *entry,
+                  struct unnamed_fault *unnamed)
 {
 	uint32_t n = l->function->whole_block ? 1 : l->block[0] * l->block[1] * l->block[2];
 	uint32_t layout = l->function->shared_layout > l->static_shared ? l->function->shared_layout
@@ -993,6 +1003,7 @@ run_block(const struct zc_launch *l, uint64_t index)
 	if (err != CUDA_SUCCESS)
 		return err;
 	r->launch = l;
+	r->entry = entry;
 	r->nthreads = r->live = n;
 	r->stops = 0;
 	r->at_activemask = 0;
@@ -1037,6 +1048,9 @@ run_block(const struct zc_launch *l, uint64_t index)
 		f->state = FIBER_READY;
 		r->ready[i] = i;
 	}
+	if (l->function->whole_block)
+		for (int k = 0; k < 3; k++)
+			r->fibers[0].thread.tid[k] = ZC_HOST_TID_UNKNOWN;
 	r->ready_count = n;
 	while (r->error == CUDA_SUCCESS && r->ready_count) {
 		struct fiber *f = &r->fibers[r->ready[r->ready_head]];
@@ -1045,6 +1059,11 @@ run_block(const struct zc_launch *l, uint64_t index)
 		to_fiber(r, f);
 	}
 	r->current = NULL;
+	struct fiber *stopped = r->overflowed ? r->overflowed : r->faulted;
+	if (stopped && unnamed && stopped->thread.tid[0] == ZC_HOST_TID_UNKNOWN) {
+		*unnamed = (struct unnamed_fault){ r->error, r->faulted ? r->fault_address : NULL };
+		r->overflowed = r->faulted = NULL;
+	}
 	if (r->overflowed) {
 		const ZcHostThread *t = &r->overflowed->thread;
 		r->overflowed = NULL;
@@ -1062,6 +1081,33 @@ run_block(const struct zc_launch *l, uint64_t index)
 	if (r->error == CUDA_SUCCESS && r->live)
 		r->error = fail_stalled(l, ctaid, r->live);
 	return r->error;
+}
+
+/* A block entry that writes no tid and faulted runs its block again through the one that
+ * does (the threads before the faulting one repeat their work: the launch fails either
+ * way), to name the thread; if that run does not fault, the message names the block. */
+static CUresult
+run_block(const struct zc_launch *l, uint64_t index)
+{
+	struct zc_drv_function *f = l->function;
+	struct unnamed_fault unnamed = { CUDA_SUCCESS, NULL };
+	CUresult r = run_block_through(l, index, f->entry, f->naming ? &unnamed : NULL);
+
+	if (unnamed.error == CUDA_SUCCESS)
+		return r;
+	r = run_block_through(l, index, f->naming, NULL);
+	if (r != CUDA_SUCCESS)
+		return r;
+	unsigned x = (unsigned)(index % l->grid[0]), y = (unsigned)(index / l->grid[0] % l->grid[1]),
+	         z = (unsigned)(index / l->grid[0] / l->grid[1]);
+	if (unnamed.error == CUDA_ERROR_LAUNCH_FAILED)
+		return stub_fail(unnamed.error, "%s: block (%u,%u,%u): stack overflow (a thread has %d KiB "
+		                 "for its local memory and calls; the driver could not name the thread: "
+		                 "the block did not overflow when run again)", l->name, x, y, z,
+		                 STACK_SIZE >> 10);
+	return stub_fail(unnamed.error, "%s: block (%u,%u,%u): an access to %p, which no allocation "
+	                 "holds (by a thread the driver could not name: the block did not fault when "
+	                 "run again)", l->name, x, y, z, unnamed.address);
 }
 
 /* ---- the grid and the pool ------------------------------------------------ */

@@ -128,23 +128,32 @@ zc_host_module_unload(struct zc_drv_module *m)
 }
 
 /* The kernel's entry: for x86-64-v3 where the processor runs it and the code object has
- * one, else for baseline x86-64; a block entry where there is one (host_abi.h). NULL with
+ * one, else for baseline x86-64; a block entry where there is one (host_abi.h), and then
+ * in *naming the baseline block entry if the entry is not that one. NULL with
  * *out_of_memory when the names do not fit in memory. */
 static void *
-entry_symbol(struct zc_drv_module *m, const char *name, bool *whole_block, bool *out_of_memory)
+entry_symbol(struct zc_drv_module *m, const char *name, bool *whole_block, void **naming,
+             bool *out_of_memory)
 {
 	const char *const levels[] = { ZC_HOST_V3_SUFFIX, "" };
 	size_t size = strlen(name) + sizeof ZC_HOST_V3_SUFFIX + sizeof ZC_HOST_BLOCK_ENTRY_SUFFIX;
 	char *symbol_name = stub_alloc(size);
 	void *symbol = NULL;
+	bool v3 = false;
 
 	*out_of_memory = !symbol_name;
+	*naming = NULL;
 	for (int level = m->x86_64_v3 ? 0 : 1; symbol_name && level < 2 && !symbol; level++)
 		for (int block = 1; block >= 0 && !symbol; block--) {
 			snprintf(symbol_name, size, "%s%s%s", name, levels[level], block ? ZC_HOST_BLOCK_ENTRY_SUFFIX : "");
 			symbol = zc_host_object_symbol(m->object, symbol_name);
 			*whole_block = block;
+			v3 = level == 0;
 		}
+	if (symbol && *whole_block && v3) {
+		snprintf(symbol_name, size, "%s%s", name, ZC_HOST_BLOCK_ENTRY_SUFFIX);
+		*naming = zc_host_object_symbol(m->object, symbol_name);
+	}
 	stub_free(symbol_name);
 	return symbol;
 }
@@ -153,22 +162,24 @@ CUresult
 zc_host_module_function(struct zc_drv_module *m, const char *name,
                         struct zc_drv_function **function)
 {
-	zc_host_entry *entry;
+	zc_host_entry *entry, *naming_entry;
 	struct zc_drv_function *f;
 	bool whole_block, out_of_memory;
-	void *symbol = entry_symbol(m, name, &whole_block, &out_of_memory);
+	void *naming;
+	void *symbol = entry_symbol(m, name, &whole_block, &naming, &out_of_memory);
 
 	if (out_of_memory)
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "function");
 	if (!symbol)
 		return stub_fail(CUDA_ERROR_NOT_FOUND, "the code object has no kernel %s", name);
 	memcpy(&entry, &symbol, sizeof entry);
+	memcpy(&naming_entry, &naming, sizeof naming_entry);
 	for (f = m->functions; f && f->entry != entry; f = f->next)
 		;
 	if (!f) {
 		if (!(f = stub_alloc(sizeof *f)))
 			return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "function");
-		*f = (struct zc_drv_function){entry, whole_block, m->shared_layout, m->functions};
+		*f = (struct zc_drv_function){entry, whole_block, naming_entry, m->shared_layout, m->functions};
 		m->functions = f;
 	}
 	*function = f;

@@ -163,6 +163,18 @@ zk_fault(uint32_t who)
 		*(volatile uint32_t *)(uintptr_t)16 = who;
 }
 
+/* Like zk_fault, but the first time only: run again (as the driver runs a block whose
+ * faulting thread its code did not record), the block does not fault. */
+static uint32_t fault_once_runs;
+
+void
+zk_fault_once(uint32_t who)
+{
+	if (__zc_ctaid_x() == 2 && linear_tid() == who &&
+	    __atomic_fetch_add(&fault_once_runs, 1, __ATOMIC_RELAXED) == 0)
+		*(volatile uint32_t *)(uintptr_t)16 = who;
+}
+
 /* Dynamic shared memory: each thread writes its slot, then reads its neighbour's; with
  * its size, and the module variables. */
 void

@@ -42,6 +42,7 @@ static const struct exec_kernel exec_kernels[] = {
 	{ "zk_dynamic", 0, 1, 0, 3, { { 0, 8 }, { 8, 1 }, { 16, 8 } } },
 	{ "zk_exit_early", 0, 0, 0, 1, { { 0, 8 } } },
 	{ "zk_fault", 0, 0, 0, 1, { { 0, 4 } } },
+	{ "zk_fault_once", 0, 0, 0, 1, { { 0, 4 } } },
 	/* Longer than any fixed buffer for a kernel's name (C++ templates make such names). */
 	{ ZK_LONG_NAME_STRING, 0, 0, 0, 1, { { 0, 8 } } },
 	{ "zk_named_barriers", 512, 0, 0, 1, { { 0, 8 } } },

@@ -6,6 +6,7 @@
  *   trap         a trap fails the launch at the next synchronisation, and later ones
  *   deadlock     threads that can never be released fail the launch instead of hanging
  *   fault        a thread's access to memory nothing maps fails the launch, naming it
+ *   fault_once   the same, where the block does not fault when run again
  *   unconverted  (run on the binary without an image) no code, and the reason
  *   untranslated (run on the binary whose image says why its module has no host code, with
  *                no driver chosen) the CPU driver is chosen, and the module's use fails with
@@ -642,14 +643,14 @@ run_failing(const char *kernel, unsigned threads, CUresult want)
 /* Thread (1,1,0) of block 2 faults: the launch fails with CUDA_ERROR_ILLEGAL_ADDRESS, and
  * the trace (the test's ZLUDA_CONVERT_TRACE=1) names that block and thread. */
 static int
-run_fault(void)
+run_fault(const char *kernel)
 {
 	CUmodule mod;
 	CUfunction f;
 	uint32_t who = 5;
 
 	CALL(CUDA_SUCCESS, cuModuleLoadData(&mod, exec_ptx));
-	CALL(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, "zk_fault"));
+	CALL(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, kernel));
 	launch(f, 4, 1, 1, 4, 2, 1, 0, (void *[]){ &who });
 	CALL(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
 	return failures != 0;
@@ -726,7 +727,9 @@ main(int argc, char **argv)
 	else if (strcmp(mode, "deadlock_fibers") == 0)
 		r = run_failing("zk_deadlock_fibers", 2, CUDA_ERROR_LAUNCH_FAILED);
 	else if (strcmp(mode, "fault") == 0)
-		r = run_fault();
+		r = run_fault("zk_fault");
+	else if (strcmp(mode, "fault_once") == 0)
+		r = run_fault("zk_fault_once");
 	else if (strcmp(mode, "unconverted") == 0)
 		r = run_unconverted();
 	else if (strcmp(mode, "untranslated") == 0)
