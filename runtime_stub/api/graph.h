@@ -104,9 +104,16 @@ struct zc_graph {
 	struct zc_graph_condition *conditions;  /* the handles made for it (their siblings) */
 };
 
+/* The conditions an executable graph holds, each retained. */
+struct zc_graph_holds {
+	struct zc_graph_condition **conditions;
+	size_t count;
+};
+
 struct zc_graph_exec {
 	struct zc_graph *graph;
 	uint64_t flags;
+	struct zc_graph_holds holds;
 };
 
 /* graph.c */
@@ -161,11 +168,13 @@ CUresult zc_graph_conditional_set(struct zc_graph_node *n, CUDA_CONDITIONAL_NODE
 CUresult zc_graph_conditional_copy(struct zc_graph_node *to, const struct zc_graph_node *from);
 void zc_graph_conditional_clear(struct zc_graph_node *n);
 void zc_graph_conditions_release(struct zc_graph *g);
-/* An executable graph's copy G of a graph takes its conditions (false, taking none, when
- * another holds one of them), or gives them back: CUDA allows one instantiation of a graph
- * with conditional nodes at a time (their values are the graph's, one slot each). */
-bool zc_graph_conditions_take(struct zc_graph *g);
-void zc_graph_conditions_give_back(struct zc_graph *g);
+/* An executable graph's copy G of a graph takes its conditions into *holds (false, taking
+ * none, when another holds one of them, or when memory runs out: *out_of_memory), or gives
+ * them back when it goes: CUDA allows one instantiation of a graph with conditional nodes
+ * at a time (their values are the graph's, one slot each). Updates from other graphs take
+ * and give back none (NVIDIA's driver, on an H100). */
+bool zc_graph_conditions_take(struct zc_graph *g, struct zc_graph_holds *holds, bool *out_of_memory);
+void zc_graph_conditions_give_back(struct zc_graph_holds *holds);
 /* Whether g has conditional nodes, which make it no child graph and no clone. */
 bool zc_graph_has_conditional(const struct zc_graph *g);
 

@@ -107,45 +107,79 @@ zc_graph_has_conditional(const struct zc_graph *g)
 	return false;
 }
 
-/* The number of g's conditions (in bodies too) an executable graph holds; with SET 0 or 1
- * each marked so after it is counted. */
-static size_t
-instantiated(struct zc_graph *g, int set)
+/* Calls visit on each of g's conditions (in bodies too). */
+static void
+each_condition(struct zc_graph *g, void (*visit)(struct zc_graph_condition *, void *), void *arg)
 {
-	size_t held = 0;
-
 	for (size_t i = 0; i < g->count; i++) {
 		struct zc_graph_node *n = g->nodes[i];
 
 		if (n->type != CU_GRAPH_NODE_TYPE_CONDITIONAL)
 			continue;
-		held += n->conditional.condition->instantiated;
-		if (set >= 0)
-			n->conditional.condition->instantiated = set;
+		visit(n->conditional.condition, arg);
 		for (unsigned b = 0; b < n->conditional.size; b++)
-			held += instantiated(n->conditional.bodies[b], set);
+			each_condition(n->conditional.bodies[b], visit, arg);
 	}
-	return held;
+}
+
+static void
+count_held(struct zc_graph_condition *c, void *held)
+{
+	*(size_t *)held += c->instantiated;
+}
+
+static void
+count(struct zc_graph_condition *c, void *total)
+{
+	(void)c;
+	++*(size_t *)total;
+}
+
+static void
+hold(struct zc_graph_condition *c, void *arg)
+{
+	struct zc_graph_holds *holds = arg;
+
+	c->instantiated = true;
+	c->refs++;
+	holds->conditions[holds->count++] = c;
 }
 
 bool
-zc_graph_conditions_take(struct zc_graph *g)
+zc_graph_conditions_take(struct zc_graph *g, struct zc_graph_holds *holds, bool *out_of_memory)
 {
-	size_t held;
+	size_t held = 0, total = 0;
 
+	*holds = (struct zc_graph_holds){ NULL, 0 };
+	*out_of_memory = false;
+	each_condition(g, count, &total);
+	if (total && !(holds->conditions = stub_alloc(total * sizeof *holds->conditions))) {
+		*out_of_memory = true;
+		return false;
+	}
 	pthread_mutex_lock(&lock);
-	if ((held = instantiated(g, -1)) == 0)
-		instantiated(g, 1);
+	each_condition(g, count_held, &held);
+	if (held == 0)
+		each_condition(g, hold, holds);
 	pthread_mutex_unlock(&lock);
+	if (held) {
+		stub_free(holds->conditions);
+		holds->conditions = NULL;
+	}
 	return held == 0;
 }
 
 void
-zc_graph_conditions_give_back(struct zc_graph *g)
+zc_graph_conditions_give_back(struct zc_graph_holds *holds)
 {
 	pthread_mutex_lock(&lock);
-	instantiated(g, 0);
+	for (size_t i = 0; i < holds->count; i++)
+		holds->conditions[i]->instantiated = false;
 	pthread_mutex_unlock(&lock);
+	for (size_t i = 0; i < holds->count; i++)
+		release(holds->conditions[i]);
+	stub_free(holds->conditions);
+	*holds = (struct zc_graph_holds){ NULL, 0 };
 }
 
 void

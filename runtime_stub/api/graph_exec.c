@@ -225,16 +225,18 @@ instantiate(CUgraphExec *out, CUgraph g, uint64_t flags)
 		return r;
 	if (!(e = stub_alloc(sizeof *e)))
 		return stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "executable graph");
-	e->flags = flags;
+	*e = (struct zc_graph_exec){ .flags = flags };
 	r = zc_graph_copy(g, &e->graph);
 	if (r == CUDA_SUCCESS)
 		r = order(e->graph);
-	if (r == CUDA_SUCCESS && !zc_graph_conditions_take(e->graph))
-		r = stub_fail(CUDA_ERROR_NOT_SUPPORTED, "the graph is instantiated already: a graph "
-		              "with conditional nodes has one executable graph at a time (as NVIDIA's "
-		              "driver answers, on an H100)");
+	bool out_of_memory = false;
+	if (r == CUDA_SUCCESS && !zc_graph_conditions_take(e->graph, &e->holds, &out_of_memory))
+		r = out_of_memory ? stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "executable graph")
+		                  : stub_fail(CUDA_ERROR_NOT_SUPPORTED, "the graph is instantiated already: "
+		                              "a graph with conditional nodes has one executable graph at "
+		                              "a time (as NVIDIA's driver answers, on an H100)");
 	else if (r == CUDA_SUCCESS && !zc_handle_add(e, ZC_HANDLE_GRAPH_EXEC)) {
-		zc_graph_conditions_give_back(e->graph);
+		zc_graph_conditions_give_back(&e->holds);
 		r = stub_fail(CUDA_ERROR_OUT_OF_MEMORY, "executable graph handle");
 	}
 	if (r != CUDA_SUCCESS) {
@@ -338,7 +340,7 @@ cuGraphExecDestroy(CUgraphExec hGraphExec)
 
 	if (r == CUDA_SUCCESS) {
 		zc_handle_remove(hGraphExec);
-		zc_graph_conditions_give_back(hGraphExec->graph);
+		zc_graph_conditions_give_back(&hGraphExec->holds);
 		zc_graph_free(hGraphExec->graph);
 		stub_free(hGraphExec);
 	}
@@ -629,14 +631,10 @@ update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info)
 				result.result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
 	}
 	/* A child graph is taken whole from the new graph; so are conditional nodes' conditions
-	 * (NVIDIA's driver updates from another graph's, on an H100), which the executable
-	 * graph then holds instead of its own. */
-	if (!result.result)
-		zc_graph_conditions_give_back(old);
+	 * (NVIDIA's driver updates from another graph's, on an H100), while the executable
+	 * graph goes on holding its own graph's, and takes none of the new one's. */
 	for (size_t i = 0; !result.result && i < g->count && r == CUDA_SUCCESS; i++)
 		r = zc_graph_node_set(old->nodes[i], g->nodes[i]);
-	if (!result.result)
-		zc_graph_conditions_take(old);  /* none, where another executable graph holds them */
 	if (r == CUDA_SUCCESS && !result.result)
 		r = order(old);
 	if (r == CUDA_SUCCESS && !result.result) {

@@ -2,7 +2,8 @@
 // IF with an ELSE body, SWITCH over three bodies (and a value past them, which runs none),
 // conditions that a graph launch resets to their default (cudaGraphCondAssignDefault) and
 // ones it leaves as the last kernel set them; and what CUDA refuses (a graph with one as a
-// child graph, a second executable graph of it or a clone, bodies of the wrong number).
+// child graph, a second executable graph of it or a clone, bodies of the wrong number), and
+// which graph an executable graph updated from another holds.
 #include <cstdio>
 #include <cstring>
 
@@ -254,6 +255,51 @@ int main() {
         if (fetch(runs) != 1)
             c.fail("the executable graph made after the first went ran its body %d times, want 1",
                    fetch(runs));
+    }
+
+    // An update from another graph with a conditional node runs that graph's condition (its
+    // default 0 here: no body runs) and bodies, while what the executable graph holds stays
+    // its own graph's, from its instantiation to its destruction (NVIDIA's driver, on an
+    // H100): that graph cannot be instantiated again meanwhile, the other one can.
+    {
+        cudaGraph_t g1, g2, body1, body2;
+        cudaGraphConditionalHandle h1, h2;
+        cudaGraphExec_t e1, e2 = nullptr, again = nullptr;
+        int one = 1, ten = 10;
+        void *store_one[] = {&runs, &one}, *store_ten[] = {&runs, &ten};
+        cudaGraphExecUpdateResultInfo info = {};
+        put(runs, 0);
+        CHECK(cudaGraphCreate(&g1, 0));
+        CHECK(cudaGraphCreate(&g2, 0));
+        CHECK(cudaGraphConditionalHandleCreate(&h1, g1, 1, cudaGraphCondAssignDefault));
+        CHECK(cudaGraphConditionalHandleCreate(&h2, g2, 0, cudaGraphCondAssignDefault));
+        conditional(g1, nullptr, 0, h1, cudaGraphCondTypeIf, 1, &body1);
+        conditional(g2, nullptr, 0, h2, cudaGraphCondTypeIf, 1, &body2);
+        kernel_node(body1, nullptr, 0, (void *)store, store_one);
+        kernel_node(body2, nullptr, 0, (void *)store, store_ten);
+        CHECK(cudaGraphInstantiate(&e1, g1, 0));
+        CHECK(cudaGraphExecUpdate(e1, g2, &info));
+        CHECK(cudaGraphLaunch(e1, s));
+        CHECK(cudaStreamSynchronize(s));
+        if (fetch(runs) != 0)
+            c.fail("the updated executable graph stored %d, want 0 (the new graph's condition, "
+                   "0 by default, runs no body)", fetch(runs));
+        cudaError_t e = cudaGraphInstantiate(&again, g1, 0);
+        if (e != cudaErrorNotSupported)
+            c.fail("instantiating the graph of an updated executable graph: %s, want "
+                   "cudaErrorNotSupported", cudaGetErrorName(e));
+        cudaGetLastError();
+        CHECK(cudaGraphInstantiate(&e2, g2, 0));
+        CHECK(cudaGraphExecDestroy(e2));
+        CHECK(cudaGraphExecDestroy(e1));
+        CHECK(cudaGraphInstantiate(&again, g1, 0));
+        CHECK(cudaGraphLaunch(again, s));
+        CHECK(cudaStreamSynchronize(s));
+        if (fetch(runs) != 1)
+            c.fail("the graph instantiated again stored %d, want 1", fetch(runs));
+        CHECK(cudaGraphExecDestroy(again));
+        CHECK(cudaGraphDestroy(g1));
+        CHECK(cudaGraphDestroy(g2));
     }
 
     // What CUDA refuses: a WHILE of two bodies, an IF of three.
