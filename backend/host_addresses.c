@@ -37,6 +37,7 @@ static LLVMValueRef zc_split_address(LLVMBuilderRef b, LLVMTargetDataRef layout,
 	LLVMValueRef sum = LLVMGetOperand(cast, 0);
 	LLVMTypeRef type = LLVMTypeOf(cast);
 	if (!LLVMIsAInstruction(sum) || LLVMGetInstructionOpcode(sum) != LLVMAdd ||
+	    LLVMGetTypeKind(type) != LLVMPointerTypeKind ||  /* not a vector of them */
 	    LLVMGetIntTypeWidth(LLVMTypeOf(sum)) != 8 * LLVMPointerSizeForAS(layout, LLVMGetPointerAddressSpace(type)))
 		return NULL;
 	LLVMValueRef base = LLVMGetOperand(sum, 0), offset = LLVMGetOperand(sum, 1);
