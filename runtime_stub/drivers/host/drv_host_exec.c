@@ -980,6 +980,14 @@ fiber_main(void)
 	park(r, f);
 }
 
+static void
+block_coordinates(const struct zc_launch *l, uint64_t index, uint32_t ctaid[3])
+{
+	ctaid[0] = (uint32_t)(index % l->grid[0]);
+	ctaid[1] = (uint32_t)(index / l->grid[0] % l->grid[1]);
+	ctaid[2] = (uint32_t)(index / l->grid[0] / l->grid[1]);
+}
+
 /* A fault whose thread is not known yet: its block ran through an entry that did not write
  * the tid (host_abi.h). */
 struct unnamed_fault {
@@ -1023,11 +1031,8 @@ run_block_through(const struct zc_launch *l, uint64_t index, zc_host_entry *entr
 		.params_size = l->params_size,
 		.driver = r,
 	};
-	uint32_t ctaid[3] = {
-		(uint32_t)(index % l->grid[0]),
-		(uint32_t)(index / l->grid[0] % l->grid[1]),
-		(uint32_t)(index / l->grid[0] / l->grid[1]),
-	};
+	uint32_t ctaid[3];
+	block_coordinates(l, index, ctaid);
 	for (uint32_t i = 0; i < n; i++) {
 		struct fiber *f = &r->fibers[i];
 		f->thread = (ZcHostThread){
@@ -1098,16 +1103,16 @@ run_block(const struct zc_launch *l, uint64_t index)
 	r = run_block_through(l, index, f->naming, NULL);
 	if (r != CUDA_SUCCESS)
 		return r;
-	unsigned x = (unsigned)(index % l->grid[0]), y = (unsigned)(index / l->grid[0] % l->grid[1]),
-	         z = (unsigned)(index / l->grid[0] / l->grid[1]);
+	uint32_t c[3];
+	block_coordinates(l, index, c);
 	if (unnamed.error == CUDA_ERROR_LAUNCH_FAILED)
 		return stub_fail(unnamed.error, "%s: block (%u,%u,%u): stack overflow (a thread has %d KiB "
 		                 "for its local memory and calls; the driver could not name the thread: "
-		                 "the block did not overflow when run again)", l->name, x, y, z,
+		                 "the block did not overflow when run again)", l->name, c[0], c[1], c[2],
 		                 STACK_SIZE >> 10);
 	return stub_fail(unnamed.error, "%s: block (%u,%u,%u): an access to %p, which no allocation "
 	                 "holds (by a thread the driver could not name: the block did not fault when "
-	                 "run again)", l->name, x, y, z, unnamed.address);
+	                 "run again)", l->name, c[0], c[1], c[2], unnamed.address);
 }
 
 /* ---- the grid and the pool ------------------------------------------------ */
